@@ -1,0 +1,78 @@
+"""Registry of vendors, ISAs, architectures, gfx targets and their aliases.
+
+Generation order follows LLVM's GFX numbering (GFX9 = CDNA1-4, GFX10 = RDNA1-2,
+GFX11 = RDNA3/3.5, GFX12 = RDNA4, gfx1250 = CDNA5), so "newest" means the
+highest GFX generation; within a generation, the later release.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from .model import Arch
+
+AMD_ARCHS: tuple[Arch, ...] = (
+    Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9"),
+    Arch("cdna2", "CDNA2", "AMD", "amdgpu", "native", "CDNA", 11, ("gfx90a",), "gfx90a", None, "GFX9"),
+    Arch("cdna3", "CDNA3", "AMD", "amdgpu", "native", "CDNA", 12, ("gfx940", "gfx941", "gfx942"), "gfx942", None, "GFX9"),
+    Arch("cdna4", "CDNA4", "AMD", "amdgpu", "native", "CDNA", 13, ("gfx950",), None, "cdna", "GFX9"),
+    Arch("rdna1", "RDNA1", "AMD", "amdgpu", "native", "RDNA", 20,
+         ("gfx1010", "gfx1011", "gfx1012", "gfx1013"), "gfx1010", None, "GFX10"),
+    Arch("rdna2", "RDNA2", "AMD", "amdgpu", "native", "RDNA", 21,
+         ("gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"), "gfx1030", None, "GFX10"),
+    Arch("rdna3", "RDNA3", "AMD", "amdgpu", "native", "RDNA", 30,
+         ("gfx1100", "gfx1101", "gfx1102", "gfx1103"), "gfx1100", None, "GFX11"),
+    Arch("rdna3.5", "RDNA3.5", "AMD", "amdgpu", "native", "RDNA", 31,
+         ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11"),
+    Arch("rdna4", "RDNA4", "AMD", "amdgpu", "native", "RDNA", 40, ("gfx1200", "gfx1201"), "gfx1200", "rdna4", "GFX12"),
+)
+
+# Architectures that exist only once imported from AMD's XML (XML importer issue).
+IMPORT_ONLY_ARCHS: tuple[Arch, ...] = (
+    Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250",), None, None, "GFX12.5"),
+)
+
+PTX_ARCH = Arch("ptx", "PTX", "NVIDIA", "ptx", "virtual", "PTX", 0, (), None, None, "")
+
+ALL_ARCHS: tuple[Arch, ...] = AMD_ARCHS + IMPORT_ONLY_ARCHS + (PTX_ARCH,)
+
+_BY_KEY: dict[str, Arch] = {}
+for _a in ALL_ARCHS:
+    _BY_KEY[_a.name] = _a
+    _BY_KEY[_a.title.lower()] = _a
+    for _t in _a.targets:
+        _BY_KEY[_t] = _a
+# Common spellings
+_BY_KEY["rdna35"] = _BY_KEY["rdna3.5"]
+_BY_KEY["rdna3_5"] = _BY_KEY["rdna3.5"]
+
+
+class UnknownArch(ValueError):
+    """An architecture name that is not a family name or gfx target."""
+
+
+def arch_names() -> list[str]:
+    return [a.name for a in AMD_ARCHS + IMPORT_ONLY_ARCHS]
+
+
+def resolve_arch(text: str) -> Arch:
+    """Family name (rdna3.5, CDNA3) or any gfx target (gfx942), case-insensitive."""
+    key = text.strip().lower()
+    if key in _BY_KEY:
+        return _BY_KEY[key]
+    close = difflib.get_close_matches(key, list(_BY_KEY), n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    allowed = ", ".join(arch_names())
+    raise UnknownArch(f"unknown architecture {text!r}{hint} (allowed: {allowed}, or a gfx target such as gfx942)")
+
+
+def by_name(name: str) -> Arch:
+    return _BY_KEY[name]
+
+
+def newest_first(names: list[str]) -> list[str]:
+    return sorted(names, key=lambda n: -_BY_KEY[n].order)
+
+
+def generation_order(names: list[str]) -> list[str]:
+    return sorted(names, key=lambda n: _BY_KEY[n].order)

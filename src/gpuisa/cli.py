@@ -1,0 +1,258 @@
+"""gpuisa command line: archs, show, search, list, diff, build.
+
+Every user error is one line on stderr and exit code 2; imports of heavy
+modules (rich) happen only when a terminal is attached, to keep cold starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import archs
+
+
+class UserError(Exception):
+    """A bad request from the user: printed as one line, exit code 2."""
+
+
+def _store():
+    from .store import Store, default_db_path
+
+    if sys.stderr.isatty():
+        path = default_db_path(progress=_progress_printer())
+    else:
+        path = default_db_path()
+    return Store(path)
+
+
+def _progress_printer():
+    from rich.progress import Progress
+
+    state = {}
+
+    def update(name: str, i: int, n: int) -> None:
+        if "p" not in state:
+            state["p"] = Progress(transient=True)
+            state["p"].start()
+            state["t"] = state["p"].add_task("building the gpuisa store", total=n)
+        state["p"].update(state["t"], completed=i, description=f"building store: {name}")
+        if name == "done":
+            state["p"].stop()
+
+    return update
+
+
+def _tty() -> bool:
+    return sys.stdout.isatty()
+
+
+def _emit_json(obj) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+
+
+def _rows_out(headers: list[str], rows: list[list[str]], title: str | None = None) -> None:
+    if _tty():
+        from .render.terminal import print_table
+
+        print_table(headers, rows, title)
+    else:
+        from .render.text import table
+
+        if title:
+            print(title)
+        print("\n".join(table(headers, rows)))
+
+
+def _arch(text: str | None) -> str | None:
+    if text is None:
+        return None
+    try:
+        return archs.resolve_arch(text).name
+    except archs.UnknownArch as exc:
+        raise UserError(str(exc)) from None
+
+
+def cmd_archs(args) -> int:
+    st = _store()
+    rows = st.archs()
+    if args.json:
+        _emit_json([{"name": r["name"], "title": r["title"], "family": r["family"], "vendor": r["vendor"],
+                     "targets": json.loads(r["targets"]), "instructions": r["instructions"]} for r in rows])
+        return 0
+    _rows_out(["arch", "family", "targets", "instructions"],
+              [[r["title"], r["family"], " ".join(json.loads(r["targets"])), str(r["instructions"])] for r in rows])
+    return 0
+
+
+def cmd_show(args) -> int:
+    from .pages import NotFound, build_page
+
+    st = _store()
+    arch = _arch(args.arch)
+    try:
+        page = build_page(st, args.name, arch)
+    except NotFound as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        _emit_json(page)
+    elif _tty():
+        from .render.terminal import print_page
+
+        print_page(page)
+    else:
+        from .render.text import render_page
+
+        print(render_page(page))
+    return 0
+
+
+def cmd_search(args) -> int:
+    st = _store()
+    arch = _arch(args.arch)
+    rows = st.search(args.text, arch, args.limit)
+    if args.json:
+        _emit_json([{"name": r["name"], "arch": r["arch"], "isa": r["isa"], "summary": r["summary"]} for r in rows])
+        return 0
+    if not rows:
+        print(f"no match for {args.text!r}", file=sys.stderr)
+        return 1
+    _rows_out(["name", "arch", "category", "summary"],
+              [[r["name"], archs.by_name(r["arch"]).title, r["category"], r["summary"]] for r in rows])
+    return 0
+
+
+def cmd_list(args) -> int:
+    st = _store()
+    arch = _arch(args.arch)
+    if st.arch_row(arch) is None:
+        raise UserError(f"architecture {arch} is not in the store")
+    if args.encoding:
+        known = st.encoding_names(arch)
+        enc = args.encoding.upper().removeprefix("ENC_")
+        if enc not in known:
+            raise UserError(f"no encoding {args.encoding} in {arch} (allowed: {', '.join(known)})")
+    else:
+        enc = None
+    rows = st.list_arch(arch, enc)
+    if args.json:
+        _emit_json([{"name": r["name"], "arch": arch, "encoding": r["encoding"], "opcode": r["opcode"],
+                     "category": r["category"], "summary": r["summary"]} for r in rows])
+        return 0
+    _rows_out(["name", "encoding", "opcode", "category"],
+              [[r["name"], r["encoding"], "" if r["opcode"] is None else str(r["opcode"]), r["category"]] for r in rows])
+    return 0
+
+
+def cmd_diff(args) -> int:
+    from .diff import diff_archs
+
+    st = _store()
+    a, b = _arch(args.a), _arch(args.b)
+    for x in (a, b):
+        if st.arch_row(x) is None:
+            raise UserError(f"architecture {x} is not in the store")
+    d = diff_archs(st, a, b)
+    if args.json:
+        _emit_json(d)
+        return 0
+    ta, tb = archs.by_name(a).title, archs.by_name(b).title
+    c = d["counts"]
+    print(f"{ta} -> {tb}: {c['added']} added, {c['removed']} removed, {c['renumbered']} renumbered, "
+          f"{c['reencoded']} re-encoded, {c['layout_changed']} with a changed field layout")
+    if d["added"]:
+        print("\nAdded:\n  " + " ".join(d["added"]))
+    if d["removed"]:
+        print("\nRemoved:\n  " + " ".join(d["removed"]))
+    if d["renumbered"]:
+        _rows_out(["name", "encoding", ta, tb],
+                  [[r["name"], r["encoding"], str(r["from"]), str(r["to"])] for r in d["renumbered"]], "\nRenumbered:")
+    if d["reencoded"]:
+        _rows_out(["name", ta, tb], [[r["name"], " ".join(r["from"]), " ".join(r["to"])] for r in d["reencoded"]],
+                  "\nRe-encoded:")
+    if d["layout_changed"]:
+        print("\nField layout changed:\n  " + " ".join(f"{r['name']}({r['encoding']})" for r in d["layout_changed"]))
+    return 0
+
+
+def cmd_build(args) -> int:
+    from . import store
+
+    if args.from_sources:
+        from .data.amd import generate
+
+        rc = generate.main([])
+        if rc:
+            return rc
+    target = store.cache_db() if args.output is None else __import__("pathlib").Path(args.output)
+    if sys.stderr.isatty():
+        store.build(target, _progress_printer())
+    else:
+        store.build(target)
+    print(f"built {target}")
+    return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit code 2)."""
+
+    def error(self, message: str):  # noqa: D401
+        print(f"gpuisa: {message} (see gpuisa {self.prog.split(' ', 1)[-1] if ' ' in self.prog else ''} --help)".replace("  ", " "),
+              file=sys.stderr)
+        raise SystemExit(2)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="gpuisa", description="Cross-vendor GPU instruction-set reference (AMD RDNA/CDNA, PTX).")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("archs", help="list architectures with family, targets and instruction count")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_archs)
+    s = sub.add_parser("show", help="an instruction's reference page")
+    s.add_argument("name")
+    s.add_argument("--arch", help="family (rdna3.5, cdna3) or gfx target (gfx942); default: newest that has it")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_show)
+    s = sub.add_parser("search", help="search names, summaries, encodings, formats and categories")
+    s.add_argument("text")
+    s.add_argument("--arch")
+    s.add_argument("--limit", type=int, default=30)
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_search)
+    s = sub.add_parser("list", help="instructions of an architecture")
+    s.add_argument("--arch", required=True)
+    s.add_argument("--encoding")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+    s = sub.add_parser("diff", help="differences between two generations")
+    s.add_argument("a")
+    s.add_argument("b")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_diff)
+    s = sub.add_parser("build", help="rebuild the store from the committed facts (or --from-sources)")
+    s.add_argument("--from-sources", action="store_true", help="first regenerate the facts with llvm-mc-19 and tinygrad")
+    s.add_argument("--output", help="where to write the store (default: the user cache)")
+    s.set_defaults(func=cmd_build)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse already printed a one-line usage error
+        return 2 if exc.code else 0
+    try:
+        return args.func(args)
+    except UserError as exc:
+        print(f"gpuisa: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

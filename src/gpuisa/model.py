@@ -1,0 +1,231 @@
+"""The one data model of gpuisa: native (AMD) and virtual (PTX) ISAs alike.
+
+Everything the store holds and every page shows is built from these
+dataclasses.  Sources (llvm-mc sweep, tinygrad tables, AMD XML, PTX catalog)
+produce them; the store persists them; pages render them.
+
+Conventions
+- Names are lower case in LLVM's spelling (``v_msad_u8``); encoding names are
+  AMD's without the ``ENC_`` prefix (``VOP3``); field names are AMD's upper-case
+  names (``VDST``, ``CLAMP``).
+- A bit range is ``(hi, lo)`` inclusive; a field may have several ranges, most
+  significant part first (AMD's ``<BitLayout RangeCount="2">``).
+- ``value`` on a field marks fixed bits (the encoding's identifying bits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+ROLES = ("read", "write", "readwrite")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a fact came from: a source and its version, optionally a note.
+
+    ``inferred`` marks facts carried over from another architecture or
+    derived by rule rather than read from a vendor's machine-readable source.
+    """
+
+    source: str
+    version: str = ""
+    note: str = ""
+    inferred: bool = False
+
+    def label(self) -> str:
+        text = self.source + (f" {self.version}" if self.version else "")
+        if self.inferred:
+            text += " (inferred)"
+        if self.note:
+            text += f" - {self.note}"
+        return text
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Provenance":
+        return cls(d["source"], d.get("version", ""), d.get("note", ""), bool(d.get("inferred", False)))
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named field of an encoding; ``ranges`` are (hi, lo), MSB part first."""
+
+    name: str
+    ranges: tuple[tuple[int, int], ...]
+    value: int | None = None  # fixed bits (identifier) when not None
+
+    @property
+    def width(self) -> int:
+        return sum(hi - lo + 1 for hi, lo in self.ranges)
+
+    @property
+    def hi(self) -> int:
+        return max(hi for hi, _ in self.ranges)
+
+    @property
+    def lo(self) -> int:
+        return min(lo for _, lo in self.ranges)
+
+    def bits_text(self) -> str:
+        return ", ".join(f"{hi}:{lo}" if hi != lo else f"{hi}" for hi, lo in self.ranges)
+
+    def fixed_text(self) -> str:
+        return format(self.value, f"0{self.width}b") if self.value is not None else ""
+
+    def place(self, value: int) -> int:
+        """Put ``value`` into this field's bits of an instruction word."""
+        word = 0
+        for hi, lo in reversed(self.ranges):  # least significant part last in list
+            n = hi - lo + 1
+            word |= (value & ((1 << n) - 1)) << lo
+            value >>= n
+        return word
+
+    def extract(self, word: int) -> int:
+        value = 0
+        for hi, lo in self.ranges:
+            n = hi - lo + 1
+            value = (value << n) | ((word >> lo) & ((1 << n) - 1))
+        return value
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """An instruction encoding (microcode format) of one architecture."""
+
+    name: str
+    width: int
+    fields: tuple[Field, ...]
+    op_field: str | None = "OP"
+    provenance: Provenance | None = None
+
+    def field(self, name: str) -> Field | None:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    @property
+    def fixed_mask(self) -> int:
+        mask = 0
+        for f in self.fields:
+            if f.value is not None:
+                mask |= f.place((1 << f.width) - 1)
+        return mask
+
+    @property
+    def fixed_value(self) -> int:
+        value = 0
+        for f in self.fields:
+            if f.value is not None:
+                value |= f.place(f.value)
+        return value
+
+    def identifier(self, opcode: int | None) -> int:
+        """AMD's identifier: the fixed encoding bits plus the opcode bits."""
+        value = self.fixed_value
+        op = self.field(self.op_field) if self.op_field else None
+        if op is not None and opcode is not None:
+            value |= op.place(opcode)
+        return value
+
+    def identifier_hex(self, opcode: int | None) -> str:
+        return "0x" + format(self.identifier(opcode), f"0{self.width // 4}X")
+
+    def layout_key(self) -> tuple:
+        """What 'same field layout' compares: bit ranges, names and fixed bits."""
+        return tuple(sorted((f.name, f.ranges, f.value) for f in self.fields))
+
+    def sorted_fields(self) -> list[Field]:
+        """Fields in AMD's presentation order: most significant first."""
+        return sorted(self.fields, key=lambda f: (-f.hi, -f.lo))
+
+
+@dataclass(frozen=True)
+class Operand:
+    """An operand of one instruction encoding, in the vendor's order."""
+
+    name: str  # AMD field name (VDST, SRC0) or a register name for implicit ones (VCC)
+    role: str  # read | write | readwrite
+    kind: str | None = None  # OPR_VGPR, OPR_SRC, ... ; PTX: operand type
+    format: str | None = None  # FMT_NUM_U32, ... ; PTX: data type
+    size: int | None = None  # bits
+    implicit: bool = False
+    note: str = ""
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True)
+class InstructionEncoding:
+    """One encoding (or encoding variant) of an instruction with its opcode."""
+
+    encoding: str
+    opcode: int | None
+    operands: tuple[Operand, ...] = ()
+    condition: str = "default"  # AMD's EncodingCondition name; variants: has_lit, has_dpp16, ...
+    syntax: str = ""  # an example in LLVM's assembler syntax
+    provenance: Provenance | None = None
+
+
+@dataclass(frozen=True)
+class SyntaxForm:
+    """A virtual-ISA (PTX) syntax form: the PTX issue fills these."""
+
+    syntax: str
+    value_sets: dict[str, list[str]] = field(default_factory=dict)
+    operands: tuple[Operand, ...] = ()
+    state_spaces: tuple[str, ...] = ()
+    modifiers: tuple[str, ...] = ()
+    ptx_version: str = ""
+    min_target: str = ""
+
+
+@dataclass
+class Instruction:
+    """One instruction of one architecture (or of a virtual ISA)."""
+
+    name: str
+    vendor: str
+    isa: str  # amdgpu | ptx
+    arch: str  # rdna4 ... ; for PTX the ISA itself ("ptx")
+    category: str
+    summary: str
+    description: str | None = None
+    subgroup: str | None = None
+    encodings: list[InstructionEncoding] = field(default_factory=list)
+    forms: list[SyntaxForm] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    flags: dict[str, bool] = field(default_factory=dict)
+    sources: list[Provenance] = field(default_factory=list)
+
+    def primary_operands(self) -> tuple[Operand, ...]:
+        return self.encodings[0].operands if self.encodings else ()
+
+
+@dataclass(frozen=True)
+class Arch:
+    """An architecture (AMD generation) or a virtual ISA."""
+
+    name: str  # canonical key: rdna3.5
+    title: str  # RDNA3.5
+    vendor: str  # AMD
+    isa: str  # amdgpu
+    kind: str  # native | virtual
+    family: str  # RDNA | CDNA | PTX
+    order: int  # generation order (LLVM GFX numbering): larger is newer
+    targets: tuple[str, ...]
+    llvm_target: str | None = None  # the target llvm-mc-19 knows, if any
+    tinygrad_dir: str | None = None  # name of the tinygrad autogen folder, if any
+    gfx: str = ""  # LLVM generation: GFX9, GFX10, ...
+
+
+def to_jsonable(obj: Any) -> Any:
+    """dataclass -> plain JSON types."""
+    if hasattr(obj, "__dataclass_fields__"):
+        return {k: to_jsonable(v) for k, v in asdict(obj).items()}
+    if isinstance(obj, (list, tuple)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: to_jsonable(v) for k, v in obj.items()}
+    return obj

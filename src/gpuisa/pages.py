@@ -1,0 +1,155 @@
+"""One page model per instruction, rendered as terminal text, JSON (and later HTML).
+
+``build_page`` returns the JSON contract of ``gpuisa show --json``; renderers
+only format what is here.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+
+from . import archs
+from .store import Store
+
+
+class NotFound(LookupError):
+    """An instruction that is not in the store (message includes close matches)."""
+
+
+def _close(name: str, candidates: list[str]) -> list[str]:
+    return difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+
+
+def resolve(store: Store, name: str, arch: str | None) -> tuple[str, str]:
+    """(instruction name, arch key); default arch = newest that has it."""
+    key = name.strip().lower()
+    have = store.instruction_archs(key)
+    if arch is not None:
+        a = archs.resolve_arch(arch)
+        if a.name in have:
+            return key, a.name
+        if store.arch_row(a.name) is None:
+            raise NotFound(f"architecture {a.title} is not in the store (import it first: gpuisa import-amd)")
+        close = _close(key, store.all_names(a.name))
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        where = f" (it exists in {', '.join(archs.by_name(x).title for x in archs.newest_first(have))})" if have else ""
+        raise NotFound(f"no instruction {name} in {a.name}{where}{hint}")
+    if not have:
+        close = _close(key, store.all_names())
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise NotFound(f"no instruction {name} in any architecture{hint}")
+    return key, archs.newest_first(have)[0]
+
+
+def _field_json(f) -> dict:
+    d = {"name": f.name, "hi": f.hi, "lo": f.lo}
+    if len(f.ranges) > 1:
+        d["ranges"] = [list(r) for r in f.ranges]
+    if f.value is not None:
+        d["value"] = f.value
+        d["bits"] = f.fixed_text()
+    return d
+
+
+def build_page(store: Store, name: str, arch: str | None = None) -> dict:
+    key, arch_key = resolve(store, name, arch)
+    row = store.instruction(key, arch_key)
+    page = json.loads(row["page"])
+    a = archs.by_name(arch_key)
+    encodings = []
+    layouts = {}
+    for ie in page["encodings"]:
+        enc = store.encoding(arch_key, ie["encoding"])
+        layouts[ie["encoding"]] = enc
+        encodings.append({
+            "name": ie["encoding"],
+            "width": enc.width if enc else None,
+            "opcode": ie["opcode"],
+            "identifier": enc.identifier_hex(ie["opcode"]) if enc else None,
+            "condition": ie["condition"],
+            "fields": [_field_json(f) for f in enc.sorted_fields()] if enc else [],
+            "syntax": ie["syntax"],
+            "operands": [_operand_json(o) for o in ie["operands"]],
+        })
+    primary = page["encodings"][0] if page["encodings"] else None
+    generations = _generations(store, key, arch_key, primary["encoding"] if primary else None)
+    return {
+        "name": key,
+        "vendor": a.vendor,
+        "isa": a.isa,
+        "isa_kind": a.kind,
+        "arch": arch_key,
+        "arch_title": a.title,
+        "category": row["category"],
+        "subgroup": row["subgroup"],
+        "summary": row["summary"],
+        "description": row["description"],
+        "encodings": encodings,
+        "operands": [_operand_json(o) for o in (primary["operands"] if primary else [])],
+        "targets": page["targets"],
+        "flags": page.get("flags", {}),
+        "generations": generations,
+        "generation_summary": generation_summary(arch_key, generations),
+        "sources": page["sources"],
+    }
+
+
+def _operand_json(o: dict) -> dict:
+    return {"name": o["name"], "role": o["role"], "kind": o["kind"], "format": o["format"], "size": o["size"],
+            "implicit": o["implicit"], "note": o.get("note", ""),
+            "inferred": bool(o.get("provenance") and o["provenance"].get("inferred"))}
+
+
+def _generations(store: Store, name: str, arch_key: str, enc_name: str | None) -> dict:
+    gens = store.generations(name)
+    mine = {r["encoding"]: r for r in gens.get(arch_key, [])}
+    ref = mine.get(enc_name) if enc_name else None
+    out: dict[str, dict | None] = {}
+    for arow in store.archs():
+        other = arow["name"]
+        if arow["isa"] != "amdgpu":
+            continue
+        rows = gens.get(other)
+        if not rows:
+            out[other] = None
+            continue
+        pick = next((r for r in rows if r["encoding"] == enc_name), None) or rows[0]
+        out[other] = {
+            "encoding": pick["encoding"],
+            "opcode": pick["opcode"],
+            "layout_same": bool(ref is not None and pick["layout"] == ref["layout"]),
+        }
+    return out
+
+
+def generation_summary(arch_key: str, gens: dict) -> str:
+    """'Not the same in every generation: CDNA4 (opcode 484, field layout), ... The same in RDNA4.'"""
+    ref = gens.get(arch_key)
+    if ref is None:
+        return ""
+    differ, same, absent = [], [], []
+    for other in archs.newest_first([k for k in gens if k != arch_key]):
+        g = gens[other]
+        title = archs.by_name(other).title
+        if g is None:
+            absent.append(title)
+            continue
+        what = []
+        if g["encoding"] != ref["encoding"]:
+            what.append(f"encoding {g['encoding']}")
+        if g["opcode"] != ref["opcode"]:
+            what.append(f"opcode {g['opcode']}")
+        if not g["layout_same"]:
+            what.append("field layout")
+        (differ.append(f"{title} ({', '.join(what)})") if what else same.append(title))
+    parts = []
+    if differ:
+        parts.append("Not the same in every generation: " + ", ".join(differ) + ".")
+    else:
+        parts.append("The same in every generation that has it.")
+    if same and differ:
+        parts.append("The same in " + ", ".join(same) + ".")
+    if absent:
+        parts.append("Not in " + ", ".join(absent) + ".")
+    return " ".join(parts)

@@ -1,0 +1,46 @@
+"""Rich terminal rendering (tables, colours) of the same page models as render.text."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .text import category_text, field_rows, generation_rows, isa_kind_text, operand_rows, source_label
+
+
+def _table(title: str | None, headers: list[str], rows: list[list[str]], styles: dict[int, str] | None = None) -> Table:
+    t = Table(title=title, title_justify="left", header_style="bold cyan", show_lines=False)
+    for h in headers:
+        t.add_column(h)
+    for r in rows:
+        t.add_row(*[Text(c, style=(styles or {}).get(i, "")) for i, c in enumerate(r)])
+    return t
+
+
+def print_page(page: dict, console: Console | None = None) -> None:
+    c = console or Console()
+    c.print(Text.assemble((page["name"], "bold yellow"), "  ", (isa_kind_text(page), "magenta"), " | ",
+                          (page["arch_title"], "bold green"), " | ", category_text(page["category"])))
+    c.print(page["summary"])
+    if page.get("description"):
+        c.print(Text("Description: ", style="bold") + Text(page["description"]))
+    for enc in page["encodings"]:
+        title = (f"{enc['name']}  {enc['width']} bits  opcode {enc['opcode']}  identifier {enc['identifier']}"
+                 + (f"  [{enc['condition']}]" if enc["condition"] != "default" else ""))
+        c.print(_table(title, ["field", "bits", "fixed"], field_rows(enc), {2: "green"}))
+        if enc["syntax"]:
+            c.print(Text("  LLVM syntax: ", style="dim") + Text(enc["syntax"], style="bold"))
+    c.print(_table("Operands", ["operand", "role", "kind", "format", "size", "", "note"], operand_rows(page["operands"]),
+                   {0: "bold", 5: "yellow", 6: "dim"}))
+    c.print(Text("Targets: ", style="bold") + Text(", ".join(page["targets"])))
+    c.print(_table("Across generations", ["arch", "encoding", "opcode", "layout"], generation_rows(page)))
+    if page["generation_summary"]:
+        c.print(page["generation_summary"])
+    c.print(Text("Sources", style="bold"))
+    for s in page["sources"]:
+        c.print(f"  • {source_label(s)}")
+
+
+def print_table(headers: list[str], rows: list[list[str]], title: str | None = None) -> None:
+    Console().print(_table(title, headers, rows))

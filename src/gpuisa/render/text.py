@@ -1,0 +1,87 @@
+"""Plain-text rendering of page models (used when stdout is not a terminal)."""
+
+from __future__ import annotations
+
+from .. import archs
+from ..sources.derive import CATEGORY_TITLES
+
+
+def table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    cols = [headers] + rows
+    widths = [max(len(str(r[i])) for r in cols) for i in range(len(headers))]
+    out = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    out.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        out.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+    return out
+
+
+def category_text(cat: str) -> str:
+    title = CATEGORY_TITLES.get(cat)
+    return f"{cat} ({title})" if title else cat
+
+
+def isa_kind_text(page: dict) -> str:
+    kind = "GPU Native ISA" if page["isa_kind"] == "native" else "GPU Virtual ISA"
+    return f"{kind}, {page['vendor']}"
+
+
+def operand_rows(operands: list[dict]) -> list[list[str]]:
+    rows = []
+    for o in operands:
+        rows.append([o["name"], o["role"], o["kind"] or "?", o["format"] or "?", str(o["size"] or "?"),
+                     "implicit" if o["implicit"] else "", ("inferred" if o["inferred"] else "") + (
+                         ("; " if o["inferred"] and o["note"] else "") + o["note"] if o["note"] else "")])
+    return rows
+
+
+def field_rows(enc: dict) -> list[list[str]]:
+    rows = []
+    for f in enc["fields"]:
+        bits = ", ".join(f"{h}:{l}" if h != l else str(h) for h, l in f.get("ranges", [[f["hi"], f["lo"]]]))
+        rows.append([f["name"], bits, f.get("bits", "")])
+    return rows
+
+
+def generation_rows(page: dict) -> list[list[str]]:
+    rows = []
+    for a in archs.generation_order(list(page["generations"])):
+        g = page["generations"][a]
+        title = archs.by_name(a).title + (" *" if a == page["arch"] else "")
+        if g is None:
+            rows.append([title, "-", "-", "absent"])
+        else:
+            rows.append([title, g["encoding"], str(g["opcode"]), "same" if g["layout_same"] else "differs"])
+    return rows
+
+
+def render_page(page: dict) -> str:
+    out = [f"{page['name']}  ({isa_kind_text(page)}; {page['arch_title']}; {category_text(page['category'])})", ""]
+    out.append(page["summary"])
+    if page.get("description"):
+        out += ["", "Description:", page["description"]]
+    for enc in page["encodings"]:
+        out += ["", f"Encoding {enc['name']} ({enc['width']} bits) opcode {enc['opcode']} identifier {enc['identifier']}"
+                + (f" [{enc['condition']}]" if enc["condition"] != "default" else "")]
+        out += ["  " + line for line in table(["field", "bits", "fixed"], field_rows(enc))]
+        if enc["syntax"]:
+            out.append(f"  LLVM syntax: {enc['syntax']}")
+    out += ["", "Operands:"]
+    out += ["  " + line for line in table(["operand", "role", "kind", "format", "size", "", "note"], operand_rows(page["operands"]))]
+    out += ["", "Targets: " + ", ".join(page["targets"])]
+    out += ["", "Across generations:"]
+    out += ["  " + line for line in table(["arch", "encoding", "opcode", "layout"], generation_rows(page))]
+    if page["generation_summary"]:
+        out.append("  " + page["generation_summary"])
+    out += ["", "Sources:"]
+    out += [f"  - {source_label(s)}" for s in page["sources"]]
+    return "\n".join(out)
+
+
+def source_label(s: dict) -> str:
+    text = s["source"] + (f" {s['version']}" if s.get("version") else "")
+    if s.get("inferred"):
+        text += " (inferred)"
+    if s.get("note"):
+        text += f": {s['note']}"
+    return text

@@ -1,0 +1,242 @@
+"""Adapter: AMD machine-readable-ISA tables as shipped in the pinned tinygrad wheel.
+
+tinygrad 0.14.0 carries Python tables generated from AMD's XML for RDNA3.5
+(folder ``rdna3``), RDNA4 (``rdna4``) and CDNA4 (``cdna``): encodings with bit
+fields (``ins.py``), opcodes (``enum.py``) and per-operand data format, size and
+kind (``operands.py``).  We read those files as *data*: they are parsed with
+``ast`` and never imported or executed, so no tinygrad code runs and none is
+copied into this project.
+
+Normalisation back to AMD's spelling:
+- field names are upper-cased; tinygrad's ``clmp`` is AMD's ``CLAMP``; its
+  ``opsel_hi``/``opsel_hi2`` pair is AMD's single two-range ``OPSEL_HI``.
+- opcode names lose the ``_E32``/``_E64`` suffixes tinygrad uses for CDNA.
+- tinygrad's VOP3-family operand tables name the first source ``vsrc0`` with
+  kind OPR_VGPR (merged in from the DPP variant).  AMD's native encoding lists
+  it as ``SRC0`` with the encoding's source kind; :func:`native_operand_fix`
+  restores that and records the correction in the operand's provenance note.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import Encoding, Field, Provenance
+
+TINYGRAD_VERSION = "0.14.0"
+SOURCE_NAME = "tinygrad AMD MR-ISA tables"
+
+# tinygrad folder -> our architecture key
+FOLDER_ARCH = {"rdna3": "rdna3.5", "rdna4": "rdna4", "cdna": "cdna4"}
+
+# Subclasses that are encoding *variants* (literal, DPP, SDWA); issue 2 keeps base encodings.
+VARIANT_SUFFIXES = ("_LIT", "_DPP16", "_DPP8", "_SDWA", "_SDWA_SDST")
+
+FIELD_RENAME = {"clmp": "CLAMP"}
+
+
+def provenance(folder: str, note: str = "", inferred: bool = False) -> Provenance:
+    return Provenance(SOURCE_NAME, f"tinygrad=={TINYGRAD_VERSION} ({folder})", note, inferred)
+
+
+def autogen_dir() -> Path:
+    """Folder of the installed wheel's AMD tables (no import of tinygrad)."""
+    try:
+        dist = importlib.metadata.distribution("tinygrad")
+    except importlib.metadata.PackageNotFoundError as exc:  # pragma: no cover - install error
+        raise RuntimeError("the tinygrad wheel is not installed; pip install tinygrad==" + TINYGRAD_VERSION) from exc
+    if dist.version != TINYGRAD_VERSION:
+        raise RuntimeError(f"tinygrad {dist.version} is installed; gpuisa's tables are pinned to {TINYGRAD_VERSION}")
+    return Path(dist.locate_file("tinygrad/runtime/autogen/amd"))
+
+
+def _const(node: ast.AST):
+    return ast.literal_eval(node)
+
+
+@dataclass
+class TinygradEncoding:
+    name: str
+    base: str | None  # parent class for refinements (VOP3_SDST -> VOP3)
+    encoding: Encoding
+    op_class: str | None  # VOP3Op
+    ops: set[str] | None  # opcode names admitted (None: all of op_class)
+
+
+@dataclass
+class TinygradArch:
+    folder: str
+    encodings: dict[str, TinygradEncoding]
+    opcodes: dict[str, dict[str, int]]  # op class -> canonical name -> opcode
+    operands: dict[tuple[str, str], dict[str, tuple[str, int, str]]]  # (op class, name) -> field -> (fmt, size, kind)
+
+
+def _canonical(name: str) -> str:
+    for suf in ("_E32", "_E64"):
+        if name.endswith(suf):
+            return name[: -len(suf)]
+    return name
+
+
+def parse_enums(path: Path) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, str]]]:
+    """Enum classes -> {name: value}, plus alias maps {alias: target}."""
+    tree = ast.parse(path.read_text())
+    values: dict[str, dict[str, int]] = {}
+    aliases: dict[str, dict[str, str]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        vals: dict[str, int] = {}
+        al: dict[str, str] = {}
+        for stmt in node.body:
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name):
+                key = stmt.targets[0].id
+                if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, int):
+                    vals[key] = stmt.value.value
+                elif isinstance(stmt.value, ast.Name):
+                    al[key] = stmt.value.id
+        values[node.name] = vals
+        aliases[node.name] = al
+    return values, aliases
+
+
+def _canonical_opcodes(values: dict[str, int], aliases: dict[str, str]) -> dict[str, int]:
+    """Name -> opcode, preferring the suffix-free spelling (V_CNDMASK_B32 over _E64)."""
+    out: dict[str, int] = {}
+    for name, value in values.items():
+        out[_canonical(name)] = value
+    for alias, target in aliases.items():
+        if target in values:
+            out[_canonical(alias)] = values[target]
+    return out
+
+
+def _field_from_call(attr: str, call: ast.Call) -> tuple[str, tuple[int, int], int | None, str | None, set[str] | None]:
+    fn = call.func.id if isinstance(call.func, ast.Name) else ""
+    hi, lo = _const(call.args[0]), _const(call.args[1])
+    fixed = None
+    op_class = None
+    ops = None
+    if fn == "FixedBitField":
+        fixed = _const(call.args[2])
+    elif fn == "EnumBitField":
+        op_class = call.args[2].id
+        if len(call.args) > 3 and isinstance(call.args[3], ast.Set):
+            ops = {e.attr for e in call.args[3].elts}
+    name = FIELD_RENAME.get(attr, attr.upper())
+    return name, (hi, lo), fixed, op_class, ops
+
+
+def parse_ins(path: Path, folder: str) -> dict[str, TinygradEncoding]:
+    tree = ast.parse(path.read_text())
+    raw: dict[str, tuple[str | None, list[tuple[str, tuple[int, int], int | None]], str | None, set[str] | None]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        base = node.bases[0].id if node.bases and isinstance(node.bases[0], ast.Name) else None
+        base = None if base == "Inst" else base
+        fields = []
+        op_class, ops = None, None
+        for stmt in node.body:
+            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and isinstance(stmt.targets[0], ast.Name):
+                name, rng, fixed, oc, o = _field_from_call(stmt.targets[0].id, stmt.value)
+                if oc:
+                    op_class, ops = oc, o
+                fields.append((name, rng, fixed))
+        raw[node.name] = (base, fields, op_class, ops)
+
+    out: dict[str, TinygradEncoding] = {}
+    for cls, (base, fields, op_class, ops) in raw.items():
+        if any(cls.endswith(s) for s in VARIANT_SUFFIXES):
+            continue
+        merged: dict[str, tuple[tuple[int, int], int | None]] = {}
+        if base:
+            bfields = raw[base][1]
+            for n, r, v in bfields:
+                merged[n] = (r, v)
+            op_class = op_class or raw[base][2]
+        for n, r, v in fields:
+            merged[n] = (r, v)
+        # Refinements (e.g. VOP3P_MFMA) re-use bits the base names differently: drop overlapped base fields.
+        if base:
+            own = {n for n, _, _ in fields}
+            own_bits = set()
+            for n in own:
+                (hi, lo), _ = merged[n]
+                own_bits |= set(range(lo, hi + 1))
+            for n in list(merged):
+                if n in own:
+                    continue
+                (hi, lo), _ = merged[n]
+                if own_bits & set(range(lo, hi + 1)):
+                    del merged[n]
+        out[cls] = TinygradEncoding(cls, base, _build_encoding(cls, merged, folder), op_class, ops)
+    return out
+
+
+def _build_encoding(name: str, merged: dict[str, tuple[tuple[int, int], int | None]], folder: str) -> Encoding:
+    fields: list[Field] = []
+    hi2 = merged.pop("OPSEL_HI2", None)
+    for fname, ((hi, lo), value) in merged.items():
+        ranges: tuple[tuple[int, int], ...] = ((hi, lo),)
+        if fname == "OPSEL_HI" and hi2 is not None:
+            ranges = (hi2[0], (hi, lo))  # bit 14 is OPSEL_HI[2], 60:59 are OPSEL_HI[1:0]
+        fields.append(Field(fname, ranges, value))
+    width = max(f.hi for f in fields) + 1
+    width = 32 if width <= 32 else 64 if width <= 64 else 96 if width <= 96 else 128
+    op_field = "OP" if any(f.name == "OP" for f in fields) else ("OPX" if any(f.name == "OPX" for f in fields) else None)
+    enc = Encoding(name, width, tuple(fields), op_field, provenance(folder))
+    return Encoding(name, width, tuple(enc.sorted_fields()), op_field, enc.provenance)
+
+
+def parse_operands(path: Path) -> dict[tuple[str, str], dict[str, tuple[str, int, str]]]:
+    tree = ast.parse(path.read_text())
+    out: dict[tuple[str, str], dict[str, tuple[str, int, str]]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and node.targets[0].id == "OPERANDS":
+            for k, v in zip(node.value.keys, node.value.values):
+                key = (k.value.id, _canonical(k.attr))
+                fields = {}
+                for fk, fv in zip(v.keys, v.values):
+                    fmt, size, kind = fv.elts
+                    fields[fk.value] = (fmt.attr, _const(size), kind.attr)
+                out[key] = fields
+    return out
+
+
+def load_arch(folder: str, root: Path | None = None) -> TinygradArch:
+    root = root or autogen_dir()
+    values, aliases = parse_enums(root / folder / "enum.py")
+    opcodes = {cls: _canonical_opcodes(values[cls], aliases.get(cls, {})) for cls in values}
+    encodings = parse_ins(root / folder / "ins.py", folder)
+    operands = parse_operands(root / folder / "operands.py")
+    # tinygrad's per-encoding op sets name enum members; map them to canonical names
+    for te in encodings.values():
+        if te.ops is not None:
+            te.ops = {_canonical(o) for o in te.ops} | {
+                _canonical(a) for a, t in aliases.get(te.op_class or "", {}).items() if t in te.ops
+            }
+    return TinygradArch(folder, encodings, opcodes, operands)
+
+
+def encoding_for(arch: TinygradArch, op_class: str, name: str) -> TinygradEncoding | None:
+    """The most specific encoding class admitting this opcode (refinement over base)."""
+    best = None
+    for te in arch.encodings.values():
+        if te.op_class != op_class:
+            continue
+        if te.ops is not None and name not in te.ops:
+            continue
+        if best is None or (te.base is not None and best.base is None):
+            best = te
+    return best
+
+
+def native_operand_fix(enc_name: str, field: str, kind: str, other_src_kind: str | None) -> tuple[str, str, str]:
+    """Undo the DPP merge in tinygrad's VOP3-family tables: vsrc0/OPR_VGPR -> SRC0/source kind."""
+    if field == "vsrc0" and enc_name.startswith("VOP3"):
+        return "SRC0", other_src_kind or "OPR_SRC", "tinygrad lists vsrc0/OPR_VGPR (DPP variant); native SRC0 kind used"
+    return field.upper(), kind, ""
