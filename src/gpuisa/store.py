@@ -130,6 +130,8 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
                             source_ids.append(pidx)
                     if ie["prov"] is not None and ie["prov"] not in source_ids:
                         source_ids.insert(0, ie["prov"])
+                    if ie.get("confirmed") is not None and ie["confirmed"] not in source_ids:
+                        source_ids.append(ie["confirmed"])
                     page_encs.append({"encoding": ie["encoding"], "opcode": ie["opcode"], "condition": ie["condition"],
                                       "syntax": ie["syntax"], "operands": ops,
                                       "provenance": _prov_dict(provs[ie["prov"]]) if ie["prov"] is not None else None})

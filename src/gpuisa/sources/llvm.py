@@ -67,7 +67,7 @@ def disassemble_words(llvm_mc: str, target: str, words: list[tuple[int, int]], w
     """Disassemble (word, width) candidates, each followed by a filler dword.
 
     Returns every decoded line as (encoding bytes, mnemonic, text).  LLVM may
-    canonicalise bits it ignores (e.g. VOP3P OPSEL_HI), so callers match lines
+    canonicalise bits it ignores (e.g. VOP3P OP_SEL_HI), so callers match lines
     back to candidates by the bits they care about, not by all bytes.
     """
     lines = []
@@ -100,9 +100,9 @@ class SweepGroup:
 # then the "off"/null register spellings and VGPR sources some opcodes require.
 FILL_VARIANTS: tuple[dict[str, int], ...] = (
     {},
-    {"SADDR": 0x7C, "SOFFSET": 0x7C, "OPSEL_HI": 0b111},
-    {"SADDR": 0x7F, "SOFFSET": 0x7D, "OPSEL_HI": 0b111, "SRC0": 256, "SRC1": 256, "SRC2": 256},
-    {"SRC0": 256, "SRC1": 256, "SRC2": 256, "VSRC0": 0, "OPSEL_HI": 0b111, "DMASK": 1},
+    {"SADDR": 0x7C, "SOFFSET": 0x7C, "OP_SEL_HI": 0b111},
+    {"SADDR": 0x7F, "SOFFSET": 0x7D, "OP_SEL_HI": 0b111, "SRC0": 256, "SRC1": 256, "SRC2": 256},
+    {"SRC0": 256, "SRC1": 256, "SRC2": 256, "VSRC0": 0, "OP_SEL_HI": 0b111, "DMASK": 1},
 )
 
 

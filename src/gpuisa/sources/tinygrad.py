@@ -8,8 +8,9 @@ kind (``operands.py``).  We read those files as *data*: they are parsed with
 copied into this project.
 
 Normalisation back to AMD's spelling:
-- field names are upper-cased; tinygrad's ``clmp`` is AMD's ``CLAMP``; its
-  ``opsel_hi``/``opsel_hi2`` pair is AMD's single two-range ``OPSEL_HI``.
+- field names are upper-cased; tinygrad's ``clmp`` is AMD's ``CLAMP``, its
+  ``opsel`` AMD's ``OP_SEL``, and its ``opsel_hi``/``opsel_hi2`` pair AMD's
+  single two-range ``OP_SEL_HI``.
 - opcode names lose the ``_E32``/``_E64`` suffixes tinygrad uses for CDNA.
 - tinygrad's VOP3-family operand tables name the first source ``vsrc0`` with
   kind OPR_VGPR (merged in from the DPP variant).  AMD's native encoding lists
@@ -34,8 +35,14 @@ FOLDER_ARCH = {"rdna3": "rdna3.5", "rdna4": "rdna4", "cdna": "cdna4"}
 
 # Subclasses that are encoding *variants* (literal, DPP, SDWA); issue 2 keeps base encodings.
 VARIANT_SUFFIXES = ("_LIT", "_DPP16", "_DPP8", "_SDWA", "_SDWA_SDST")
+# tinygrad's VOP1_SDST/VOP3_SDST only retype VDST as an SGPR (v_readfirstlane_b32, VOP3 compares):
+# AMD lists those opcodes under ENC_VOP1/ENC_VOP3 (see the shared XML fixtures), so they fold into the base.
+FOLDED_SUFFIXES = ("_SDST",)
+# AMD's encoding names where tinygrad's differ (CDNA3 XML: VOP3B-style form is VOP3_SDST_ENC).
+ENCODING_RENAME = {"cdna": {"VOP3SD": "VOP3_SDST_ENC"}}
 
-FIELD_RENAME = {"clmp": "CLAMP"}
+# AMD spells these OP_SEL / OP_SEL_HI in its XML (see the shared fixtures); tinygrad: opsel / opsel_hi.
+FIELD_RENAME = {"clmp": "CLAMP", "opsel": "OP_SEL", "opsel_hi": "OP_SEL_HI", "opsel_hi2": "OP_SEL_HI2"}
 
 
 def provenance(folder: str, note: str = "", inferred: bool = False) -> Provenance:
@@ -148,9 +155,14 @@ def parse_ins(path: Path, folder: str) -> dict[str, TinygradEncoding]:
                 fields.append((name, rng, fixed))
         raw[node.name] = (base, fields, op_class, ops)
 
-    out: dict[str, TinygradEncoding] = {}
+    # folded refinements hand their opcodes to the base encoding
     for cls, (base, fields, op_class, ops) in raw.items():
-        if any(cls.endswith(s) for s in VARIANT_SUFFIXES):
+        if base and cls.endswith(FOLDED_SUFFIXES) and ops and raw[base][3] is not None:
+            raw[base][3].update(ops)
+    out: dict[str, TinygradEncoding] = {}
+    rename = ENCODING_RENAME.get(folder, {})
+    for cls, (base, fields, op_class, ops) in raw.items():
+        if any(cls.endswith(s) for s in VARIANT_SUFFIXES + FOLDED_SUFFIXES):
             continue
         merged: dict[str, tuple[tuple[int, int], int | None]] = {}
         if base:
@@ -173,17 +185,18 @@ def parse_ins(path: Path, folder: str) -> dict[str, TinygradEncoding]:
                 (hi, lo), _ = merged[n]
                 if own_bits & set(range(lo, hi + 1)):
                     del merged[n]
-        out[cls] = TinygradEncoding(cls, base, _build_encoding(cls, merged, folder), op_class, ops)
+        name = rename.get(cls, cls)
+        out[name] = TinygradEncoding(name, base, _build_encoding(name, merged, folder), op_class, ops)
     return out
 
 
 def _build_encoding(name: str, merged: dict[str, tuple[tuple[int, int], int | None]], folder: str) -> Encoding:
     fields: list[Field] = []
-    hi2 = merged.pop("OPSEL_HI2", None)
+    hi2 = merged.pop("OP_SEL_HI2", None)
     for fname, ((hi, lo), value) in merged.items():
         ranges: tuple[tuple[int, int], ...] = ((hi, lo),)
-        if fname == "OPSEL_HI" and hi2 is not None:
-            ranges = (hi2[0], (hi, lo))  # bit 14 is OPSEL_HI[2], 60:59 are OPSEL_HI[1:0]
+        if fname == "OP_SEL_HI" and hi2 is not None:
+            ranges = (hi2[0], (hi, lo))  # bit 14 is OP_SEL_HI[2], 60:59 are OP_SEL_HI[1:0]
         fields.append(Field(fname, ranges, value))
     width = max(f.hi for f in fields) + 1
     width = 32 if width <= 32 else 64 if width <= 64 else 96 if width <= 96 else 128
@@ -236,7 +249,14 @@ def encoding_for(arch: TinygradArch, op_class: str, name: str) -> TinygradEncodi
 
 
 def native_operand_fix(enc_name: str, field: str, kind: str, other_src_kind: str | None) -> tuple[str, str, str]:
-    """Undo the DPP merge in tinygrad's VOP3-family tables: vsrc0/OPR_VGPR -> SRC0/source kind."""
+    """Undo the DPP merge in tinygrad's VOP3-family tables: (v)src0/OPR_VGPR -> SRC0/source kind.
+
+    AMD's native VOP3 encodings take any source in SRC0 (OPR_SRC on RDNA); the VGPR-only
+    kind belongs to the DPP variants, whose VSRC0 tinygrad merged into the native row.
+    """
+    if field in ("vsrc0", "src0") and kind == "OPR_VGPR" and enc_name.startswith("VOP3"):
+        kind_used = other_src_kind if other_src_kind and other_src_kind.startswith("OPR_SRC") else "OPR_SRC"
+        return "SRC0", kind_used, f"tinygrad lists {field}/OPR_VGPR (DPP variant); native SRC0 kind used"
     if field == "vsrc0" and enc_name.startswith("VOP3"):
-        return "SRC0", other_src_kind or "OPR_SRC", "tinygrad lists vsrc0/OPR_VGPR (DPP variant); native SRC0 kind used"
+        return "SRC0", kind, ""  # the native encoding's field is SRC0
     return field.upper(), kind, ""

@@ -55,6 +55,8 @@ class ArchFacts:
         self.instructions: dict[str, dict[str, InstructionEncoding]] = {}
         self.sources: list[Provenance] = []
         self.report: dict[str, object] = {}
+        self.confirmed: set[tuple[str, str]] = set()  # (name, encoding) whose opcode llvm-mc agrees with
+        self.llvm_prov: Provenance | None = None
 
     def add(self, name: str, ie: InstructionEncoding) -> None:
         self.instructions.setdefault(name, {})[ie.encoding] = ie
@@ -114,6 +116,7 @@ def load_llvm(facts: ArchFacts, llvm_mc: str, version: str, donors: list[ArchFac
     target = facts.arch.llvm_target
     prov = Provenance("llvm-mc", version, f"opcode sweep of -mcpu={target}")
     facts.sources.append(prov)
+    facts.llvm_prov = Provenance("llvm-mc", version, f"opcode confirmed by the sweep of -mcpu={target}")
     sweep = llvm.sweep_target(llvm_mc, target, llvm.groups_for(facts.encodings))
     triples = set()
     disagreements = []
@@ -132,6 +135,7 @@ def load_llvm(facts: ArchFacts, llvm_mc: str, version: str, donors: list[ArchFac
                     continue
                 ops = tuple(existing.operands) + tuple(o for o in implicit if o.name not in {x.name for x in existing.operands})
                 facts.add(name, InstructionEncoding(enc_name, opc, ops, syntax=text, provenance=existing.provenance))
+                facts.confirmed.add((name, enc_name))
                 continue
             operands = _inferred_operands(facts, donors, name, enc_name, tokens) + implicit
             facts.add(name, InstructionEncoding(enc_name, opc, tuple(operands), syntax=text, provenance=prov))
@@ -184,7 +188,28 @@ def generate(llvm_mc: str | None, progress=None) -> dict[str, dict]:
         facts[arch.name] = f
         if progress:
             progress(arch.name)
+    for arch in AMD_ARCHS:
+        if not arch.llvm_target and IMPLICIT_DONOR.get(arch.name) in facts:
+            _carry_implicit(facts[arch.name], facts[IMPLICIT_DONOR[arch.name]])
     return {name: {"facts": facts[name], "report": reports.get(name)} for name in facts}
+
+
+# Architectures LLVM 19 does not know take implicit operands from their predecessor.
+IMPLICIT_DONOR = {"cdna4": "cdna3"}
+
+
+def _carry_implicit(facts: ArchFacts, donor: ArchFacts) -> None:
+    for name, ies in facts.instructions.items():
+        for enc_name, ie in list(ies.items()):
+            d = donor.instructions.get(name, {}).get(enc_name)
+            if d is None:
+                continue
+            extra = [Operand(o.name, o.role, o.kind, o.format, o.size, True, o.note,
+                             Provenance(o.provenance.source, o.provenance.version, f"carried over from {donor.arch.title}", True))
+                     for o in d.operands if o.implicit and o.name not in {x.name for x in ie.operands}]
+            if extra:
+                ies[enc_name] = InstructionEncoding(ie.encoding, ie.opcode, tuple(ie.operands) + tuple(extra),
+                                                    ie.condition, ie.syntax, ie.provenance)
 
 
 def _prov_json(p: Provenance | None, table: list) -> int | None:
@@ -209,6 +234,7 @@ def facts_to_json(f: ArchFacts) -> dict:
         insts.append({"name": name, "encodings": [
             {"encoding": ie.encoding, "opcode": ie.opcode, "condition": ie.condition, "syntax": ie.syntax,
              "prov": _prov_json(ie.provenance, provs),
+             "confirmed": _prov_json(f.llvm_prov, provs) if (name, ie.encoding) in f.confirmed else None,
              "operands": [[o.name, o.role, o.kind, o.format, o.size, o.implicit, o.note, _prov_json(o.provenance, provs)]
                           for o in ie.operands]} for ie in ies]})
     return {"arch": f.arch.name, "generated_by": COMMAND, "sources": [_prov_json(p, provs) for p in f.sources],
