@@ -329,6 +329,35 @@ def _disasm_one(target, data):
     return " ".join(ln.strip() for ln in proc.stdout.splitlines() if ln.strip() and ".text" not in ln)
 
 
+def _disasm_many(target, blobs):
+    """Disassemble each blob on its own ([...] line); None for an undecodable one.
+
+    One llvm-mc run for all blobs: the output is split back by counting encoded bytes (an undecodable
+    word is skipped 4 bytes at a time and reported by input line).  If that accounting does not add
+    up, fall back to one llvm-mc run per blob."""
+    text = "".join("[" + ",".join(f"0x{b:02x}" for b in blob) + "]\n" for blob in blobs)
+    proc = subprocess.run([_llvm_mc(), "-arch=amdgcn", f"-mcpu={target}", "-disassemble", "-show-encoding"],
+                          input=text, capture_output=True, text=True, timeout=120)
+    bad = {}
+    for m in re.finditer(r"<stdin>:(\d+):\d+: warning: invalid instruction encoding", proc.stderr):
+        bad[int(m[1])] = bad.get(int(m[1]), 0) + 1
+    lines = [ln for ln in proc.stdout.splitlines() if "encoding:" in ln]
+    results, k = [], 0
+    for i, blob in enumerate(blobs, 1):
+        need, parts = len(blob) - 4 * bad.get(i, 0), []
+        while need > 0 and k < len(lines):
+            need -= len(re.search(r"encoding: \[(.*?)\]", lines[k])[1].split(","))
+            parts.append(lines[k].split(";")[0].strip())
+            k += 1
+        if need != 0:
+            break
+        results.append(None if bad.get(i) else " ".join(parts))
+    if len(results) == len(blobs) and k == len(lines):
+        return results
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return list(pool.map(lambda blob: _disasm_one(target, blob), blobs))
+
+
 def _sweep(target, asm, width):
     """Disassembly of the encoding of asm and of each one-bit flip of its first width bits."""
     key = (target, asm, width)
@@ -336,8 +365,7 @@ def _sweep(target, asm, width):
         [(_, enc)] = _run(target, asm + "\n")
         word, tail = int.from_bytes(enc[: width // 8], "little"), enc[width // 8:]
         variants = [enc] + [(word ^ (1 << b)).to_bytes(width // 8, "little") + tail for b in range(width)]
-        with ThreadPoolExecutor(max_workers=min(16, (os.cpu_count() or 2) * 2)) as pool:
-            outs = list(pool.map(lambda data: _disasm_one(target, data), variants))
+        outs = _disasm_many(target, variants)
         assert outs[0] is not None, asm
         _SWEEP_CACHE[key] = outs
     return _SWEEP_CACHE[key]

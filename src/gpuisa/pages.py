@@ -18,7 +18,19 @@ class NotFound(LookupError):
 
 
 def _close(name: str, candidates: list[str]) -> list[str]:
-    return difflib.get_close_matches(name, candidates, n=3, cutoff=0.6)
+    """Close matches, keeping only those nearly as close as the best one."""
+    scored = []
+    for c in set(candidates):
+        m = difflib.SequenceMatcher(None, name, c)
+        if m.real_quick_ratio() >= 0.6 and m.quick_ratio() >= 0.6:
+            r = m.ratio()
+            if r >= 0.6:
+                scored.append((r, c))
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    if not scored:
+        return []
+    best = scored[0][0]
+    return [c for r, c in scored[:3] if r >= best - 0.05]
 
 
 def resolve(store: Store, name: str, arch: str | None) -> tuple[str, str]:
