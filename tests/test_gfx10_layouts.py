@@ -332,26 +332,27 @@ def _disasm_one(target, data):
 def _disasm_many(target, blobs):
     """Disassemble each blob on its own ([...] line); None for an undecodable one.
 
-    One llvm-mc run for all blobs: the output is split back by counting encoded bytes (an undecodable
-    word is skipped 4 bytes at a time and reported by input line).  If that accounting does not add
-    up, fall back to one llvm-mc run per blob."""
+    One llvm-mc run for all blobs.  Printed instructions are matched back to the blobs by their
+    encoded lengths; an undecodable blob is reported by input line and column (the column gives the
+    length of the prefix that did decode).  If that accounting does not add up, fall back to one
+    llvm-mc run per blob."""
     text = "".join("[" + ",".join(f"0x{b:02x}" for b in blob) + "]\n" for blob in blobs)
     proc = subprocess.run([_llvm_mc(), "-arch=amdgcn", f"-mcpu={target}", "-disassemble", "-show-encoding"],
                           input=text, capture_output=True, text=True, timeout=120)
-    bad = {}
-    for m in re.finditer(r"<stdin>:(\d+):\d+: warning: invalid instruction encoding", proc.stderr):
-        bad[int(m[1])] = bad.get(int(m[1]), 0) + 1
-    lines = [ln for ln in proc.stdout.splitlines() if "encoding:" in ln]
+    bad = {int(m[1]): (int(m[2]) - 2) // 5
+           for m in re.finditer(r"<stdin>:(\d+):(\d+): warning: invalid instruction encoding", proc.stderr)}
+    lines = [(ln.split(";")[0].strip(), len(re.search(r"encoding: \[(.*?)\]", ln)[1].split(",")))
+             for ln in proc.stdout.splitlines() if "encoding:" in ln]
     results, k = [], 0
     for i, blob in enumerate(blobs, 1):
-        need, parts = len(blob) - 4 * bad.get(i, 0), []
-        while need > 0 and k < len(lines):
-            need -= len(re.search(r"encoding: \[(.*?)\]", lines[k])[1].split(","))
-            parts.append(lines[k].split(";")[0].strip())
+        want, got, parts = bad.get(i, len(blob)), 0, []
+        while got < want and k < len(lines):
+            parts.append(lines[k][0])
+            got += lines[k][1]
             k += 1
-        if need != 0:
+        if got != want:
             break
-        results.append(None if bad.get(i) else " ".join(parts))
+        results.append(None if i in bad else " ".join(parts))
     if len(results) == len(blobs) and k == len(lines):
         return results
     with ThreadPoolExecutor(max_workers=8) as pool:

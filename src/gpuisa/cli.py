@@ -11,10 +11,10 @@ import json
 import sys
 
 from . import archs
+from .errors import UserError
 
-
-class UserError(Exception):
-    """A bad request from the user: printed as one line, exit code 2."""
+# Feature packages add their own sub-commands: each module defines register(subparsers).
+PLUGINS = ("gpuisa.amdxml.cli", "gpuisa.codec.cli", "gpuisa.semantics.cli", "gpuisa.ptx.cli", "gpuisa.web.cli")
 
 
 def _store():
@@ -91,8 +91,10 @@ def cmd_show(args) -> int:
 
     st = _store()
     arch = _arch(args.arch)
+    if args.isa and arch and archs.by_name(arch).isa != args.isa:
+        raise UserError(f"--arch {args.arch} is not an architecture of the {args.isa} ISA")
     try:
-        page = build_page(st, args.name, arch)
+        page = build_page(st, args.name, arch, isa=args.isa)
     except NotFound as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -212,6 +214,7 @@ def make_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="an instruction's reference page")
     s.add_argument("name")
     s.add_argument("--arch", help="family (rdna3.5, cdna3) or gfx target (gfx942); default: newest that has it")
+    s.add_argument("--isa", choices=["amdgpu", "ptx"], help="restrict to one ISA")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_show)
     s = sub.add_parser("search", help="search names, summaries, encodings, formats and categories")
@@ -234,7 +237,21 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("--from-sources", action="store_true", help="first regenerate the facts with llvm-mc-19 and tinygrad")
     s.add_argument("--output", help="where to write the store (default: the user cache)")
     s.set_defaults(func=cmd_build)
+    _register_plugins(sub)
     return p
+
+
+def _register_plugins(sub) -> None:
+    import importlib
+
+    for mod in PLUGINS:
+        try:
+            module = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name and mod.startswith(exc.name):
+                continue  # that feature has not landed
+            raise
+        module.register(sub)
 
 
 def main(argv: list[str] | None = None) -> int:

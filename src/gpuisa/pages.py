@@ -33,10 +33,12 @@ def _close(name: str, candidates: list[str]) -> list[str]:
     return [c for r, c in scored[:3] if r >= best - 0.05]
 
 
-def resolve(store: Store, name: str, arch: str | None) -> tuple[str, str]:
-    """(instruction name, arch key); default arch = newest that has it."""
+def resolve(store: Store, name: str, arch: str | None, isa: str | None = None) -> tuple[str, str]:
+    """(instruction name, arch key); default arch = newest that has it (within ``isa`` if given)."""
     key = name.strip().lower()
     have = store.instruction_archs(key)
+    if isa:
+        have = [a for a in have if archs.by_name(a).isa == isa]
     if arch is not None:
         a = archs.resolve_arch(arch)
         if a.name in have:
@@ -64,11 +66,13 @@ def _field_json(f) -> dict:
     return d
 
 
-def build_page(store: Store, name: str, arch: str | None = None) -> dict:
-    key, arch_key = resolve(store, name, arch)
+def build_page(store: Store, name: str, arch: str | None = None, isa: str | None = None) -> dict:
+    key, arch_key = resolve(store, name, arch, isa)
     row = store.instruction(key, arch_key)
     page = json.loads(row["page"])
     a = archs.by_name(arch_key)
+    if a.kind == "virtual":
+        return _virtual_page(row, page, a)
     encodings = []
     layouts = {}
     for ie in page["encodings"]:
@@ -104,7 +108,26 @@ def build_page(store: Store, name: str, arch: str | None = None) -> dict:
         "generations": generations,
         "generation_summary": generation_summary(arch_key, generations),
         "sources": page["sources"],
+        **{k: v for k, v in page.items() if k not in COMMON_KEYS and k not in ("encodings",)},
     }
+
+
+# Keys every page has, in this order; sections of later features (forms, semantics,
+# examples, related) are carried through from the stored page when their data exists.
+COMMON_KEYS = ("name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "subgroup", "summary",
+               "description", "encodings", "operands", "targets", "flags", "generations", "generation_summary", "sources")
+
+
+def _virtual_page(row, page: dict, a) -> dict:
+    """A virtual-ISA page (PTX): no encodings; the stored page carries forms etc."""
+    out = {"name": row["name"], "vendor": a.vendor, "isa": a.isa, "isa_kind": a.kind, "arch": a.name,
+           "arch_title": a.title, "category": row["category"], "subgroup": row["subgroup"], "summary": row["summary"],
+           "description": row["description"], "encodings": [], "operands": page.get("operands", []),
+           "targets": page.get("targets", []), "flags": page.get("flags", {}), "generations": {},
+           "generation_summary": "", "sources": page.get("sources", [])}
+    for k, v in page.items():
+        out.setdefault(k, v)
+    return out
 
 
 def _operand_json(o: dict) -> dict:

@@ -55,13 +55,48 @@ def home_dir() -> Path:
     return Path(platformdirs.user_data_dir("gpuisa", appauthor=False))
 
 
+def imports_dir() -> Path:
+    """Where ``gpuisa import-amd`` keeps the user's imported architectures (normalised facts)."""
+    return home_dir() / "imports" / "amd"
+
+
+# Feature packages that contribute instructions of other ISAs: module with
+# store_documents() -> list[doc] and fact_paths() -> list[Path] (see build()).
+STORE_LOADERS = ("gpuisa.ptx.catalog",)
+
+
+def _loaders():
+    import importlib
+
+    for mod in STORE_LOADERS:
+        try:
+            yield importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name and mod.startswith(exc.name):
+                continue
+            raise
+
+
 def fact_files() -> list[Path]:
-    return sorted(p for p in AMD_DIR.glob("*.json") if p.name != "llvm_sweep.json")
+    """Committed AMD facts, each replaced by the user's import of the same architecture."""
+    files = {p.stem: p for p in AMD_DIR.glob("*.json") if p.name != "llvm_sweep.json"}
+    imp = imports_dir()
+    if imp.is_dir():
+        for p in imp.glob("*.json"):
+            files[p.stem] = p
+    return [files[k] for k in sorted(files)]
+
+
+def all_fact_paths() -> list[Path]:
+    paths = fact_files()
+    for loader in _loaders():
+        paths += list(loader.fact_paths())
+    return paths
 
 
 def fingerprint(files: Iterable[Path] | None = None) -> str:
     h = hashlib.sha1(SCHEMA_VERSION.encode())
-    for p in files if files is not None else fact_files():
+    for p in files if files is not None else all_fact_paths():
         h.update(p.name.encode())
         h.update(p.read_bytes())
     return h.hexdigest()
@@ -80,79 +115,122 @@ def layout_signature(enc: Encoding) -> str:
 def _prov_dict(row: list | None) -> dict | None:
     if row is None:
         return None
-    source, version, note, inferred = row
+    source, version, note, inferred = row[:4]
     return {"source": source, "version": version, "note": note, "inferred": bool(inferred)}
 
 
-def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -> Path:
-    """Build the store from the committed facts into ``path`` (atomically)."""
+def insert_instruction(con: sqlite3.Connection, arch, name: str, category: str, summary: str, page: dict,
+                       description: str | None = None, subgroup: str | None = None,
+                       enc_rows: Iterable[tuple[str, int | None, str]] = (), search_encodings: str = "",
+                       search_formats: str = "") -> int:
+    """One instruction page of one architecture (any ISA) into the store."""
+    from .sources import derive
+
+    cur = con.execute("INSERT INTO instructions(name, arch, isa, vendor, category, summary, description,"
+                      " subgroup, page) VALUES (?,?,?,?,?,?,?,?,?)",
+                      (name, arch.name, arch.isa, arch.vendor, category, summary, description, subgroup, json.dumps(page)))
+    iid = cur.lastrowid
+    for enc_name, opcode, layout in enc_rows:
+        con.execute("INSERT INTO inst_enc VALUES (?,?,?,?,?,?)", (iid, name, arch.name, enc_name, opcode, layout))
+    con.execute("INSERT INTO inst_fts(rowid, name, summary, category, encodings, formats) VALUES (?,?,?,?,?,?)",
+                (iid, name, summary + (" " + description if description else ""),
+                 f"{category} {derive.CATEGORY_TITLES.get(category, '')}", search_encodings, search_formats))
+    return iid
+
+
+def insert_arch(con: sqlite3.Connection, arch, sources: list[dict | None], count: int) -> None:
+    con.execute("INSERT INTO archs VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (arch.name, arch.title, arch.vendor, arch.isa, arch.kind, arch.family, arch.order,
+                 json.dumps(list(arch.targets)), arch.llvm_target, json.dumps(sources), count))
+
+
+def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
     from . import summaries
     from .sources import derive
 
+    arch = archs.by_name(doc["arch"])
+    provs = doc["provenance"]
+    encs = {}
+    for e in doc["encodings"]:
+        enc = _encoding_from_json(e)
+        encs[enc.name] = enc
+        con.execute("INSERT INTO encodings VALUES (?,?,?,?,?,?)",
+                    (arch.name, enc.name, enc.width, enc.op_field, layout_signature(enc),
+                     json.dumps(_prov_dict(provs[e["prov"]]) if e["prov"] is not None else None)))
+    for inst in doc["instructions"]:
+        name = inst["name"]
+        first_enc = inst["encodings"][0]["encoding"] if inst["encodings"] else ""
+        cat = inst.get("category") or derive.category(name, first_enc)
+        summary = summaries.summarize(name, cat)
+        source_ids: list[int] = list(inst.get("sources", []))
+        page_encs = []
+        formats = set()
+        for ie in inst["encodings"]:
+            ops = []
+            for oname, role, kind, fmt, size, implicit, note, pidx in ie["operands"]:
+                ops.append({"name": oname, "role": role, "kind": kind, "format": fmt, "size": size,
+                            "implicit": bool(implicit), "note": note or "",
+                            "provenance": _prov_dict(provs[pidx]) if pidx is not None else None})
+                if fmt:
+                    formats.add(fmt)
+                if pidx is not None and pidx not in source_ids:
+                    source_ids.append(pidx)
+            if ie["prov"] is not None and ie["prov"] not in source_ids:
+                source_ids.insert(0, ie["prov"])
+            if ie.get("confirmed") is not None and ie["confirmed"] not in source_ids:
+                source_ids.append(ie["confirmed"])
+            page_encs.append({"encoding": ie["encoding"], "opcode": ie["opcode"], "condition": ie["condition"],
+                              "syntax": ie["syntax"], "operands": ops,
+                              "provenance": _prov_dict(provs[ie["prov"]]) if ie["prov"] is not None else None})
+        page = {"encodings": page_encs, "targets": list(arch.targets), "flags": inst.get("flags", {}),
+                "sources": [_prov_dict(provs[s]) for s in source_ids]}
+        for extra in ("aliases", "disagreements"):
+            if inst.get(extra):
+                page[extra] = inst[extra]
+        rows = [(ie["encoding"], ie["opcode"], layout_signature(encs[ie["encoding"]]) if ie["encoding"] in encs else "")
+                for ie in inst["encodings"]]
+        insert_instruction(con, arch, name, cat, summary, page, inst.get("description"), inst.get("subgroup"), rows,
+                           " ".join(ie["encoding"] for ie in inst["encodings"]), " ".join(sorted(formats)))
+    insert_arch(con, arch, [_prov_dict(provs[s]) for s in doc["sources"]], len(doc["instructions"]))
+    for hook in ("data_formats", "operand_types"):
+        if doc.get(hook):
+            con.execute("INSERT INTO meta VALUES (?, ?)", (f"{hook}:{arch.name}", json.dumps(doc[hook])))
+
+
+def _load_document(con: sqlite3.Connection, doc: dict) -> None:
+    """A non-AMD document from a loader: {arch, sources, instructions: [{name, category, summary,
+    description, subgroup, page, search_encodings, search_formats}]}."""
+    arch = archs.by_name(doc["arch"])
+    for inst in doc["instructions"]:
+        insert_instruction(con, arch, inst["name"], inst["category"], inst["summary"], inst["page"],
+                           inst.get("description"), inst.get("subgroup"), (), inst.get("search_encodings", ""),
+                           inst.get("search_formats", ""))
+    insert_arch(con, arch, doc.get("sources", []), len(doc["instructions"]))
+
+
+def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -> Path:
+    """Build the store from the committed facts (+ imports, + other ISAs) into ``path``, atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
     files = fact_files()
+    loaders = list(_loaders())
+    total = len(files) + len(loaders)
     fd, tmp = tempfile.mkstemp(prefix=".gpuisa-", suffix=".sqlite", dir=path.parent)
     os.close(fd)
     try:
         con = sqlite3.connect(tmp)
         con.executescript(SCHEMA)
-        con.execute("INSERT INTO meta VALUES ('fingerprint', ?), ('schema', ?)", (fingerprint(files), SCHEMA_VERSION))
+        paths = all_fact_paths()
+        con.execute("INSERT INTO meta VALUES ('fingerprint', ?), ('schema', ?), ('files', ?)",
+                    (fingerprint(paths), SCHEMA_VERSION, json.dumps(sorted(str(p.name) for p in paths))))
         for i, f in enumerate(files):
-            doc = json.loads(f.read_text())
-            arch = archs.by_name(doc["arch"])
             if progress:
-                progress(arch.name, i, len(files))
-            provs = doc["provenance"]
-            encs = {}
-            for e in doc["encodings"]:
-                enc = _encoding_from_json(e)
-                encs[enc.name] = enc
-                con.execute("INSERT INTO encodings VALUES (?,?,?,?,?,?)",
-                            (arch.name, enc.name, enc.width, enc.op_field, layout_signature(enc),
-                             json.dumps(_prov_dict(provs[e["prov"]]) if e["prov"] is not None else None)))
-            for inst in doc["instructions"]:
-                name = inst["name"]
-                first_enc = inst["encodings"][0]["encoding"] if inst["encodings"] else ""
-                cat = derive.category(name, first_enc)
-                summary = summaries.summarize(name, cat)
-                source_ids: list[int] = []
-                page_encs = []
-                formats = set()
-                for ie in inst["encodings"]:
-                    ops = []
-                    for oname, role, kind, fmt, size, implicit, note, pidx in ie["operands"]:
-                        ops.append({"name": oname, "role": role, "kind": kind, "format": fmt, "size": size,
-                                    "implicit": bool(implicit), "note": note or "",
-                                    "provenance": _prov_dict(provs[pidx]) if pidx is not None else None})
-                        if fmt:
-                            formats.add(fmt)
-                        if pidx is not None and pidx not in source_ids:
-                            source_ids.append(pidx)
-                    if ie["prov"] is not None and ie["prov"] not in source_ids:
-                        source_ids.insert(0, ie["prov"])
-                    if ie.get("confirmed") is not None and ie["confirmed"] not in source_ids:
-                        source_ids.append(ie["confirmed"])
-                    page_encs.append({"encoding": ie["encoding"], "opcode": ie["opcode"], "condition": ie["condition"],
-                                      "syntax": ie["syntax"], "operands": ops,
-                                      "provenance": _prov_dict(provs[ie["prov"]]) if ie["prov"] is not None else None})
-                page = {"encodings": page_encs, "targets": list(arch.targets), "flags": {},
-                        "sources": [_prov_dict(provs[s]) for s in source_ids]}
-                cur = con.execute("INSERT INTO instructions(name, arch, isa, vendor, category, summary, description,"
-                                  " subgroup, page) VALUES (?,?,?,?,?,?,?,?,?)",
-                                  (name, arch.name, arch.isa, arch.vendor, cat, summary, None, None, json.dumps(page)))
-                iid = cur.lastrowid
-                for ie in inst["encodings"]:
-                    enc = encs.get(ie["encoding"])
-                    con.execute("INSERT INTO inst_enc VALUES (?,?,?,?,?,?)",
-                                (iid, name, arch.name, ie["encoding"], ie["opcode"], layout_signature(enc) if enc else ""))
-                con.execute("INSERT INTO inst_fts(rowid, name, summary, category, encodings, formats) VALUES (?,?,?,?,?,?)",
-                            (iid, name, summary, f"{cat} {derive.CATEGORY_TITLES.get(cat, '')}",
-                             " ".join(ie["encoding"] for ie in inst["encodings"]), " ".join(sorted(formats))))
-            count = len(doc["instructions"])
-            con.execute("INSERT INTO archs VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                        (arch.name, arch.title, arch.vendor, arch.isa, arch.kind, arch.family, arch.order,
-                         json.dumps(list(arch.targets)), arch.llvm_target,
-                         json.dumps([_prov_dict(provs[s]) for s in doc["sources"]]), count))
+                progress(f.stem, i, total)
+            _load_amd_doc(con, json.loads(f.read_text()))
+        for j, loader in enumerate(loaders):
+            if progress:
+                progress(loader.__name__, len(files) + j, total)
+            for doc in loader.store_documents():
+                _load_document(con, doc)
         con.commit()
         con.close()
         os.replace(tmp, path)
@@ -161,20 +239,8 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
             os.unlink(tmp)
         raise
     if progress:
-        progress("done", len(files), len(files))
+        progress("done", total, total)
     return path
-
-
-def _db_fingerprint(path: Path) -> str | None:
-    try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = con.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
-        finally:
-            con.close()
-        return row[0] if row else None
-    except sqlite3.Error:
-        return None
 
 
 def cache_db() -> Path:
@@ -183,27 +249,30 @@ def cache_db() -> Path:
 
 def default_db_path(progress: Callable[[str, int, int], None] | None = None) -> Path:
     """The store to open: packaged if current, else a cached build (made now if needed)."""
-    want = None
-    if PACKAGED_DB.exists():
-        if not _facts_newer_than(PACKAGED_DB):
-            return PACKAGED_DB
-        want = fingerprint()
-        if _db_fingerprint(PACKAGED_DB) == want:
-            return PACKAGED_DB
-    cache = cache_db()
-    if cache.exists() and not _facts_newer_than(cache):
-        return cache
-    want = want or fingerprint()
-    if cache.exists() and _db_fingerprint(cache) == want:
-        os.utime(cache)
-        return cache
-    return build(cache, progress)
+    paths = all_fact_paths()
+    for db in (PACKAGED_DB, cache_db()):
+        if db.exists() and _is_current(db, paths):
+            return db
+    return build(cache_db(), progress)
 
 
-def _facts_newer_than(db: Path) -> bool:
+def _is_current(db: Path, paths: list[Path]) -> bool:
+    """Same set of fact files, none newer than the store; else compare content fingerprints."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            rows = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('files', 'fingerprint')").fetchall())
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return False
+    if rows.get("files") != json.dumps(sorted(str(p.name) for p in paths)):
+        return False
     mtime = db.stat().st_mtime
     # a few seconds of slack: installers write the facts and the store in one go
-    return any(p.stat().st_mtime > mtime + 5 for p in fact_files())
+    if all(p.stat().st_mtime <= mtime + 5 for p in paths):
+        return True
+    return rows.get("fingerprint") == fingerprint(paths)
 
 
 class Store:

@@ -6,7 +6,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .text import category_text, field_rows, generation_rows, isa_kind_text, operand_rows, source_label
+from .text import (OPTIONAL_SECTIONS, category_text, field_rows, generation_rows, isa_kind_text, operand_rows,
+                   section_module, source_label)
 
 
 def _table(title: str | None, headers: list[str], rows: list[list[str]], styles: dict[int, str] | None = None) -> Table:
@@ -25,6 +26,10 @@ def print_page(page: dict, console: Console | None = None) -> None:
     c.print(page["summary"])
     if page.get("description"):
         c.print(Text("Description: ", style="bold") + Text(page["description"]))
+    if page["isa_kind"] == "virtual":
+        _optional_sections(page, c)
+        _sources(page, c)
+        return
     for enc in page["encodings"]:
         title = (f"{enc['name']}  {enc['width']} bits  opcode {enc['opcode']}  identifier {enc['identifier']}"
                  + (f"  [{enc['condition']}]" if enc["condition"] != "default" else ""))
@@ -37,6 +42,21 @@ def print_page(page: dict, console: Console | None = None) -> None:
     c.print(_table("Across generations", ["arch", "encoding", "opcode", "layout"], generation_rows(page)))
     if page["generation_summary"]:
         c.print(page["generation_summary"])
+    _optional_sections(page, c)
+    _sources(page, c)
+
+
+def _optional_sections(page: dict, c: Console) -> None:
+    for key in OPTIONAL_SECTIONS:
+        if page.get(key):
+            mod = section_module(key)
+            if mod:
+                mod.print_rich(page, c)
+            else:
+                c.print(Text(key.capitalize(), style="bold"), page[key])
+
+
+def _sources(page: dict, c: Console) -> None:
     c.print(Text("Sources", style="bold"))
     for s in page["sources"]:
         c.print(f"  • {source_label(s)}")

@@ -55,11 +55,37 @@ def generation_rows(page: dict) -> list[list[str]]:
     return rows
 
 
+# Sections that later features add to a page; each has a module gpuisa.render.section_<key>
+# with text_lines(page) -> list[str] and print_rich(page, console).
+OPTIONAL_SECTIONS = ("forms", "semantics", "examples", "related")
+
+
+def section_module(key: str):
+    import importlib
+
+    try:
+        return importlib.import_module(f"gpuisa.render.section_{key}")
+    except ModuleNotFoundError:
+        return None
+
+
+def optional_sections_text(page: dict) -> list[str]:
+    out: list[str] = []
+    for key in OPTIONAL_SECTIONS:
+        if page.get(key):
+            mod = section_module(key)
+            out += [""] + (mod.text_lines(page) if mod else [f"{key.capitalize()}:", f"  {page[key]}"])
+    return out
+
+
 def render_page(page: dict) -> str:
     out = [f"{page['name']}  ({isa_kind_text(page)}; {page['arch_title']}; {category_text(page['category'])})", ""]
     out.append(page["summary"])
     if page.get("description"):
         out += ["", "Description:", page["description"]]
+    if page["isa_kind"] == "virtual":
+        return "\n".join(out + optional_sections_text(page) + ["", "Sources:"]
+                         + [f"  - {source_label(s)}" for s in page["sources"]])
     for enc in page["encodings"]:
         out += ["", f"Encoding {enc['name']} ({enc['width']} bits) opcode {enc['opcode']} identifier {enc['identifier']}"
                 + (f" [{enc['condition']}]" if enc["condition"] != "default" else "")]
@@ -73,6 +99,7 @@ def render_page(page: dict) -> str:
     out += ["  " + line for line in table(["arch", "encoding", "opcode", "layout"], generation_rows(page))]
     if page["generation_summary"]:
         out.append("  " + page["generation_summary"])
+    out += optional_sections_text(page)
     out += ["", "Sources:"]
     out += [f"  - {source_label(s)}" for s in page["sources"]]
     return "\n".join(out)
