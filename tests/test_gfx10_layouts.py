@@ -107,6 +107,8 @@ CASES = [
      dict(OP=0x00, VDATA=5, VADDR=1, SRSRC=2, DMASK=0xF, DIM=1, A16=1, D16=1), None),
     ("MIMG", "image_store v[5:7], v[1:3], s[8:15] dmask:0x7 dim:SQ_RSRC_IMG_3D",
      dict(OP=0x08, VDATA=5, VADDR=1, SRSRC=2, DMASK=0x7, DIM=2), None),
+    ("MIMG", "image_sample v[5:8], [v1, v9], s[8:15], s[16:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+     dict(OP=0x20, VDATA=5, VADDR=1, SRSRC=2, SSAMP=4, DMASK=0xF, DIM=1, NSA=1), None),
     ("MIMG", "image_msaa_load v[1:4], v[5:7], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D_MSAA",
      dict(OP=0x80, VDATA=1, VADDR=5, SRSRC=2, DMASK=0xF, DIM=6), ("gfx1030",)),
     ("FLAT", "flat_load_dword v5, v[1:2] offset:12 glc slc dlc",

@@ -66,7 +66,27 @@ def _field_json(f) -> dict:
     return d
 
 
+# Feature packages that add sections computed at run time (semantics loaded from an installed
+# source, verified examples, cross-vendor relations): module with extend(page: dict) -> None.
+PAGE_EXTENDERS = ("gpuisa.semantics.pages", "gpuisa.codec.pages", "gpuisa.crossmap.pages")
+
+
 def build_page(store: Store, name: str, arch: str | None = None, isa: str | None = None) -> dict:
+    page = _build_page(store, name, arch, isa)
+    import importlib
+
+    for mod in PAGE_EXTENDERS:
+        try:
+            module = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name and mod.startswith(exc.name):
+                continue
+            raise
+        module.extend(page)
+    return page
+
+
+def _build_page(store: Store, name: str, arch: str | None = None, isa: str | None = None) -> dict:
     key, arch_key = resolve(store, name, arch, isa)
     row = store.instruction(key, arch_key)
     page = json.loads(row["page"])
