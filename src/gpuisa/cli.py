@@ -91,6 +91,15 @@ def cmd_show(args) -> int:
 
     st = _store()
     arch = _arch(args.arch)
+    if args.kind != "instruction":
+        from .amdxml.kinds import build_kind_page, render_kind_text
+
+        page = build_kind_page(st, args.name, args.kind, arch)
+        if args.json:
+            _emit_json(page)
+        else:
+            print(render_kind_text(page))
+        return 0
     if args.isa and arch and archs.by_name(arch).isa != args.isa:
         raise UserError(f"--arch {args.arch} is not an architecture of the {args.isa} ISA")
     try:
@@ -215,6 +224,8 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("name")
     s.add_argument("--arch", help="family (rdna3.5, cdna3) or gfx target (gfx942); default: newest that has it")
     s.add_argument("--isa", choices=["amdgpu", "ptx"], help="restrict to one ISA")
+    s.add_argument("--kind", choices=["instruction", "format", "operand-type"], default="instruction",
+                   help="what NAME is: an instruction (default), a data format (FMT_*) or an operand type (OPR_*)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_show)
     s = sub.add_parser("search", help="search names, summaries, encodings, formats and categories")

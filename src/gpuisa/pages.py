@@ -121,6 +121,7 @@ def _build_page(store: Store, name: str, arch: str | None = None, isa: str | Non
         "subgroup": row["subgroup"],
         "summary": row["summary"],
         "description": row["description"],
+        "description_source": page.get("description_source"),
         "encodings": encodings,
         "operands": [_operand_json(o) for o in (primary["operands"] if primary else [])],
         "targets": page["targets"],
@@ -135,7 +136,7 @@ def _build_page(store: Store, name: str, arch: str | None = None, isa: str | Non
 # Keys every page has, in this order; sections of later features (forms, semantics,
 # examples, related) are carried through from the stored page when their data exists.
 COMMON_KEYS = ("name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "subgroup", "summary",
-               "description", "encodings", "operands", "targets", "flags", "generations", "generation_summary", "sources")
+               "description", "description_source", "encodings", "operands", "targets", "flags", "generations", "generation_summary", "sources")
 
 
 def _virtual_page(row, page: dict, a) -> dict:

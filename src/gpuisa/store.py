@@ -184,7 +184,7 @@ def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
                               "provenance": _prov_dict(provs[ie["prov"]]) if ie["prov"] is not None else None})
         page = {"encodings": page_encs, "targets": list(arch.targets), "flags": inst.get("flags", {}),
                 "sources": [_prov_dict(provs[s]) for s in source_ids]}
-        for extra in ("aliases", "disagreements"):
+        for extra in ("aliases", "disagreements", "description_source"):
             if inst.get(extra):
                 page[extra] = inst[extra]
         rows = [(ie["encoding"], ie["opcode"], layout_signature(encs[ie["encoding"]]) if ie["encoding"] in encs else "")

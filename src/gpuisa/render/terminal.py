@@ -6,8 +6,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .text import (OPTIONAL_SECTIONS, category_text, field_rows, generation_rows, isa_kind_text, operand_rows,
-                   section_module, source_label)
+from .text import (OPTIONAL_SECTIONS, category_text, field_rows, flags_text, generation_rows, isa_kind_text,
+                   operand_rows, section_module, source_label)
 
 
 def _table(title: str | None, headers: list[str], rows: list[list[str]], styles: dict[int, str] | None = None) -> Table:
@@ -25,12 +25,21 @@ def print_page(page: dict, console: Console | None = None) -> None:
                           (page["arch_title"], "bold green"), " | ", category_text(page["category"])))
     c.print(page["summary"])
     if page.get("description"):
-        c.print(Text("Description: ", style="bold") + Text(page["description"]))
+        c.print(Text(f"Description ({page.get('description_source') or 'vendor text'}): ", style="bold")
+                + Text(page["description"]))
+    if page.get("flags"):
+        c.print(Text("Flags: ", style="bold") + Text(flags_text(page["flags"])))
+    if page.get("subgroup"):
+        c.print(Text("Functional subgroup: ", style="bold") + Text(page["subgroup"]))
     if page["isa_kind"] == "virtual":
         _optional_sections(page, c)
         _sources(page, c)
         return
     for enc in page["encodings"]:
+        if enc["width"] is None:
+            c.print(Text(f"{enc['name']} [{enc['condition']}] opcode {enc['opcode']}: a variant whose layout the "
+                         "loaded sources do not define", style="italic"))
+            continue
         title = (f"{enc['name']}  {enc['width']} bits  opcode {enc['opcode']}  identifier {enc['identifier']}"
                  + (f"  [{enc['condition']}]" if enc["condition"] != "default" else ""))
         c.print(_table(title, ["field", "bits", "fixed"], field_rows(enc), {2: "green"}))

@@ -82,11 +82,19 @@ def render_page(page: dict) -> str:
     out = [f"{page['name']}  ({isa_kind_text(page)}; {page['arch_title']}; {category_text(page['category'])})", ""]
     out.append(page["summary"])
     if page.get("description"):
-        out += ["", "Description:", page["description"]]
+        out += ["", f"Description ({page.get('description_source') or 'vendor text'}):", page["description"]]
     if page["isa_kind"] == "virtual":
         return "\n".join(out + optional_sections_text(page) + ["", "Sources:"]
                          + [f"  - {source_label(s)}" for s in page["sources"]])
+    if page.get("flags"):
+        out += ["", "Flags: " + flags_text(page["flags"])]
+    if page.get("subgroup"):
+        out += [f"Functional subgroup: {page['subgroup']}"]
     for enc in page["encodings"]:
+        if enc["width"] is None:
+            out += ["", f"Encoding {enc['name']} [{enc['condition']}] opcode {enc['opcode']}: "
+                    "a variant whose layout the loaded sources do not define"]
+            continue
         out += ["", f"Encoding {enc['name']} ({enc['width']} bits) opcode {enc['opcode']} identifier {enc['identifier']}"
                 + (f" [{enc['condition']}]" if enc["condition"] != "default" else "")]
         out += ["  " + line for line in table(["field", "bits", "fixed"], field_rows(enc))]
@@ -103,6 +111,15 @@ def render_page(page: dict) -> str:
     out += ["", "Sources:"]
     out += [f"  - {source_label(s)}" for s in page["sources"]]
     return "\n".join(out)
+
+
+FLAG_NAMES = {"IsBranch": "branch", "IsConditionalBranch": "conditional branch", "IsIndirectBranch": "indirect branch",
+              "IsProgramTerminator": "program terminator", "IsImmediatelyExecuted": "immediately executed"}
+
+
+def flags_text(flags: dict) -> str:
+    on = [FLAG_NAMES.get(k, k) for k, v in flags.items() if v]
+    return ", ".join(on) if on else "none (" + ", ".join(FLAG_NAMES.get(k, k) for k in flags) + ": no)"
 
 
 def source_label(s: dict) -> str:

@@ -1,0 +1,303 @@
+"""Streaming, hardened reader of AMD's machine-readable ISA XML (MR-ISA).
+
+Parsing uses ``defusedxml``'s ``iterparse`` (no DTDs, no entity expansion, no
+external entities) and clears each record (encoding, instruction, data format,
+operand type, functional group) as soon as it has been turned into plain
+Python data, so memory stays bounded for the 11-17 MB files.
+
+The real files differ from AMD's schema document (see ../shared/README.md):
+the condition tree is spelled ``CondtionExpression``; operand types may be
+partitioned (``MicrocodeFormat`` with ``FieldPredefinedValues``); functional
+subgroups are a separate top-level list.  Elements this reader does not know
+are kept raw (tag, attributes, text) and reported once per tag.
+"""
+
+from __future__ import annotations
+
+import os
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import IO, Callable
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import iterparse
+
+MAX_XML_BYTES = 256 * 1024 * 1024  # the largest real file is ~17 MB
+
+
+class XmlImportError(Exception):
+    """A file that cannot be imported: one line naming the file (and line) and why."""
+
+
+@dataclass
+class XmlIsa:
+    """Everything one architecture's XML holds, as plain data."""
+
+    document: dict = field(default_factory=dict)
+    architecture: dict = field(default_factory=dict)
+    encodings: list[dict] = field(default_factory=list)
+    instructions: list[dict] = field(default_factory=list)
+    data_formats: list[dict] = field(default_factory=list)
+    operand_types: list[dict] = field(default_factory=list)
+    functional_groups: list[dict] = field(default_factory=list)
+    functional_subgroups: list[dict] = field(default_factory=list)
+    unknown: dict[str, dict] = field(default_factory=dict)  # tag -> first raw occurrence
+    sha256: str = ""  # of the bytes parsed
+
+
+def _text(el: ET.Element | None, tag: str, default: str | None = None) -> str | None:
+    if el is None:
+        return default
+    child = el.find(tag)
+    return child.text.strip() if child is not None and child.text is not None else default
+
+
+def _bool(text: str | None) -> bool:
+    return (text or "").strip().upper() == "TRUE"
+
+
+def _raw(el: ET.Element) -> dict:
+    return {"tag": el.tag, "attrib": dict(el.attrib), "text": (el.text or "").strip()[:200],
+            "children": [c.tag for c in el][:20]}
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.isa = XmlIsa()
+
+    def note_unknown(self, parent: str, el: ET.Element) -> None:
+        key = f"{parent}/{el.tag}"
+        if key not in self.isa.unknown:
+            self.isa.unknown[key] = _raw(el)
+
+    def check_children(self, el: ET.Element, known: set[str], where: str) -> None:
+        for c in el:
+            if c.tag not in known:
+                self.note_unknown(where, c)
+
+    # --- records -----------------------------------------------------------
+    def document(self, el: ET.Element) -> None:
+        self.isa.document = {c.tag: (c.text or "").strip() for c in el}
+
+    def architecture(self, el: ET.Element) -> None:
+        self.isa.architecture = {"name": _text(el, "ArchitectureName"), "id": _text(el, "ArchitectureId")}
+        self.check_children(el, {"ArchitectureName", "ArchitectureId"}, "Architecture")
+
+    def bit_layout(self, fld: ET.Element) -> tuple[list[tuple[int, int]], list[dict]]:
+        ranges, padding = [], []
+        layout = fld.find("BitLayout")
+        if layout is None:
+            return ranges, padding
+        for r in sorted(layout.findall("Range"), key=lambda r: int(r.get("Order", "0")), reverse=True):
+            lo, n = int(_text(r, "BitOffset", "0")), int(_text(r, "BitCount", "0"))
+            ranges.append((lo + n - 1, lo))
+            pad = r.find("Padding")
+            if pad is not None:
+                padding.append({"order": int(r.get("Order", "0")), "bits": int(_text(pad, "BitCount", "0") or 0),
+                                "value": _text(pad, "Value")})
+        return ranges, padding
+
+    def encoding(self, el: ET.Element) -> None:
+        fields = []
+        for fld in el.iter("Field"):
+            ranges, padding = self.bit_layout(fld)
+            fields.append({"name": _text(fld, "FieldName"), "ranges": ranges, "padding": padding,
+                           "conditional": _bool(fld.get("IsConditional")), "description": _text(fld, "Description")})
+        conditions = []
+        for cond in el.iter("EncodingCondition"):
+            expr = cond.find("CondtionExpression")
+            if expr is None:
+                expr = cond.find("ConditionExpression")
+            tree = condition_tree(expr[0]) if expr is not None and len(expr) else None
+            conditions.append({"name": _text(cond, "ConditionName"), "tree": tree})
+        mask = el.find("EncodingIdentifierMask")
+        self.isa.encodings.append({
+            "name": _text(el, "EncodingName"),
+            "order": int(el.get("Order", "0")),
+            "width": int(_text(el, "BitCount", "0")),
+            "mask": int(mask.text, int(mask.get("Radix", "2"))) if mask is not None and mask.text else 0,
+            "identifiers": [int(i.text, int(i.get("Radix", "2"))) for i in el.iter("EncodingIdentifier") if i.text],
+            "conditions": conditions,
+            "description": _text(el, "Description"),
+            "fields": fields,
+        })
+        self.check_children(el, {"EncodingName", "BitCount", "EncodingIdentifierMask", "EncodingIdentifiers",
+                                 "EncodingConditions", "Description", "MicrocodeFormat"}, "Encoding")
+
+    def instruction(self, el: ET.Element) -> None:
+        flags_el = el.find("InstructionFlags")
+        flags = {c.tag: _bool(c.text) for c in flags_el} if flags_el is not None else {}
+        encodings = []
+        for ie in el.iter("InstructionEncoding"):
+            opcode_el = ie.find("Opcode")
+            opcode = int(opcode_el.text, int(opcode_el.get("Radix", "10"))) if opcode_el is not None and opcode_el.text else None
+            operands = []
+            for op in ie.iter("Operand"):
+                operands.append({
+                    "input": op.get("Input") == "true", "output": op.get("Output") == "true",
+                    "implicit_attr": op.get("IsImplicit") == "true",
+                    "microcode_required": op.get("IsBinaryMicrocodeRequired", "true") == "true",
+                    "order": int(op.get("Order", "0")),
+                    "field": _text(op, "FieldName"), "format": _text(op, "DataFormatName"),
+                    "kind": _text(op, "OperandType"), "size": int(_text(op, "OperandSize", "0") or 0),
+                })
+            encodings.append({"encoding": _text(ie, "EncodingName"), "condition": _text(ie, "EncodingCondition", "default"),
+                              "opcode": opcode, "operands": sorted(operands, key=lambda o: o["order"])})
+        group = el.find("FunctionalGroup")
+        aliases = [a.text.strip() for a in el.iter("AliasedInstructionName") if a.text]
+        self.isa.instructions.append({
+            "name": _text(el, "InstructionName"),
+            "description": _text(el, "Description"),
+            "flags": flags,
+            "encodings": encodings,
+            "group": _text(group, "Name") if group is not None else None,
+            "subgroups": [s.text.strip() for s in group.iter("Subgroup") if s.text] if group is not None else [],
+            "aliases": aliases,
+        })
+        self.check_children(el, {"InstructionFlags", "InstructionName", "Description", "InstructionEncodings",
+                                 "FunctionalGroup", "AliasedInstructionNames"}, "Instruction")
+
+    def data_format(self, el: ET.Element) -> None:
+        fields = []
+        for bm in el.iter("BitMap"):
+            for fld in bm.findall("Field"):
+                ranges, _ = self.bit_layout(fld)
+                fields.append({"component": int(bm.get("Order", "0")), "name": _text(fld, "FieldName"),
+                               "signedness": fld.get("Signedness"), "ranges": ranges})
+        self.isa.data_formats.append({
+            "name": _text(el, "DataFormatName"), "description": _text(el, "Description"),
+            "data_type": _text(el, "DataType"), "bits": int(_text(el, "BitCount", "0") or 0),
+            "components": int(_text(el, "ComponentCount", "0") or 0), "fields": fields,
+        })
+        self.check_children(el, {"DataFormatName", "Description", "DataType", "BitCount", "ComponentCount",
+                                 "DataAttributes"}, "DataFormat")
+
+    def operand_type(self, el: ET.Element) -> None:
+        values = []
+        for pv in el.iter("PredefinedValue"):
+            values.append({"name": _text(pv, "Name"), "value": _int(_text(pv, "Value")),
+                           "description": _text(pv, "Description")})
+        micro = []
+        mf = el.find("MicrocodeFormat")
+        if mf is not None:
+            for fld in mf.iter("Field"):
+                ranges, _ = self.bit_layout(fld)
+                micro.append({"name": _text(fld, "FieldName"), "ranges": ranges,
+                              "values": [{"name": _text(v, "Name"), "value": _int(_text(v, "Value"))}
+                                         for v in fld.iter("FieldPredefinedValue")]})
+        self.isa.operand_types.append({
+            "name": _text(el, "OperandTypeName"), "description": _text(el, "Description"),
+            "partitioned": el.get("IsPartitioned") == "true",
+            "subtypes": [s.text.strip() for s in el.iter("Subtype") if s.text],
+            "values": values, "microcode": micro,
+        })
+        self.check_children(el, {"OperandTypeName", "Description", "Subtypes", "OperandPredefinedValues",
+                                 "MicrocodeFormat"}, "OperandType")
+
+    def functional_group(self, el: ET.Element) -> None:
+        self.isa.functional_groups.append({"name": _text(el, "Name"), "description": _text(el, "Description")})
+
+    def functional_subgroup(self, el: ET.Element) -> None:
+        self.isa.functional_subgroups.append({"name": _text(el, "Name"), "description": _text(el, "Description")})
+
+
+def _int(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(text, 0)
+    except ValueError:
+        try:
+            return int(text)
+        except ValueError:
+            return None
+
+
+def condition_tree(el: ET.Element) -> list:
+    """An encoding condition as nested lists: ["op", type, args...] / ["id", v] / ["lit", v] / ["ty", ...]."""
+    if el.tag == "op":
+        return ["op", el.get("type")] + [condition_tree(c) for c in el if c.tag != "ty"]
+    if el.tag == "id":
+        return ["id", el.get("val")]
+    if el.tag == "lit":
+        return ["lit", el.get("val")]
+    return [el.tag, dict(el.attrib)]
+
+
+# path of a record element -> handler name
+_RECORDS = {("Spec", "Document"): "document", ("Spec", "ISA", "Architecture"): "architecture",
+            ("Spec", "ISA", "Encodings", "Encoding"): "encoding",
+            ("Spec", "ISA", "Instructions", "Instruction"): "instruction",
+            ("Spec", "ISA", "DataFormats", "DataFormat"): "data_format",
+            ("Spec", "ISA", "OperandTypes", "OperandType"): "operand_type",
+            ("Spec", "ISA", "FunctionalGroups", "FunctionalGroup"): "functional_group",
+            ("Spec", "ISA", "FunctionalSubgroups", "FunctionalSubgroup"): "functional_subgroup"}
+_SECTIONS = {("Spec",), ("Spec", "ISA")} | {k[:-1] for k in _RECORDS}
+
+
+def parse_stream(stream: IO[bytes], label: str, size: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> XmlIsa:
+    """Parse one XML file from a binary stream; errors become one-line XmlImportError."""
+    if size is not None and size > MAX_XML_BYTES:
+        raise XmlImportError(f"{label}: {size} bytes is larger than the {MAX_XML_BYTES // 2**20} MiB limit for one ISA file")
+    reader = _Reader()
+    stack: list[ET.Element] = []
+    counted = _CountingStream(stream, MAX_XML_BYTES, label)
+    last = 0
+    try:
+        for event, el in iterparse(counted, events=("start", "end"), forbid_dtd=True):
+            if event == "start":
+                stack.append(el)
+                continue
+            stack.pop()
+            if len(stack) > 4:
+                continue  # inside a record: handled with the record
+            parent_path = tuple(e.tag for e in stack)
+            path = parent_path + (el.tag,)
+            handler = _RECORDS.get(path)
+            if handler:
+                getattr(reader, handler)(el)
+                el.clear()
+                if progress and counted.read_bytes - last > 256 * 1024:
+                    progress(counted.read_bytes - last)
+                    last = counted.read_bytes
+            elif parent_path in _SECTIONS and path not in _SECTIONS:
+                reader.note_unknown("/".join(parent_path), el)
+                el.clear()
+    except DefusedXmlException as exc:
+        raise XmlImportError(f"{label}: refused: {type(exc).__name__} ({exc}); DTDs and entities are not allowed") from None
+    except ET.ParseError as exc:
+        line, col = exc.position
+        raise XmlImportError(f"{label}:{line}:{col}: not well-formed XML ({str(exc).split(':')[0]})") from None
+    if progress:
+        progress(counted.read_bytes - last)
+    if not reader.isa.document and not reader.isa.instructions:
+        raise XmlImportError(f"{label}: not an AMD machine-readable ISA file (no <Document> or <Instructions>)")
+    if not reader.isa.architecture.get("name"):
+        raise XmlImportError(f"{label}: no <Architecture><ArchitectureName>; cannot tell which architecture it describes")
+    reader.isa.sha256 = counted.hash.hexdigest()
+    return reader.isa
+
+
+class _CountingStream:
+    """Read-through wrapper that enforces a byte limit while streaming."""
+
+    def __init__(self, stream: IO[bytes], limit: int, label: str):
+        import hashlib
+
+        self.stream, self.limit, self.label, self.read_bytes = stream, limit, label, 0
+        self.hash = hashlib.sha256()
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.stream.read(n if n and n > 0 else 1 << 16)
+        self.read_bytes += len(data)
+        self.hash.update(data)
+        if self.read_bytes > self.limit:
+            raise XmlImportError(f"{self.label}: larger than the {self.limit // 2**20} MiB limit for one ISA file")
+        return data
+
+
+def parse_file(path: str | os.PathLike, progress: Callable[[int], None] | None = None) -> XmlIsa:
+    size = os.path.getsize(path)
+    with open(path, "rb") as f:
+        return parse_stream(f, str(path), size, progress)

@@ -1,0 +1,131 @@
+"""llvm-mc-19 as the reference assembler/disassembler, driven in batches.
+
+Used at generation time (operand maps, page examples) and by the
+differential tests; never by ``gpuisa decode``/``encode`` themselves.
+
+Batch disassembly: llvm-mc reads all input lines as one byte stream, prints
+valid instructions on stdout (without offsets) and invalid positions on
+stderr (``<stdin>:LINE:COL``).  Each probe is therefore written on its own line
+followed by a separator line of three ``s_nop 7`` dwords: a literal or a
+64-bit half that runs past the probe's bytes eats at most two of them, so the
+stdout lines between runs of ``s_nop 7`` belong to one probe.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+
+from ..sources.llvm import find_llvm_mc
+
+SEPARATOR = 0xBF800007  # s_nop 7 on GFX9..GFX12
+SEP_TEXT = "s_nop 7"
+_OUT = re.compile(r"^\s*(.*?)\s*;\s*encoding:\s*\[([^\]]*)\]\s*$")
+_ERR = re.compile(r"^<stdin>:(\d+):(\d+):\s*(warning|error):\s*(.*)$")
+
+
+@dataclass
+class OracleItem:
+    """One instruction (or invalid position) llvm-mc reported inside a probe's bytes."""
+
+    offset: int  # byte offset inside the probe
+    text: str | None  # None: invalid instruction encoding
+    size: int  # bytes of the (re-)encoding; 4 for invalid
+
+
+def _mc(target: str, wave64: bool, extra: list[str]) -> list[str]:
+    mc = find_llvm_mc()
+    if mc is None:
+        raise RuntimeError("llvm-mc-19 not found (apt-get install -y llvm-19)")
+    cmd = [mc, "-arch=amdgcn", f"-mcpu={target}", *extra]
+    if wave64:
+        cmd.append("-mattr=+wavefrontsize64")
+    return cmd
+
+
+def _hex_line(data: bytes) -> str:
+    return " ".join(f"0x{b:02x}" for b in data)
+
+
+def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[list[OracleItem]]:
+    """What llvm-mc decodes inside each probe's bytes (instructions starting in them)."""
+    sep = SEPARATOR.to_bytes(4, "little") * 3
+    lines = []
+    for p in probes:
+        lines.append(_hex_line(p))
+        lines.append(_hex_line(sep))
+    proc = subprocess.run(_mc(target, wave64, ["-disassemble", "-show-encoding"]), input="\n".join(lines) + "\n",
+                          capture_output=True, text=True)
+    # invalid positions per probe
+    invalid: dict[int, list[int]] = {}
+    for line in proc.stderr.splitlines():
+        m = _ERR.match(line)
+        if m and "invalid instruction encoding" in m.group(4):
+            ln, col = int(m.group(1)) - 1, int(m.group(2)) - 1
+            if ln % 2 == 0:
+                invalid.setdefault(ln // 2, []).append(col // 5)
+    # stdout chunks: split at runs of the separator
+    chunks: list[list[tuple[str, int]]] = []
+    cur: list[tuple[str, int]] = []
+    in_sep = False
+    for line in proc.stdout.splitlines():
+        m = _OUT.match(line)
+        if not m:
+            continue
+        text, enc = m.group(1), [x for x in m.group(2).split(",") if x.strip()]
+        if text == SEP_TEXT:
+            if not in_sep:
+                chunks.append(cur)
+                cur = []
+            in_sep = True
+            continue
+        in_sep = False
+        cur.append((text, len(enc)))
+    out: list[list[OracleItem]] = []
+    for i, p in enumerate(probes):
+        items = chunks[i] if i < len(chunks) else []
+        bad = sorted(invalid.get(i, []))
+        res: list[OracleItem] = []
+        off, k = 0, 0
+        while off < len(p):
+            if off in bad:
+                res.append(OracleItem(off, None, 4))
+                off += 4
+                continue
+            if k >= len(items):
+                break
+            text, size = items[k]
+            k += 1
+            res.append(OracleItem(off, " ".join(text.split()), size))
+            off += size
+        out.append(res)
+    return out
+
+
+def assemble(target: str, lines: list[str], wave64: bool = False) -> list[tuple[bytes | None, str]]:
+    """Each line through llvm-mc's assembler: (bytes, canonical text) or (None, error message)."""
+    proc = subprocess.run(_mc(target, wave64, ["-show-encoding"]), input="\n".join(lines) + "\n",
+                          capture_output=True, text=True)
+    errors: dict[int, str] = {}
+    for line in proc.stderr.splitlines():
+        m = _ERR.match(line)
+        if m and m.group(3) == "error":
+            errors.setdefault(int(m.group(1)) - 1, m.group(4))
+    outs = []
+    for line in proc.stdout.splitlines():
+        m = _OUT.match(line)
+        if m:
+            outs.append((" ".join(m.group(1).split()), bytes(int(x, 16) for x in m.group(2).split(",") if x.strip())))
+    res: list[tuple[bytes | None, str]] = []
+    k = 0
+    for i, _ in enumerate(lines):
+        if i in errors:
+            res.append((None, errors[i]))
+        elif k < len(outs):
+            text, data = outs[k]
+            k += 1
+            res.append((data, text))
+        else:
+            res.append((None, "no output"))
+    return res

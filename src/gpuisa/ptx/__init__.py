@@ -1,0 +1,1 @@
+"""NVIDIA PTX: catalog, validator, ptxas differential and executable semantics."""

@@ -1,0 +1,355 @@
+"""Every page of the web reference as (template, context), for the server and the static export alike.
+
+Instruction content comes only from ``gpuisa.pages.build_page`` (the JSON of ``gpuisa show --json``),
+the ``Store``'s query methods and ``gpuisa.diff.diff_archs``.  A page is named by its canonical path
+(``isa/rdna4/v_msad_u8``); ``Linker`` turns canonical paths into hrefs: absolute for the server,
+relative ``.html`` files for the static export (so it works from ``file://`` and any static host).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from .. import archs
+from ..diff import diff_archs
+from ..pages import NotFound, build_page
+from ..render.html import format_note, layout_svg, slug_ok
+from ..sources.derive import CATEGORY_TITLES
+from ..store import Store
+
+TEMPLATES = Path(__file__).parent / "templates"
+STATIC = Path(__file__).parent / "static"
+# Page keys shown as their own sections (when present), in this order, after the common ones.
+SECTION_KEYS = ("forms", "semantics", "examples", "related")
+KNOWN_KEYS = {"name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "subgroup", "summary",
+              "description", "encodings", "operands", "targets", "flags", "generations", "generation_summary",
+              "sources", "aliases", "disagreements", "url", "description_source", *SECTION_KEYS}
+
+
+class PageMissing(LookupError):
+    """A path that names no page (the message says what is missing)."""
+
+
+class Redirect(Exception):
+    """The canonical path of a page asked for under another spelling (gfx1150 -> rdna3.5)."""
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.path = path
+
+
+class Linker:
+    """Canonical page path -> href. ``static``: relative links to ``.html`` files."""
+
+    def __init__(self, static: bool, current: str = ""):
+        self.static = static
+        self.current = current
+
+    @staticmethod
+    def file_of(path: str) -> str:
+        if path.startswith("static/") or path.endswith((".js", ".json", ".css")):
+            return path
+        return (path or "index") + ".html"
+
+    def root(self) -> str:
+        """Prefix from the current page to the site root ("/" on the server, "../" in an export)."""
+        if not self.static:
+            return "/"
+        here = posixpath.dirname(self.file_of(self.current))
+        return "" if not here else "../" * (here.count("/") + 1)
+
+    def __call__(self, path: str, fragment: str = "") -> str:
+        frag = f"#{fragment}" if fragment else ""
+        if not self.static:
+            return "/" + path + frag
+        here = posixpath.dirname(self.file_of(self.current))
+        return posixpath.relpath(self.file_of(path), here or ".") + frag
+
+
+def instruction_path(arch: str, name: str) -> str:
+    return f"isa/{arch}/{name}"
+
+
+def _field_dict(f) -> dict:
+    d = {"name": f.name, "hi": f.hi, "lo": f.lo}
+    if len(f.ranges) > 1:
+        d["ranges"] = [list(r) for r in f.ranges]
+    if f.value is not None:
+        d["value"] = f.value
+        d["bits"] = f.fixed_text()
+    return d
+
+
+def _bits_text(f: dict) -> str:
+    return ", ".join(f"{h}:{l}" if h != l else str(h) for h, l in (f.get("ranges") or [[f["hi"], f["lo"]]]))
+
+
+def make_env() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["bits_text"] = _bits_text
+    env.filters["category_title"] = lambda c: CATEGORY_TITLES.get(c, "")
+    env.filters["format_note"] = format_note
+    env.filters["slug_ok"] = slug_ok
+    env.filters["tojson_pretty"] = lambda v: json.dumps(v, indent=2, ensure_ascii=False, default=str)
+    env.tests["mapping"] = lambda v: isinstance(v, dict)
+    env.tests["sequence_list"] = lambda v: isinstance(v, (list, tuple))
+    return env
+
+
+class Site:
+    """Builds the context of each page type from one read-only store."""
+
+    def __init__(self, store_path: Path | None = None):
+        self.store_path = store_path or Store().path
+        self._local = threading.local()
+        self.env = make_env()
+        self._indexes: dict[str, dict] = {}
+        self._lock = threading.Lock()
+        self.arch_rows = [dict(r) for r in self.store.archs()]
+        self.arch_names = [r["name"] for r in self.arch_rows]
+
+    @property
+    def store(self) -> Store:
+        st = getattr(self._local, "store", None)
+        if st is None:
+            st = self._local.store = Store(self.store_path)
+        return st
+
+    # -- routing ---------------------------------------------------------------------------------------------
+    def canonical_arch(self, text: str) -> str:
+        try:
+            a = archs.resolve_arch(text)
+        except archs.UnknownArch as exc:
+            raise PageMissing(str(exc)) from None
+        if a.name not in self.arch_names:
+            raise PageMissing(f"architecture {a.title} is not in the store")
+        return a.name
+
+    def page_for(self, path: str) -> tuple[str, dict]:
+        """(template, context) of a canonical path; PageMissing or Redirect otherwise."""
+        parts = path.strip("/").split("/") if path.strip("/") else []
+        if any(not slug_ok(p) for p in parts):
+            raise PageMissing("no such page (path segments are names: letters, digits, '_', '.', '-')")
+        if not parts:
+            return "home.html", self.home()
+        if parts == ["search"]:
+            return "search.html", {"title": "Search"}
+        if parts == ["playground"]:
+            return "playground.html", {"title": "Playground", "native": self.native_archs()}
+        if parts[0] == "diff":
+            if len(parts) == 1:
+                return "diff_index.html", self.diff_index()
+            if len(parts) == 3:
+                a, b = self.canonical_arch(parts[1]), self.canonical_arch(parts[2])
+                if [a, b] != parts[1:]:
+                    raise Redirect(f"diff/{a}/{b}")
+                return "diff.html", self.diff(a, b)
+        if parts[0] == "isa" and len(parts) >= 2:
+            arch = self.canonical_arch(parts[1])
+            if arch != parts[1]:
+                raise Redirect("/".join(["isa", arch, *parts[2:]]))
+            if len(parts) == 2:
+                return "arch.html", self.arch(arch)
+            if len(parts) == 3:
+                name = parts[2].lower()
+                if name != parts[2]:
+                    raise Redirect(instruction_path(arch, name))
+                return "instruction.html", self.instruction(arch, name)
+            if len(parts) == 4 and parts[2] == "encoding":
+                return "encoding.html", self.encoding(arch, parts[3])
+            if len(parts) == 4 and parts[2] == "format":
+                return "operand_index.html", self.operand_index(arch, "format", parts[3])
+            if len(parts) == 4 and parts[2] == "operand-type":
+                return "operand_index.html", self.operand_index(arch, "kind", parts[3])
+        raise PageMissing("no such page")
+
+    # -- pages ------------------------------------------------------------------------------------------------
+    def native_archs(self) -> list[dict]:
+        return [r for r in self.arch_rows if r["kind"] == "native"]
+
+    def home(self) -> dict:
+        vendors: dict[str, dict[str, list[dict]]] = {}
+        for r in self.arch_rows:
+            vendors.setdefault(r["vendor"], {}).setdefault(r["isa"], []).append(
+                {**r, "targets": json.loads(r["targets"])})
+        native = [r["name"] for r in self.native_archs()]
+        steps = [(a, b) for a, b in zip(archs.generation_order(native), archs.generation_order(native)[1:])]
+        return {"title": "gpuisa", "vendors": vendors, "steps": steps,
+                "total": sum(r["instructions"] for r in self.arch_rows)}
+
+    def arch(self, arch: str) -> dict:
+        a = archs.by_name(arch)
+        st = self.store
+        encodings = []
+        for enc_name in st.encoding_names(arch):
+            enc = st.encoding(arch, enc_name)
+            fields = [_field_dict(f) for f in enc.sorted_fields()]
+            encodings.append({"name": enc_name, "width": enc.width, "svg": layout_svg(
+                fields, enc.width, f"{enc_name} encoding of {a.title}", f"{a.title} · {enc_name} · {enc.width} bits")})
+        groups: dict[str, dict[str, dict]] = {}
+        if a.kind == "virtual":
+            for name in sorted(st.all_names(arch)):
+                row = st.instruction(name, arch)
+                groups.setdefault(row["category"], {})[name] = {"name": name, "summary": row["summary"], "encodings": []}
+        else:
+            for r in st.list_arch(arch):
+                item = groups.setdefault(r["category"], {}).setdefault(
+                    r["name"], {"name": r["name"], "summary": r["summary"], "encodings": []})
+                item["encodings"].append((r["encoding"], r["opcode"]))
+        idx = self._operand_indexes(arch)
+        return {"title": a.title, "a": a, "row": next(r for r in self.arch_rows if r["name"] == arch),
+                "targets": list(a.targets), "encodings": encodings,
+                "groups": [(cat, list(items.values())) for cat, items in sorted(groups.items())],
+                "formats": sorted(idx["format"]), "kinds": sorted(idx["kind"])}
+
+    def instruction(self, arch: str, name: str) -> dict:
+        try:
+            page = build_page(self.store, name, arch)
+        except NotFound as exc:
+            raise PageMissing(str(exc)) from None
+        a = archs.by_name(arch)
+        diagrams = []
+        for enc in page["encodings"]:
+            e = self.store.encoding(arch, enc["name"])
+            diagrams.append(layout_svg(
+                enc["fields"], enc["width"] or 32, f"{enc['name']} encoding of {name} on {a.title}",
+                f"{a.title} · {enc['name']} · {enc['width']} bits · opcode {enc['opcode']}",
+                opcode_field=e.op_field if e else None, opcode=enc["opcode"]) if enc["fields"] else None)
+        gens = []
+        for g in archs.generation_order(list(page["generations"])):
+            info = page["generations"][g]
+            gens.append({"arch": g, "title": archs.by_name(g).title, "info": info, "current": g == arch})
+        extra = {k: v for k, v in page.items() if k not in KNOWN_KEYS and v not in (None, "", [], {})}
+        flags = {k: v for k, v in (page.get("flags") or {}).items() if v}
+        return {"title": f"{name} · {page['arch_title']}", "page": page, "diagrams": diagrams, "gens": gens,
+                "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)]}
+
+    def encoding(self, arch: str, enc_name: str) -> dict:
+        a = archs.by_name(arch)
+        st = self.store
+        known = st.encoding_names(arch)
+        name = enc_name.upper().removeprefix("ENC_")
+        if name not in known:
+            raise PageMissing(f"no encoding {enc_name} in {arch} (allowed: {', '.join(known) or 'none'})")
+        if name != enc_name:
+            raise Redirect(f"isa/{arch}/encoding/{name}")
+        enc = st.encoding(arch, name)
+        fields = [_field_dict(f) for f in enc.sorted_fields()]
+        others = []
+        for other in self.native_archs():
+            if other["isa"] != a.isa or other["name"] == arch:
+                continue
+            oe = st.encoding(other["name"], name)
+            others.append({"arch": other["name"], "title": other["title"],
+                           "present": oe is not None, "same": oe is not None and oe.layout_key() == enc.layout_key()})
+        insts = [{"name": r["name"], "opcode": r["opcode"], "summary": r["summary"]} for r in st.list_arch(arch, name)]
+        return {"title": f"{name} · {a.title}", "a": a, "enc": enc, "fields": fields, "op_field": enc.op_field,
+                "svg": layout_svg(fields, enc.width, f"{name} encoding of {a.title}", f"{a.title} · {name} · {enc.width} bits"),
+                "others": others, "insts": insts}
+
+    def _operand_indexes(self, arch: str) -> dict:
+        """{"format": {FMT: {...}}, "kind": {OPR: {...}}} over every operand of every instruction of ``arch``."""
+        with self._lock:
+            if arch in self._indexes:
+                return self._indexes[arch]
+        st = self.store
+        idx: dict[str, dict] = {"format": {}, "kind": {}}
+        for name in st.all_names(arch):
+            page = json.loads(st.instruction(name, arch)["page"])
+            ops = [o for e in page.get("encodings", []) for o in e.get("operands", [])] or page.get("operands", [])
+            for o in ops:
+                for key in ("format", "kind"):
+                    value = o.get(key)
+                    if not isinstance(value, str) or not slug_ok(value):
+                        continue
+                    entry = idx[key].setdefault(value, {"sizes": set(), "other": set(), "insts": {}})
+                    if o.get("size"):
+                        entry["sizes"].add(o["size"])
+                    other = o.get("kind" if key == "format" else "format")
+                    if isinstance(other, str):
+                        entry["other"].add(other)
+                    entry["insts"].setdefault(name, set()).add(o.get("name") or "")
+        with self._lock:
+            self._indexes[arch] = idx
+        return idx
+
+    def operand_index(self, arch: str, key: str, value: str) -> dict:
+        a = archs.by_name(arch)
+        idx = self._operand_indexes(arch)[key]
+        if value not in idx:
+            what = "data format" if key == "format" else "operand type"
+            raise PageMissing(f"no {what} {value} in {arch}")
+        e = idx[value]
+        return {"title": f"{value} · {a.title}", "a": a, "key": key, "value": value,
+                "note": format_note(value) if key == "format" else "", "sizes": sorted(e["sizes"]),
+                "other": sorted(e["other"]), "insts": sorted((n, sorted(ops)) for n, ops in e["insts"].items())}
+
+    def diff_index(self) -> dict:
+        native = archs.generation_order([r["name"] for r in self.native_archs()])
+        return {"title": "Generation differences", "archs": [(n, archs.by_name(n).title) for n in native]}
+
+    def diff(self, a: str, b: str) -> dict:
+        aa, ab = archs.by_name(a), archs.by_name(b)
+        if aa.kind != "native" or ab.kind != "native" or aa.isa != ab.isa or a == b:
+            raise PageMissing("a diff compares two different generations of one native ISA (e.g. diff/rdna2/rdna3)")
+        return {"title": f"{aa.title} → {ab.title}", "d": diff_archs(self.store, a, b), "ta": aa.title, "tb": ab.title,
+                "a": a, "b": b}
+
+    # -- rendering --------------------------------------------------------------------------------------------
+    def render(self, path: str, static: bool = False) -> str:
+        template, ctx = self.page_for(path)
+        return self.render_template(template, ctx, path, static)
+
+    def render_template(self, template: str, ctx: dict, path: str, static: bool = False) -> str:
+        link = Linker(static, path)
+        return self.env.get_template(template).render(
+            **ctx, url=link, static_mode=static, path=path, archs_nav=self.arch_rows,
+            instruction_path=instruction_path, arch_title=lambda n: archs.by_name(n).title)
+
+    def search_rows(self, q: str, arch: str | None, limit: int) -> list[dict]:
+        return [{"name": r["name"], "arch": r["arch"], "isa": r["isa"], "summary": r["summary"],
+                 "url": "/" + instruction_path(r["arch"], r["name"])} for r in self.store.search(q, arch, limit)]
+
+    def search_index(self) -> list[list[str]]:
+        """[name, arch, summary] of every instruction page, newest architecture first (the static search)."""
+        st = self.store
+        out = []
+        for arch in archs.newest_first(list(self.arch_names)):
+            seen = set()
+            if archs.by_name(arch).kind == "virtual":
+                rows = [st.instruction(n, arch) for n in sorted(st.all_names(arch))]
+            else:
+                rows = st.list_arch(arch)
+            for r in rows:
+                if r["name"] not in seen:
+                    seen.add(r["name"])
+                    out.append([r["name"], arch, r["summary"]])
+        return out
+
+    def all_paths(self) -> list[str]:
+        """Every page of the reference (the static export's page list)."""
+        st = self.store
+        paths = ["", "search", "playground", "diff"]
+        native = archs.generation_order([r["name"] for r in self.native_archs()])
+        paths += [f"diff/{a}/{b}" for a in native for b in native
+                  if a != b and archs.by_name(a).isa == archs.by_name(b).isa]
+        for arch in self.arch_names:
+            paths.append(f"isa/{arch}")
+            paths += [f"isa/{arch}/encoding/{e}" for e in st.encoding_names(arch)]
+            idx = self._operand_indexes(arch)
+            paths += [f"isa/{arch}/format/{f}" for f in sorted(idx["format"])]
+            paths += [f"isa/{arch}/operand-type/{k}" for k in sorted(idx["kind"])]
+            paths += [instruction_path(arch, n) for n in sorted(st.all_names(arch)) if slug_ok(n)]
+        return paths
+
+
+@lru_cache(maxsize=4)
+def site_for(store_path: str | None = None) -> Site:
+    return Site(Path(store_path) if store_path else None)
