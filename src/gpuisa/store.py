@@ -176,7 +176,10 @@ def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
                 if pidx is not None and pidx not in source_ids:
                     source_ids.append(pidx)
             if ie["prov"] is not None and ie["prov"] not in source_ids:
-                source_ids.insert(0, ie["prov"])
+                if "sources" in inst:
+                    source_ids.append(ie["prov"])  # the document names its primary sources first
+                else:
+                    source_ids.insert(0, ie["prov"])
             if ie.get("confirmed") is not None and ie["confirmed"] not in source_ids:
                 source_ids.append(ie["confirmed"])
             page_encs.append({"encoding": ie["encoding"], "opcode": ie["opcode"], "condition": ie["condition"],

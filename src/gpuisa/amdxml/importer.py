@@ -133,6 +133,7 @@ def cross_check(doc: dict, default: dict | None) -> dict:
             doc["encodings"].append(dict(d, prov=default_prov + d["prov"] if d["prov"] is not None else None))
     d_insts = {i["name"]: i for i in default["instructions"]}
     for inst in doc["instructions"]:
+        inst.setdefault("sources", [0])
         d = d_insts.pop(inst["name"], None)
         if d is None:
             continue

@@ -65,9 +65,9 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
         res = oracle.disassemble(target, [_word_bytes(w, entries[i].width) for i, w in zip(todo, words)], wave64)
         for i, w, items in zip(todo, words, res):
             if items and items[0].offset == 0 and items[0].text and mnemonic_of(items[0].text) == entries[i].mnemonic:
-                base[i] = (w, items[0].text)
+                base[i] = (w, items[0].text, items[0].size)
     probes: list[tuple[int, str, int]] = []
-    for i, (w, _) in base.items():
+    for i, (w, _, _) in base.items():
         e = entries[i]
         enc = tables.encodings[e.encoding]
         for f in enc.fields:
@@ -77,9 +77,9 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
                 probes.append((i, f"{f.name}={v}", (w & ~f.place((1 << f.width) - 1)) | f.place(v)))
     res = oracle.disassemble(target, [_word_bytes(w, entries[i].width) for i, _, w in probes], wave64)
     out: dict[str, dict] = {}
-    for i, (w, text) in base.items():
+    for i, (w, text, size) in base.items():
         e = entries[i]
-        out[f"{e.name}|{e.encoding}"] = {"word": w, "text": text, "fields": {}}
+        out[f"{e.name}|{e.encoding}"] = {"word": w, "text": text, "size": size, "fields": {}}
     for (i, fname, w), items in zip(probes, res):
         e = entries[i]
         rec = out[f"{e.name}|{e.encoding}"]

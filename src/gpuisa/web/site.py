@@ -77,7 +77,7 @@ def instruction_path(arch: str, name: str) -> str:
 
 
 def _field_dict(f) -> dict:
-    d = {"name": f.name, "hi": f.hi, "lo": f.lo}
+    d = {"name": f.name, "hi": f.hi, "lo": f.lo, "width": f.width}
     if len(f.ranges) > 1:
         d["ranges"] = [list(r) for r in f.ranges]
     if f.value is not None:
@@ -92,7 +92,8 @@ def _bits_text(f: dict) -> str:
 
 def make_env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             extensions=["jinja2.ext.do"])
     env.filters["bits_text"] = _bits_text
     env.filters["category_title"] = lambda c: CATEGORY_TITLES.get(c, "")
     env.filters["format_note"] = format_note

@@ -1,0 +1,171 @@
+"""Operand values <-> LLVM's AMDGPU operand syntax, per generation.
+
+The 8/9-bit scalar/vector source encoding (SGPRs, special registers, inline
+integer and float constants, the literal marker 255, VGPRs from 256) is the
+same table in every generation apart from a few named slots (``null``/``m0``
+swap in GFX11, GFX9's ``flat_scratch``/``xnack_mask``); those differences are
+listed here as data.  Register names and constant values are facts of the
+ISA; the spelling is LLVM's.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+
+LITERAL = 255
+
+# value -> name, per LLVM generation; 64-bit pair names where LLVM prints them.
+_COMMON = {106: "vcc_lo", 107: "vcc_hi", 126: "exec_lo", 127: "exec_hi", 235: "src_shared_base",
+           236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+           251: "src_vccz", 252: "src_execz", 253: "src_scc"}
+SPECIAL = {
+    "GFX9": {**_COMMON, 102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo", 105: "xnack_mask_hi",
+             124: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
+    "GFX10": {**_COMMON, 124: "m0", 125: "null", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
+    "GFX11": {**_COMMON, 124: "null", 125: "m0"},
+    "GFX12": {**_COMMON, 124: "null", 125: "m0"},
+}
+PAIRS = {
+    "GFX9": {106: "vcc", 126: "exec", 102: "flat_scratch", 104: "xnack_mask"},
+    "GFX10": {106: "vcc", 126: "exec", 125: "null"},
+    "GFX11": {106: "vcc", 126: "exec", 124: "null"},
+    "GFX12": {106: "vcc", 126: "exec", 124: "null"},
+}
+PAIRS_ALSO = {235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+              251: "src_vccz", 252: "src_execz", 253: "src_scc", 239: "src_pops_exiting_wave_id"}
+SGPR_COUNT = {"GFX9": 102, "GFX10": 106, "GFX11": 106, "GFX12": 106}
+
+FLOAT_CONSTS = {240: "0.5", 241: "-0.5", 242: "1.0", 243: "-1.0", 244: "2.0", 245: "-2.0", 246: "4.0", 247: "-4.0"}
+INV_2PI = {16: "0.15915494", 32: "0.15915494", 64: "0.15915494309189532"}
+# bit patterns of the float constants per operand size (for literals equal to an inline value)
+_F_VALUES = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0]
+
+
+def _bits(x: float, size: int) -> int:
+    if size == 16:
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+    if size == 64:
+        return struct.unpack("<Q", struct.pack("<d", x))[0] >> 32
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+INV_2PI_BITS = {16: 0x3118, 32: 0x3E22F983, 64: 0x3FC45F30}
+FLOAT_BITS = {size: {_bits(x, size): FLOAT_CONSTS[240 + i] for i, x in enumerate(_F_VALUES)} for size in (16, 32, 64)}
+
+
+def ttmp_base(gfx: str) -> int:
+    return 108
+
+
+def sgpr_name(gfx: str, value: int, count: int) -> str | None:
+    """Name of scalar register(s) at ``value`` (0..127 and the src_* range) for ``count`` dwords."""
+    if value < SGPR_COUNT[gfx]:
+        if count == 1:
+            return f"s{value}"
+        return f"s[{value}:{value + count - 1}]"
+    if 108 <= value < 124:
+        t = value - 108
+        return f"ttmp{t}" if count == 1 else f"ttmp[{t}:{t + count - 1}]"
+    if count == 1:
+        return SPECIAL[gfx].get(value)
+    if count == 2:
+        return PAIRS[gfx].get(value) or PAIRS_ALSO.get(value)
+    return None
+
+
+def inline_constant(value: int, size: int) -> str | None:
+    if 128 <= value <= 192:
+        return str(value - 128)
+    if 193 <= value <= 208:
+        return str(192 - value)
+    if value in FLOAT_CONSTS:
+        return FLOAT_CONSTS[value]
+    if value == 248:
+        return INV_2PI.get(size, "0.15915494")
+    return None
+
+
+def literal_text(lit: int, size: int, is_float: bool) -> str:
+    """A literal as LLVM prints it: an inline value when it equals one, else hex."""
+    s = size if size in (16, 32, 64) else 32
+    if is_float or s != 64:
+        name = FLOAT_BITS[s].get(lit & (0xFFFF if s == 16 else 0xFFFFFFFF)) if is_float else None
+        if name is not None:
+            return name
+    if is_float and lit == INV_2PI_BITS.get(s):
+        return INV_2PI[s]
+    if not is_float and (lit <= 64 or lit >= 0xFFFFFFF0):
+        return str(lit if lit <= 64 else lit - (1 << 32))
+    if s == 16 and not is_float and lit <= 0xFFFF and (lit >= 0xFFF0):
+        return str(lit - 0x10000)
+    return f"0x{lit:x}"
+
+
+_REG = re.compile(r"^(s|v|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+
+
+def parse_reg(tok: str) -> tuple[str, int, int] | None:
+    """'v[2:5]' -> ('v', 2, 4); 's7' -> ('s', 7, 1)."""
+    m = _REG.match(tok)
+    if not m:
+        return None
+    if m.group(2) is not None:
+        return m.group(1), int(m.group(2)), 1
+    lo, hi = int(m.group(3)), int(m.group(4))
+    return m.group(1), lo, hi - lo + 1
+
+
+def reg_text(cls: str, index: int, count: int) -> str:
+    return f"{cls}{index}" if count == 1 else f"{cls}[{index}:{index + count - 1}]"
+
+
+def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_base: int | None = 256) -> str | None:
+    """9-bit (or 8-bit scalar) source operand text; None for the literal marker and reserved values."""
+    if vgpr_base is not None and value >= vgpr_base:
+        return reg_text("v", value - vgpr_base, count)
+    if value < 128 or 235 <= value <= 239 or 251 <= value <= 254:
+        if value == 254 and gfx in ("GFX11", "GFX12"):
+            return None
+        return sgpr_name(gfx, value, count)
+    return inline_constant(value, size)
+
+
+def parse_src(gfx: str, tok: str, count: int) -> tuple[int, int | None] | None:
+    """Inverse of src_text (no literal): token -> (value, None); a literal -> (255, dword)."""
+    r = parse_reg(tok)
+    if r is not None:
+        cls, idx, n = r
+        if n != count:
+            return None
+        if cls == "v":
+            return 256 + idx, None
+        if cls == "s":
+            return idx, None
+        if cls == "ttmp":
+            return 108 + idx, None
+        return None
+    names = PAIRS[gfx] if count == 2 else SPECIAL[gfx]
+    for v, name in names.items():
+        if name == tok:
+            return v, None
+    if count == 2:
+        for v, name in PAIRS_ALSO.items():
+            if name == tok:
+                return v, None
+    for v, name in FLOAT_CONSTS.items():
+        if name == tok:
+            return v, None
+    if tok in ("0.15915494", "0.15915494309189532", "0.1592"):
+        return 248, None
+    try:
+        n = int(tok, 0)
+    except ValueError:
+        return None
+    if 0 <= n <= 64:
+        return 128 + n, None
+    if -16 <= n <= -1:
+        return 192 - n, None
+    if -(1 << 31) <= n < (1 << 32):
+        return LITERAL, n & 0xFFFFFFFF
+    return None

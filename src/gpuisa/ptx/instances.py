@@ -1,0 +1,273 @@
+"""Concrete instances of catalog forms: valid combinations over the value sets and deliberately invalid ones.
+
+Operands are filled by an *operand strategy* (how registers are chosen for a
+form's operands); the generator records per form the first strategy ptxas
+accepts, so instances built later use registers ptxas agrees with.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+from .match import dot_tokens
+
+TYPE_RE = re.compile(r"^\.(?:u|s|b|f|bf|tf|e\dm\d|ue\dm\d)(\d+)(?:x(\d+))?$")
+PRED_NAMES = {"p", "q", "pred", "pa", "pb", "pd", "pq"}
+LABEL_NAMES = {"tgt", "label", "l", "tgt-label"}
+STRATEGIES = ("typed", "imm", "b32", "b64", "typed32", "lastpred", "b16")
+
+
+def _choice_points(elems: list[dict], form: dict) -> list:
+    """A flat list of (kind, payload) describing each independent choice of an opcode."""
+    pts = []
+    for e in elems:
+        if "set" in e:
+            pts.append(("set", e["set"]))
+        elif "opt" in e:
+            pts.append(("opt", e))
+            pts += [p for p in _choice_points(e["opt"], form)]
+    return pts
+
+
+def _render(elems: list[dict], form: dict, pick, bind: dict) -> list[str]:
+    toks: list[str] = []
+    for e in elems:
+        if "lit" in e:
+            toks.append(e["lit"])
+        elif "set" in e:
+            v = pick(("set", e["set"]), form["value_sets"][e["set"]] or ["?"])
+            bind[e["set"]] = v
+            toks.append(v)
+        else:
+            if pick(("opt", id(e)), [False, True]):
+                for t in _render(e["opt"], form, pick, bind):
+                    toks.append(t)
+                for x in e["opt"]:
+                    if "lit" in x:
+                        bind[x["lit"]] = x["lit"]
+    return toks
+
+
+def opcode_combos(form: dict, cap: int, seed: int = 0) -> list[tuple[str, dict]]:
+    """Up to ``cap`` distinct (opcode text, bindings): every combination when few, else a covering sample."""
+    rng = random.Random(seed)
+    sets = [form["value_sets"][n] or ["?"] for k, n in _choice_points(form["opcode"], form) if k == "set"]
+    opts = sum(1 for k, _ in _choice_points(form["opcode"], form) if k == "opt")
+    size = 2 ** opts
+    for s in sets:
+        size *= len(s)
+    out: dict[str, dict] = {}
+    if size <= cap:
+        keys = _all_renderings(form)
+        return keys[:cap]
+
+    def sample(fixed: tuple | None):
+        def pick(key, options):
+            if fixed and key[0] == "set" and key[1] == fixed[0]:
+                return fixed[1]
+            return rng.choice(options)
+        bind: dict = {}
+        text = "".join(_render(form["opcode"], form, pick, bind))
+        return text, bind
+
+    for name, values in form["value_sets"].items():
+        for v in values:
+            t, b = sample((name, v))
+            out.setdefault(t, b)
+            if len(out) >= cap:
+                break
+    tries = 0
+    while len(out) < cap and tries < cap * 4:
+        t, b = sample(None)
+        out.setdefault(t, b)
+        tries += 1
+    return list(out.items())[:cap]
+
+
+def _all_renderings(form: dict) -> list[tuple[str, dict]]:
+    def rec(elems, i):
+        if i == len(elems):
+            yield [], {}
+            return
+        e = elems[i]
+        for rest, rb in rec(elems, i + 1):
+            if "lit" in e:
+                yield [e["lit"]] + rest, rb
+            elif "set" in e:
+                for v in form["value_sets"][e["set"]] or ["?"]:
+                    yield [v] + rest, {**rb, e["set"]: v}
+            else:
+                yield rest, rb
+                for inner, ib in rec(e["opt"], 0):
+                    lits = {x["lit"]: x["lit"] for x in e["opt"] if "lit" in x}
+                    yield inner + rest, {**rb, **ib, **lits}
+    seen: dict[str, dict] = {}
+    for toks, b in rec(form["opcode"], 0):
+        seen.setdefault("".join(toks), b)
+    return list(seen.items())
+
+
+# ------------------------------------------------------------------ operands
+
+def _width(tok: str) -> int | None:
+    m = TYPE_RE.match(tok)
+    if not m:
+        return 1 if tok == ".pred" else None
+    bits = int(m.group(1))
+    if tok.startswith((".e", ".ue")):  # fp8/fp6/fp4 element types: packed count from xN
+        return 8 * int(m.group(2) or 1)
+    return bits * int(m.group(2) or 1)
+
+
+class RegPool:
+    def __init__(self):
+        self.n = {"p": 1, "h": 1, "r": 1, "rd": 1, "q": 1}
+
+    def take(self, width: int | None) -> str:
+        cls = {1: "p", 8: "h", 16: "h", 32: "r", 64: "rd", 128: "q"}.get(width or 32, "r")
+        limit = {"p": 7, "h": 15, "r": 79, "rd": 39, "q": 7}[cls]
+        i = self.n[cls]
+        self.n[cls] = i % limit + 1
+        return f"%{cls}{i}" if False else f"{cls}{i}"
+
+
+def operand_text(form: dict, opcode: str, strategy: str, rng: random.Random | None = None,
+                 with_optional: bool = False) -> str:
+    """Operands for one concrete opcode under a strategy (see STRATEGIES)."""
+    rng = rng or random.Random(0)
+    toks = dot_tokens(opcode)
+    widths = [w for w in (_width(t) for t in toks) if w]
+    first = widths[0] if widths else 32
+    last = widths[-1] if widths else 32
+    if ".wide" in toks:
+        first = 2 * last
+    vec = next((int(t[2:]) for t in toks if re.fullmatch(r"\.v\d+", t)), 0)
+    pool = RegPool()
+    pats = [p for p in form["operands"] if with_optional or not p["optional"]]
+    out = []
+    for idx, p in enumerate(pats):
+        out.append(_one(form, p, idx, len(pats), strategy, first, last, vec, pool, rng, toks))
+    return ", ".join(out)
+
+
+def _one(form, p, idx, n, strategy, first, last, vec, pool, rng, toks) -> str:
+    name = p["name"].lower()
+    kind = p["kind"]
+    if kind == "mem":
+        inner = [x for x in p.get("inner", []) if not x["optional"]]
+        if len(inner) > 1:
+            return "[" + ", ".join(["rd1"] + [pool.take(32) for _ in inner[1:]]) + "]"
+        return "[rd1]"
+    if kind == "vec":
+        return "{" + ", ".join(pool.take(32) for _ in p.get("inner", [])) + "}"
+    if kind == "paren":
+        return "(rd2)"
+    if kind == "pred2":
+        return pool.take(1) + ("|" + pool.take(1) if not p["second"]["optional"] else "")
+    vals = p.get("values")
+    if vals is not None:
+        allowed = form["value_sets"].get(vals, []) if isinstance(vals, str) else vals
+        if allowed:
+            return allowed[0]
+    if name in LABEL_NAMES:
+        return "L_end"
+    if name == "_":
+        return "_"
+    sel = ""
+    for s in p.get("suffixes", []):
+        if "lit" in s and not s["optional"]:
+            sel += s["lit"]
+        elif "set" in s and (not s["optional"] or rng.random() < 0.5):
+            vs = form["value_sets"].get(s["set"]) or []
+            rx = form.get("value_patterns", {}).get(s["set"])
+            if vs:
+                sel += rng.choice(vs)
+            elif rx:
+                sel += ".b" + "".join(rng.choice("01234567") for _ in range(4))
+    pre = ""
+    if p.get("prefix") and rng.random() < 0.3:
+        pre = p["prefix"][0]
+    is_dest = idx == 0
+    if name in PRED_NAMES or (p.get("prefix") or "").startswith("!") or (strategy == "lastpred" and idx == n - 1):
+        return pre + pool.take(1) + sel
+    if strategy == "b32":
+        return pre + pool.take(32) + sel
+    if strategy == "b64":
+        return pre + pool.take(64) + sel
+    if strategy == "b16":
+        return pre + pool.take(16) + sel
+    width = first if is_dest else last
+    if strategy == "typed32" and is_dest:
+        width = 32
+    if vec and (is_dest or (idx == n - 1 and toks[0] in ("st", "red", "atom", "multimem"))):
+        return "{" + ", ".join(pool.take(width) for _ in range(vec)) + "}"
+    if strategy == "imm" and not is_dest:
+        return pre + "1" if not sel else pool.take(width) + sel
+    return pre + pool.take(width) + sel
+
+
+def mutations(form: dict, opcode: str, bind: dict, operands: str, other_literals: list[str],
+              rng: random.Random) -> list[tuple[str, str]]:
+    """Deliberately invalid variants: (kind, instruction text)."""
+    out = []
+    # a wrong value for one set (a type or modifier from outside the set)
+    sets = [k for k in bind if k in form["value_sets"] and form["value_sets"][k]]
+    if sets:
+        s = rng.choice(sets)
+        pool = [v for v in (".u16", ".s8", ".f64", ".b128", ".u64", ".f16", ".rz", ".ftz", ".wide", ".x4")
+                if v not in form["value_sets"][s] and not (v in bind.values())]
+        if pool:
+            toks = dot_tokens(opcode)
+            old = bind[s]
+            ot = dot_tokens(old) if old.startswith(".") else [old]
+            for i in range(len(toks)):
+                if toks[i:i + len(ot)] == ot:
+                    new = toks[:i] + [rng.choice(pool)] + toks[i + len(ot):]
+                    out.append(("wrong-value", "".join(new) + (" " + operands if operands else "") + ";"))
+                    break
+    # a missing operand
+    ops = [o.strip() for o in _split(operands)]
+    if len(ops) > 1:
+        out.append(("missing-operand", opcode + " " + ", ".join(ops[:-1]) + ";"))
+    # a modifier from another form
+    if other_literals:
+        lit = rng.choice(other_literals)
+        toks = dot_tokens(opcode)
+        if lit not in toks:
+            at = rng.randint(1, len(toks))
+            out.append(("foreign-modifier", "".join(toks[:at] + [lit] + toks[at:])
+                        + (" " + operands if operands else "") + ";"))
+    return out
+
+
+def _split(text: str) -> list[str]:
+    from .match import split_top
+
+    return split_top(text) if text else []
+
+
+def literals(form: dict) -> list[str]:
+    out = []
+
+    def walk(es):
+        for e in es:
+            if "lit" in e and e["lit"].startswith("."):
+                out.append(e["lit"])
+            if "opt" in e:
+                walk(e["opt"])
+    walk(form["opcode"])
+    for vs in form["value_sets"].values():
+        out += [v for v in vs if v.startswith(".")]
+    return out
+
+
+def product_size(form: dict) -> int:
+    size = 1
+    for k, n in _choice_points(form["opcode"], form):
+        size *= len(form["value_sets"][n] or ["?"]) if k == "set" else 2
+    return size
+
+
+__all__ = ["opcode_combos", "operand_text", "mutations", "literals", "STRATEGIES", "product_size", "itertools"]

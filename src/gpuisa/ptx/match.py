@@ -1,0 +1,255 @@
+"""Matching one concrete PTX instruction against catalog forms.
+
+The opcode (``vsub.s32.s32.u32.sat``) is matched token by token against a
+form's elements with backtracking over optional groups and multi-token values;
+operands are split at top-level commas and matched against the form's operand
+patterns (optional ones, vector/memory/predicate-pair shapes, selector
+suffixes such as ``.b0``).  When no form matches, the failure that got
+furthest names the bad part and the allowed set.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+TOKEN_SPLIT = re.compile(r"\.")
+
+
+def dot_tokens(text: str) -> list[str]:
+    parts = text.split(".")
+    out = [parts[0]] if parts[0] else []
+    out += ["." + p for p in parts[1:] if p]
+    return out
+
+
+@dataclass
+class Failure:
+    """How far a match got and what it expected there."""
+
+    pos: int = -1
+    expected: list[tuple[dict, bool]] = field(default_factory=list)  # (element, optional)
+
+    def note(self, pos: int, elem: dict, optional: bool) -> None:
+        if pos > self.pos:
+            self.pos, self.expected = pos, [(elem, optional)]
+        elif pos == self.pos:
+            self.expected.append((elem, optional))
+
+
+def _values(form: dict, name: str) -> list[str]:
+    return form["value_sets"].get(name, [])
+
+
+def _set_matches(form: dict, name: str, toks: list[str], i: int):
+    for v in _values(form, name):
+        vt = dot_tokens(v) if v.startswith(".") else [v]
+        if toks[i:i + len(vt)] == vt:
+            yield i + len(vt), v
+    rx = form.get("value_patterns", {}).get(name)
+    if rx and i < len(toks) and re.match(rx, toks[i]):
+        yield i + 1, toks[i]
+
+
+def _match(elems: list[dict], k: int, toks: list[str], i: int, form: dict, bind: dict, fail: Failure, opt: bool):
+    if k == len(elems):
+        yield i, bind
+        return
+    e = elems[k]
+    if "lit" in e:
+        lt = dot_tokens(e["lit"])
+        if toks[i:i + len(lt)] == lt:
+            yield from _match(elems, k + 1, toks, i + len(lt), form, bind, fail, opt)
+        else:
+            fail.note(i, e, opt)
+    elif "set" in e:
+        hit = False
+        for j, v in _set_matches(form, e["set"], toks, i):
+            hit = True
+            yield from _match(elems, k + 1, toks, j, form, {**bind, e["set"]: v}, fail, opt)
+        if not hit:
+            fail.note(i, e, opt)
+    else:  # optional group
+        for j, b2 in _match(e["opt"], 0, toks, i, form, bind, fail, True):
+            if j > i:
+                yield from _match(elems, k + 1, toks, j, form, b2, fail, opt)
+        yield from _match(elems, k + 1, toks, i, form, bind, fail, opt)
+
+
+def match_opcode(form: dict, toks: list[str]) -> tuple[dict | None, Failure]:
+    fail = Failure()
+    for j, bind in _match(form["opcode"], 0, toks, 0, form, {}, fail, False):
+        if j == len(toks):
+            return bind, fail
+        fail.note(j, {"end": True}, False)
+    return None, fail
+
+
+# ---------------------------------------------------------------- operands
+
+def split_top(text: str, sep: str = ",") -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+SUFFIX_RE = re.compile(r"^([A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$")
+
+
+def classify(item: str) -> dict:
+    """A concrete operand: kind, prefix, suffixes, element count."""
+    s = item.strip()
+    out: dict = {"text": s, "prefix": None, "suffixes": []}
+    if s[:1] in "-!" and len(s) > 1:
+        out["prefix"], s = s[0], s[1:].strip()
+    if s.startswith("["):
+        end = s.find("]")
+        out["kind"] = "mem"
+        out["count"] = len(split_top(s[1:end])) if end > 0 else 0
+        rest = s[end + 1:] if end > 0 else ""
+        out["suffixes"] = ["." + x for x in rest.split(".") if x]
+        return out
+    if s.startswith("{"):
+        end = s.rfind("}")
+        out["kind"] = "vec"
+        out["count"] = len(split_top(s[1:end]))
+        rest = s[end + 1:]
+        out["suffixes"] = ["." + x for x in rest.split(".") if x]
+        return out
+    if s.startswith("("):
+        out["kind"] = "paren"
+        return out
+    if "|" in s:
+        out["kind"] = "pred2"
+        return out
+    out["kind"] = "reg"
+    m = SUFFIX_RE.match(s)
+    if m:
+        out["name"] = m.group(1)
+        out["suffixes"] = ["." + x for x in m.group(2).split(".") if x]
+    else:
+        out["name"] = s
+    return out
+
+
+def _suffix_ok(form: dict, pat: dict, got: list[str]) -> str | None:
+    """None when the concrete suffixes fit the pattern's, else an error."""
+    pats = pat.get("suffixes", [])
+    i = 0
+    for p in pats:
+        name = p.get("set") or p.get("lit")
+        allowed = _values(form, name) if "set" in p else [p["lit"]]
+        rx = form.get("value_patterns", {}).get(name) if "set" in p else None
+        if i < len(got) and (got[i] in allowed or (rx and re.match(rx, got[i]))):
+            i += 1
+            continue
+        if p["optional"]:
+            continue
+        if i < len(got):
+            return f"`{got[i]}` is not a valid {name} for operand {pat['name']}; allowed: {_show(allowed, rx)}"
+        return f"operand {pat['name']} needs a {name} selector; allowed: {_show(allowed, rx)}"
+    if i < len(got):
+        allowed = [s.get("set") or s.get("lit") for s in pats]
+        return (f"`{got[i]}` is not allowed on operand {pat['name']}"
+                + (f"; allowed: {', '.join(allowed)}" if allowed else "; it takes no selector"))
+    return None
+
+
+def _show(values: list[str], rx: str | None = None, limit: int = 24) -> str:
+    if rx and not values:
+        return "pattern " + rx
+    shown = ", ".join(values[:limit])
+    return shown + (f", … ({len(values)} in all)" if len(values) > limit else "")
+
+
+KIND_WORDS = {"mem": "a memory operand [..]", "vec": "a vector {..}", "paren": "a parameter list (..)",
+              "pred2": "a predicate pair p|q", "reg": "a register or immediate"}
+
+
+def _item_error(form: dict, pat: dict, got: dict) -> str | None:
+    pk, gk = pat["kind"], got["kind"]
+    ok_kind = (pk == gk or (pk == "reg" and gk in ("vec",)) or (pk == "pred2" and gk == "reg"
+                                                               and pat.get("second", {}).get("optional")))
+    if pk == "pred2" and gk == "reg" and not pat.get("second", {}).get("optional"):
+        ok_kind = False
+    if not ok_kind:
+        return f"operand {pat['name']} must be {KIND_WORDS[pk]}; got `{got['text']}`"
+    if got["prefix"] and not pat.get("prefix"):
+        return f"operand {pat['name']} takes no `{got['prefix']}` prefix; got `{got['text']}`"
+    vals = pat.get("values")
+    if vals is not None and gk == "reg":
+        allowed = _values(form, vals) if isinstance(vals, str) else vals
+        if got.get("name", "")[:1].isdigit() and got["name"] not in allowed:
+            return f"`{got['name']}` is not a valid {pat['name']}; allowed: {', '.join(allowed)}"
+    if pk == "mem" and gk == "mem" and pat.get("inner"):
+        lo = sum(1 for x in pat["inner"] if not x["optional"])
+        hi = len(pat["inner"])
+        if not lo <= got["count"] <= hi:
+            return f"operand {pat['name']} holds {lo if lo == hi else f'{lo} to {hi}'} items; got `{got['text']}`"
+    return _suffix_ok(form, pat, got["suffixes"])
+
+
+def match_operands(form: dict, items: list[dict]) -> str | None:
+    """None when the operands fit the form, else the error of the best attempt."""
+    pats = form["operands"]
+    best: list = [(-1, None)]
+
+    def rec(pi: int, gi: int) -> bool:
+        if pi == len(pats):
+            if gi == len(items):
+                return True
+            if gi > best[0][0]:
+                best[0] = (gi, f"too many operands: `{items[gi]['text']}` is extra (expected {_pattern_text(pats)})")
+            return False
+        pat = pats[pi]
+        if gi < len(items):
+            err = _item_error(form, pat, items[gi])
+            if err is None:
+                if rec(pi + 1, gi + 1):
+                    return True
+            elif gi > best[0][0] or (gi == best[0][0] and best[0][1] and best[0][1].startswith("too many")):
+                best[0] = (gi, err)
+        if pat["optional"]:
+            return rec(pi + 1, gi)
+        if gi >= len(items) and gi >= best[0][0]:
+            best[0] = (gi, f"missing operand {pat['name']} (expected {_pattern_text(pats)})")
+        return False
+
+    if rec(0, 0):
+        return None
+    return best[0][1] or f"operands do not fit {_pattern_text(pats)}"
+
+
+def _pattern_text(pats: list[dict]) -> str:
+    parts = []
+    for p in pats:
+        t = p["name"] + "".join(("{%s}" if s["optional"] else "%s") % (s.get("set") or s.get("lit"))
+                                for s in p.get("suffixes", []))
+        if p.get("kind") == "pred2":
+            t += ("{|%s}" if p["second"]["optional"] else "|%s") % p["second"]["name"]
+        parts.append("{" + t + "}" if p["optional"] else t)
+    return ", ".join(parts)
+
+
+def split_instruction(text: str) -> tuple[str, str, str]:
+    """'@p vadd.u32.u32.u32 d, a, b;' -> (guard, opcode, operand text)."""
+    s = text.strip()
+    if s.endswith(";"):
+        s = s[:-1].strip()
+    guard = ""
+    if s.startswith("@"):
+        parts = s.split(None, 1)
+        guard, s = parts[0], parts[1] if len(parts) > 1 else ""
+    parts = s.split(None, 1)
+    return guard, parts[0] if parts else "", parts[1].strip() if len(parts) > 1 else ""

@@ -1,0 +1,114 @@
+"""Where pseudocode comes from: adapters that load vendor pseudocode at run time.
+
+The repository carries no vendor pseudocode.  An adapter reads it from an installed
+source and hands out :class:`PcodeEntry` records keyed by (architecture, instruction
+name) in the store's spelling.  Today there is one adapter, :class:`TinygradPcode`,
+reading the ``PCODE`` tables (AMD's ISA-manual pseudocode) shipped in the pinned
+tinygrad wheel for RDNA3.5 (``rdna3`` there), RDNA4 and CDNA4 (``cdna``).  The file
+is parsed with :mod:`ast` and never imported, so no tinygrad code runs.  A later
+adapter (for instance one reading AMD's manuals for other generations) only has to
+implement :meth:`PcodeSource.entries`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..sources import tinygrad as tg
+
+
+@dataclass(frozen=True)
+class PcodeEntry:
+    arch: str  # store architecture key (rdna3.5, rdna4, cdna4)
+    name: str  # store spelling: lower case, _E32/_E64 dropped
+    op_class: str  # AMD opcode table the text is listed under (VOP3Op, SOP2Op, ...)
+    text: str  # the pseudocode exactly as the source gives it
+    source: str  # label for pages: what it is and which version
+
+
+class PcodeSource:
+    """Interface of a pseudocode adapter."""
+
+    label: str = ""
+
+    def archs(self) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def entries(self, arch: str) -> dict[str, list[PcodeEntry]]:
+        """name -> entries (one per opcode table that lists the instruction)."""
+        raise NotImplementedError
+
+
+# Among several tables listing one name (VOP1 and its VOP3 form), which text to prefer:
+# the native one of the store's first encoding decides elsewhere; this is the fallback order.
+TABLE_PREFERENCE = ("VOP3Op", "VOP3SDOp", "VOP1Op", "VOP2Op", "VOPCOp", "VOP3POp", "VOPDOp", "VINTERPOp",
+                    "SOP1Op", "SOP2Op", "SOPCOp", "SOPKOp", "SOPPOp")
+
+
+class TinygradPcode(PcodeSource):
+    """AMD pseudocode as shipped in tinygrad's ``autogen/amd/<folder>/str_pcode.py``."""
+
+    def __init__(self, root: Path | None = None):
+        self._root = root
+        self.label = f"AMD ISA manual pseudocode via tinygrad=={tg.TINYGRAD_VERSION} wheel (str_pcode.py, loaded at run time)"
+
+    def archs(self) -> tuple[str, ...]:
+        return tuple(tg.FOLDER_ARCH.values())
+
+    def _path(self, arch: str) -> Path:
+        folder = {v: k for k, v in tg.FOLDER_ARCH.items()}[arch]
+        root = self._root or tg.autogen_dir()
+        return root / folder / "str_pcode.py"
+
+    @functools.lru_cache(maxsize=None)
+    def entries(self, arch: str) -> dict[str, list[PcodeEntry]]:
+        if arch not in self.archs():
+            return {}
+        path = self._path(arch)
+        tree = ast.parse(path.read_text())
+        out: dict[str, list[PcodeEntry]] = {}
+        for node in tree.body:
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)):
+                continue
+            if not any(isinstance(t, ast.Name) and t.id == "PCODE" for t in node.targets):
+                continue
+            for key, value in zip(node.value.keys, node.value.values):
+                if not (isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name)):
+                    continue
+                if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                    continue
+                name = tg._canonical(key.attr).lower()
+                out.setdefault(name, []).append(PcodeEntry(arch, name, key.value.id, value.value, self.label))
+        for name, lst in out.items():
+            lst.sort(key=lambda e: TABLE_PREFERENCE.index(e.op_class) if e.op_class in TABLE_PREFERENCE else 99)
+        return out
+
+
+@functools.lru_cache(maxsize=1)
+def default_source() -> PcodeSource:
+    return TinygradPcode()
+
+
+def available() -> bool:
+    """Whether the pinned wheel with the pseudocode is installed."""
+    try:
+        tg.autogen_dir()
+    except RuntimeError:
+        return False
+    return True
+
+
+def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None:
+    """The pseudocode entry for an instruction; ``prefer`` an encoding name (VOPC, VOP3...)."""
+    lst = default_source().entries(arch).get(name.lower())
+    if not lst:
+        return None
+    if prefer:
+        want = prefer.upper() + "OP"
+        for e in lst:
+            if e.op_class.upper() == want:
+                return e
+    return lst[0]

@@ -1,0 +1,163 @@
+"""The OpenAPI 3.0 description of gpuisa's JSON API (served at /api/openapi.json).
+
+Written out by hand so that it states exactly what the handlers in ``app.py`` accept and answer,
+including the bounds they enforce; schemathesis checks the two against each other.
+"""
+
+from __future__ import annotations
+
+from .. import archs
+from . import playground
+
+ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
+SOURCE = {"type": "object", "properties": {"source": {"type": "string"}, "version": {"type": "string"},
+                                           "note": {"type": "string"}, "inferred": {"type": "boolean"}}}
+FIELD = {"type": "object", "required": ["name", "hi", "lo"],
+         "properties": {"name": {"type": "string"}, "hi": {"type": "integer"}, "lo": {"type": "integer"},
+                        "value": {"type": "integer"}, "bits": {"type": "string"},
+                        "ranges": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}}}}
+OPERAND = {"type": "object", "required": ["name", "role"],
+           "properties": {"name": {"type": "string"}, "role": {"type": "string"},
+                          "kind": {"type": "string", "nullable": True}, "format": {"type": "string", "nullable": True},
+                          "size": {"type": "integer", "nullable": True}, "implicit": {"type": "boolean"},
+                          "note": {"type": "string"}, "inferred": {"type": "boolean"}}}
+ENCODING = {"type": "object", "required": ["name", "opcode", "fields"],
+            "properties": {"name": {"type": "string"}, "width": {"type": "integer", "nullable": True},
+                           "opcode": {"type": "integer", "nullable": True},
+                           "identifier": {"type": "string", "nullable": True}, "condition": {"type": "string"},
+                           "fields": {"type": "array", "items": FIELD}, "syntax": {"type": "string"},
+                           "operands": {"type": "array", "items": OPERAND}}}
+PAGE = {"type": "object",
+        "required": ["name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "summary", "description",
+                     "encodings", "operands", "targets", "generations", "sources", "url"],
+        "properties": {"name": {"type": "string"}, "vendor": {"type": "string"},
+                       "isa": {"type": "string", "enum": ["amdgpu", "ptx"]},
+                       "isa_kind": {"type": "string", "enum": ["native", "virtual"]},
+                       "arch": {"type": "string"}, "arch_title": {"type": "string"}, "category": {"type": "string"},
+                       "subgroup": {"type": "string", "nullable": True}, "summary": {"type": "string"},
+                       "description": {"nullable": True},
+                       "encodings": {"type": "array", "items": ENCODING},
+                       "operands": {"type": "array", "items": {"type": "object"}},
+                       "targets": {"type": "array", "items": {"type": "string"}},
+                       "flags": {"type": "object"},
+                       "generations": {"type": "object", "additionalProperties": {
+                           "type": "object", "nullable": True,
+                           "properties": {"encoding": {"type": "string"}, "opcode": {"type": "integer", "nullable": True},
+                                          "layout_same": {"type": "boolean"}}}},
+                       "generation_summary": {"type": "string"},
+                       "sources": {"type": "array", "items": {"type": "object"}},
+                       "url": {"type": "string", "pattern": "^/isa/"}}}
+HIT = {"type": "object", "required": ["name", "arch", "isa", "summary", "url"],
+       "properties": {"name": {"type": "string"}, "arch": {"type": "string"}, "isa": {"type": "string"},
+                      "summary": {"type": "string"}, "url": {"type": "string"}}}
+ARCH = {"type": "object", "required": ["name", "title", "vendor", "isa", "kind", "targets", "instructions", "url"],
+        "properties": {"name": {"type": "string"}, "title": {"type": "string"}, "family": {"type": "string"},
+                       "vendor": {"type": "string"}, "isa": {"type": "string"},
+                       "kind": {"type": "string", "enum": ["native", "virtual"]},
+                       "targets": {"type": "array", "items": {"type": "string"}},
+                       "instructions": {"type": "integer"}, "url": {"type": "string"}}}
+NAMES = {"type": "array", "items": {"type": "string"}}
+DIFF = {"type": "object",
+        "required": ["from", "to", "added", "removed", "renumbered", "reencoded", "layout_changed", "counts", "url"],
+        "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "added": NAMES, "removed": NAMES,
+                       "renumbered": {"type": "array", "items": {
+                           "type": "object", "required": ["name", "encoding", "from", "to"],
+                           "properties": {"name": {"type": "string"}, "encoding": {"type": "string"},
+                                          "from": {"type": "integer", "nullable": True},
+                                          "to": {"type": "integer", "nullable": True}}}},
+                       "reencoded": {"type": "array", "items": {
+                           "type": "object", "required": ["name", "from", "to"],
+                           "properties": {"name": {"type": "string"}, "from": NAMES, "to": NAMES}}},
+                       "layout_changed": {"type": "array", "items": {
+                           "type": "object", "required": ["name", "encoding"],
+                           "properties": {"name": {"type": "string"}, "encoding": {"type": "string"}}}},
+                       "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                       "url": {"type": "string"}}}
+
+
+def _arch_param(required: bool, name: str = "arch") -> dict:
+    return {"name": name, "in": "query", "required": required,
+            "description": "family (" + ", ".join(archs.arch_names()) + ", ptx) or a gfx target such as gfx942",
+            "schema": {"type": "string", "maxLength": 32}}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict:
+    what = {404: "not found (or the feature's package is not installed yet)", 413: "request body too large",
+            422: "invalid input: the message says what is allowed"}
+    return {str(c): _json(ERROR, what[c]) for c in codes}
+
+
+def _post(summary: str, body: dict, required: list[str], result: dict) -> dict:
+    return {"post": {
+        "summary": summary,
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": required, "properties": body}}}},
+        "responses": {"200": _json(result, "the result"), **_errors(404, 413, 422)}}}
+
+
+ARCH_BODY = {"type": "string", "maxLength": 32, "description": "a native architecture: rdna3, gfx1100, cdna3, ..."}
+
+
+def openapi_schema() -> dict:
+    lanes = playground.MAX_LANES
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "gpuisa JSON API", "version": "1",
+                 "description": "Read-only access to gpuisa's GPU instruction-set reference; the playground actions "
+                                "answer 404 while their feature is not installed."},
+        "paths": {
+            "/api/archs": {"get": {"summary": "architectures with vendor, ISA, targets and instruction count",
+                                   "responses": {"200": _json({"type": "array", "items": ARCH}, "architectures")}}},
+            "/api/show": {"get": {
+                "summary": "an instruction's page: the JSON of `gpuisa show --json`, plus `url`",
+                "parameters": [{"name": "name", "in": "query", "required": True,
+                                "schema": {"type": "string", "maxLength": 100}}, _arch_param(False),
+                               {"name": "isa", "in": "query", "required": False,
+                                "schema": {"type": "string", "enum": ["amdgpu", "ptx"]}}],
+                "responses": {"200": _json(PAGE, "the page"), **_errors(404, 422)}}},
+            "/api/search": {"get": {
+                "summary": "instructions by name, fragment, summary words, encoding, format or category",
+                "parameters": [{"name": "q", "in": "query", "required": True,
+                                "schema": {"type": "string", "minLength": 1, "maxLength": 100}}, _arch_param(False),
+                               {"name": "limit", "in": "query", "required": False,
+                                "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 30}}],
+                "responses": {"200": _json({"type": "array", "items": HIT}, "ranked matches"), **_errors(422)}}},
+            "/api/diff": {"get": {
+                "summary": "what changed from generation a to generation b",
+                "parameters": [_arch_param(True, "a"), _arch_param(True, "b")],
+                "responses": {"200": _json(DIFF, "the differences"), **_errors(422)}}},
+            "/api/decode": _post(
+                "decode machine code (bytes in memory order)",
+                {"arch": ARCH_BODY, "hex": {"type": "string", "maxLength": playground.MAX_HEX_CHARS,
+                                            "example": "05 00 39 d6 01 05 0e 00"}},
+                ["arch", "hex"],
+                {"type": "object", "required": ["arch", "bytes", "instructions"],
+                 "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"},
+                                "instructions": {"type": "array"}}}),
+            "/api/encode": _post(
+                "assemble text into machine code",
+                {"arch": ARCH_BODY, "text": {"type": "string", "maxLength": playground.MAX_TEXT,
+                                             "example": "v_msad_u8 v5, v1, v2, v3"}},
+                ["arch", "text"],
+                {"type": "object", "required": ["arch"],
+                 "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"}, "hex": {"type": "string"},
+                                "result": {}}}),
+            "/api/eval": _post(
+                "evaluate an instruction on chosen operand values (one value, or one per lane)",
+                {"arch": ARCH_BODY, "name": {"type": "string", "maxLength": playground.MAX_NAME},
+                 "lanes": {"type": "integer", "minimum": 1, "maximum": lanes, "default": 1},
+                 "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
+                              "additionalProperties": {"oneOf": [
+                                  {"type": "integer"}, {"type": "number"}, {"type": "string", "maxLength": 64},
+                                  {"type": "array", "maxItems": lanes,
+                                   "items": {"oneOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}]}}]}}},
+                ["arch", "name"],
+                {"type": "object", "required": ["arch", "name", "lanes", "result"],
+                 "properties": {"arch": {"type": "string"}, "name": {"type": "string"}, "lanes": {"type": "integer"},
+                                "result": {}}}),
+        },
+    }

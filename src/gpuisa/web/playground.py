@@ -1,0 +1,220 @@
+"""The playground's three actions (decode, encode, evaluate), shared by the JSON API and the HTML page.
+
+Decoding and encoding come from ``gpuisa.codec`` and evaluation from ``gpuisa.semantics``; each is
+looked up when a request needs it, so the server answers 404 with a clear message while a feature
+has not landed, and starts using it as soon as it is installed.  Every input is bounded here
+(bytes, text length, lanes, operand count and size) before any feature code sees it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import math
+import re
+
+from .. import archs
+from ..errors import UserError
+
+MAX_BYTES = 256  # decode: at most 64 dwords
+MAX_HEX_CHARS = 2048
+MAX_TEXT = 4096  # encode: assembly text
+MAX_LINES = 64
+MAX_LANES = 64  # wave64
+MAX_OPERANDS = 16
+MAX_NAME = 64
+
+# feature -> (module that provides it, its function name), then the package-level spelling.
+FEATURES = {
+    "decode": (("gpuisa.codec", "decode"), ("gpuisa", "decode")),
+    "encode": (("gpuisa.codec", "encode"), ("gpuisa", "encode")),
+    "evaluate": (("gpuisa.semantics", "evaluate"), ("gpuisa", "evaluate")),
+}
+FEATURE_WHAT = {"decode": "decoding (gpuisa.codec)", "encode": "encoding (gpuisa.codec)",
+                "evaluate": "evaluation (gpuisa.semantics)"}
+
+
+class FeatureMissing(LookupError):
+    """A feature whose package is not installed yet (HTTP 404)."""
+
+
+class BadInput(ValueError):
+    """An input out of bounds or malformed (HTTP 422); the message says what is allowed."""
+
+
+def resolve(feature: str):
+    """The function implementing ``feature``, or None when its package is absent."""
+    for module, attr in FEATURES[feature]:
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and module.startswith(exc.name):
+                continue
+            raise
+        fn = getattr(mod, attr, None)
+        if callable(fn):
+            return fn
+    return None
+
+
+def available() -> dict[str, bool]:
+    return {f: resolve(f) is not None for f in FEATURES}
+
+
+def _need(feature: str):
+    fn = resolve(feature)
+    if fn is None:
+        raise FeatureMissing(f"{FEATURE_WHAT[feature]} is not available in this installation yet")
+    return fn
+
+
+def native_arch(text) -> str:
+    if not isinstance(text, str) or not text.strip() or len(text) > 32:
+        raise BadInput("arch must be an architecture name such as rdna3 or a gfx target such as gfx1100")
+    try:
+        a = archs.resolve_arch(text)
+    except archs.UnknownArch as exc:
+        raise BadInput(str(exc)) from None
+    if a.kind != "native":
+        raise BadInput(f"{a.title} is a virtual ISA: decoding and encoding need a native architecture")
+    return a.name
+
+
+def parse_hex(text) -> bytes:
+    """Bytes in memory order: '05 00 39 d6', '050039d6', '[0x05,0x00,...]' (llvm-mc's -show-encoding)."""
+    if not isinstance(text, str):
+        raise BadInput("hex must be a string of hexadecimal bytes, e.g. '05 00 39 d6 01 05 0e 00'")
+    if len(text) > MAX_HEX_CHARS:
+        raise BadInput(f"hex is too long: at most {MAX_HEX_CHARS} characters ({MAX_BYTES} bytes)")
+    tokens = [t for t in re.split(r"[\s,\[\]]+", text) if t]
+    digits = "".join(t[2:] if t.lower().startswith("0x") else t for t in tokens)
+    if not digits:
+        raise BadInput("hex is empty: give the instruction's bytes, e.g. '05 00 39 d6 01 05 0e 00'")
+    if not re.fullmatch(r"[0-9a-fA-F]+", digits) or len(digits) % 2:
+        raise BadInput("hex must be whole bytes of hexadecimal digits (separators: spaces, commas, 0x prefixes)")
+    data = bytes.fromhex(digits)
+    if len(data) > MAX_BYTES:
+        raise BadInput(f"at most {MAX_BYTES} bytes can be decoded at once")
+    return data
+
+
+def jsonable(value, depth: int = 0):
+    """Results of feature code as plain JSON (dataclasses, bytes, numpy values, non-finite floats)."""
+    if depth > 12:
+        return str(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)}
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex(" ")
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, dict):
+        return {str(k): jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v, depth + 1) for v in value]
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return jsonable(value.tolist(), depth + 1)
+    if hasattr(value, "to_json"):
+        return jsonable(value.to_json(), depth + 1)
+    return str(value)
+
+
+def _feature_errors(what: str):
+    """Errors of feature code that describe the input (not bugs) become BadInput."""
+    return (UserError, ValueError, KeyError, LookupError, OverflowError)
+
+
+def decode(arch, hex_text) -> dict:
+    a = native_arch(arch)
+    data = parse_hex(hex_text)
+    fn = _need("decode")
+    try:
+        result = fn(a, data)
+    except _feature_errors("decode") as exc:
+        raise BadInput(f"cannot decode these bytes for {archs.by_name(a).title}: {exc}") from None
+    return {"arch": a, "bytes": len(data), "instructions": jsonable(list(result))}
+
+
+def encode(arch, text) -> dict:
+    a = native_arch(arch)
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("text must be assembly text, e.g. 'v_msad_u8 v5, v1, v2, v3'")
+    if len(text) > MAX_TEXT or text.count("\n") >= MAX_LINES:
+        raise BadInput(f"text is too long: at most {MAX_TEXT} characters and {MAX_LINES} lines")
+    fn = _need("encode")
+    try:
+        data = fn(a, text)
+    except _feature_errors("encode") as exc:
+        raise BadInput(f"cannot encode this text for {archs.by_name(a).title}: {exc}") from None
+    if isinstance(data, (bytes, bytearray)):
+        return {"arch": a, "bytes": len(data), "hex": bytes(data).hex(" ")}
+    return {"arch": a, "result": jsonable(data)}
+
+
+_OPERAND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
+
+
+def _operand_value(name: str, v):
+    if isinstance(v, bool) or v is None:
+        raise BadInput(f"operand {name}: a number, a hex string or a list of at most {MAX_LANES} of them")
+    if isinstance(v, int):
+        if abs(v) >= 1 << 128:
+            raise BadInput(f"operand {name}: integers are limited to 128 bits")
+        return v
+    if isinstance(v, float):
+        return v
+    if isinstance(v, str):
+        s = v.strip()
+        if len(s) > 64:
+            raise BadInput(f"operand {name}: values are at most 64 characters")
+        try:
+            return int(s, 0)
+        except ValueError:
+            try:
+                return float(s)
+            except ValueError:
+                raise BadInput(f"operand {name}: {s!r} is not a number (decimal, 0x hex, or a float)") from None
+    if isinstance(v, list):
+        if not v or len(v) > MAX_LANES:
+            raise BadInput(f"operand {name}: a list needs 1 to {MAX_LANES} values (one per lane)")
+        return [_operand_value(name, x) for x in v if not isinstance(x, list) or _reject_nested(name)]
+    raise BadInput(f"operand {name}: a number, a hex string or a list of at most {MAX_LANES} of them")
+
+
+def _reject_nested(name: str):
+    raise BadInput(f"operand {name}: lists cannot be nested")
+
+
+def parse_operands_text(text: str) -> dict:
+    """The playground form's 'src0=1 src1=0x10 src2=1,2,3' (lists: one value per lane)."""
+    out = {}
+    for token in (text or "").split():
+        name, eq, value = token.partition("=")
+        if not eq:
+            raise BadInput(f"operand {token!r}: write NAME=VALUE (e.g. src0=0x01020304, or src0=1,2,3 per lane)")
+        out[name] = value.split(",") if "," in value else value
+    return out
+
+
+def evaluate(arch, name, lanes=1, operands=None) -> dict:
+    a = native_arch(arch) if arch not in ("ptx",) else "ptx"
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.]{1,%d}" % MAX_NAME, name):
+        raise BadInput(f"name must be an instruction name (letters, digits, '_', '.'; at most {MAX_NAME} characters)")
+    if isinstance(lanes, bool) or not isinstance(lanes, int) or not 1 <= lanes <= MAX_LANES:
+        raise BadInput(f"lanes must be an integer from 1 to {MAX_LANES}")
+    operands = operands or {}
+    if not isinstance(operands, dict) or len(operands) > MAX_OPERANDS:
+        raise BadInput(f"operands must be an object of at most {MAX_OPERANDS} NAME: value pairs")
+    clean = {}
+    for k, v in operands.items():
+        if not isinstance(k, str) or not _OPERAND_NAME.fullmatch(k) or k in ("arch", "name", "lanes"):
+            raise BadInput(f"operand name {str(k)[:40]!r} is not allowed (letters, digits, '_'; at most 32 characters)")
+        clean[k.lower()] = _operand_value(k, v)
+    fn = _need("evaluate")
+    try:
+        result = fn(a, name.lower(), lanes=lanes, **clean)
+    except (TypeError,) + _feature_errors("evaluate") as exc:
+        raise BadInput(f"cannot evaluate {name} on {a}: {exc}") from None
+    return {"arch": a, "name": name.lower(), "lanes": lanes, "result": jsonable(result)}
