@@ -211,3 +211,18 @@ def test_fetch_from_local_server_verifies_hash(home, fixtures, tmp_path):
         server.shutdown()
     r = run_cli(["fetch", "amd"], home)
     assert r.returncode == 2 and "--sha256" in r.stderr
+
+
+def test_unknown_elements_are_kept_and_reported_once(home, fixtures, tmp_path):
+    from gpuisa.amdxml.parse import parse_file
+
+    text = (fixtures / CDNA3).read_text()
+    odd = tmp_path / "odd.xml"
+    odd.write_text(text.replace("<InstructionName>", "<FutureThing Kind=\"x\">new</FutureThing><InstructionName>")
+                   .replace("<DataFormats>", "<NewSection><Item/></NewSection><DataFormats>", 1))
+    x = parse_file(odd)
+    assert x.unknown["Instruction/FutureThing"] == {"tag": "FutureThing", "attrib": {"Kind": "x"}, "text": "new",
+                                                    "children": []}
+    assert "Spec/ISA/NewSection" in x.unknown
+    r = run_cli(["import-amd", str(odd)], home)
+    assert r.returncode == 0 and r.stdout.count("Instruction/FutureThing") == 1

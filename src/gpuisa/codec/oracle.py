@@ -8,7 +8,8 @@ valid instructions on stdout (without offsets) and invalid positions on
 stderr (``<stdin>:LINE:COL``).  Each probe is therefore written on its own line
 followed by a separator line of three ``s_nop 7`` dwords: a literal or a
 64-bit half that runs past the probe's bytes eats at most two of them, so the
-stdout lines between runs of ``s_nop 7`` belong to one probe.
+stdout lines before the separator's first ``s_nop`` belong to one probe
+(separators alternate between ``s_nop 7`` and ``s_nop 6`` so empty probes stay visible).
 """
 
 from __future__ import annotations
@@ -19,8 +20,16 @@ from dataclasses import dataclass
 
 from ..sources.llvm import find_llvm_mc
 
-SEPARATOR = 0xBF800007  # s_nop 7 on GFX9..GFX12
-SEP_TEXT = "s_nop 7"
+SEPARATOR = 0xBF800007  # s_nop 7 on GFX9..GFX12 (s_nop 6 for odd probes)
+
+
+def separator(i: int) -> bytes:
+    """Three s_nop dwords after probe ``i``: s_nop 7 after even probes, s_nop 6 after odd ones."""
+    return (SEPARATOR - (i & 1)).to_bytes(4, "little") * 3
+
+
+def sep_text(i: int) -> str:
+    return f"s_nop {7 - (i & 1)}"
 _OUT = re.compile(r"^\s*(.*?)\s*;\s*encoding:\s*\[([^\]]*)\]\s*$")
 _ERR = re.compile(r"^<stdin>:(\d+):(\d+):\s*(warning|error):\s*(.*)$")
 
@@ -50,11 +59,10 @@ def _hex_line(data: bytes) -> str:
 
 def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[list[OracleItem]]:
     """What llvm-mc decodes inside each probe's bytes (instructions starting in them)."""
-    sep = SEPARATOR.to_bytes(4, "little") * 3
     lines = []
-    for p in probes:
+    for i, p in enumerate(probes):
         lines.append(_hex_line(p))
-        lines.append(_hex_line(sep))
+        lines.append(_hex_line(separator(i)))
     proc = subprocess.run(_mc(target, wave64, ["-disassemble", "-show-encoding"]), input="\n".join(lines) + "\n",
                           capture_output=True, text=True)
     # invalid positions per probe
@@ -65,22 +73,24 @@ def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[
             ln, col = int(m.group(1)) - 1, int(m.group(2)) - 1
             if ln % 2 == 0:
                 invalid.setdefault(ln // 2, []).append(col // 5)
-    # stdout chunks: split at runs of the separator
+    # stdout chunks: probe i ends at the first line of its separator (s_nop 7 / s_nop 6 alternating)
     chunks: list[list[tuple[str, int]]] = []
     cur: list[tuple[str, int]] = []
-    in_sep = False
+    prev_sep = None
     for line in proc.stdout.splitlines():
         m = _OUT.match(line)
         if not m:
             continue
-        text, enc = m.group(1), [x for x in m.group(2).split(",") if x.strip()]
-        if text == SEP_TEXT:
-            if not in_sep:
-                chunks.append(cur)
-                cur = []
-            in_sep = True
+        text, enc = " ".join(m.group(1).split()), [x for x in m.group(2).split(",") if x.strip()]
+        idx = len(chunks)
+        if text == sep_text(idx):
+            chunks.append(cur)
+            cur = []
+            prev_sep = text
             continue
-        in_sep = False
+        if text == prev_sep:
+            continue
+        prev_sep = None
         cur.append((text, len(enc)))
     out: list[list[OracleItem]] = []
     for i, p in enumerate(probes):

@@ -115,6 +115,7 @@ class Site:
         self._lock = threading.Lock()
         self.arch_rows = [dict(r) for r in self.store.archs()]
         self.arch_names = [r["name"] for r in self.arch_rows]
+        self.arch_titles_json = json.dumps({n: archs.by_name(n).title for n in archs.newest_first(self.arch_names)})
 
     @property
     def store(self) -> Store:
@@ -312,7 +313,8 @@ class Site:
         link = Linker(static, path)
         return self.env.get_template(template).render(
             **ctx, url=link, static_mode=static, path=path, archs_nav=self.arch_rows,
-            instruction_path=instruction_path, arch_title=lambda n: archs.by_name(n).title)
+            instruction_path=instruction_path, arch_title=lambda n: archs.by_name(n).title,
+            arch_titles_json=self.arch_titles_json)
 
     def search_rows(self, q: str, arch: str | None, limit: int) -> list[dict]:
         return [{"name": r["name"], "arch": r["arch"], "isa": r["isa"], "summary": r["summary"],

@@ -1,0 +1,233 @@
+"""Table-driven AMD GPU disassembler (LLVM's syntax).
+
+Decoding one instruction: the first dword's top bits select candidate
+decode classes (fixed encoding bits), the opcode field selects the entry
+(instruction + encoding), the entry's print plan turns field values into
+operands and modifiers.  Invalid bytes produce an invalid ``Decoded`` with
+the reason and decoding resumes at the next dword, as LLVM does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import archs
+from . import operands as opd
+from . import special
+from .plans import load_plans
+from .syntax import join
+from .tables import ArchTables, Entry, load_arch_tables
+
+_TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
+MOD_ORDER = ["offen", "idxen", "addr64", "offset", "offset0", "offset1", "dmask", "dim", "unorm", "glc", "sc0", "slc",
+             "sc1", "dlc", "nt", "scc", "th", "scope", "tfe", "lds", "lwe", "r128", "a16", "d16", "gds", "nv",
+             "clamp", "mul", "div", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "byte_sel", "wait_exp", "wait_va_vdst",
+             "wait_vdst", "wait_vm_vsrc"]
+_MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
+
+
+@dataclass
+class Decoded:
+    """One decoded instruction (or invalid dword) at ``offset``."""
+
+    offset: int
+    data: bytes
+    text: str | None
+    valid: bool
+    encoding: str | None = None
+    name: str | None = None
+    fields: dict[str, int] = field(default_factory=dict)
+    meanings: dict[str, str] = field(default_factory=dict)  # field -> operand text it selects
+    error: str | None = None
+    target: int | None = None  # branch target offset
+
+    def to_json(self) -> dict:
+        return {"offset": self.offset, "bytes": self.data.hex(), "text": self.text, "encoding": self.encoding,
+                "fields": dict(self.fields), "valid": self.valid, "error": self.error}
+
+
+class DecodeError(ValueError):
+    pass
+
+
+def operand_type(mnemonic: str) -> tuple[int, bool]:
+    """(size in bits, is float) of the instruction's source type from its name."""
+    found = _TYPE.findall(mnemonic.replace("_e32", "").replace("_e64", ""))
+    if not found:
+        return 32, False
+    kind, bits = found[-1]
+    return int(bits), kind == "f" or kind == "bf"
+
+
+def _fmt_imm(v: int, width: int, hexa: bool, signed: bool) -> str:
+    if signed and v >= 1 << (width - 1):
+        v -= 1 << width
+    if hexa:
+        return f"-0x{-v:x}" if v < 0 else f"0x{v:x}"
+    return str(v)
+
+
+class Decoder:
+    def __init__(self, arch: str, wave64: bool = False):
+        self.arch = archs.resolve_arch(arch).name
+        self.tables: ArchTables = load_arch_tables(self.arch)
+        self.plans = load_plans(self.arch)
+        self.gfx = self.tables.gfx.split(".")[0]
+        self.wave64 = wave64
+
+    # -- one instruction -------------------------------------------------
+    def decode_at(self, buf: bytes, off: int) -> Decoded:
+        n = len(buf) - off
+        if n < 4:
+            return Decoded(off, bytes(buf[off:]), None, False, error=f"truncated: {n} byte(s) left, an instruction needs 4")
+        dw = int.from_bytes(buf[off:off + 4], "little")
+        reason = None
+        for dc in self.tables.prefix_index[dw >> 23]:
+            if dc.width == 64:
+                if n < 8:
+                    if dw & dc.mask & 0xFFFFFFFF == dc.value & 0xFFFFFFFF:
+                        reason = f"truncated: {dc.name} needs 8 bytes, {n} left"
+                    continue
+                word = int.from_bytes(buf[off:off + 8], "little")
+            else:
+                word = dw
+            if word & dc.mask != dc.value:
+                continue
+            opcode = dc.op.extract(word) if dc.op is not None else -1
+            entry = dc.entries.get(opcode)
+            if entry is None:
+                reason = reason or f"unknown opcode {opcode} in {'/'.join(dc.encodings)}"
+                continue
+            return self._render(entry, word, buf, off)
+        return Decoded(off, bytes(buf[off:off + 4]), None, False, error=reason or "no encoding matches these bits")
+
+    def _render(self, entry: Entry, word: int, buf: bytes, off: int) -> Decoded:
+        enc = self.tables.encodings[entry.encoding]
+        size = entry.width // 8
+        plan = self.plans.get(f"{entry.name}|{entry.encoding}")
+        fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+        base = Decoded(off, bytes(buf[off:off + size]), None, False, entry.encoding, entry.name, fields)
+        if plan is None:
+            base.error = f"{entry.name} ({entry.encoding}): no operand syntax known for this architecture"
+            return base
+        for fname, b in plan.get("bad", {}).items():
+            v = fields.get(fname)
+            if v is None:
+                continue
+            f = enc.field(fname)
+            if (b == "nonzero" and v != f.extract(plan["w"])) or (isinstance(b, list) and v in b):
+                base.error = f"reserved value {v} in field {fname} of {entry.name}"
+                return base
+        tsize, is_float = operand_type(entry.mnemonic)
+        texts: list[str] = []
+        lit: int | None = None
+        meanings: dict[str, str] = {}
+        for spec in plan["ops"]:
+            kind = spec.get("k")
+            t = None
+            if kind == "src" or kind == "ssrc":
+                v = fields[spec["f"]] * spec.get("s", 1)
+                cnt = spec["n"]
+                osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
+                if v == opd.LITERAL and spec.get("s", 1) == 1:
+                    if lit is None:
+                        if len(buf) - off < size + 4:
+                            base.error = "truncated literal: 4 more bytes needed"
+                            base.data = bytes(buf[off:off + size])
+                            return base
+                        lit = int.from_bytes(buf[off + size:off + size + 4], "little")
+                    t = opd.literal_text(lit, osize, is_float)
+                else:
+                    t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
+                    if t is None and kind == "ssrc" and v < 256:
+                        t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
+            elif kind == "vreg":
+                t = opd.reg_text(spec.get("c", "v"), fields[spec["f"]], spec["n"])
+            elif kind == "imm":
+                f = enc.field(spec["f"])
+                t = _fmt_imm(fields[spec["f"]], f.width, spec["hex"], spec["signed"])
+            elif kind == "lit":
+                if lit is None:
+                    if len(buf) - off < size + 4:
+                        base.error = "truncated literal: 4 more bytes needed"
+                        return base
+                    lit = int.from_bytes(buf[off + size:off + size + 4], "little")
+                t = f"0x{lit:x}"
+            elif "alt" in spec:
+                on = [a for a in spec["alt"] if fields.get(a)]
+                t = "off" if not on else None
+            elif "table" in spec:
+                t = special.operand(self, entry, spec, fields)
+            else:
+                t = spec["t"]
+            if t is None:
+                t = special.fallback(self, entry, spec, fields, plan)
+            if t is None:
+                base.error = f"{entry.name}: operand {len(texts)} value not printable (field {spec.get('f')})"
+                return base
+            if "f" in spec:
+                meanings[spec["f"]] = t
+            texts.append(t)
+        for fname, by_v in plan.get("tmpl", {}).items():
+            v = fields.get(fname, 0)
+            if v:
+                for k, tp in by_v.get(str(v), []):
+                    texts[k] = tp.replace("{}", texts[k]) if "|" in tp else texts[k]
+        for fname, by_v in plan.get("tmpl", {}).items():
+            v = fields.get(fname, 0)
+            if v:
+                for k, tp in by_v.get(str(v), []):
+                    if "|" not in tp:
+                        texts[k] = tp.replace("{}", texts[k])
+        mods = list(plan.get("mods0", []))
+        for fname, m in plan.get("mods", {}).items():
+            v = fields.get(fname, 0)
+            f = enc.field(fname)
+            if "v" in m:
+                if v != m["base"]:
+                    add, rem = m["v"].get(str(v), ([], []))
+                    mods = [x for x in mods if x not in rem] + list(add)
+            elif "name" in m:
+                if v:
+                    mods = [x for x in mods if not x.startswith(m["name"] + ":")]
+                    mods.append(f"{m['name']}:{_fmt_imm(v, f.width, m['hex'], m['signed'])}")
+            elif v:
+                got = m["table"].get(str(v))
+                if got is None:
+                    got = special.modifier(self, entry, fname, v, m)
+                if got is None:
+                    base.error = f"{entry.name}: field {fname}={v} not printable"
+                    return base
+                mods += got
+        mods.sort(key=lambda x: _MOD_RANK.get(x.split(":")[0], 50))
+        total = size + (4 if lit is not None else 0)
+        return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,
+                       entry.name, fields, meanings)
+
+    # -- a stream --------------------------------------------------------
+    def decode(self, data: bytes, base_offset: int = 0) -> list[Decoded]:
+        out = []
+        off = 0
+        while off < len(data):
+            d = self.decode_at(data, off)
+            d.offset += base_offset
+            out.append(d)
+            off += len(d.data) if d.valid else min(4, len(data) - off)
+        return out
+
+
+_DECODERS: dict[tuple[str, bool], Decoder] = {}
+
+
+def get_decoder(arch: str, wave64: bool = False) -> Decoder:
+    key = (arch, wave64)
+    d = _DECODERS.get(key)
+    if d is None:
+        d = _DECODERS[key] = Decoder(arch, wave64)
+    return d
+
+
+def decode(arch: str, data: bytes, wave64: bool = False) -> list[Decoded]:
+    """Decode ``data`` (little-endian AMD machine code) into instructions."""
+    return get_decoder(arch, wave64).decode(bytes(data))
