@@ -129,8 +129,12 @@ def cmd_search(args) -> int:
     if not rows:
         print(f"no match for {args.text!r}", file=sys.stderr)
         return 1
-    _rows_out(["name", "arch", "category", "summary"],
-              [[r["name"], archs.by_name(r["arch"]).title, r["category"], r["summary"]] for r in rows])
+    grouped: dict[str, list] = {}
+    for r in rows:  # one line per instruction, its architectures newest first
+        g = grouped.setdefault(r["name"], [r, []])
+        g[1].append(archs.by_name(r["arch"]).title)
+    _rows_out(["name", "archs", "category", "summary"],
+              [[name, " ".join(titles), r["category"], r["summary"]] for name, (r, titles) in grouped.items()])
     return 0
 
 
@@ -231,7 +235,7 @@ def make_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("search", help="search names, summaries, encodings, formats and categories")
     s.add_argument("text")
     s.add_argument("--arch")
-    s.add_argument("--limit", type=int, default=30)
+    s.add_argument("--limit", type=int, default=100, help="at most this many (instruction, architecture) results")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_search)
     s = sub.add_parser("list", help="instructions of an architecture")

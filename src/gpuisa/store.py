@@ -349,9 +349,12 @@ class Store:
         scored: dict[tuple[str, str], tuple[float, sqlite3.Row]] = {}
 
         def add(rows, base):
-            for k, r in enumerate(rows):
+            name_rank: dict[str, int] = {}
+            for r in rows:
+                k = name_rank.setdefault(r["name"], len(name_rank))
                 key = (r["name"], r["arch"])
-                score = base + k * 1e-6
+                # rank by name first (bm25 or length), then newest architecture first
+                score = base + k * 1e-3 - archs.by_name(r["arch"]).order * 1e-6
                 if key not in scored or scored[key][0] > score:
                     scored[key] = (score, r)
 
@@ -372,5 +375,5 @@ class Store:
                 add(rows, 3)
             except sqlite3.OperationalError:
                 pass
-        ranked = sorted(scored.values(), key=lambda t: (t[0], -archs.by_name(t[1]["arch"]).order))
+        ranked = sorted(scored.values(), key=lambda t: t[0])
         return [r for _, r in ranked][:limit]
