@@ -633,11 +633,19 @@ def _finish(label: str, body: str) -> str:
     return text
 
 
+# Names whose parts mislead the rules (a 32-bit "sad" is one difference, not packed bytes).
+_WHOLE_NAMES = {
+    "v_sad_u32": "Vector ALU: absolute difference of two unsigned 32-bit integers, added to an accumulator.",
+}
+
+
 def summarize(name: str, category: str | None = None) -> str:
     """One sentence in the project's own words, built from the mnemonic's parts."""
     n = re.sub(r"[^a-z0-9_]", "", str(name or "").strip().lower())
     if not n:
         return "Instruction with no name."
+    if n in _WHOLE_NAMES:
+        return _WHOLE_NAMES[n]
     if n in ("exp", "export") or n.startswith(("exp_", "export_")):
         return _finish("Export", "send position, parameter or color data from vector registers to an export target")
     label, kind, rest = None, None, n

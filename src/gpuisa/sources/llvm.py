@@ -94,6 +94,9 @@ class SweepGroup:
     encoding: Encoding
     op_fields: tuple[str, ...]
     extra: int = 0  # extra fixed bits (e.g. the other VOPD half)
+    # (mask, value) of more specific encodings carved out of this one's opcode space
+    # (SOPK/SOP1/SOPC/SOPP inside SOP2, VOP1/VOPC inside VOP2, GFX9 VOP3P inside VOP3)
+    exclude: tuple[tuple[int, int], ...] = ()
 
 
 # Filler variants tried in turn for opcodes not yet decoded: all-zero fields first,
@@ -139,8 +142,10 @@ def sweep_group(llvm_mc: str, target: str, group: SweepGroup) -> dict[int, tuple
         mask = enc.fixed_mask | op.place((1 << op.width) - 1)
         if group.extra:
             mask |= group.extra
+        carved = {v for v in range(1 << op.width)
+                  if any((enc.fixed_value | group.extra | op.place(v)) & m == val for m, val in group.exclude)}
         for variant in FILL_VARIANTS:
-            todo = [v for v in range(1 << op.width) if v not in results]
+            todo = [v for v in range(1 << op.width) if v not in results and v not in carved]
             if not todo:
                 break
             fill = _fill(enc, variant) & ~mask
@@ -152,7 +157,7 @@ def sweep_group(llvm_mc: str, target: str, group: SweepGroup) -> dict[int, tuple
                 if word & enc.fixed_mask != enc.fixed_value or (group.extra and word & group.extra != group.extra):
                     continue
                 v = op.extract(word)
-                if v in results:
+                if v in results or v in carved:
                     continue
                 if enc.name == "VOPD":
                     mnemonic, text = _half(text, op_name)
@@ -186,8 +191,20 @@ def groups_for(encodings: dict[str, Encoding]) -> list[SweepGroup]:
             groups.append(SweepGroup("VOPD.X", enc, ("OPX",), opy.place(8) if opy else 0))
             groups.append(SweepGroup("VOPD.Y", enc, ("OPY",), opx.place(8) if opx else 0))
             continue
-        groups.append(SweepGroup(name, enc, (enc.op_field,)))
+        groups.append(SweepGroup(name, enc, (enc.op_field,), exclude=_carved_out(enc, encodings)))
     return groups
+
+
+def _carved_out(enc: Encoding, encodings: dict[str, Encoding]) -> tuple[tuple[int, int], ...]:
+    """Encodings whose fixed bits strictly include this one's (they own part of its opcode space)."""
+    out = []
+    for other in encodings.values():
+        m = other.fixed_mask
+        if m != enc.fixed_mask and m & enc.fixed_mask == enc.fixed_mask \
+                and other.fixed_value & enc.fixed_mask == enc.fixed_value and other.width >= enc.width \
+                and (m, other.fixed_value) not in out:
+            out.append((m, other.fixed_value))
+    return tuple(out)
 
 
 def parse_operand_tokens(text: str) -> list[str]:
