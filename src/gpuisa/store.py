@@ -287,7 +287,7 @@ class Store:
         self.con.row_factory = sqlite3.Row
 
     def archs(self) -> list[sqlite3.Row]:
-        return self.con.execute("SELECT * FROM archs ORDER BY ord").fetchall()
+        return self.con.execute("SELECT * FROM archs ORDER BY kind = 'virtual', ord").fetchall()
 
     def arch_row(self, name: str) -> sqlite3.Row | None:
         return self.con.execute("SELECT * FROM archs WHERE name=?", (name,)).fetchone()
