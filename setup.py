@@ -18,6 +18,8 @@ class BuildPyWithStore(build_py):
             from gpuisa.store import build
 
             build(lib / "gpuisa" / "data" / "gpuisa.sqlite")
+        except Exception as exc:  # the store is then built on first use, into the user cache
+            print(f"warning: prebuilt store skipped: {exc}", file=sys.stderr)
         finally:
             sys.path.remove(str(lib))
 
