@@ -60,6 +60,11 @@ def operand_type(mnemonic: str) -> tuple[int, bool]:
     return int(bits), kind == "f" or kind == "bf"
 
 
+def _acc(spec: dict, fields: dict[str, int]) -> bool:
+    acc = spec.get("acc")
+    return bool(acc) and bool(fields.get(acc[0], 0) & acc[1])
+
+
 def _fmt_imm(v: int, width: int, hexa: bool, signed: bool) -> str:
     if signed and v >= 1 << (width - 1):
         v -= 1 << width
@@ -99,7 +104,10 @@ class Decoder:
             if entry is None:
                 reason = reason or f"unknown opcode {opcode} in {'/'.join(dc.encodings)}"
                 continue
-            return self._render(entry, word, buf, off)
+            d = self._render(entry, word, buf, off)
+            if not d.valid:
+                d.data = bytes(buf[off:off + 4])  # resynchronise at the next dword, as LLVM does
+            return d
         return Decoded(off, bytes(buf[off:off + 4]), None, False, error=reason or "no encoding matches these bits")
 
     def _render(self, entry: Entry, word: int, buf: bytes, off: int) -> Decoded:
@@ -126,7 +134,10 @@ class Decoder:
         for spec in plan["ops"]:
             kind = spec.get("k")
             t = None
-            if kind == "src" or kind == "ssrc":
+            if "imm_if" in spec and fields.get(spec["imm_if"]):
+                f = enc.field(spec["f"])
+                t = _fmt_imm(fields[spec["f"]], f.width, True, True)
+            elif kind == "src" or kind == "ssrc":
                 v = fields[spec["f"]] * spec.get("s", 1)
                 cnt = spec["n"]
                 osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
@@ -140,10 +151,17 @@ class Decoder:
                     t = opd.literal_text(lit, osize, is_float)
                 else:
                     t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
+                    if v >= 256 and _acc(spec, fields):
+                        t = "a" + t[1:]
+                    if v >= 384 and kind == "src" and plan.get("lo128"):
+                        t += plan["lo128"]
                     if t is None and kind == "ssrc" and v < 256:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
             elif kind == "vreg":
-                t = opd.reg_text(spec.get("c", "v"), fields[spec["f"]], spec["n"])
+                v = fields[spec["f"]]
+                t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
+                if v >= 128 and "note" in spec:
+                    t += spec["note"]
             elif kind == "imm":
                 f = enc.field(spec["f"])
                 t = _fmt_imm(fields[spec["f"]], f.width, spec["hex"], spec["signed"])
@@ -153,14 +171,19 @@ class Decoder:
                         base.error = "truncated literal: 4 more bytes needed"
                         return base
                     lit = int.from_bytes(buf[off + size:off + size + 4], "little")
+                if tsize == 16 and lit > 0xFFFF:
+                    base.error = f"literal 0x{lit:x} does not fit the 16-bit operand of {entry.name}"
+                    return base
                 t = f"0x{lit:x}"
             elif "alt" in spec:
                 on = [a for a in spec["alt"] if fields.get(a)]
-                t = "off" if not on else None
+                t = "off" if not on else (opd.reg_text("v", fields["VADDR"], len(on)) if "VADDR" in fields else None)
             elif "table" in spec:
                 t = special.operand(self, entry, spec, fields)
             else:
                 t = spec["t"]
+                if self.wave64 and t == "vcc_lo":
+                    t = "vcc"
             if t is None:
                 t = special.fallback(self, entry, spec, fields, plan)
             if t is None:
@@ -181,6 +204,8 @@ class Decoder:
                     if "|" not in tp:
                         texts[k] = tp.replace("{}", texts[k])
         mods = list(plan.get("mods0", []))
+        sums: dict[str, list] = {}
+        summed = {m["name"] for m in plan.get("mods", {}).values() if "mul" in m}
         for fname, m in plan.get("mods", {}).items():
             v = fields.get(fname, 0)
             f = enc.field(fname)
@@ -189,7 +214,11 @@ class Decoder:
                     add, rem = m["v"].get(str(v), ([], []))
                     mods = [x for x in mods if x not in rem] + list(add)
             elif "name" in m:
-                if v:
+                if m["name"] in summed:
+                    acc = sums.setdefault(m["name"], [0, 0, m])
+                    acc[0] += v * m.get("mul", 1)
+                    acc[1] += f.width
+                elif v:
                     mods = [x for x in mods if not x.startswith(m["name"] + ":")]
                     mods.append(f"{m['name']}:{_fmt_imm(v, f.width, m['hex'], m['signed'])}")
             elif v:
@@ -200,6 +229,10 @@ class Decoder:
                     base.error = f"{entry.name}: field {fname}={v} not printable"
                     return base
                 mods += got
+        for name, (v, width, m) in sums.items():
+            mods = [x for x in mods if not x.startswith(name + ":")]
+            if v:
+                mods.append(f"{name}:{_fmt_imm(v, width, m['hex'], m['signed'])}")
         mods.sort(key=lambda x: _MOD_RANK.get(x.split(":")[0], 50))
         total = size + (4 if lit is not None else 0)
         return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,

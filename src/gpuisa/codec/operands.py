@@ -61,11 +61,15 @@ def ttmp_base(gfx: str) -> int:
 def sgpr_name(gfx: str, value: int, count: int) -> str | None:
     """Name of scalar register(s) at ``value`` (0..127 and the src_* range) for ``count`` dwords."""
     if value < SGPR_COUNT[gfx]:
+        if count > 1:
+            value &= ~(1 if count == 2 else 3)
         if count == 1:
             return f"s{value}"
         return f"s[{value}:{value + count - 1}]"
     if 108 <= value < 124:
         t = value - 108
+        if count > 1:
+            t &= ~(1 if count == 2 else 3)
         return f"ttmp{t}" if count == 1 else f"ttmp[{t}:{t + count - 1}]"
     if count == 1:
         return SPECIAL[gfx].get(value)

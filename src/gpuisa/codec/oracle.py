@@ -6,9 +6,9 @@ differential tests; never by ``gpuisa decode``/``encode`` themselves.
 Batch disassembly: llvm-mc reads all input lines as one byte stream, prints
 valid instructions on stdout (without offsets) and invalid positions on
 stderr (``<stdin>:LINE:COL``).  Each probe is therefore written on its own line
-followed by a separator line of three ``s_nop 7`` dwords: a literal or a
-64-bit half that runs past the probe's bytes eats at most two of them, so the
-stdout lines before the separator's first ``s_nop`` belong to one probe
+followed by a separator line of six ``s_nop`` dwords: a literal, NSA words or a
+64-bit half that runs past the probe's bytes eats at most four of them, so the
+stdout lines before a run of the separator's ``s_nop`` lines belong to one probe
 (separators alternate between ``s_nop 7`` and ``s_nop 6`` so empty probes stay visible).
 """
 
@@ -24,8 +24,8 @@ SEPARATOR = 0xBF800007  # s_nop 7 on GFX9..GFX12 (s_nop 6 for odd probes)
 
 
 def separator(i: int) -> bytes:
-    """Three s_nop dwords after probe ``i``: s_nop 7 after even probes, s_nop 6 after odd ones."""
-    return (SEPARATOR - (i & 1)).to_bytes(4, "little") * 3
+    """Six s_nop dwords (room for NSA image forms) after probe ``i``: s_nop 7 after even probes, s_nop 6 after odd ones."""
+    return (SEPARATOR - (i & 1)).to_bytes(4, "little") * 6
 
 
 def sep_text(i: int) -> str:
@@ -57,14 +57,33 @@ def _hex_line(data: bytes) -> str:
     return " ".join(f"0x{b:02x}" for b in data)
 
 
+CRASHED = "<llvm-mc crashed>"
+
+
 def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[list[OracleItem]]:
-    """What llvm-mc decodes inside each probe's bytes (instructions starting in them)."""
+    """What llvm-mc decodes inside each probe's bytes (instructions starting in them).
+
+    llvm-mc-19 itself crashes on a few words; a crashing batch is split until the culprit is alone,
+    which is reported as one item with text ``CRASHED``.
+    """
+    got = _disassemble_batch(target, probes, wave64)
+    if got is not None:
+        return got
+    if len(probes) == 1:
+        return [[OracleItem(0, CRASHED, len(probes[0]))]]
+    mid = len(probes) // 2
+    return disassemble(target, probes[:mid], wave64) + disassemble(target, probes[mid:], wave64)
+
+
+def _disassemble_batch(target: str, probes: list[bytes], wave64: bool) -> list[list[OracleItem]] | None:
     lines = []
     for i, p in enumerate(probes):
         lines.append(_hex_line(p))
         lines.append(_hex_line(separator(i)))
     proc = subprocess.run(_mc(target, wave64, ["-disassemble", "-show-encoding"]), input="\n".join(lines) + "\n",
                           capture_output=True, text=True)
+    if proc.returncode != 0 and "Stack dump" in proc.stderr:
+        return None
     # invalid positions per probe
     invalid: dict[int, list[int]] = {}
     for line in proc.stderr.splitlines():
@@ -73,25 +92,27 @@ def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[
             ln, col = int(m.group(1)) - 1, int(m.group(2)) - 1
             if ln % 2 == 0:
                 invalid.setdefault(ln // 2, []).append(col // 5)
-    # stdout chunks: probe i ends at the first line of its separator (s_nop 7 / s_nop 6 alternating)
-    chunks: list[list[tuple[str, int]]] = []
-    cur: list[tuple[str, int]] = []
-    prev_sep = None
+    # stdout chunks: probe i ends at a run of >= 2 lines of its separator (s_nop 7 / s_nop 6 alternating);
+    # a lone s_nop inside a probe's own bytes is not taken for a separator.
+    parsed = []
     for line in proc.stdout.splitlines():
         m = _OUT.match(line)
-        if not m:
-            continue
-        text, enc = " ".join(m.group(1).split()), [x for x in m.group(2).split(",") if x.strip()]
-        idx = len(chunks)
-        if text == sep_text(idx):
+        if m:
+            parsed.append((" ".join(m.group(1).split()), len([x for x in m.group(2).split(",") if x.strip()])))
+    chunks: list[list[tuple[str, int]]] = []
+    cur: list[tuple[str, int]] = []
+    j = 0
+    while j < len(parsed):
+        text, size = parsed[j]
+        sep = sep_text(len(chunks))
+        if text == sep and j + 1 < len(parsed) and parsed[j + 1][0] == sep:
+            while j < len(parsed) and parsed[j][0] == sep:
+                j += 1
             chunks.append(cur)
             cur = []
-            prev_sep = text
             continue
-        if text == prev_sep:
-            continue
-        prev_sep = None
-        cur.append((text, len(enc)))
+        cur.append((text, size))
+        j += 1
     out: list[list[OracleItem]] = []
     for i, p in enumerate(probes):
         items = chunks[i] if i < len(chunks) else []

@@ -26,6 +26,7 @@ _NUM = re.compile(r"^-?(0x[0-9a-f]+|\d+)$")
 
 
 def _is_value_token(tok: str) -> bool:
+    tok = tok.split("/*")[0]
     return parse_reg(tok) is not None or bool(_NUM.match(tok))
 
 
@@ -39,19 +40,24 @@ def _template(base: str, new: str) -> str | None:
 def _kind(field_width: int, base_tok: str, probes: dict[int, str], base_value: int) -> dict | None:
     """Classify how a field prints from the tokens seen for a few of its values."""
     seen = {base_value: base_tok, **probes}
-    regs = {v: parse_reg(t) for v, t in seen.items()}
+    regs = {v: parse_reg(t.split("/*")[0]) for v, t in seen.items()}
     counts = [r[2] for r in regs.values() if r is not None]
     n = max(counts) if counts else 1
     if field_width == 9 and any(r and r[0] == "v" for r in regs.values()):
         return {"k": "src", "n": n}
-    r1 = regs.get(1)
-    if r1 is not None:
-        cls, idx, _ = r1
+    r16 = regs.get(16) or regs.get(1)
+    if r16 is not None:
+        cls, idx, _ = r16
+        v = 16 if regs.get(16) else 1
         if cls in ("v", "a"):
-            return {"k": "vreg", "n": n, "c": cls}
+            out = {"k": "vreg", "n": n, "c": cls}
+            top = seen.get(1 << (field_width - 1), "")
+            if "/*" in top:
+                out["note"] = top[top.index("/*"):]
+            return out
         if cls == "s":
-            return {"k": "ssrc", "n": n, "s": idx} if idx > 1 else {"k": "ssrc", "n": n}
-    if all(_NUM.match(t) for t in seen.values()):
+            return {"k": "ssrc", "n": n, "s": idx // v} if idx > v else {"k": "ssrc", "n": n}
+    if all(_NUM.match(t) for t in seen.values()) and not (base_tok == "off"):
         t16 = seen.get(16, seen.get(1, "0"))
         top = seen.get(1 << (field_width - 1), "")
         return {"k": "imm", "hex": t16.startswith("0x") or t16.startswith("-0x"), "signed": top.startswith("-")}
@@ -85,6 +91,12 @@ def build_plan(enc, rec: dict) -> dict:
                 op_probes.setdefault(k, {})[v] = t
         for k, probes in op_probes.items():
             base_tok = ops[k]
+            r0 = parse_reg(base_tok.split("/*")[0])
+            accs = [v for v, t in probes.items() if f.width <= 2 and not v & (v - 1) and r0 and r0[0] == "v"
+                    and (parse_reg(t.split("/*")[0]) or ("",))[0] == "a"]
+            if accs:
+                plan["ops"][k]["acc"] = [fname, accs[0]]
+                continue
             if all(_is_value_token(t) for t in probes.values()) and _is_value_token(base_tok):
                 kind = _kind(f.width, base_tok, probes, base_v)
                 if kind is not None:
@@ -93,6 +105,9 @@ def build_plan(enc, rec: dict) -> dict:
                         spec.update(kind)
                         spec["f"] = fname
                     continue
+            if f.width == 1 and _NUM.match(probes.get(1, "")) and parse_reg(base_tok):
+                plan["ops"][k]["imm_if"] = fname
+                continue
             if base_tok == "off" and f.width == 1:
                 plan["ops"][k].setdefault("alt", []).append(fname)
                 continue
@@ -119,11 +134,17 @@ def build_plan(enc, rec: dict) -> dict:
                 top = adds.get(1 << (f.width - 1), [""])
                 if m:
                     mods[fname] = {"name": m.group(1), "hex": bool(m.group(3)), "signed": top[0].split(":")[-1].startswith("-")}
+                    a1 = adds.get(1, [""])[0].split(":")[-1]
+                    if _NUM.match(a1) and int(a1, 0) > 1:
+                        mods[fname]["mul"] = int(a1, 0)
                 else:
                     mods[fname] = {"table": {str(v): a for v, a in adds.items()}}
     for spec in plan["ops"]:
         if "f" not in spec and "alt" not in spec and "table" not in spec and _NUM.match(spec["t"]) and plan["size"] > enc.width // 8:
             spec["k"] = "lit"
+    notes = [sp["note"] for sp in plan["ops"] if "note" in sp]
+    if notes and "VGPR_32_Lo128" in notes[0]:
+        plan["lo128"] = notes[0].replace("VGPR_32_Lo128", "VS_32_Lo128")
     if tmpl:
         plan["tmpl"] = tmpl
     if mods:
@@ -135,7 +156,9 @@ def build_plan(enc, rec: dict) -> dict:
 
 def build_arch(arch_name: str) -> dict:
     tables = load_arch_tables(arch_name)
-    probe = json.loads((DATA_DIR / f"probe_{arch_name}.json").read_text())
+    from .probe import probe_arch
+
+    probe = probe_arch(arch_name)
     plans = {}
     for key, rec in probe["entries"].items():
         name, enc_name = key.split("|")
@@ -143,6 +166,17 @@ def build_arch(arch_name: str) -> dict:
         if enc is None:
             continue
         plans[key] = build_plan(enc, rec)
+    # LLVM's encoder fills the bits the printer ignores in its own way: keep its word as the encoder's base
+    from .oracle import assemble
+
+    keys = list(plans)
+    texts = [probe["entries"][k]["text"] for k in keys]
+    for key, (data, _) in zip(keys, assemble(probe["target"], texts)):
+        enc = tables.encodings[key.split("|")[1]]
+        if data is not None and len(data) >= enc.width // 8:
+            word = int.from_bytes(data[:enc.width // 8], "little")
+            if word != plans[key]["w"] and word & enc.fixed_mask == enc.fixed_value:
+                plans[key]["e"] = word
     return {"arch": arch_name, "target": probe["target"], "generated_by": "python -m gpuisa.codec.plans", "plans": plans}
 
 

@@ -1,6 +1,7 @@
 """Learn, from llvm-mc-19, which encoding field prints as which operand (generation time).
 
-    python -m gpuisa.codec.probe            # writes src/gpuisa/codec/data/<arch>.json
+    python -m gpuisa.codec.probe            # writes artifacts/probe_<arch>.json (for inspection)
+    python -m gpuisa.codec.plans            # probes and writes the committed plans
 
 For every (instruction, encoding) of an LLVM-known architecture: a base word
 (fixed bits + opcode + the first filler that llvm-mc accepts as that
@@ -54,7 +55,7 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
     entries = [e for e in tables.entries if e.syntax]
     base: dict[int, tuple[int, str]] = {}
     for variant in FILL_VARIANTS:
-        todo = [i for i, e in enumerate(entries) if i not in base]
+        todo = [i for i, e in enumerate(entries) if i not in base or "/*" in base[i][1]]
         if not todo:
             break
         words = []
@@ -65,7 +66,9 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
         res = oracle.disassemble(target, [_word_bytes(w, entries[i].width) for i, w in zip(todo, words)], wave64)
         for i, w, items in zip(todo, words, res):
             if items and items[0].offset == 0 and items[0].text and mnemonic_of(items[0].text) == entries[i].mnemonic:
-                base[i] = (w, items[0].text, items[0].size)
+                clean = "/*" not in items[0].text
+                if i not in base or (clean and "/*" in base[i][1]):
+                    base[i] = (w, items[0].text, items[0].size)
     probes: list[tuple[int, str, int]] = []
     for i, (w, _, _) in base.items():
         e = entries[i]
@@ -115,11 +118,12 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    DATA_DIR.mkdir(exist_ok=True)
+    out_dir = Path("artifacts")
+    out_dir.mkdir(exist_ok=True)
     names = argv or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
     for name in names:
         doc = probe_arch(name)
-        path = DATA_DIR / f"probe_{name}.json"
+        path = out_dir / f"probe_{name}.json"
         lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in doc.items() if k != "entries"]
         lines.append('  "entries": {')
         items = sorted(doc["entries"].items())

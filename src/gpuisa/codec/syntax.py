@@ -14,7 +14,11 @@ def mnemonic_of(text: str) -> str:
 
 def _split_top(s: str, sep: str) -> list[str]:
     parts, depth, cur = [], 0, []
-    for ch in s:
+    for i, ch in enumerate(s):
+        if s.startswith("/*", i):
+            depth += 1
+        elif s.startswith("*/", i - 1) and i > 0:
+            depth -= 1
         if ch in "[(":
             depth += 1
         elif ch in "])":

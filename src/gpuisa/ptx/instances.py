@@ -41,7 +41,7 @@ def _render(elems: list[dict], form: dict, pick, bind: dict) -> list[str]:
             bind[e["set"]] = v
             toks.append(v)
         else:
-            if pick(("opt", id(e)), [False, True]):
+            if pick(("opt", e), [False, True]):
                 for t in _render(e["opt"], form, pick, bind):
                     toks.append(t)
                 for x in e["opt"]:
@@ -63,27 +63,42 @@ def opcode_combos(form: dict, cap: int, seed: int = 0) -> list[tuple[str, dict]]
         keys = _all_renderings(form)
         return keys[:cap]
 
-    def sample(fixed: tuple | None):
+    def holds(group: dict, name: str) -> bool:
+        return any(x.get("set") == name or ("opt" in x and holds(x, name)) for x in group["opt"])
+
+    def sample(fixed: tuple | None, minimal: bool = False):
         def pick(key, options):
             if fixed and key[0] == "set" and key[1] == fixed[0]:
                 return fixed[1]
-            return rng.choice(options)
+            if fixed and key[0] == "opt" and (key[1] is fixed[0] or holds(key[1], fixed[0])):
+                return True
+            return options[0] if minimal else rng.choice(options)
         bind: dict = {}
         text = "".join(_render(form["opcode"], form, pick, bind))
         return text, bind
 
+    # each value (and each optional group) once with everything else minimal, isolating what it needs
+    out.setdefault(*sample(None, True))
+    for k, e in _choice_points(form["opcode"], form):
+        if k == "opt":
+            out.setdefault(*sample((e, True), True))
+    for name, values in form["value_sets"].items():
+        if name not in {n for k, n in _choice_points(form["opcode"], form) if k == "set"}:
+            continue
+        for v in values:
+            out.setdefault(*sample((name, v), True))
+    keys = list(out)
     for name, values in form["value_sets"].items():
         for v in values:
             t, b = sample((name, v))
             out.setdefault(t, b)
-            if len(out) >= cap:
-                break
     tries = 0
     while len(out) < cap and tries < cap * 4:
         t, b = sample(None)
         out.setdefault(t, b)
         tries += 1
-    return list(out.items())[:cap]
+    items = list(out.items())
+    return items[:max(cap, len(keys))]
 
 
 def _all_renderings(form: dict) -> list[tuple[str, dict]]:
@@ -190,6 +205,10 @@ def _one(form, p, idx, n, strategy, first, last, vec, pool, rng, toks) -> str:
     if p.get("prefix") and rng.random() < 0.3:
         pre = p["prefix"][0]
     is_dest = idx == 0
+    if ("desc" in name and name != "idesc") or "policy" in name or name in ("state", "addr"):
+        return pre + pool.take(64) + sel
+    if "imm" in name or name in ("n", "count") and strategy == "typed":
+        return "1"
     if name in PRED_NAMES or (p.get("prefix") or "").startswith("!") or (strategy == "lastpred" and idx == n - 1):
         return pre + pool.take(1) + sel
     if strategy == "b32":
@@ -271,3 +290,41 @@ def product_size(form: dict) -> int:
 
 
 __all__ = ["opcode_combos", "operand_text", "mutations", "literals", "STRATEGIES", "product_size", "itertools"]
+
+
+def pair_minimal(form: dict, limit: int = 1500) -> list[tuple[str, dict]]:
+    """Every pair of values of two different choice points, everything else minimal (pairwise covering)."""
+    points = []
+    for k, p in _choice_points(form["opcode"], form):
+        if k == "set":
+            points.append([(p, v) for v in (form["value_sets"][p] or ["?"])])
+        else:
+            points.append([(p, True)])
+    out: dict[str, dict] = {}
+
+    def holds(group: dict, name) -> bool:
+        return any(x is name or x.get("set") == name or ("opt" in x and holds(x, name)) for x in group["opt"])
+
+    for i in range(len(points)):
+        for j in range(i + 1, len(points)):
+            for a in points[i]:
+                for b in points[j]:
+                    fixed = {id(a[0]) if isinstance(a[0], dict) else a[0]: a[1],
+                             id(b[0]) if isinstance(b[0], dict) else b[0]: b[1]}
+
+                    def pick(key, options, fixed=fixed, a=a, b=b):
+                        if key[0] == "set" and key[1] in fixed:
+                            return fixed[key[1]]
+                        if key[0] == "opt":
+                            if id(key[1]) in fixed:
+                                return True
+                            for x in (a[0], b[0]):
+                                if holds(key[1], x):
+                                    return True
+                        return options[0]
+                    bind: dict = {}
+                    text = "".join(_render(form["opcode"], form, pick, bind))
+                    out.setdefault(text, bind)
+                    if len(out) >= limit:
+                        return list(out.items())
+    return list(out.items())

@@ -59,7 +59,8 @@ def _match(elems: list[dict], k: int, toks: list[str], i: int, form: dict, bind:
     if "lit" in e:
         lt = dot_tokens(e["lit"])
         if toks[i:i + len(lt)] == lt:
-            yield from _match(elems, k + 1, toks, i + len(lt), form, bind, fail, opt)
+            b2 = {**bind, e["lit"]: e["lit"]} if opt else bind
+            yield from _match(elems, k + 1, toks, i + len(lt), form, b2, fail, opt)
         else:
             fail.note(i, e, opt)
     elif "set" in e:
@@ -160,6 +161,11 @@ def _suffix_ok(form: dict, pat: dict, got: list[str]) -> str | None:
             return f"`{got[i]}` is not a valid {name} for operand {pat['name']}; allowed: {_show(allowed, rx)}"
         return f"operand {pat['name']} needs a {name} selector; allowed: {_show(allowed, rx)}"
     if i < len(got):
+        for p in pats:
+            if "set" in p:
+                vals = _values(form, p["set"])
+                rx = form.get("value_patterns", {}).get(p["set"])
+                return f"`{got[i]}` is not a valid {p['set']} for operand {pat['name']}; allowed: {_show(vals, rx)}"
         allowed = [s.get("set") or s.get("lit") for s in pats]
         return (f"`{got[i]}` is not allowed on operand {pat['name']}"
                 + (f"; allowed: {', '.join(allowed)}" if allowed else "; it takes no selector"))

@@ -22,6 +22,7 @@ from pathlib import Path
 # Register classes every wrapper declares; instance generators use these names.
 REG_DECLS = (".reg .pred p<8>;\n.reg .b16 h<16>;\n.reg .b32 r<80>;\n.reg .b64 rd<40>;\n.reg .b128 q<8>;\n"
              ".reg .f32 f<16>;\n.reg .f64 fd<8>;\n")
+OLD_REG_DECLS = REG_DECLS.replace(".reg .b128 q<8>;", ".reg .b64 q<8>;")  # .b128 registers need sm_70
 LINE_ERR = re.compile(r"^ptxas [^,]*, line (\d+); (error|fatal)\s*: (.*)$")
 VERSION_REQ = re.compile(r"requires PTX ISA \.version (\d+\.\d+)")
 TARGET_REQ = re.compile(r"requires \.target (sm_\w+)")
@@ -48,8 +49,11 @@ def arch_for(target: str) -> str:
 
 def wrap(lines: list[str], target: str, version: str) -> str:
     body = "".join(f"{ln}\n" for ln in lines)
+    m = re.match(r"sm_(\d+)", target)
+    new_enough = tuple(map(int, version.split("."))) >= (8, 3)  # .b128 registers need PTX ISA 8.3
+    decls = REG_DECLS if m and int(m.group(1)) >= 70 and new_enough else OLD_REG_DECLS
     return (f".version {version}\n.target {target}\n.address_size 64\n"
-            f".visible .entry k()\n{{\n{REG_DECLS}{body}L_end:\nret;\n}}\n")
+            f".visible .entry k()\n{{\n{decls}{body}L_end:\nret;\n}}\n")
 
 
 def _first_body_line() -> int:
@@ -79,8 +83,8 @@ def compile_lines(ptxas: str, lines: list[str], target: str, version: str) -> li
                         errs.setdefault(idx, []).append(m.group(3))
                         if m.group(2) == "fatal":
                             fatal_at = idx if fatal_at is None else min(fatal_at, idx)
-                    elif m.group(2) == "error" and "does not support .target" not in m.group(3):
-                        unplaced.append(m.group(3))
+                    elif m.group(2) == "error" and not is_availability(m.group(3)) and "does not support" not in m.group(3):
+                        unplaced.append(m.group(3))  # a header error that is not about .version/.target
                 elif line.startswith("ptxas fatal") and "aborted due to errors" not in line:
                     unplaced.append(line)
             if fatal_at is None and proc.returncode != 0 and not errs and unplaced:
@@ -94,6 +98,8 @@ def compile_lines(ptxas: str, lines: list[str], target: str, version: str) -> li
                 right = compile_lines(ptxas, chunk[half:], target, version)
                 results[start:] = left + right
                 break
+            if unplaced and fatal_at is None:
+                errs = {i: errs.get(i, []) + unplaced for i in range(len(chunk))}
             stop = len(chunk) if fatal_at is None else fatal_at + 1
             for i in range(stop):
                 results[start + i] = errs.get(i, [])

@@ -68,6 +68,17 @@ class TinygradPcode(PcodeSource):
         if arch not in self.archs():
             return {}
         path = self._path(arch)
+        from . import cache
+
+        key = f"pcode-{arch}-{cache.file_key(path)}.json"
+        cached = cache.load(key)
+        if cached is not None:
+            return {n: [PcodeEntry(arch, n, oc, text, self.label) for oc, text in lst] for n, lst in cached.items()}
+        out = self._parse(arch, path)
+        cache.save(key, {n: [[e.op_class, e.text] for e in lst] for n, lst in out.items()})
+        return out
+
+    def _parse(self, arch: str, path: Path) -> dict[str, list[PcodeEntry]]:
         tree = ast.parse(path.read_text())
         out: dict[str, list[PcodeEntry]] = {}
         for node in tree.body:
@@ -103,7 +114,15 @@ def available() -> bool:
 
 def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None:
     """The pseudocode entry for an instruction; ``prefer`` an encoding name (VOPC, VOP3...)."""
-    lst = default_source().entries(arch).get(name.lower())
+    name = name.lower()
+    lst = default_source().entries(arch).get(name)
+    if not lst and name.startswith("v_dual_"):
+        # Each half of a VOPD dual issue runs its VOP1/VOP2 counterpart's operation.
+        lst = default_source().entries(arch).get("v_" + name[len("v_dual_"):])
+        if lst:
+            e = lst[0]
+            return PcodeEntry(e.arch, name, e.op_class, e.text,
+                              e.source + f"; the entry of v_{name[7:]}, which each half of a VOPD pair executes")
     if not lst:
         return None
     if prefer:

@@ -8,6 +8,8 @@ memory, since the store does not change while the server runs.  Every request pa
 from __future__ import annotations
 
 import json
+import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -20,9 +22,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import archs
+from ..diff import diff_archs
 from . import playground
 from .openapi import openapi_schema
-from .site import STATIC, PageMissing, Redirect, Site, instruction_path
+from .site import STATIC, PageMissing, Redirect, Site, UnknownArchName, instruction_path
 
 MAX_BODY = 16 * 1024
 MAX_TARGET = 2048  # path + query string
@@ -37,6 +40,24 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+
+
+class BoundedCache:
+    """A thread-safe dict of at most ``size`` entries (oldest dropped first): answers of a read-only store."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.data: dict = {}
+        self.lock = threading.Lock()
+
+    def get(self, key):
+        return self.data.get(key)
+
+    def put(self, key, value) -> None:
+        with self.lock:
+            if key not in self.data and len(self.data) >= self.size:
+                self.data.pop(next(iter(self.data)))
+            self.data[key] = value
 
 
 def guard(app):
@@ -88,20 +109,37 @@ def guard(app):
 def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starlette:
     site = Site(store_path)
 
-    @lru_cache(maxsize=cache_size)
-    def render_cached(path: str) -> tuple[int, str, str]:
-        """(status, body, redirect target) of a canonical page path; cached (the store is read-only)."""
-        try:
-            return 200, site.render(path), ""
-        except Redirect as r:
-            return 301, "", r.path
-        except PageMissing as exc:
-            return 404, site.render_template("error.html", {"title": "Not found", "status": 404,
-                                                            "message": str(exc)}, path), ""
+    pages = BoundedCache(cache_size)
+    searches = BoundedCache(cache_size)
+    search_json = BoundedCache(cache_size)
 
-    @lru_cache(maxsize=cache_size)
+    def render_page(path: str) -> tuple[int, bytes, str]:
+        """(status, body, redirect target) of a canonical page path."""
+        try:
+            result = 200, site.render(path).encode(), ""
+        except Redirect as r:
+            result = 301, b"", r.path
+        except PageMissing as exc:
+            result = 404, site.render_template("error.html", {"title": "Not found", "status": 404,
+                                                              "message": str(exc)}, path).encode(), ""
+        pages.put(path, result)
+        return result
+
     def search_cached(q: str, arch: str | None, limit: int) -> list[dict]:
-        return site.search_rows(q, arch, limit)
+        key = (q, arch, limit)
+        rows = searches.get(key)
+        if rows is None:
+            rows = site.search_rows(q, arch, limit)
+            searches.put(key, rows)
+        return rows
+
+    async def search_rows(q: str, arch: str | None, limit: int) -> list[dict]:
+        rows = searches.get((q, arch, limit))  # answered from memory without a thread hop when cached
+        return rows if rows is not None else await anyio.to_thread.run_sync(search_cached, q, arch, limit)
+
+    @lru_cache(maxsize=128)
+    def diff_cached(a: str, b: str) -> dict:
+        return diff_archs(site.store, a, b)
 
     @lru_cache(maxsize=256)
     def show_cached(name: str, arch: str | None, isa: str | None) -> dict:
@@ -111,7 +149,9 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         page["url"] = "/" + instruction_path(page["arch"], page["name"])
         return page
 
-    def html(status: int, body: str) -> HTMLResponse:
+    schema_doc = openapi_schema(site.arch_names)
+
+    def html(status: int, body: bytes) -> HTMLResponse:
         headers = {"cache-control": "public, max-age=300"} if status == 200 else {}
         return HTMLResponse(body, status_code=status, headers=headers)
 
@@ -119,7 +159,8 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         path = request.url.path.strip("/")
         if request.url.path.endswith("/") and path:
             return RedirectResponse("/" + path, status_code=301)
-        status, body, target = await anyio.to_thread.run_sync(render_cached, path)
+        cached = pages.get(path)
+        status, body, target = cached if cached is not None else await anyio.to_thread.run_sync(render_page, path)
         if status == 301:
             return RedirectResponse("/" + target, status_code=301)
         return html(status, body)
@@ -132,7 +173,7 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         try:
             arch = site.canonical_arch(arch) if arch else None
             if q.strip():
-                ctx["results"] = await anyio.to_thread.run_sync(search_cached, q.strip(), arch, 100)
+                ctx["results"] = await search_rows(q.strip(), arch, 100)
         except PageMissing as exc:
             ctx["error"] = str(exc)
         status = 422 if ctx["error"] else 200
@@ -163,14 +204,16 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         name, arch, isa = q.get("name", ""), q.get("arch") or None, q.get("isa") or None
         if not name.strip() or len(name) > 100:
             return error(422, "name is required: an instruction name such as v_msad_u8 (at most 100 characters)")
+        if not re.fullmatch(r"[A-Za-z0-9_.]+", name.strip()):
+            return error(422, "name must be an instruction name: letters, digits, '_' and '.'")
         if isa is not None and isa not in ("amdgpu", "ptx"):
             return error(422, "isa must be amdgpu or ptx")
         try:
             arch = site.canonical_arch(arch) if arch else None
         except PageMissing as exc:
-            return error(422, str(exc))
+            return error(422 if isinstance(exc, UnknownArchName) else 404, str(exc))
         if arch and isa and archs.by_name(arch).isa != isa:
-            return error(422, f"arch {arch} is not an architecture of the {isa} ISA")
+            return error(404, f"no instruction {name} in {arch}: it is not an architecture of the {isa} ISA")
         try:
             return JSONResponse(await anyio.to_thread.run_sync(show_cached, name.strip().lower(), arch, isa))
         except NotFound as exc:
@@ -179,7 +222,7 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
     async def api_search(request: Request):
         q = request.query_params
         text, arch, limit = q.get("q", ""), q.get("arch") or None, q.get("limit", "30")
-        if not text.strip() or len(text) > MAX_QUERY:
+        if not text or len(text) > MAX_QUERY:
             return error(422, f"q is required: 1 to {MAX_QUERY} characters of search text")
         try:
             n = int(limit)
@@ -190,21 +233,26 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         try:
             arch = site.canonical_arch(arch) if arch else None
         except PageMissing as exc:
-            return error(422, str(exc))
-        return JSONResponse(await anyio.to_thread.run_sync(search_cached, text.strip(), arch, n))
+            return error(422 if isinstance(exc, UnknownArchName) else 404, str(exc))
+        if not text.strip():
+            return JSONResponse([])
+        key = (text.strip(), arch, n)
+        body = search_json.get(key)
+        if body is None:
+            body = json.dumps(await search_rows(*key), ensure_ascii=False, separators=(",", ":")).encode()
+            search_json.put(key, body)
+        return Response(body, media_type="application/json")
 
     async def api_diff(request: Request):
         q = request.query_params
         try:
             a, b = site.canonical_arch(q.get("a", "")), site.canonical_arch(q.get("b", ""))
         except PageMissing as exc:
-            return error(422, f"a and b must be architectures: {exc}")
+            return error(422 if isinstance(exc, UnknownArchName) else 404, f"a and b must be architectures: {exc}")
         if archs.by_name(a).kind != "native" or archs.by_name(a).isa != archs.by_name(b).isa:
             return error(422, "a and b must be generations of one native ISA (e.g. a=rdna2&b=rdna3)")
-        d = await anyio.to_thread.run_sync(site.diff, a, b) if a != b else None
-        if d is None:
-            return error(422, "a and b must be two different generations")
-        return JSONResponse({**d["d"], "url": f"/diff/{a}/{b}"})
+        d = await anyio.to_thread.run_sync(diff_cached, a, b)
+        return JSONResponse({**d, "url": f"/diff/{a}/{b}"})
 
     async def body_json(request: Request) -> dict:
         try:
@@ -226,8 +274,16 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
                 return error(422, str(exc))
         return endpoint
 
+    async def api_unknown(request: Request):
+        rest = request.path_params["rest"]
+        if rest in ("decode", "encode", "eval"):
+            return JSONResponse({"error": "use POST with a JSON body"}, status_code=405, headers={"allow": "POST"})
+        if rest in ("archs", "show", "search", "diff", "openapi.json"):
+            return JSONResponse({"error": "read-only: use GET"}, status_code=405, headers={"allow": "GET, HEAD"})
+        return error(404, "no such API endpoint (see /api/openapi.json)")
+
     async def api_openapi(request: Request):
-        return JSONResponse(openapi_schema())
+        return JSONResponse(schema_doc)
 
     async def not_found(request: Request, exc: HTTPException):
         if request.url.path.startswith("/api/"):
@@ -249,6 +305,7 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         Route("/api/encode", api_action(lambda d: playground.encode(d.get("arch"), d.get("text"))), methods=["POST"]),
         Route("/api/eval", api_action(lambda d: playground.evaluate(d.get("arch"), d.get("name"), d.get("lanes", 1),
                                                                     d.get("operands"))), methods=["POST"]),
+        Route("/api/{rest:path}", api_unknown, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         Route("/search", search_page),
         Route("/playground", playground_page),

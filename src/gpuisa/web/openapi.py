@@ -75,10 +75,14 @@ DIFF = {"type": "object",
                        "url": {"type": "string"}}}
 
 
-def _arch_param(required: bool, name: str = "arch") -> dict:
-    return {"name": name, "in": "query", "required": required,
-            "description": "family (" + ", ".join(archs.arch_names()) + ", ptx) or a gfx target such as gfx942",
-            "schema": {"type": "string", "maxLength": 32}}
+def arch_spellings(present: list[str], native_only: bool = False) -> list[str]:
+    """Every name of the architectures in the store: families and gfx targets (any letter case works too)."""
+    out = []
+    for name in present:
+        a = archs.by_name(name)
+        if a.kind == "native" or not native_only:
+            out += [a.name, *a.targets]
+    return out
 
 
 def _json(schema: dict, description: str) -> dict:
@@ -91,6 +95,12 @@ def _errors(*codes: int) -> dict:
     return {str(c): _json(ERROR, what[c]) for c in codes}
 
 
+def _arch_param(present: list[str], required: bool, name: str = "arch", native_only: bool = False) -> dict:
+    return {"name": name, "in": "query", "required": required,
+            "description": "an architecture: family name (rdna3.5, cdna3, ptx) or gfx target (gfx942)",
+            "schema": {"type": "string", "enum": arch_spellings(present, native_only)}}
+
+
 def _post(summary: str, body: dict, required: list[str], result: dict) -> dict:
     return {"post": {
         "summary": summary,
@@ -99,11 +109,14 @@ def _post(summary: str, body: dict, required: list[str], result: dict) -> dict:
         "responses": {"200": _json(result, "the result"), **_errors(404, 413, 422)}}}
 
 
-ARCH_BODY = {"type": "string", "maxLength": 32, "description": "a native architecture: rdna3, gfx1100, cdna3, ..."}
+HEX_PATTERN = r"^[\s,]*(0[xX])?[0-9A-Fa-f]{2}([\s,]*(0[xX])?[0-9A-Fa-f]{2})*[\s,]*$"
 
 
-def openapi_schema() -> dict:
+def openapi_schema(present: list[str]) -> dict:
+    """The schema for a store holding the architectures ``present`` (their names are the allowed values)."""
     lanes = playground.MAX_LANES
+    arch_body = {"type": "string", "enum": arch_spellings(present, native_only=True),
+                 "description": "a native architecture: rdna3, gfx1100, cdna3, ..."}
     return {
         "openapi": "3.0.3",
         "info": {"title": "gpuisa JSON API", "version": "1",
@@ -115,24 +128,25 @@ def openapi_schema() -> dict:
             "/api/show": {"get": {
                 "summary": "an instruction's page: the JSON of `gpuisa show --json`, plus `url`",
                 "parameters": [{"name": "name", "in": "query", "required": True,
-                                "schema": {"type": "string", "maxLength": 100}}, _arch_param(False),
+                                "schema": {"type": "string", "minLength": 1, "maxLength": 100,
+                                           "pattern": "^[A-Za-z0-9_.]+$"}}, _arch_param(present, False),
                                {"name": "isa", "in": "query", "required": False,
                                 "schema": {"type": "string", "enum": ["amdgpu", "ptx"]}}],
                 "responses": {"200": _json(PAGE, "the page"), **_errors(404, 422)}}},
             "/api/search": {"get": {
                 "summary": "instructions by name, fragment, summary words, encoding, format or category",
                 "parameters": [{"name": "q", "in": "query", "required": True,
-                                "schema": {"type": "string", "minLength": 1, "maxLength": 100}}, _arch_param(False),
+                                "schema": {"type": "string", "minLength": 1, "maxLength": 100}}, _arch_param(present, False),
                                {"name": "limit", "in": "query", "required": False,
                                 "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 30}}],
                 "responses": {"200": _json({"type": "array", "items": HIT}, "ranked matches"), **_errors(422)}}},
             "/api/diff": {"get": {
                 "summary": "what changed from generation a to generation b",
-                "parameters": [_arch_param(True, "a"), _arch_param(True, "b")],
+                "parameters": [_arch_param(present, True, "a", True), _arch_param(present, True, "b", True)],
                 "responses": {"200": _json(DIFF, "the differences"), **_errors(422)}}},
             "/api/decode": _post(
                 "decode machine code (bytes in memory order)",
-                {"arch": ARCH_BODY, "hex": {"type": "string", "maxLength": playground.MAX_HEX_CHARS,
+                {"arch": arch_body, "hex": {"type": "string", "maxLength": 2 * playground.MAX_BYTES, "pattern": HEX_PATTERN,
                                             "example": "05 00 39 d6 01 05 0e 00"}},
                 ["arch", "hex"],
                 {"type": "object", "required": ["arch", "bytes", "instructions"],
@@ -140,7 +154,7 @@ def openapi_schema() -> dict:
                                 "instructions": {"type": "array"}}}),
             "/api/encode": _post(
                 "assemble text into machine code",
-                {"arch": ARCH_BODY, "text": {"type": "string", "maxLength": playground.MAX_TEXT,
+                {"arch": arch_body, "text": {"type": "string", "minLength": 1, "maxLength": playground.MAX_TEXT, "pattern": "\\S",
                                              "example": "v_msad_u8 v5, v1, v2, v3"}},
                 ["arch", "text"],
                 {"type": "object", "required": ["arch"],
@@ -148,9 +162,11 @@ def openapi_schema() -> dict:
                                 "result": {}}}),
             "/api/eval": _post(
                 "evaluate an instruction on chosen operand values (one value, or one per lane)",
-                {"arch": ARCH_BODY, "name": {"type": "string", "maxLength": playground.MAX_NAME},
+                {"arch": arch_body, "name": {"type": "string", "pattern": "^[A-Za-z0-9_.]{1,%d}$" % playground.MAX_NAME},
                  "lanes": {"type": "integer", "minimum": 1, "maximum": lanes, "default": 1},
                  "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
+                              "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]{0,31}$",
+                                                "not": {"enum": ["arch", "name", "lanes"]}},
                               "additionalProperties": {"oneOf": [
                                   {"type": "integer"}, {"type": "number"}, {"type": "string", "maxLength": 64},
                                   {"type": "array", "maxItems": lanes,

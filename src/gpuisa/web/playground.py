@@ -34,6 +34,11 @@ FEATURE_WHAT = {"decode": "decoding (gpuisa.codec)", "encode": "encoding (gpuisa
                 "evaluate": "evaluation (gpuisa.semantics)"}
 
 
+_SEP = r"[\s,\[\]]*"
+HEX_RE = re.compile(rf"{_SEP}(?:0[xX])?[0-9A-Fa-f]{{2}}(?:{_SEP}(?:0[xX])?[0-9A-Fa-f]{{2}})*{_SEP}")
+BYTE_RE = re.compile(r"(?:0[xX])?([0-9A-Fa-f]{2})")
+
+
 class FeatureMissing(LookupError):
     """A feature whose package is not installed yet (HTTP 404)."""
 
@@ -86,12 +91,11 @@ def parse_hex(text) -> bytes:
         raise BadInput("hex must be a string of hexadecimal bytes, e.g. '05 00 39 d6 01 05 0e 00'")
     if len(text) > MAX_HEX_CHARS:
         raise BadInput(f"hex is too long: at most {MAX_HEX_CHARS} characters ({MAX_BYTES} bytes)")
-    tokens = [t for t in re.split(r"[\s,\[\]]+", text) if t]
-    digits = "".join(t[2:] if t.lower().startswith("0x") else t for t in tokens)
-    if not digits:
-        raise BadInput("hex is empty: give the instruction's bytes, e.g. '05 00 39 d6 01 05 0e 00'")
-    if not re.fullmatch(r"[0-9a-fA-F]+", digits) or len(digits) % 2:
-        raise BadInput("hex must be whole bytes of hexadecimal digits (separators: spaces, commas, 0x prefixes)")
+    if not HEX_RE.fullmatch(text):
+        if not re.search(r"[0-9A-Fa-f]", text):
+            raise BadInput("hex is empty: give the instruction's bytes, e.g. '05 00 39 d6 01 05 0e 00'")
+        raise BadInput("hex must be whole bytes of two hexadecimal digits (separators: spaces, commas, 0x prefixes)")
+    digits = "".join(BYTE_RE.findall(text))
     data = bytes.fromhex(digits)
     if len(data) > MAX_BYTES:
         raise BadInput(f"at most {MAX_BYTES} bytes can be decoded at once")

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import posixpath
 import threading
-from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
 from .. import archs
 from ..diff import diff_archs
+from ..errors import UserError
 from ..pages import NotFound, build_page
 from ..render.html import format_note, layout_svg, slug_ok
 from ..sources.derive import CATEGORY_TITLES
@@ -29,11 +29,16 @@ STATIC = Path(__file__).parent / "static"
 SECTION_KEYS = ("forms", "semantics", "examples", "related")
 KNOWN_KEYS = {"name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "subgroup", "summary",
               "description", "encodings", "operands", "targets", "flags", "generations", "generation_summary",
-              "sources", "aliases", "disagreements", "url", "description_source", *SECTION_KEYS}
+              "sources", "aliases", "disagreements", "url", "description_source", "isa_note", "family",
+              "ptx_version", "min_target", *SECTION_KEYS}
 
 
 class PageMissing(LookupError):
     """A path that names no page (the message says what is missing)."""
+
+
+class UnknownArchName(PageMissing):
+    """An architecture spelling that names no architecture at all (the API answers 422)."""
 
 
 class Redirect(Exception):
@@ -50,6 +55,7 @@ class Linker:
     def __init__(self, static: bool, current: str = ""):
         self.static = static
         self.current = current
+        self._prefix: str | None = None
 
     @staticmethod
     def file_of(path: str) -> str:
@@ -61,15 +67,17 @@ class Linker:
         """Prefix from the current page to the site root ("/" on the server, "../" in an export)."""
         if not self.static:
             return "/"
-        here = posixpath.dirname(self.file_of(self.current))
-        return "" if not here else "../" * (here.count("/") + 1)
+        depth = self.file_of(self.current).count("/")
+        return "../" * depth if depth else "./"
 
     def __call__(self, path: str, fragment: str = "") -> str:
         frag = f"#{fragment}" if fragment else ""
         if not self.static:
             return "/" + path + frag
-        here = posixpath.dirname(self.file_of(self.current))
-        return posixpath.relpath(self.file_of(path), here or ".") + frag
+        if self._prefix is None:
+            depth = self.file_of(self.current).count("/")
+            self._prefix = "../" * depth
+        return self._prefix + self.file_of(path) + frag
 
 
 def instruction_path(arch: str, name: str) -> str:
@@ -92,7 +100,7 @@ def _bits_text(f: dict) -> str:
 
 def make_env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             trim_blocks=True, lstrip_blocks=True,
                              extensions=["jinja2.ext.do"])
     env.filters["bits_text"] = _bits_text
     env.filters["category_title"] = lambda c: CATEGORY_TITLES.get(c, "")
@@ -129,7 +137,7 @@ class Site:
         try:
             a = archs.resolve_arch(text)
         except archs.UnknownArch as exc:
-            raise PageMissing(str(exc)) from None
+            raise UnknownArchName(str(exc)) from None
         if a.name not in self.arch_names:
             raise PageMissing(f"architecture {a.title} is not in the store")
         return a.name
@@ -289,9 +297,24 @@ class Site:
             what = "data format" if key == "format" else "operand type"
             raise PageMissing(f"no {what} {value} in {arch}")
         e = idx[value]
-        return {"title": f"{value} · {a.title}", "a": a, "key": key, "value": value,
+        return {"title": f"{value} · {a.title}", "a": a, "key": key, "value": value, "imported": self._kind_page(arch, key, value),
                 "note": format_note(value) if key == "format" else "", "sizes": sorted(e["sizes"]),
                 "other": sorted(e["other"]), "insts": sorted((n, sorted(ops)) for n, ops in e["insts"].items())}
+
+    def _kind_page(self, arch: str, key: str, value: str) -> dict | None:
+        """AMD's own table entry for a data format / operand type, when its XML has been imported."""
+        try:
+            from ..amdxml.kinds import build_kind_page
+        except ImportError:
+            return None
+        try:
+            page = build_kind_page(self.store, value, "format" if key == "format" else "operand-type", arch)
+        except UserError:
+            return None
+        hidden = {"kind", "arch", "arch_title", "name", "description", "description_source", "sources"}
+        return {"description": page.get("description"), "description_source": page.get("description_source"),
+                "details": {k: v for k, v in page.items() if k not in hidden and v not in (None, "", [], {})},
+                "sources": page.get("sources") or []}
 
     def diff_index(self) -> dict:
         native = archs.generation_order([r["name"] for r in self.native_archs()])
@@ -351,8 +374,3 @@ class Site:
             paths += [f"isa/{arch}/operand-type/{k}" for k in sorted(idx["kind"])]
             paths += [instruction_path(arch, n) for n in sorted(st.all_names(arch)) if slug_ok(n)]
         return paths
-
-
-@lru_cache(maxsize=4)
-def site_for(store_path: str | None = None) -> Site:
-    return Site(Path(store_path) if store_path else None)

@@ -171,6 +171,8 @@ def summarise(form: dict) -> dict:
     out["ptx_version"] = min(versions, key=_vkey) if versions else ""
     out["min_target"] = targets[0]
     out["targets"] = [t for t in PROBE_TARGETS if t in targets]
+    if out["targets"] == [t for t in PROBE_TARGETS if target_key(t) >= target_key(targets[0])]:
+        out["targets"] = ["all from " + targets[0]]
     out["verified"] = True
     out["operand_strategy"] = form["operand_strategy"]
     # values (and optional modifiers) that need more than the form as a whole
@@ -183,7 +185,8 @@ def summarise(form: dict) -> dict:
     for key, cis in seen.items():
         ok = [ci for ci in cis if ci in acc]
         if not ok:
-            rejects.append(key)
+            if len(cis) >= 2:
+                rejects.append(key)
             continue
         ts = sorted({t for ci in ok for t in acc[ci]}, key=target_key)
         vs = [form["_versions"][ci] for ci in ok if form["_versions"].get(ci)]
@@ -197,6 +200,23 @@ def summarise(form: dict) -> dict:
             per[key] = req
     if per:
         out["value_requirements"] = per
+    # a value that ptxas accepts only together with some value of another optional slot
+    requires = {}
+    for key, cis in seen.items():
+        if key in rejects:
+            continue
+        ok = [ci for ci in cis if ci in acc]
+        bad = [ci for ci in cis if ci not in acc]
+        if not ok or not bad:
+            continue
+        slot = key.split("=")[0]
+        for other in {k.split("=")[0] for ci in ok for k in _keys(form, ci)} - {slot}:
+            if all(other in form["_combos"][ci][1] for ci in ok) and any(other not in form["_combos"][ci][1]
+                                                                         for ci in bad):
+                if not all(other in b for _, b in form["_combos"]):
+                    requires.setdefault(key, []).append(other)
+    if requires:
+        out["requires"] = requires
     # pairs of values that ptxas never accepts together although each is accepted with others
     pairs = []
     keys = [k for k in seen if k not in rejects]
@@ -205,15 +225,22 @@ def summarise(form: dict) -> dict:
             if a.split("=")[0] == b.split("=")[0]:
                 continue
             both = set(seen[a]) & set(seen[b])
-            if both and not any(ci in acc for ci in both):
+            if both and (len(both) >= 2 or both & form.get("_pairmin", set())) and not any(ci in acc for ci in both):
                 pairs.append([a, b])
     if rejects:
         out["rejects"] = sorted(rejects)
     if pairs:
         out["rejected_pairs"] = pairs
-    ex = [ci for ci in sorted(acc)][:3]
+    # the first example is an instance that needs no more than the form's version and target
+    oldest = [ci for ci in sorted(acc) if form["_versions"].get(ci) == out["ptx_version"]
+              and targets[0] in acc[ci]]
+    ex = (oldest[:1] + [ci for ci in sorted(acc) if ci not in oldest[:1]])[:3]
     out["examples"] = [_instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
     return out
+
+
+def _keys(form: dict, ci: int) -> list[str]:
+    return [f"{k}={v}" for k, v in form["_combos"][ci][1].items()]
 
 
 def _state_spaces(form: dict) -> list[str]:
@@ -262,7 +289,7 @@ def load_forms(syntax_dir: Path) -> list[dict]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--syntax", type=Path, default=DEFAULT_SYNTAX)
-    ap.add_argument("--cap", type=int, default=48, help="derivation instances per form")
+    ap.add_argument("--cap", type=int, default=120, help="derivation instances per form")
     ap.add_argument("--out", type=Path, default=HERE)
     args = ap.parse_args(argv)
     tool = ptxas.find_ptxas()
@@ -272,7 +299,13 @@ def main(argv: list[str] | None = None) -> int:
     tv = ptxas.ptxas_version(tool)
     forms = load_forms(args.syntax)
     for i, f in enumerate(forms):
-        f["_combos"] = instances.opcode_combos(f, args.cap, seed=i)
+        combos = dict(instances.opcode_combos(f, args.cap, seed=i))
+        pm = instances.pair_minimal(f)
+        for text, bind in pm:
+            combos.setdefault(text, bind)
+        f["_combos"] = list(combos.items())
+        pm_texts = {t for t, _ in pm}
+        f["_pairmin"] = {ci for ci, (t, _) in enumerate(f["_combos"]) if t in pm_texts}
     cache = ptxas.Cache()
     print(f"{len(forms)} forms; choosing operand strategies", file=sys.stderr)
     choose_strategies(tool, forms, cache)
@@ -292,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, fs in insts.items():
             cat, summary = families.info(name)
             doc["instructions"].append({"name": name, "category": cat, "summary": summary, "forms": fs})
-        (args.out / f"{fam}.json").write_text(json.dumps(doc, indent=1, sort_keys=False) + "\n")
+        (args.out / f"{fam}.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     n_ver = sum(1 for f in forms if f.get("_accepted"))
     print(f"wrote {len(by_family)} families, {len(forms)} forms ({n_ver} verified by ptxas {tv})", file=sys.stderr)
     return 0

@@ -4,7 +4,7 @@
   "use strict";
   var body = document.body;
   var staticMode = body.dataset.mode === "static";
-  var root = body.dataset.root || "/";
+  var root = body.dataset.root === undefined ? "/" : body.dataset.root;
   var archTitles = {};
   try { archTitles = JSON.parse(body.dataset.archs || "{}"); } catch (e) { archTitles = {}; }
   var archOrder = Object.keys(archTitles);
@@ -199,7 +199,21 @@
       var ol = el("ol", "decoded");
       data.instructions.forEach(function (i) {
         var li = el("li");
-        li.appendChild(typeof i === "string" ? el("code", null, i) : renderValue(i));
+        if (typeof i === "string") {
+          li.appendChild(el("code", "asm", i));
+        } else {
+          if (i && i.text) li.appendChild(el("code", "asm", i.text));
+          if (i && i.name && /^[a-z0-9_.]+$/.test(i.name)) {
+            var a = el("a", "inst", "reference page of " + i.name);
+            a.href = instUrl(data.arch, i.name);
+            li.appendChild(document.createTextNode(" "));
+            li.appendChild(a);
+          }
+          var det = el("details"), sum = el("summary", null, "all decoded fields");
+          det.appendChild(sum);
+          det.appendChild(renderValue(i));
+          li.appendChild(det);
+        }
         ol.appendChild(li);
       });
       div.appendChild(ol);

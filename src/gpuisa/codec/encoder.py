@@ -1,0 +1,343 @@
+"""Table-driven AMD GPU assembler (LLVM's syntax) - the inverse of the decoder.
+
+An instruction line is split into mnemonic, operands and modifiers
+(``syntax.py``); the candidate entries are those with that LLVM mnemonic (or,
+for a bare name such as ``v_add_f32``, every encoding of the instruction,
+32-bit forms first, as LLVM prefers).  Each operand is parsed back through
+the entry's print plan: register fields, source values with literals, token
+templates (``-x``, ``|x|``), modifier words; unspecified fields keep the
+plan's silent defaults.  The first candidate that accepts every operand wins.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass, field
+
+from .. import archs
+from . import operands as opd
+from .decoder import operand_type
+from .plans import load_plans
+from .syntax import split_operands
+from .tables import ArchTables, Entry, load_arch_tables
+
+
+class EncodeError(ValueError):
+    """Text that is not an instruction of the architecture (one line, with the reason)."""
+
+
+@dataclass
+class Encoded:
+    data: bytes
+    encoding: str
+    name: str
+    fields: dict[str, int] = field(default_factory=dict)
+    literal: int | None = None
+
+    def to_json(self) -> dict:
+        out = {"bytes": self.data.hex(), "encoding": self.encoding, "fields": dict(self.fields)}
+        if self.literal is not None:
+            out["literal"] = f"0x{self.literal:08x}"
+        return out
+
+
+_NUM = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
+_FLOAT = re.compile(r"^-?\d+\.\d*(e[-+]?\d+)?$")
+
+
+def _float_bits(tok: str, size: int) -> int | None:
+    if not _FLOAT.match(tok):
+        return None
+    x = float(tok)
+    if size == 16:
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+    if size == 64:
+        return struct.unpack("<Q", struct.pack("<d", x))[0] >> 32
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+class Encoder:
+    def __init__(self, arch: str, wave64: bool = False):
+        self.arch = archs.resolve_arch(arch).name
+        self.tables: ArchTables = load_arch_tables(self.arch)
+        self.plans = load_plans(self.arch)
+        self.gfx = self.tables.gfx.split(".")[0]
+        self.wave64 = wave64
+
+    def candidates(self, mnemonic: str) -> list[Entry]:
+        t = self.tables
+        found = list(t.by_mnemonic.get(mnemonic, []))
+        base = mnemonic
+        for suf in ("_e32", "_e64"):
+            if base.endswith(suf):
+                base = base[: -len(suf)]
+        for e in t.by_name.get(base, []):
+            plan = self.plans.get(f"{e.name}|{e.encoding}")
+            if e not in found and (base == mnemonic or (plan and plan["m"] == mnemonic)):
+                found.append(e)
+        found.sort(key=lambda e: e.width)
+        return found
+
+    def encode_line(self, text: str) -> Encoded:
+        text = " ".join(text.strip().split())
+        if not text:
+            raise EncodeError("empty instruction")
+        mnemonic = text.split()[0].lower()
+        cands = self.candidates(mnemonic)
+        if not cands:
+            raise EncodeError(self._unknown(mnemonic))
+        ops, mods = split_operands(text)
+        errors = []
+        for e in cands:
+            plan = self.plans.get(f"{e.name}|{e.encoding}")
+            if plan is None:
+                errors.append(f"{e.encoding}: no operand syntax known")
+                continue
+            try:
+                return self._encode(e, plan, ops, mods)
+            except EncodeError as exc:
+                errors.append(f"{e.encoding}: {exc}")
+        raise EncodeError(f"{text!r} does not assemble for {self.arch}: " + "; ".join(errors[:3]))
+
+    def _unknown(self, mnemonic: str) -> str:
+        from .tables import _store
+
+        st = _store()
+        base = mnemonic
+        for suf in ("_e32", "_e64", "_sdwa", "_dpp"):
+            if base.endswith(suf):
+                base = base[: -len(suf)]
+        have = st.instruction_archs(base)
+        if have:
+            return (f"{base} is not in {self.arch}; it exists in "
+                    f"{', '.join(archs.generation_order([a for a in have if a != self.arch]))}")
+        return f"unknown instruction {mnemonic} for {self.arch}"
+
+    # -- one candidate ---------------------------------------------------
+    def _encode(self, e: Entry, plan: dict, ops: list[str], mods: list[str]) -> Encoded:
+        enc = self.tables.encodings[e.encoding]
+        word = plan.get("e", plan["w"])  # llvm-mc's encoding of the base text: its don't-care bits
+        specs = plan["ops"]
+        if len(ops) != len(specs):
+            raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
+        values: dict[str, int] = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+        lit: int | None = None
+        tsize, is_float = operand_type(e.mnemonic)
+        set_mods: set[str] = set()
+        for k, (tok, spec) in enumerate(zip(ops, specs)):
+            tok = tok.strip()
+            # token templates (neg/abs ...): peel the outermost first
+            bits: dict[str, int] = {}
+            changed = True
+            while changed:
+                changed = False
+                for fname, by_v in plan.get("tmpl", {}).items():
+                    for v, lst in by_v.items():
+                        v = int(v)
+                        if v & (v - 1):
+                            continue
+                        for kk, tp in lst:
+                            if kk != k:
+                                continue
+                            pre, post = tp.split("{}")
+                            if tok.startswith(pre) and tok.endswith(post) and len(tok) > len(pre) + len(post):
+                                inner = tok[len(pre):len(tok) - len(post) if post else None]
+                                if pre == "-" and not post and (_NUM.match(tok) or _FLOAT.match(tok)):
+                                    continue
+                                bits[fname] = bits.get(fname, 0) | v
+                                tok = inner
+                                changed = True
+            for fname, v in bits.items():
+                values[fname] = values.get(fname, 0) | v
+            kind = spec.get("k")
+            if "imm_if" in spec and _NUM.match(tok):
+                f = enc.field(spec["f"])
+                values[spec["f"]] = int(tok, 0) & ((1 << f.width) - 1)
+                values[spec["imm_if"]] = 1
+            elif kind in ("src", "ssrc"):
+                n = spec["n"]
+                scale = spec.get("s", 1)
+                osize = 64 if n == 2 and tsize != 16 else (16 if tsize == 16 else 32)
+                if tok.startswith("a") and "acc" in spec and opd.parse_reg(tok):
+                    values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+                    tok = "v" + tok[1:]
+                got = self._parse_src(tok, n, osize, is_float, kind == "src")
+                if got is None:
+                    raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {self._kind_text(spec)}")
+                v, litv = got
+                if litv is not None:
+                    if scale != 1:
+                        raise EncodeError(f"operand {k + 1} {tok!r}: a literal is not allowed here")
+                    if lit is not None and lit != litv:
+                        raise EncodeError("only one literal constant per instruction")
+                    lit = litv
+                if scale != 1:
+                    if v % scale:
+                        raise EncodeError(f"operand {k + 1} {tok!r}: register must be a multiple of {scale}")
+                    v //= scale
+                f = enc.field(spec["f"])
+                if v >= 1 << f.width:
+                    raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec['f']}")
+                values[spec["f"]] = v
+            elif kind == "vreg":
+                r = opd.parse_reg(tok)
+                if r is not None and r[0] == "a" and "acc" in spec:
+                    values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+                    r = ("v", r[1], r[2])
+                if r is None or r[0] != spec.get("c", "v") or r[2] != spec["n"]:
+                    raise EncodeError(f"operand {k + 1} {tok!r} is not a {self._kind_text(spec)}")
+                values[spec["f"]] = r[1]
+                if r[1] >= 1 << enc.field(spec["f"]).width:
+                    raise EncodeError(f"operand {k + 1} {tok!r} is out of range")
+            elif kind == "imm":
+                f = enc.field(spec["f"])
+                try:
+                    n = int(tok, 0)
+                except ValueError:
+                    raise EncodeError(f"operand {k + 1} {tok!r} is not an integer") from None
+                lo = -(1 << (f.width - 1)) if spec["signed"] else 0
+                if not lo <= n < (1 << f.width):
+                    raise EncodeError(f"operand {k + 1} {tok} is out of range for the {f.width}-bit field {f.name}")
+                values[spec["f"]] = n & ((1 << f.width) - 1)
+            elif kind == "lit":
+                try:
+                    n = int(tok, 0)
+                except ValueError:
+                    b = _float_bits(tok, tsize)
+                    if b is None:
+                        raise EncodeError(f"operand {k + 1} {tok!r} is not a constant") from None
+                    n = b
+                lit = n & 0xFFFFFFFF
+            elif "alt" in spec:
+                if tok != "off":
+                    r = opd.parse_reg(tok)
+                    if r is None or r[0] != "v":
+                        raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address")
+                    values["VADDR"] = r[1]
+            elif "table" in spec:
+                if tok != spec["t"]:
+                    hit = [(fn, int(v)) for fn, tbl in spec["table"].items() for v, t in tbl.items() if t == tok]
+                    if not hit:
+                        raise EncodeError(f"operand {k + 1} {tok!r} not supported by the encoder yet")
+                    values[hit[0][0]] = hit[0][1]
+            elif tok != spec["t"] and not (self.wave64 and spec["t"] == "vcc_lo" and tok == "vcc"):
+                raise EncodeError(f"operand {k + 1} must be {spec['t']}, got {tok!r}")
+        # modifiers
+        given = list(mods)
+        base_mods = plan.get("mods0", [])
+        for fname, m in plan.get("mods", {}).items():
+            if "v" in m:
+                owned = [x for x in base_mods if any(x in d for _, d in m["v"].values())]
+                match = None
+                for v, (add, rem) in m["v"].items():
+                    if add and all(a in given for a in add):
+                        if match is None or len(add) > len(match[1]):
+                            match = (int(v), add)
+                if match is not None:
+                    values[fname] = match[0]
+                    for a in match[1]:
+                        set_mods.add(a)
+                elif owned and not any(b in given for b in owned):
+                    silent = [int(v) for v, (add, rem) in m["v"].items() if not add and all(o in rem for o in owned)]
+                    if silent:
+                        values[fname] = max(silent)
+            elif "name" in m and any("mul" in x for x in plan["mods"].values() if x.get("name") == m["name"]):
+                for g in given:
+                    if g.startswith(m["name"] + ":"):
+                        n = int(g.split(":", 1)[1], 0)
+                        parts = sorted(((x.get("mul", 1), fn) for fn, x in plan["mods"].items()
+                                        if x.get("name") == m["name"]), reverse=True)
+                        total_bits = sum(enc.field(fn).width for _, fn in parts)
+                        if not 0 <= n < (1 << total_bits):
+                            raise EncodeError(f"modifier {g} is out of range (0..{(1 << total_bits) - 1})")
+                        for mul, fn in parts:
+                            values[fn] = (n // mul) & ((1 << enc.field(fn).width) - 1)
+                            n -= values[fn] * mul
+                        set_mods.add(g)
+            elif "name" in m:
+                for g in given:
+                    if g.startswith(m["name"] + ":"):
+                        f = enc.field(fname)
+                        try:
+                            n = int(g.split(":", 1)[1], 0)
+                        except ValueError:
+                            raise EncodeError(f"modifier {g!r}: expected an integer") from None
+                        lo = -(1 << (f.width - 1)) if m["signed"] else 0
+                        if not lo <= n < (1 << f.width):
+                            raise EncodeError(f"modifier {g} is out of range for the {f.width}-bit field {fname}")
+                        values[fname] = n & ((1 << f.width) - 1)
+                        set_mods.add(g)
+            else:
+                for v, add in m["table"].items():
+                    if add and all(a in given for a in add):
+                        values[fname] = int(v)
+                        set_mods.update(add)
+        for g in given:
+            if g not in set_mods and g not in base_mods:
+                raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
+        word = enc.fixed_value
+        if enc.op_field and e.opcode is not None:
+            word |= enc.field(enc.op_field).place(e.opcode)
+        for fname, v in values.items():
+            word |= enc.field(fname).place(v)
+        data = word.to_bytes(enc.width // 8, "little")
+        if lit is not None or any(s.get("k") == "lit" for s in specs):
+            data += (lit or 0).to_bytes(4, "little")
+        return Encoded(data, e.encoding, e.name, values, lit)
+
+    def _kind_text(self, spec: dict) -> str:
+        n = spec.get("n", 1)
+        what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.get("k"), "operand")
+        return f"{32 * n}-bit {what}" + (f" like {spec['t']}" if spec.get("t") else "")
+
+    def _parse_src(self, tok: str, n: int, size: int, is_float: bool, allow_vgpr: bool):
+        got = opd.parse_src(self.gfx, tok, n)
+        if got is not None:
+            v, litv = got
+            if v >= 256 and not allow_vgpr:
+                return None
+            if litv is not None:
+                if is_float:
+                    name = opd.FLOAT_BITS.get(size, {}).get(litv & (0xFFFF if size == 16 else 0xFFFFFFFF))
+                    if name is not None:
+                        return opd.parse_src(self.gfx, name, n)
+                return v, litv
+            return got
+        b = _float_bits(tok, size)
+        if b is not None:
+            return opd.LITERAL, b
+        return None
+
+
+_ENCODERS: dict[tuple[str, bool], Encoder] = {}
+
+
+def get_encoder(arch: str, wave64: bool = False) -> Encoder:
+    key = (arch, wave64)
+    if key not in _ENCODERS:
+        _ENCODERS[key] = Encoder(arch, wave64)
+    return _ENCODERS[key]
+
+
+def strip_comment(line: str) -> str:
+    for mark in ("//", ";"):
+        i = line.find(mark)
+        if i >= 0:
+            line = line[:i]
+    return line.strip()
+
+
+def encode(arch: str, text: str, wave64: bool = False) -> bytes:
+    """Assemble one or more instructions (one per line; ``;``/``//`` comments) into bytes."""
+    enc = get_encoder(arch, wave64)
+    out = bytearray()
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = strip_comment(line)
+        if not line or line.endswith(":"):
+            continue
+        try:
+            out += enc.encode_line(line).data
+        except EncodeError as exc:
+            raise EncodeError(f"line {lineno}: {exc}") from None
+    return bytes(out)

@@ -1,0 +1,163 @@
+"""Validate PTX instructions against the catalog: form, bad part with the allowed set, target and version."""
+
+from __future__ import annotations
+
+import re
+
+from . import catalog
+from .match import classify, dot_tokens, match_opcode, match_operands, split_instruction, split_top, _show
+
+DIRECTIVE = re.compile(r"^\s*(\.|//|\{|\}|$|[A-Za-z_$][\w$]*:\s*$)")
+
+
+def _vkey(v: str) -> tuple:
+    try:
+        return tuple(int(x) for x in v.split("."))
+    except ValueError:
+        return (99,)
+
+
+def _describe_failure(name: str, form: dict, fail, toks: list[str]) -> str:
+    pos = fail.pos
+    tok = toks[pos] if 0 <= pos < len(toks) else None
+    required = [e for e, opt in fail.expected if not opt] or [e for e, _ in fail.expected]
+    sets = [e for e, _ in fail.expected if "set" in e]
+    pick = next((e for e in required if "set" in e), None) or (sets[0] if sets else required[0] if required else None)
+    if pick is None or "end" in pick:
+        if tok is not None:
+            allowed = [("{%s}" if o else "%s") % (e.get("set") or e.get("lit")) for e, o in fail.expected
+                       if "end" not in e]
+            return (f"`{tok}` is not a valid modifier for {name} here"
+                    + (f"; allowed: {', '.join(allowed)}" if allowed else "; nothing more may follow"))
+        return f"incomplete {name} instruction"
+    if "set" in pick:
+        values = form["value_sets"].get(pick["set"], [])
+        rx = form.get("value_patterns", {}).get(pick["set"])
+        if tok is None:
+            return f"missing {pick['set']} for {name}; allowed: {_show(values, rx)}"
+        return f"`{tok}` is not a valid {pick['set']} for {name}; allowed: {_show(values, rx)}"
+    want = pick["lit"]
+    if tok is None:
+        return f"missing `{want}` in {name}"
+    return f"`{tok}` is not valid in {name} here; expected `{want}`"
+
+
+def _requirements(form: dict, bind: dict) -> tuple[str, list[str]]:
+    version = form["ptx_version"]
+    targets = set(catalog.expand_targets(form.get("targets", [])))
+    for k, v in bind.items():
+        req = form.get("value_requirements", {}).get(f"{k}={v}")
+        if not req:
+            continue
+        if req.get("ptx_version") and _vkey(req["ptx_version"]) > _vkey(version or "0"):
+            version = req["ptx_version"]
+        if req.get("targets"):
+            targets &= set(req["targets"])
+    return version, sorted(targets, key=catalog.target_key)
+
+
+def _target_ok(target: str, allowed: list[str]) -> bool:
+    if target in catalog.PROBE_TARGETS or not allowed:
+        return target in allowed
+    # a target the catalog was not measured on: admit it when a measured target of the same kind is not newer
+    num, suffix = catalog.target_key(target)
+    return any(catalog.target_key(t)[0] <= num and not catalog.target_key(t)[1] for t in allowed) and not suffix
+
+
+def check_instruction(text: str, target: str | None = None, version: str | None = None) -> dict:
+    """{valid, name, form, error, min_target, ptx_version, targets}."""
+    guard, opcode, operand_text = split_instruction(text)
+    result = {"valid": False, "name": None, "form": None, "error": None, "min_target": None, "ptx_version": None}
+    if not opcode:
+        result["error"] = "empty instruction"
+        return result
+    toks = dot_tokens(opcode)
+    candidates = catalog.forms_by_head().get(toks[0], [])
+    if not candidates:
+        result["error"] = f"unknown PTX instruction `{toks[0]}`"
+        return result
+    items = [classify(x) for x in split_top(operand_text)] if operand_text else []
+    best = None  # (score, name, form, error)
+    for name, form in candidates:
+        bind, fail = match_opcode(form, toks)
+        if bind is None:
+            score = (0, fail.pos, len(_literal_prefix(form, toks)))
+            err = _describe_failure(name, form, fail, toks)
+        else:
+            oerr = match_operands(form, items)
+            rejected = _rejected(form, bind, name)
+            if oerr is None and rejected is None:
+                return _accept(result, name, form, bind, target, version)
+            score = (1, 99 if rejected is None else 98, 0)
+            err = f"{name}: {oerr}" if oerr else rejected
+        if best is None or score > best[0]:
+            best = (score, name, form, err)
+    _, name, form, err = best
+    result.update({"name": name, "form": form["syntax"], "error": err})
+    return result
+
+
+def _literal_prefix(form: dict, toks: list[str]) -> list[str]:
+    lits = []
+    for e in form["opcode"]:
+        if "lit" not in e:
+            break
+        lits += dot_tokens(e["lit"])
+    return [t for t, u in zip(lits, toks) if t == u]
+
+
+def _rejected(form: dict, bind: dict, name: str) -> str | None:
+    keys = {f"{k}={v}" for k, v in bind.items()}
+    for r in form.get("rejects", []):
+        if r in keys:
+            k, v = r.split("=", 1)
+            return f"`{v}` ({k}) is not accepted in this form of {name} by ptxas"
+    for key, needs in form.get("requires", {}).items():
+        if key in keys and not any(n in bind for n in needs):
+            return f"`{key.split('=', 1)[1]}` needs {' or '.join(needs)} as well in {name}"
+    for a, b in form.get("rejected_pairs", []):
+        if a in keys and b in keys:
+            return f"`{a.split('=', 1)[1]}` cannot be combined with `{b.split('=', 1)[1]}` in {name}"
+    return None
+
+
+def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None, version: str | None) -> dict:
+    need_version, targets = _requirements(form, bind)
+    result.update({"valid": True, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
+                   "min_target": targets[0] if targets else (form["min_target"] or None)})
+    problems = []
+    if version and need_version and _vkey(version) < _vkey(need_version):
+        problems.append(f"needs PTX ISA .version {need_version} or later (got {version})")
+    if target and form.get("verified") and not _target_ok(target, targets):
+        shown = ", ".join(targets[:8]) + (" …" if len(targets) > 8 else "")
+        problems.append(f"is not available on {target}; available on: {shown}")
+    if problems:
+        result["valid"] = False
+        result["error"] = f"{name} " + " and ".join(problems)
+    return result
+
+
+def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
+    """Every instruction of a .ptx text; .version/.target directives apply when no override is given."""
+    out = []
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("//", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith(".version") and version is None:
+            file_version = line.split()[1] if len(line.split()) > 1 else None
+            version = file_version
+            continue
+        if line.startswith(".target") and target is None:
+            target = line.split()[1].split(",")[0] if len(line.split()) > 1 else None
+            continue
+        for stmt in line.split(";"):
+            stmt = stmt.strip()
+            while re.match(r"^[A-Za-z_$][\w$]*:", stmt):  # labels
+                stmt = stmt.split(":", 1)[1].strip()
+            if not stmt or DIRECTIVE.match(stmt):
+                continue
+            r = check_instruction(stmt, target, version)
+            r["line"] = lineno
+            out.append(r)
+    return out

@@ -1,0 +1,100 @@
+"""`gpuisa ptx check` and `gpuisa ptx matrix`."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from ..errors import UserError
+
+TARGET_RE = re.compile(r"^(sm|compute)_\d+[af]?$")
+VERSION_RE = re.compile(r"^\d+\.\d+$")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("ptx", help="NVIDIA PTX: validate instructions, availability matrix")
+    ps = p.add_subparsers(dest="ptx_cmd", required=True)
+    c = ps.add_parser("check", help="validate a PTX instruction (or --file a .ptx) against the catalog")
+    c.add_argument("instruction", nargs="?", help='e.g. "vsub.s32.s32.u32.sat d, a.h1, b.h1;"')
+    c.add_argument("--file", help="a .ptx file: check every instruction")
+    c.add_argument("--target", help="sm_NN target to check availability on (e.g. sm_90a)")
+    c.add_argument("--version", help="PTX ISA version X.Y to check against")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_check)
+    m = ps.add_parser("matrix", help="availability of every form by PTX ISA version and target")
+    g = m.add_mutually_exclusive_group()
+    g.add_argument("--json", action="store_true")
+    g.add_argument("--csv", action="store_true")
+    m.set_defaults(func=cmd_matrix)
+
+
+def _validate_args(args) -> None:
+    if args.target and not TARGET_RE.match(args.target):
+        raise UserError(f"--target {args.target!r} is not a target name; allowed: sm_NN with optional a/f suffix (sm_90a)")
+    if args.version and not VERSION_RE.match(args.version):
+        raise UserError(f"--version {args.version!r} is not a PTX ISA version; allowed: X.Y (e.g. 8.0)")
+
+
+def cmd_check(args) -> int:
+    from .check import check_file, check_instruction
+
+    _validate_args(args)
+    if bool(args.file) == bool(args.instruction):
+        raise UserError("give one instruction or --file FILE.ptx (not both, not neither)")
+    if args.file:
+        path = Path(args.file)
+        if not path.is_file():
+            raise UserError(f"no such file: {args.file}")
+        results = check_file(path.read_text(errors="replace"), args.target, args.version)
+        bad = [r for r in results if not r["valid"]]
+        if args.json:
+            sys.stdout.write(json.dumps({"instructions": len(results), "invalid": len(bad), "errors": bad}, indent=1) + "\n")
+        else:
+            for r in bad:
+                print(f"{path.name}:{r['line']}: {r['error']}")
+            print(f"{len(results)} instructions, {len(bad)} invalid")
+        return 1 if bad else 0
+    r = check_instruction(args.instruction, args.target, args.version)
+    out = {k: r[k] for k in ("valid", "form", "error", "min_target", "ptx_version")}
+    out["name"] = r["name"]
+    if args.json:
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    elif r["valid"]:
+        print(f"valid: {r['name']} form `{r['form']}`; PTX ISA {r['ptx_version'] or '?'}, min target {r['min_target'] or '?'}")
+    else:
+        print(f"invalid: {r['error']}", file=sys.stderr)
+    return 0 if r["valid"] else 1
+
+
+def matrix_rows() -> tuple[list[str], list[list[str]]]:
+    from . import catalog
+
+    headers = ["instruction", "form", "ptx_version", "min_target"] + list(catalog.PROBE_TARGETS)
+    rows = []
+    for fam in catalog.families():
+        for inst in fam["instructions"]:
+            for f in inst["forms"]:
+                ts = set(catalog.expand_targets(f.get("targets", [])))
+                rows.append([inst["name"], f["syntax"], f["ptx_version"], f["min_target"]]
+                            + [("yes" if t in ts else "no") if f.get("verified") else "?" for t in catalog.PROBE_TARGETS])
+    return headers, rows
+
+
+def cmd_matrix(args) -> int:
+    headers, rows = matrix_rows()
+    if args.json:
+        sys.stdout.write(json.dumps([dict(zip(headers, r)) for r in rows], indent=1) + "\n")
+    elif args.csv:
+        import csv
+
+        w = csv.writer(sys.stdout)
+        w.writerow(headers)
+        w.writerows(rows)
+    else:
+        from ..render.text import table
+
+        short = [r[:4] + [" ".join(t for t, v in zip(headers[4:], r[4:]) if v == "yes")] for r in rows]
+        print("\n".join(table(headers[:4] + ["targets"], short)))
+    return 0

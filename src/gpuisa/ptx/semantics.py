@@ -1,0 +1,315 @@
+"""Executable semantics of value-computing PTX instructions (the project's own formulation).
+
+``evaluate_ptx("vsub.s32.s32.u32.sat d, a.h1, b.h1", {"a": ..., "b": ...})`` returns
+``{"outputs": {"d": raw_int}}``: operands are raw bit patterns of their register
+width; immediates may appear in place of registers.
+
+Covered: video scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset, with byte/half
+selects, .sat, secondary .add/.min/.max and merge into a selected byte/half of c),
+video SIMD (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4 with lane
+selects, masks and .add) and integer/logic instructions (add sub mul mad mul24 mad24
+sad min max abs neg popc clz brev bfe bfi and or xor not cnot shl shr lop3 prmt
+dp4a dp2a).  Anything else raises ``UnsupportedInstruction``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .match import classify, dot_tokens, split_instruction, split_top
+
+
+class UnsupportedInstruction(ValueError):
+    """An instruction (or form) the evaluator has no semantics for."""
+
+
+COVERED = ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2",
+           "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
+           "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "min", "max", "abs", "neg", "popc", "clz", "brev",
+           "bfe", "bfi", "and", "or", "xor", "not", "cnot", "shl", "shr", "lop3", "prmt", "dp4a", "dp2a")
+TYPE_RE = re.compile(r"^\.([usb])(8|16|32|64)$")
+CMP = {".eq": lambda x, y: x == y, ".ne": lambda x, y: x != y, ".lt": lambda x, y: x < y,
+       ".le": lambda x, y: x <= y, ".gt": lambda x, y: x > y, ".ge": lambda x, y: x >= y}
+
+
+def _mask(bits: int) -> int:
+    return (1 << bits) - 1
+
+
+def _signed(v: int, bits: int) -> int:
+    v &= _mask(bits)
+    return v - (1 << bits) if v >> (bits - 1) & 1 else v
+
+
+def _as(v: int, signed: bool, bits: int) -> int:
+    return _signed(v, bits) if signed else v & _mask(bits)
+
+
+def _clamp(v: int, signed: bool, bits: int) -> int:
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, _mask(bits))
+    return max(lo, min(hi, v))
+
+
+def _value(item: dict, inputs: dict[str, int]) -> int:
+    name = item.get("name", item["text"])
+    if name in inputs:
+        v = int(inputs[name])
+    else:
+        try:
+            v = int(name, 0)
+        except ValueError:
+            raise UnsupportedInstruction(f"no input value for operand {name!r}") from None
+    return -v if item.get("prefix") == "-" else v
+
+
+def _select(v: int, signed: bool, sel: str | None) -> int:
+    if sel is None:
+        return _as(v, signed, 32)
+    n = int(sel[2:])
+    bits = 8 if sel[1] == "b" else 16
+    return _as(v >> (n * bits), signed, bits)
+
+
+def _video_scalar(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
+    types = [t for t in toks if t in (".u32", ".s32")]
+    mods = set(toks)
+    d_signed = types[0] == ".s32"
+    if op == "vset":
+        a_s, b_s = types[0] == ".s32", types[1] == ".s32"
+    else:
+        a_s, b_s = types[1] == ".s32", types[2] == ".s32"
+    a = _select(_value(items[1], inputs), a_s, (items[1]["suffixes"] or [None])[0])
+    braw = _value(items[2], inputs)
+    b = _select(braw, b_s, (items[2]["suffixes"] or [None])[0])
+    if op == "vadd":
+        t = a + b
+    elif op == "vsub":
+        t = a - b
+    elif op == "vabsdiff":
+        t = abs(a - b)
+    elif op == "vmin":
+        t = min(a, b)
+    elif op == "vmax":
+        t = max(a, b)
+    elif op in ("vshl", "vshr"):
+        n = b & _mask(32)
+        n = min(n, 32) if ".clamp" in mods else n & 31
+        t = a << n if op == "vshl" else a >> n
+        if op == "vshl":
+            t = _as(t, a_s, 32) if ".sat" not in mods else t
+    else:
+        cmp = next(t for t in toks if t in CMP)
+        t = int(CMP[cmp](a, b))
+    dsel = (items[0]["suffixes"] or [None])[0]
+    width = 32 if dsel is None else (8 if dsel[1] == "b" else 16)
+    if ".sat" in mods:
+        t = _clamp(t, d_signed, width)
+    c = _value(items[3], inputs) if len(items) > 3 else 0
+    if ".add" in mods:
+        t = t + _as(c, d_signed, 32)
+    elif ".min" in mods:
+        t = min(t, _as(c, d_signed, 32))
+    elif ".max" in mods:
+        t = max(t, _as(c, d_signed, 32))
+    if dsel is not None:
+        shift = int(dsel[2:]) * width
+        return items[0]["name"], (c & ~(_mask(width) << shift) | ((t & _mask(width)) << shift)) & _mask(32)
+    return items[0]["name"], t & _mask(32)
+
+
+def _lanes(a: int, b: int, sel: str, n: int) -> list[int]:
+    bits = 32 // n
+    pool = (b << 32 | a) & _mask(64)
+    digits = [int(ch) for ch in sel[2:] if ch.isdigit()] if sel[1] == "h" else [int(ch) for ch in sel[2:]]
+    return [(pool >> (d * bits)) & _mask(bits) for d in reversed(digits)]  # lane 0 first
+
+
+def _video_simd(op: str, n: int, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
+    bits = 32 // n
+    types = [t for t in toks if t in (".u32", ".s32")]
+    mods = set(toks)
+    base = op[:-1]
+    if base == "vset":
+        d_s, a_s, b_s = False, types[0] == ".s32", types[1] == ".s32"
+    else:
+        d_s, a_s, b_s = types[0] == ".s32", types[1] == ".s32", types[2] == ".s32"
+    a, b = _value(items[1], inputs) & _mask(32), _value(items[2], inputs) & _mask(32)
+    c = _value(items[3], inputs) & _mask(32)
+    dflt_a = ".h10" if n == 2 else ".b3210"
+    dflt_b = ".h32" if n == 2 else ".b7654"
+    va = [_as(x, a_s, bits) for x in _lanes(a, b, (items[1]["suffixes"] or [dflt_a])[0], n)]
+    vb = [_as(x, b_s, bits) for x in _lanes(a, b, (items[2]["suffixes"] or [dflt_b])[0], n)]
+    vc = [(c >> (i * bits)) & _mask(bits) for i in range(n)]
+    mask_sel = (items[0]["suffixes"] or [".h10" if n == 2 else ".b3210"])[0]
+    on = {int(ch) for ch in mask_sel[2:]}
+    out = []
+    for i in range(n):
+        x, y = va[i], vb[i]
+        if base == "vadd":
+            t = x + y
+        elif base == "vsub":
+            t = x - y
+        elif base == "vavrg":
+            s = x + y
+            t = (s + 1) >> 1 if s >= 0 else s >> 1
+        elif base == "vabsdiff":
+            t = abs(x - y)
+        elif base == "vmin":
+            t = min(x, y)
+        elif base == "vmax":
+            t = max(x, y)
+        else:
+            t = int(CMP[next(t for t in toks if t in CMP)](x, y))
+        if ".sat" in mods:
+            t = _clamp(t, d_s, bits)
+        out.append(t)
+    if ".add" in mods:
+        d = _as(c, d_s, 32)
+        for i in range(n):
+            if i in on:
+                d += out[i]
+        return items[0]["name"], d & _mask(32)
+    d = 0
+    for i in range(n):
+        d |= ((out[i] if i in on else vc[i]) & _mask(bits)) << (i * bits)
+    return items[0]["name"], d
+
+
+def _int_type(toks: list[str]) -> tuple[bool, int]:
+    for t in reversed(toks):
+        m = TYPE_RE.match(t)
+        if m:
+            return m.group(1) == "s", int(m.group(2))
+    raise UnsupportedInstruction(f"no integer type in {''.join(toks)}")
+
+
+def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
+    signed, bits = _int_type(toks)
+    mods = set(toks)
+    vals = [_value(it, inputs) for it in items[1:]]
+    src = [_as(v, signed, bits) for v in vals]
+    dname = items[0]["name"]
+    out_bits = bits
+    if op in ("add", "sub"):
+        t = src[0] + src[1] if op == "add" else src[0] - src[1]
+        if ".sat" in mods:
+            t = _clamp(t, True, 32)
+    elif op in ("mul", "mad"):
+        p = src[0] * src[1]
+        if ".wide" in mods:
+            out_bits = 2 * bits
+            t = p
+        elif ".hi" in mods:
+            t = p >> bits
+        else:
+            t = p
+        if op == "mad":
+            t += _as(vals[2], signed, out_bits)
+            if ".sat" in mods:
+                t = _clamp(t, True, 32)
+    elif op in ("mul24", "mad24"):
+        a24, b24 = _as(vals[0], signed, 24), _as(vals[1], signed, 24)
+        p = a24 * b24
+        t = (p >> 16) if ".hi" in mods else p
+        if op == "mad24":
+            t = (t & _mask(32)) + src[2]
+            if ".sat" in mods:
+                t = _clamp(_signed(t, 64), True, 32)
+    elif op == "sad":
+        t = abs(src[0] - src[1]) + src[2]
+    elif op in ("min", "max"):
+        t = min(src[:2]) if op == "min" else max(src[:2])
+    elif op == "abs":
+        t = abs(_signed(vals[0], bits))
+    elif op == "neg":
+        t = -_signed(vals[0], bits)
+    elif op == "popc":
+        t, out_bits = bin(vals[0] & _mask(bits)).count("1"), 32
+    elif op == "clz":
+        v = vals[0] & _mask(bits)
+        t, out_bits = bits - v.bit_length(), 32
+    elif op == "brev":
+        t = int(format(vals[0] & _mask(bits), f"0{bits}b")[::-1], 2)
+    elif op == "bfe":
+        a, pos, ln = vals[0] & _mask(bits), vals[1] & 0xFF, min(vals[2] & 0xFF, bits)
+        if ln == 0:
+            t = 0
+        else:
+            width = min(ln, bits - pos) if pos < bits else 0
+            t = (a >> pos) & _mask(width) if width else 0
+            if signed and (a >> min(pos + ln - 1, bits - 1)) & 1:
+                t |= _mask(bits) & ~_mask(width)
+    elif op == "bfi":
+        a, b, pos, ln = vals[0], vals[1], vals[2] & 0xFF, vals[3] & 0xFF
+        m = (_mask(ln) << pos) & _mask(bits) if pos < bits else 0
+        t = (b & ~m) | ((a << pos) & m)
+    elif op in ("and", "or", "xor"):
+        a, b = vals[0] & _mask(bits), vals[1] & _mask(bits)
+        t = a & b if op == "and" else a | b if op == "or" else a ^ b
+    elif op == "not":
+        t = ~vals[0]
+    elif op == "cnot":
+        t = int((vals[0] & _mask(bits)) == 0)
+    elif op == "shl":
+        n = vals[1] & _mask(32)
+        t = (vals[0] << n) if n < bits else 0
+    elif op == "shr":
+        n = min(vals[1] & _mask(32), bits)
+        t = (src[0] >> n) if signed else ((vals[0] & _mask(bits)) >> n)
+    elif op == "lop3":
+        a, b, c, lut = vals[0], vals[1], vals[2], vals[3] & 0xFF
+        t = 0
+        for i in range(bits):
+            idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1)
+            t |= ((lut >> idx) & 1) << i
+    elif op == "prmt":
+        return dname, _prmt(vals[0], vals[1], vals[2])
+    elif op in ("dp4a", "dp2a"):
+        return dname, _dot(op, toks, vals)
+    else:
+        raise UnsupportedInstruction(op)
+    return dname, t & _mask(out_bits)
+
+
+def _prmt(a: int, b: int, sel: int) -> int:
+    pool = [((b << 32 | a & _mask(32)) >> (8 * i)) & 0xFF for i in range(8)]
+    d = 0
+    for lane in range(4):
+        s = (sel >> (4 * lane)) & 0xF
+        byte = pool[s & 7]
+        if s & 8:  # replicate the sign bit
+            byte = 0xFF if byte & 0x80 else 0
+        d |= byte << (8 * lane)
+    return d
+
+
+def _dot(op: str, toks: list[str], vals: list[int]) -> int:
+    types = [t for t in toks if t in (".u32", ".s32")]
+    a_s, b_s = types[0] == ".s32", types[1] == ".s32"
+    a, b, c = vals[0], vals[1], vals[2]
+    acc = _as(c, a_s or b_s, 32)
+    if op == "dp4a":
+        for i in range(4):
+            acc += _as(a >> (8 * i), a_s, 8) * _as(b >> (8 * i), b_s, 8)
+    else:
+        half = 2 if ".hi" in toks else 0
+        for i in range(2):
+            acc += _as(a >> (16 * i), a_s, 16) * _as(b >> (8 * (i + half)), b_s, 8)
+    return acc & _mask(32)
+
+
+def evaluate_ptx(text: str, inputs: dict[str, int]) -> dict:
+    """{"outputs": {destination name: raw integer}} for one instruction."""
+    _, opcode, operand_text = split_instruction(text)
+    toks = dot_tokens(opcode)
+    head = toks[0] if toks else ""
+    items = [classify(x) for x in split_top(operand_text)]
+    if head not in COVERED:
+        raise UnsupportedInstruction(f"no executable semantics for {head or text!r}; covered: {', '.join(COVERED)}")
+    if head in ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"):
+        name, value = _video_scalar(head, toks, items, inputs)
+    elif head[:-1] in ("vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset") and head[-1] in "24":
+        name, value = _video_simd(head, 4 if head.endswith("4") else 2, toks, items, inputs)
+    else:
+        name, value = _integer(head, toks, items, inputs)
+    return {"outputs": {name: value}}

@@ -1,0 +1,55 @@
+"""Small on-disk caches that keep ``gpuisa show`` fast: the pseudocode tables as read from
+the installed wheel (so the wheel's Python file is parsed once) and each instruction's
+coverage result.  They live in the user's cache folder (never in the repository) and are
+keyed by the source file's size and mtime and by this package's code, so any change
+rebuilds them.  Writes go through a temporary file and a rename.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def cache_dir() -> Path:
+    from ..store import home_dir
+
+    return home_dir() / "cache" / "semantics"
+
+
+@functools.lru_cache(maxsize=1)
+def code_version() -> str:
+    h = hashlib.sha1()
+    here = Path(__file__).parent
+    for p in sorted(here.glob("*.py")) + sorted(here.glob("*.lark")):
+        st = p.stat()
+        h.update(f"{p.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:12]
+
+
+def file_key(path: Path) -> str:
+    st = path.stat()
+    return hashlib.sha1(f"{path}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:12]
+
+
+def load(name: str) -> dict | None:
+    try:
+        return json.loads((cache_dir() / name).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def save(name: str, data: dict) -> None:
+    try:
+        d = cache_dir()
+        d.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f)
+        os.replace(tmp, d / name)
+    except OSError:
+        pass  # a read-only home only costs speed

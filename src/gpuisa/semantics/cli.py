@@ -1,0 +1,165 @@
+"""``gpuisa eval`` and ``gpuisa coverage semantics``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..errors import UserError
+
+
+def register(sub) -> None:
+    s = sub.add_parser("eval", help="run an instruction's semantics on a simulated wave (AMD pseudocode, or PTX)")
+    s.add_argument("name", help="instruction name (AMD), or a whole PTX instruction in quotes with --isa ptx")
+    s.add_argument("operands", nargs="*", metavar="OPERAND=VALUE",
+                   help="S0=0x10 S1=1.5 VCC=0b0110 ...; a comma list gives one value per lane")
+    s.add_argument("--arch", help="rdna3.5, rdna4, cdna4 or a gfx target (default: newest with pseudocode)")
+    s.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
+    s.add_argument("--lanes", type=int, help="active lanes (default: the length of the longest list, else 1)")
+    s.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA, 64 on CDNA)")
+    s.add_argument("--no-ieee", action="store_true", help="run with the IEEE mode bit clear")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_eval)
+    if "coverage" not in getattr(sub, "choices", {}):
+        c = sub.add_parser("coverage", help="coverage reports (semantics: which instructions execute)")
+        c.add_argument("subject", choices=["semantics"])
+        c.add_argument("--arch")
+        c.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
+        c.add_argument("--json", action="store_true")
+        c.set_defaults(func=cmd_coverage)
+
+
+def _operands(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise UserError(f"operand {item!r} is not NAME=VALUE (for example S0=0x10 or S1=1.5,2.5)")
+        k, v = item.split("=", 1)
+        k = k.strip()
+        if not k or not v:
+            raise UserError(f"operand {item!r} is not NAME=VALUE (for example S0=0x10 or S1=1.5,2.5)")
+        out[k] = v.split(",") if "," in v else v
+    return out
+
+
+def _eval_ptx(args) -> int:
+    try:
+        from ..ptx.semantics import evaluate_ptx
+    except ImportError:
+        raise UserError("PTX semantics are not available in this installation") from None
+    inputs = {}
+    for k, v in _operands(args.operands).items():
+        if isinstance(v, list):
+            raise UserError(f"PTX operand {k} takes one value")
+        try:
+            inputs[k] = int(v, 0)
+        except ValueError:
+            raise UserError(f"PTX operand {k}={v!r} is not an integer (decimal, 0x.., 0b..)") from None
+    try:
+        res = evaluate_ptx(args.name, inputs)
+    except (ValueError, KeyError) as exc:
+        raise UserError(str(exc).splitlines()[0] if str(exc) else f"cannot evaluate {args.name!r}") from None
+    if args.json:
+        print(json.dumps({"isa": "ptx", "instruction": args.name, **res}, indent=2))
+    else:
+        for k, v in res.get("outputs", {}).items():
+            print(f"{k} = {v} ({v:#x})" if isinstance(v, int) else f"{k} = {v}")
+    return 0
+
+
+def _default_arch(name: str) -> str:
+    from .. import archs
+    from . import sources
+
+    have = [a for a in sources.default_source().archs() if sources.lookup(a, name.lower())]
+    if not have:
+        raise UserError(f"no pseudocode for {name} in {', '.join(archs.by_name(a).title for a in sources.default_source().archs())}")
+    return archs.newest_first(have)[0]
+
+
+def cmd_eval(args) -> int:
+    if args.isa == "ptx":
+        return _eval_ptx(args)
+    from .wave import EvalError, evaluate
+
+    arch = args.arch or _default_arch(args.name)
+    try:
+        res = evaluate(arch, args.name, lanes=args.lanes, wave=args.wave, ieee=not args.no_ieee,
+                       **_operands(args.operands))
+    except EvalError as exc:
+        raise UserError(str(exc)) from None
+    if args.json:
+        print(json.dumps({k: res[k] for k in ("arch", "name", "lanes", "wave", "outputs", "state", "scalar_registers")},
+                         indent=2))
+        return 0
+    for line in render_result(res):
+        print(line)
+    return 0
+
+
+def _show(v) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+def render_result(res: dict) -> list[str]:
+    from .. import archs
+
+    out = [f"{res['name']} on {archs.by_name(res['arch']).title}, wave{res['wave']}, {res['lanes']} lane(s)"]
+    w = max([len(k) for k in res["outputs"]] + [8])
+    for reg, vals in res["outputs"].items():
+        fmt = res["formats"].get(reg)
+        interp = res["interpreted"][reg]
+        scalar = reg in res["scalar_registers"]
+        for i, (raw, val) in enumerate(zip(vals, interp)):
+            where = "wave" if scalar else f"lane {i}"
+            shown = f"  = {_show(val)} ({fmt})" if fmt and val != raw else ""
+            out.append(f"  {reg:<{w}} {where:<8} {raw:#x}{shown}")
+    changed = res["state"].get("changed", [])
+    out.append("changed: " + (", ".join(changed) if changed else "nothing"))
+    extra = {k: v for k, v in res["state"].items() if k not in ("changed",) and k not in res["outputs"]}
+    if extra:
+        out.append("state: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
+    return out
+
+
+def cmd_coverage(args) -> int:
+    if args.isa == "ptx":
+        try:
+            from ..ptx import semantics as ptx_semantics
+        except ImportError:
+            raise UserError("PTX semantics are not available in this installation") from None
+        if not hasattr(ptx_semantics, "coverage"):
+            raise UserError("PTX semantics coverage is not available yet (gpuisa.ptx.semantics.coverage is missing)")
+        res = ptx_semantics.coverage()
+        print(json.dumps(res, indent=2) if args.json else res)
+        return 0
+    from .. import archs
+    from ..cli import _store
+    from . import sources
+    from .coverage import semantics_coverage
+
+    keys = None
+    if args.arch:
+        try:
+            keys = [archs.resolve_arch(args.arch).name]
+        except archs.UnknownArch as exc:
+            raise UserError(str(exc)) from None
+        if keys[0] not in sources.default_source().archs():
+            have = ", ".join(archs.by_name(a).title for a in sources.default_source().archs())
+            raise UserError(f"no pseudocode source for {archs.by_name(keys[0]).title} (available: {have})")
+    cov = semantics_coverage(_store(), keys)
+    if args.json:
+        print(json.dumps({a: {"total": v["total"], "executable": v["executable"], "categories": v["categories"],
+                              "failed": [{"name": f["name"], "reason": f["reason"]} for f in v["failed"]]}
+                          for a, v in cov.items()}, indent=2))
+        return 0
+    for a, v in cov.items():
+        print(f"{v['title']}: {v['executable']}/{v['total']} VALU+SALU instructions execute ({v['percent']}%)")
+        for cat, c in sorted(v["categories"].items()):
+            print(f"  {cat}: {c['executable']}/{c['total']}")
+        for f in v["failed"]:
+            print(f"  not executable: {f['name']} ({f['category']}): {f['reason']}")
+    sys.stdout.flush()
+    return 0

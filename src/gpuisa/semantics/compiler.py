@@ -1,0 +1,597 @@
+"""Compile parsed pseudocode into one Python function per instruction (cached).
+
+The function runs an instruction on every lane at once with numpy: ``prog(R, _m, C)``
+reads and writes the register arrays in ``R`` (one element per lane), ``_m`` is the
+lane mask of active lanes (``None`` = all), ``C`` the wave context (size, mode bits,
+calls to other instructions).  Control flow on per-lane conditions becomes lane masks:
+both arms of an ``if`` run under their masks and every assignment merges its new value
+into the lanes of the current mask only; ``break`` and ``return`` remove lanes from the
+enclosing loop's or lambda's mask.  Types are static (see :mod:`types`), so the code is
+specialised once: typed views, conversions and operators become direct numpy calls.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import floats, parser, runtime, sources
+from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, E, CompileError, ExprGen, _ty
+from .functions import CallGen
+from .types import BOOL, Ty, view_type
+
+LANE = ("name", "laneId")
+
+
+@dataclass
+class Program:
+    arch: str
+    name: str
+    op_class: str
+    text: str
+    fn: object
+    source: str
+    scalar: bool  # SALU: one value per wave
+    reads: set[str]
+    writes: set[str]
+    widths: dict[str, int]
+    formats: dict[str, Ty]  # first typed view of each register
+    lane_masks: set[str]  # registers written one bit per lane (VCC, EXEC, compare results)
+    wave_level: bool  # reads or writes other lanes' registers
+    d0_type: Ty | None
+    inputs: set[str] = field(default_factory=set)
+    state_writes: set[str] = field(default_factory=set)
+    code: str = ""
+
+
+class NoSemantics(LookupError):
+    """No executable pseudocode for an instruction (message says why)."""
+
+
+def _root(node):
+    while node[0] in ("field", "index", "slice", "pslice"):
+        if node[0] == "index" and node[1][0] == "index" and node[1][1] == ("name", "VGPR"):
+            reg = node[2]
+            reg = reg[1] if reg[0] == "field" else reg
+            return REGNUM.get(reg[1]) if reg[0] == "name" else None
+        node = node[1]
+    return node[1] if node[0] == "name" else None
+
+
+def _walk(stmts):
+    for s in stmts:
+        yield s
+        if s[0] == "if":
+            for _, b in s[1]:
+                yield from _walk(b)
+            if s[2]:
+                yield from _walk(s[2])
+        elif s[0] in ("for",):
+            yield from _walk(s[4])
+        elif s[0] == "while":
+            yield from _walk(s[2])
+        elif s[0] == "assign" and s[3][0] == "lambda":
+            yield from _walk(s[3][2])
+
+
+def _nodes(node):
+    if isinstance(node, tuple):
+        yield node
+        for x in node[1:]:
+            yield from _nodes(x)
+    elif isinstance(node, list):
+        for x in node:
+            yield from _nodes(x)
+
+
+class Gen(ExprGen, CallGen):
+    def __init__(self, stmts, scalar: bool, resolver):
+        self.lines: list[str] = []
+        self.indent = 1
+        self.mask = "_m"
+        self.scopes: list[dict] = []
+        self.lambdas: dict = {}
+        self.vars: dict[str, Ty] = {}
+        self.arrays: dict[str, tuple[Ty, int]] = {}
+        self.loopvars: dict[str, Ty] = {}
+        self.uniform_vars: set[str] = set()
+        self.regs: dict[str, int] = {}
+        self.read_regs: set[str] = set()
+        self.inputs: set[str] = set()  # read before written: the instruction's inputs
+        self.stored: set[str] = set()
+        self.cache: dict = {}
+        self.cache_lines: list[str] = []
+        self.returns: list = []
+        self.loops: list[str] = []
+        self.resolver = resolver
+        self.scalar = scalar
+        self.counter = 0
+        self.wave_level = False
+        self.d0_type: Ty | None = None
+        self.state_writes: set[str] = set()
+        self.formats: dict[str, Ty] = {}
+        self.written = {r for s in _walk(stmts) if s[0] == "assign" for t in s[2]
+                        for r in ([_root(p) for p in t[1]] if t[0] == "concat" else [_root(t)]) if r}
+        self.written = {("D0" if r == "D" else r) for r in self.written}
+        self.lane_masks = set()
+        self.hoisted: dict[str, str] = {}
+        self.mode_written = any(s[0] == "assign" and any(t == ("name", "ROUND_MODE") for t in s[2]) for s in _walk(stmts))
+        self.widths: dict[str, int] = {}
+        self._prescan(stmts)
+
+    def _prescan(self, stmts):
+        for n in _nodes(stmts):
+            if n[0] == "field" and n[1][0] == "name" and n[1][1] in REGISTERS | {"D"}:
+                vt = view_type(n[2])
+                r = "D0" if n[1][1] == "D" else n[1][1]
+                if vt:
+                    self.widths[r] = max(self.widths.get(r, 0), vt.width)
+                    self.formats.setdefault(r, vt)
+            if n[0] == "slice" and n[1][0] == "name" and n[2][0] == "num" and n[3][0] == "num":
+                r = "D0" if n[1][1] == "D" else n[1][1]
+                self.widths[r] = max(self.widths.get(r, 0), int(max(n[2][1], n[3][1])) + 1)
+        if self.scalar:
+            return
+        for s in _walk(stmts):
+            if s[0] != "assign":
+                continue
+            for t in s[2]:
+                parts = t[1] if t[0] == "concat" else [t]
+                for p in parts:
+                    r = _root(p)
+                    if r in ("VCC", "EXEC"):
+                        self.lane_masks.add(r)
+                    elif p[0] == "index" and p[2] == LANE and p[1][0] in ("field", "name"):
+                        self.lane_masks.add(r)
+                    elif p[0] == "field" and p[2] in ("u1", "i1") and p[1][0] == "name":
+                        self.lane_masks.add(r)
+
+    # -- emission
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    def tmp(self) -> str:
+        self.counter += 1
+        return f"_t{self.counter}"
+
+    def reg_raw(self, n: str, read: bool = True) -> E:
+        if read:
+            self.read_regs.add(n)
+            if n not in self.stored:
+                self.inputs.add(n)
+        else:
+            self.stored.add(n)
+        if n in MODIFIERS:
+            w = MODIFIERS[n]
+        else:
+            w = max(REG_WIDTH.get(n, 0), self.widths.get(n, 0)) or 32
+            if n in self.lane_masks:
+                w = 64
+            elif n[0] in "SD" and n[1:].isdigit():
+                w = max(w, 32)
+        self.regs[n] = max(self.regs.get(n, 0), w)
+        return E(f"r_{n}", Ty("b", w))
+
+    def cached_view(self, n: str, vt: Ty) -> E:
+        key = (n, vt)
+        if key not in self.cache:
+            e = self.view(self.reg_raw(n), vt)
+            name = f"c_{n}_{vt.kind}{vt.width}"
+            self.cache[key] = name
+            self.cache_lines.append(f"{name} = {e.code}")
+        return E(self.cache[key], vt)
+
+    def vgpr_read(self, lane_node, reg_node) -> E:
+        reg = reg_node[1] if reg_node[0] == "field" else reg_node
+        if reg[0] != "name" or reg[1] not in REGNUM:
+            raise CompileError("VGPR indexed by a computed register number (M0-relative) is not modelled")
+        raw = self.reg_raw(REGNUM[reg[1]])
+        if lane_node == LANE:
+            return raw
+        self.wave_level = True
+        lane = self.as_int(self.ex(lane_node))
+        return E(f"rt.lane_get({raw.code}, {lane.code})", raw.ty)
+
+    # -- statements
+    def block(self, stmts) -> None:
+        for s in stmts:
+            getattr(self, "st_" + s[0])(s)
+
+    def st_expr(self, s) -> None:
+        self.ex(s[1])
+
+    def st_declare(self, s) -> None:
+        _, name, ty, count = s
+        if count is not None:
+            self.arrays[name] = (ty, count)
+        else:
+            self.vars[name] = ty
+
+    def st_break(self, s) -> None:
+        if not self.loops:
+            raise CompileError("break outside a loop")
+        live = self.loops[-1]
+        self.emit(f"{live} = rt.mminus({live}, {self.mask})")
+
+    def st_return(self, s) -> None:
+        if not self.returns:
+            raise CompileError("return outside a lambda")
+        ret = self.returns[-1]
+        e = self.ex(s[1])
+        if ret[2] is None:
+            ret[2] = BOOL if e.boolean else e.ty.hard() if not e.ty.soft else Ty(e.ty.kind, e.ty.width)
+        v = self.convert(e, ret[2])
+        self.emit(f"{ret[0]} = rt.merge({self.mask}, {v.code}, {ret[0]})")
+        self.emit(f"{ret[1]} = rt.mminus({ret[1]}, {self.mask})")
+
+    def st_if(self, s) -> None:
+        self._if_chain(s[1], s[2], self.mask)
+
+    def _if_chain(self, arms, else_block, rest) -> None:
+        if not arms:
+            if else_block:
+                self.emit(f"if rt.many({rest}):")
+                self.indent += 1
+                self._sub_block(else_block, rest)
+                self.indent -= 1
+            return
+        cond, body = arms[0]
+        c = self.as_bool(self.ex(cond))
+        if c.uni:
+            self.emit(f"if {c.code}:")
+            self.indent += 1
+            self._sub_block(body, rest)
+            self.indent -= 1
+            if arms[1:] or else_block:
+                self.emit("else:")
+                self.indent += 1
+                start = len(self.lines)
+                self._if_chain(arms[1:], else_block, rest)
+                if len(self.lines) == start:
+                    self.emit("pass")
+                self.indent -= 1
+            return
+        arm, nxt = self.tmp(), self.tmp()
+        if not c.code.isidentifier():
+            ct = self.tmp()
+            self.emit(f"{ct} = {c.code}")
+            c = E(ct, c.ty, c.uni, c.boolean)
+        self.emit(f"{arm} = rt.mand({rest}, {c.code})")
+        self.emit(f"{nxt} = rt.mandnot({rest}, {c.code})")
+        self.emit(f"if rt.many({arm}):")
+        self.indent += 1
+        self._sub_block(body, arm)
+        self.indent -= 1
+        self._if_chain(arms[1:], else_block, nxt)
+
+    def _sub_block(self, body, mask) -> None:
+        saved = self.mask
+        self.mask = mask
+        start = len(self.lines)
+        self.block(body)
+        if len(self.lines) == start:
+            self.emit("pass")
+        self.mask = saved
+
+    def st_for(self, s) -> None:
+        _, var, lo, hi, body = s
+        lo_e, hi_e = self.as_int(self.ex(lo)), self.as_int(self.ex(hi))
+        lo_c = lo_e.code if lo_e.uni else f"rt.first({self.mask}, {lo_e.code})"
+        hi_c = hi_e.code if hi_e.uni else f"rt.first({self.mask}, {hi_e.code})"
+        ty = self.vars.pop(var, Ty("i", 32))
+        saved_var = self.loopvars.get(var)
+        self.loopvars[var] = ty
+        has_break = any(x[0] == "break" for x in _walk(body))
+        saved = self.mask
+        if has_break:
+            live = self.tmp()
+            self.emit(f"{live} = {self.mask}")
+            self.loops.append(live)
+            self.mask = live
+        self.emit(f"for v_{var} in range(int({lo_c}), int({hi_c}) + 1):")
+        self.indent += 1
+        start = len(self.lines)
+        self.block(body)
+        if has_break:
+            self.emit(f"if not rt.many({live}):")
+            self.emit("    break")
+            self.loops.pop()
+        if len(self.lines) == start:
+            self.emit("pass")
+        self.indent -= 1
+        self.mask = saved
+        if saved_var is None:
+            del self.loopvars[var]
+        else:
+            self.loopvars[var] = saved_var
+
+    def st_while(self, s) -> None:
+        c = self.as_bool(self.ex(s[1]))
+        if not c.uni:
+            raise CompileError("while on a per-lane condition")
+        raise CompileError("while loops wait on other waves (barriers); not modelled")
+
+    def st_assign(self, s) -> None:
+        _, op, targets, value = s
+        if value[0] == "lambda":
+            if op != "=" or len(targets) != 1 or targets[0][0] != "name":
+                raise CompileError("lambda assigned to a non-name")
+            self.lambdas[targets[0][1]] = (value[1], value[2])
+            return
+        if op != "=":
+            value = ("binop", op[0], targets[0], value)
+        if len(targets) == 1 and targets[0][0] == "name" and (targets[0][1] == "ROUND_MODE" or value == ("name", "ROUND_MODE")):
+            e = self.ex(value)
+            name = targets[0][1]
+            if name != "ROUND_MODE":
+                self.uniform_vars.add(name)
+            self.emit(f"v_{name} = {e.code}")
+            return
+        e = self.ex(value)
+        if len(targets) > 1:
+            t = self.tmp()
+            self.emit(f"{t} = {e.code}")
+            e = E(t, e.ty, e.uni, e.boolean, e.lit, e.hexlit)
+        for target in targets:
+            self.store(target, e)
+
+    # -- stores
+    def store(self, target, e: E) -> None:
+        kind = target[0]
+        if kind == "name":
+            return self.store_name(target[1], e)
+        if kind == "field":
+            base, tname = target[1], target[2]
+            if base[0] == "name" and base[1] in ("WAVE_MODE", "WAVE_STATUS", "TRAPSTS"):
+                key = f"{base[1]}.{tname}"
+                self.state_writes.add(key)
+                self.emit(f"if rt.many({self.mask}): C.state[{key!r}] = int(np.asarray(rt.first({self.mask}, {self.as_int(e).code})))")
+                return
+            vt = view_type(tname)
+            if vt is None:
+                raise CompileError(f"assignment to unknown field .{tname}")
+            root = _root(base)
+            if root == "D" and base[0] == "name":
+                base, root = ("name", "D0"), "D0"
+            if root == "D0" and self.d0_type is None and base[0] == "name":
+                self.d0_type = vt
+            conv = self.bits(self.convert(e, vt, store=True))
+            if base[0] == "name" and root in self.lane_masks and vt.width == 1:
+                return self.store_bits(base, "C.lane", 1, conv)
+            return self.store_bits(base, 0, vt.width, conv)
+        if kind == "index":
+            base, idx = target[1], target[2]
+            if base[0] == "index" and base[1] == ("name", "VGPR"):
+                return self.store_vgpr(base[2], idx, e)
+            if base[0] == "name" and base[1] in self.arrays:
+                ety, _ = self.arrays[base[1]]
+                i = self.as_int(self.ex(idx))
+                v = self.convert(e, ety)
+                if i.uni:
+                    self.emit(f"v_{base[1]}[int({i.code})] = rt.merge({self.mask}, {v.code}, v_{base[1]}[int({i.code})])")
+                else:
+                    self.emit(f"rt.scatter(v_{base[1]}, {i.code}, {v.code}, {self.mask})")
+                return
+            i = self.as_int(self.ex(idx))
+            return self.store_bits(base, i.code, 1, self.bits(self.as_int(e)))
+        if kind in ("slice", "pslice"):
+            base = target[1]
+            if kind == "pslice":
+                if target[3][0] != "num":
+                    raise CompileError("variable-width +: slice target")
+                lo, w = self.as_int(self.ex(target[2])).code, int(target[3][1])
+            elif target[2][0] == "num" and target[3][0] == "num":
+                lo, w = int(target[3][1]), int(target[2][1]) - int(target[3][1]) + 1
+                if w <= 0:
+                    raise CompileError("reversed slice as a target")
+            else:
+                w = self.static_width(target[2], target[3])
+                if w is None:
+                    raise CompileError("slice target of unknown width")
+                lo = self.as_int(self.ex(target[3])).code
+            return self.store_bits(base, lo, w, self.bits(self.as_int(e)))
+        if kind == "concat":
+            total = 0
+            widths = []
+            for p in target[1]:
+                w = self.target_width(p)
+                widths.append(w)
+                total += w
+            bits = self.bits(self.as_int(e))
+            t = self.tmp()
+            self.emit(f"{t} = {bits.code}")
+            off = total
+            for p, w in zip(target[1], widths):
+                off -= w
+                part = E(f"rt.getbits({t}, {off}, {w})", Ty("b", w))
+                self.store(p, part)
+            return
+        raise CompileError(f"cannot assign to {kind}")
+
+    def target_width(self, p) -> int:
+        if p[0] == "field":
+            vt = view_type(p[2])
+            if vt:
+                return vt.width
+        if p[0] == "slice" and p[2][0] == "num" and p[3][0] == "num":
+            return int(p[2][1]) - int(p[3][1]) + 1
+        raise CompileError("concatenation target without a width")
+
+    def store_name(self, n: str, e: E) -> None:
+        if n == "D":
+            n = "D0"
+        if n in REGISTERS:
+            if n in self.lane_masks and not self.scalar:
+                return self.store_bits(("name", n), "C.lane", 1, self.as_int(self.as_bool(e)))
+            raw = self.reg_raw(n, read=False)
+            b = self.bits(self.as_int(e))
+            if raw.ty.width > 64 or b.ty.width > 64:
+                code = f"rt.view_u(rt.obj({self.arr(b)}, {_ty(b.ty)}), {max(raw.ty.width, b.ty.width)})"
+            else:
+                code = self.arr(b)
+            self.emit(f"r_{n} = rt.merge({self.mask}, {code}, r_{n})")
+            return
+        if n in self.arrays or n in self.loopvars:
+            raise CompileError(f"assignment to {n}")
+        if n in REGNUM or n in ("PC",):
+            raise CompileError(f"assignment to {n} is not modelled")
+        if n not in self.vars:
+            t = BOOL if e.boolean else (Ty(e.ty.kind, e.ty.width) if e.ty.soft else e.ty)
+            if e.ty.soft and e.ty.is_float:
+                t = Ty("f", 64)
+            self.vars[n] = t
+        v = self.convert(self.as_int(e) if not self.vars[n].is_float else e, self.vars[n])
+        code = self.arr(v) if self.vars[n].width <= 64 else f"rt.obj({self.arr(v)}, {_ty(v.ty)})"
+        self.emit(f"v_{n} = rt.merge({self.mask}, {code}, v_{n})")
+
+    def store_bits(self, base, lo, w: int, bits: E) -> None:
+        """Replace bits [lo, lo+w) of the storage named by ``base``."""
+        while True:
+            if base[0] == "field" and view_type(base[2]):
+                base = base[1]
+                continue
+            if base[0] == "slice" and base[2][0] == "num" and base[3][0] == "num":
+                lo = f"({lo}) + {int(base[3][1])}" if not isinstance(lo, int) else lo + int(base[3][1])
+                base = base[1]
+                continue
+            if base[0] == "slice" and self.static_width(base[2], base[3]) is not None:
+                lo2 = self.as_int(self.ex(base[3])).code
+                lo = f"({lo}) + ({lo2})" if lo != 0 else lo2
+                base = base[1]
+                continue
+            break
+        if base[0] == "index" and base[1][0] == "index" and base[1][1] == ("name", "VGPR"):
+            lane, reg = base[1][2], base[2]
+            reg = reg[1] if reg[0] == "field" else reg
+            if reg[0] != "name" or reg[1] not in REGNUM:
+                raise CompileError("VGPR indexed by a computed register number (M0-relative) is not modelled")
+            if lane != LANE:
+                raise CompileError("partial write of another lane's register")
+            base = ("name", REGNUM[reg[1]])
+        if base[0] != "name":
+            raise CompileError("assignment into a computed value")
+        n = "D0" if base[1] == "D" else base[1]
+        if n in REGISTERS:
+            old = self.reg_raw(n, read=False).code
+            width = self.regs[n]
+        elif n in self.vars:
+            old = f"v_{n}"
+            width = self.vars[n].width
+            if self.vars[n].is_float:
+                raise CompileError(f"bit assignment into float variable {n}")
+        elif n in self.arrays or n in REGNUM or n in self.loopvars:
+            raise CompileError(f"bit assignment into {n}")
+        else:
+            self.vars[n] = Ty("b", 64)
+            old, width = f"v_{n}", 64
+        if isinstance(lo, int) and lo + w > width:
+            if n in REGISTERS:
+                self.regs[n] = lo + w
+            else:
+                self.vars[n] = Ty(self.vars[n].kind, lo + w)
+            width = lo + w
+        new = f"rt.setbits({old}, {lo}, {w}, {bits.code})"
+        if width > 64:
+            new = f"rt.setbits(rt.obj({old}, Ty('b', 64)) if {old}.dtype != object else {old}, {lo}, {w}, {bits.code})"
+        self.emit(f"{old} = rt.merge({self.mask}, {new}, {old})")
+
+    def store_vgpr(self, lane_node, reg_node, e: E) -> None:
+        reg = reg_node[1] if reg_node[0] == "field" else reg_node
+        if reg[0] != "name" or reg[1] not in REGNUM:
+            raise CompileError("VGPR indexed by a computed register number (M0-relative) is not modelled")
+        r = REGNUM[reg[1]]
+        raw = self.reg_raw(r, read=False)
+        b = self.bits(self.as_int(e))
+        if lane_node == LANE:
+            self.emit(f"{raw.code} = rt.merge({self.mask}, {self.arr(b)}, {raw.code})")
+            return
+        self.wave_level = True
+        lane = self.as_int(self.ex(lane_node))
+        self.emit(f"{raw.code} = rt.lane_put({raw.code}, {lane.code}, {b.code}, {self.mask})")
+
+    # -- the function
+    def function_source(self, body_stmts) -> str:
+        self.block(body_stmts)
+        head = ["def _prog(R, _m, C):", "    v_ROUND_MODE = C.round_mode"]
+        for r in sorted(self.regs):
+            head.append(f"    r_{r} = R[{r!r}]")
+        head += ["    " + c for c in self.cache_lines]
+        for n, t in self.vars.items():
+            head.append(f"    v_{n} = {self.zeros(t)}")
+        for n, (t, cnt) in self.arrays.items():
+            if n == "S":
+                head.append(f"    v_S = [{', '.join(self.reg_raw(r).code for r in ('S0', 'S1', 'S2'))}]")
+                for r in ("S0", "S1", "S2"):
+                    head.insert(2, f"    r_{r} = R[{r!r}]")
+            elif n == "CVT_OFF_TABLE":
+                head.append(f"    v_{n} = [np.full(C.L, np.float32(x)) for x in rt.CVT_OFF_TABLE]")
+            else:
+                head.append(f"    v_{n} = [{self.zeros(t)} for _ in range({cnt})]")
+        tail = [f"    R[{r!r}] = r_{r}" for r in sorted(self.written & set(self.regs))]
+        return "\n".join(head + self.lines + tail + ["    return R"]) + "\n"
+
+    @staticmethod
+    def zeros(t: Ty) -> str:
+        if t.is_float:
+            dt = {16: "np.float16", 32: "np.float32", 64: "np.float64"}[t.width] if t.kind == "f" else "np.float32"
+            return f"np.zeros(C.L, dtype={dt})"
+        if t.width > 64:
+            return "np.zeros(C.L, dtype=object) * 0"
+        return "np.zeros(C.L, dtype=np.int64)"
+
+
+def compile_text(text: str, scalar: bool, resolver=None, name: str = "", arch: str = "", op_class: str = "",
+                 source: str = "") -> Program:
+    stmts = parser.parse(text)
+    gen = Gen(stmts, scalar, resolver)
+    src = gen.function_source(stmts)
+    ns = {"np": np, "rt": runtime, "fl": floats, "Ty": Ty}
+    try:
+        code = compile(src, f"<pcode {arch} {name}>", "exec")
+    except SyntaxError as exc:  # a bug of the generator, reported like any other failure
+        raise CompileError(f"generated code does not compile: {exc}") from None
+    exec(code, ns)
+    reads = set(gen.read_regs)
+    return Program(arch, name, op_class, text, ns["_prog"], source, scalar, reads, gen.written & set(gen.regs),
+                   dict(gen.regs), gen.formats, gen.lane_masks, gen.wave_level, gen.d0_type, set(gen.inputs), gen.state_writes, src)
+
+
+_IN_PROGRESS: set = set()
+CALL_ALIASES = {"s_ff1_i32_b32": "s_ctz_i32_b32", "s_ff1_i32_b64": "s_ctz_i32_b64"}
+
+
+@functools.lru_cache(maxsize=None)
+def program(arch: str, name: str) -> Program:
+    """The compiled program of an instruction (raises NoSemantics with the reason)."""
+    entry = sources.lookup(arch, name)
+    if entry is None:
+        raise NoSemantics(f"no pseudocode for {name} in {arch}")
+    scalar = entry.op_class.startswith("SOP")
+    key = (arch, name)
+    if key in _IN_PROGRESS:
+        raise NoSemantics(f"{name} calls itself")
+    _IN_PROGRESS.add(key)
+
+    def resolver(callee: str):
+        # A helper instruction the manual of this generation calls but does not list is taken
+        # from another generation's table (CDNA4 calls RDNA's v_minimum3_f16); s_ff1 is s_ctz's old name.
+        callee = CALL_ALIASES.get(callee, callee)
+        for a in (arch,) + tuple(x for x in sources.default_source().archs() if x != arch):
+            if sources.lookup(a, callee) is None:
+                continue
+            try:
+                return program(a, callee)
+            except NoSemantics:
+                return None
+        return None
+
+    try:
+        return compile_text(entry.text, scalar, resolver, name, arch, entry.op_class, entry.source)
+    except parser.PcodeSyntaxError as exc:
+        raise NoSemantics(f"pseudocode does not parse: {exc}") from None
+    except CompileError as exc:
+        raise NoSemantics(str(exc)) from None
+    finally:
+        _IN_PROGRESS.discard(key)

@@ -1,0 +1,248 @@
+"""IEEE-754 and small-float helpers on numpy arrays (binary16/32/64, bfloat16, fp8/fp6/fp4).
+
+Values of a float type are numpy arrays of float16/float32/float64; bfloat16 values are
+float32 arrays holding exactly representable bfloat16 numbers.  Widening conversions keep
+signalling NaNs signalling (numpy's casts would quiet them), fused multiply-add is
+correctly rounded (round-to-odd in binary64, exact rationals for binary64 itself), and
+narrowing conversions honour round-to-nearest-even or round-toward-zero.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+DTYPE = {("f", 16): np.float16, ("f", 32): np.float32, ("f", 64): np.float64, ("bf", 16): np.float32}
+RNE, RTZ = 0, 3  # AMD ROUND_MODE encodings used by the pseudocode
+
+
+def dtype(kind: str, width: int):
+    return DTYPE[(kind, width)]
+
+
+def from_bits(bits, kind: str, width: int) -> np.ndarray:
+    b = np.asarray(bits)
+    if b.dtype == object:
+        b = np.array([int(x) & ((1 << width) - 1) for x in b.ravel()], dtype=np.uint64).astype(np.int64)
+    b = b.astype(np.int64, copy=False)
+    if kind == "bf":
+        return ((b & 0xFFFF) << 16).astype(np.uint32).view(np.float32)
+    if width == 16:
+        return (b & 0xFFFF).astype(np.uint16).view(np.float16)
+    if width == 32:
+        return (b & 0xFFFFFFFF).astype(np.uint32).view(np.float32)
+    return b.copy().view(np.float64)
+
+
+def to_bits(x, kind: str, width: int) -> np.ndarray:
+    x = np.asarray(x, dtype=dtype(kind, width))
+    if kind == "bf":
+        return (x.view(np.uint32) >> 16).astype(np.int64)
+    if width == 16:
+        return x.view(np.uint16).astype(np.int64)
+    if width == 32:
+        return x.view(np.uint32).astype(np.int64)
+    return x.view(np.int64).copy()
+
+
+_EXP = {16: (10, 0x1F), 32: (23, 0xFF), 64: (52, 0x7FF)}
+
+
+def _nan_bits_widen(x, src_w: int, dst_w: int) -> np.ndarray:
+    sb = to_bits(x, "f", src_w)
+    m_src, _ = _EXP[src_w]
+    m_dst, e_dst = _EXP[dst_w]
+    sign = (sb >> (src_w - 1)) & 1
+    mant = sb & ((1 << m_src) - 1)
+    out = (e_dst << m_dst) | (mant << (m_dst - m_src))
+    if dst_w == 64:
+        return np.where(sign == 1, out | np.int64(-(1 << 63)), out)
+    return out | (sign << (dst_w - 1))
+
+
+def convert(x, src: tuple[str, int], dst: tuple[str, int], mode: int = RNE) -> np.ndarray:
+    """Float-to-float conversion, src/dst = (kind, width)."""
+    x = np.asarray(x, dtype=dtype(*src))
+    if src == dst:
+        return x
+    if src == ("bf", 16):
+        src = ("f", 32)
+        if dst == src:
+            return x
+    if dst == ("bf", 16):
+        return to_bf16(x.astype(np.float64) if src[1] == 64 else x.astype(np.float32), mode)
+    sw, dw = src[1], dst[1]
+    if dw > sw:
+        out = x.astype(dtype(*dst))
+        nan = np.isnan(x)
+        if nan.any():
+            out = np.where(nan, from_bits(_nan_bits_widen(x, sw, dw), "f", dw), out)
+        return out
+    out = x.astype(dtype(*dst))
+    if mode == RTZ:
+        back = out.astype(x.dtype)
+        away = np.isfinite(x) & (np.abs(back) > np.abs(x))
+        if away.any():
+            out = np.where(away, np.nextafter(out, np.zeros_like(out)), out)
+    return out
+
+
+def to_bf16(x, mode: int = RNE) -> np.ndarray:
+    """Round float32/float64 values to bfloat16 (returned as float32)."""
+    x = np.asarray(x)
+    if x.dtype == np.float64:
+        x = _round_to_odd_f32(x)
+    x = x.astype(np.float32)
+    u = x.view(np.uint32).astype(np.int64)
+    nan = np.isnan(x)
+    if mode == RTZ:
+        r = u >> 16
+    else:
+        r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    r = np.where(nan, (u >> 16) | 0x40, r)
+    return ((r & 0xFFFF) << 16).astype(np.uint32).view(np.float32)
+
+
+def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
+    y = x.astype(np.float32)
+    inexact = np.isfinite(x) & (y.astype(np.float64) != x)
+    if inexact.any():
+        even = (y.view(np.uint32) & 1) == 0
+        fix = inexact & even
+        toward = np.where(y.astype(np.float64) > x, np.float32(-np.inf), np.float32(np.inf))
+        y = np.where(fix, np.nextafter(y, toward), y)
+    return y
+
+
+def _two_sum_odd(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """p + c in binary64 with round-to-odd (for a later correct rounding to <= 51 bits)."""
+    s = p + c
+    bb = s - p
+    err = (p - (s - bb)) + (c - bb)
+    fix = np.isfinite(s) & (err != 0) & ((s.view(np.int64) & 1) == 0)
+    if fix.any():
+        s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+    return s
+
+
+def fma(a, b, c, kind: str, width: int) -> np.ndarray:
+    dt = dtype(kind, width)
+    a, b, c = (np.asarray(v, dtype=dt) for v in (a, b, c))
+    if width == 64:
+        return _fma64(a, b, c)
+    p = a.astype(np.float64) * b.astype(np.float64)  # exact
+    s = _two_sum_odd(p, c.astype(np.float64))
+    if kind == "bf":
+        return to_bf16(s)
+    return s.astype(dt)
+
+
+def _exact(x: float) -> tuple[int, int]:
+    """x = n * 2**e with integers n, e."""
+    m, e = math.frexp(x)
+    return int(m * (1 << 53)), e - 53
+
+
+def _fma64(a, b, c) -> np.ndarray:
+    out = a * b + c  # right for every non-finite case
+    shape = np.broadcast(a, b, c).shape
+    a, b, c = (np.broadcast_to(v, shape) for v in (a, b, c))
+    out = np.array(np.broadcast_to(out, shape), dtype=np.float64)
+    fin = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    for i in zip(*np.nonzero(fin)):
+        fa, fb, fc = float(a[i]), float(b[i]), float(c[i])
+        (na, ea), (nb, eb), (nc, ec) = _exact(fa), _exact(fb), _exact(fc)
+        n1, e1 = na * nb, ea + eb
+        e = min(e1, ec)
+        n = (n1 << (e1 - e)) + (nc << (ec - e))
+        if n == 0:
+            p_neg = (math.copysign(1.0, fa) * math.copysign(1.0, fb)) < 0
+            out[i] = -0.0 if (p_neg and fa * fb == 0 and fc == 0 and math.copysign(1.0, fc) < 0) else 0.0
+            continue
+        try:
+            out[i] = float(n << e) if e >= 0 else n / (1 << -e)  # int/int division rounds correctly
+        except OverflowError:
+            out[i] = math.inf if n > 0 else -math.inf
+    return out
+
+
+# ---------------------------------------------------------------- small floats (OCP FP8/FP6/FP4)
+
+class MiniFloat:
+    """A small float format: 1 sign bit, ``e`` exponent bits, ``m`` mantissa bits."""
+
+    def __init__(self, e: int, m: int, bias: int, inf: bool, nan: str):
+        self.e, self.m, self.bias, self.has_inf, self.nan = e, m, bias, inf, nan
+        self.bits = 1 + e + m
+        n = 1 << self.bits
+        vals = np.array([self._decode_one(c) for c in range(n)], dtype=np.float64)
+        self.table = vals
+        half = n // 2
+        pos = vals[:half]
+        finite = np.isfinite(pos)
+        self.pos_codes = np.nonzero(finite)[0]
+        self.pos_vals = pos[finite]
+        self.max = self.pos_vals.max()
+
+    def _decode_one(self, code: int) -> float:
+        sign = -1.0 if code >> (self.e + self.m) else 1.0
+        exp = (code >> self.m) & ((1 << self.e) - 1)
+        man = code & ((1 << self.m) - 1)
+        emax = (1 << self.e) - 1
+        if self.nan == "ieee" and exp == emax:
+            return sign * np.inf if man == 0 else np.nan
+        if self.nan == "fn" and exp == emax and man == (1 << self.m) - 1:
+            return np.nan
+        if exp == 0:
+            return sign * man * 2.0 ** (1 - self.bias - self.m)
+        return sign * (1 + man / (1 << self.m)) * 2.0 ** (exp - self.bias)
+
+    def decode(self, codes) -> np.ndarray:
+        c = np.asarray(codes).astype(np.int64) & ((1 << self.bits) - 1)
+        return self.table[c].astype(np.float32)
+
+    def encode(self, x, saturate: bool = False, rand=None) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float64)
+        sign = np.signbit(x)
+        a = np.abs(x)
+        idx = np.clip(np.searchsorted(self.pos_vals, a), 1, len(self.pos_vals) - 1)
+        lo, hi = self.pos_vals[idx - 1], self.pos_vals[idx]
+        lo_c, hi_c = self.pos_codes[idx - 1], self.pos_codes[idx]
+        if rand is None:
+            up = (a - lo > hi - a) | ((a - lo == hi - a) & ((lo_c & 1) == 1))
+        else:
+            frac = (a - lo) / np.where(hi > lo, hi - lo, 1.0)
+            up = frac * 4294967296.0 > np.asarray(rand, dtype=np.float64) % 4294967296.0
+        code = np.where(up, hi_c, lo_c)
+        code = np.where(a <= self.pos_vals[0], self.pos_codes[0], code)
+        top = len(self.pos_vals) - 1
+        ulp = self.pos_vals[top] - self.pos_vals[top - 1]
+        over = a > self.max + (0 if saturate or rand is not None else ulp / 2)
+        if saturate or not (self.has_inf or self.nan != "none"):
+            over_code = self.pos_codes[top]
+        elif self.has_inf:
+            over_code = ((1 << self.e) - 1) << self.m
+        else:
+            over_code = (1 << (self.e + self.m)) - 1
+        code = np.where(over | (a > self.max) & (saturate or rand is not None), over_code, code)
+        code = np.where(sign, code | (1 << (self.e + self.m)), code)
+        nan = np.isnan(x)
+        if nan.any():
+            if self.nan == "ieee":
+                nan_code = (((1 << self.e) - 1) << self.m) | (1 << (self.m - 1))
+            elif self.nan == "fn":
+                nan_code = (1 << (self.e + self.m)) - 1
+            else:
+                nan_code = self.pos_codes[top]
+            code = np.where(nan, nan_code | (1 << (self.e + self.m)), code)
+        return code.astype(np.int64)
+
+
+MINI = {
+    "fp8": MiniFloat(4, 3, 7, inf=False, nan="fn"),   # OCP E4M3FN
+    "bf8": MiniFloat(5, 2, 15, inf=True, nan="ieee"),  # OCP E5M2
+    "fp6": MiniFloat(2, 3, 1, inf=False, nan="none"),  # OCP E2M3
+    "bf6": MiniFloat(3, 2, 3, inf=False, nan="none"),  # OCP E3M2
+    "fp4": MiniFloat(2, 1, 1, inf=False, nan="none"),  # OCP E2M1
+}

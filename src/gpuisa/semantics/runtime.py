@@ -1,0 +1,489 @@
+"""Run-time helpers called by compiled pseudocode: lane masks, bit access, integer and
+float conversions, and the functions the manuals call (``signext``, ``exponent``, ...).
+
+Integers of up to 64 bits are numpy int64 arrays holding the exact value modulo 2**64
+(views such as ``.u32`` cut them down); wider ones are object arrays of Python ints.
+Lane masks are ``None`` (every lane) or numpy bool arrays.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import floats
+from .types import Ty
+
+M64 = (1 << 64) - 1
+
+
+def i64(v: int) -> int:
+    """A Python int wrapped into the int64 range (for constants mixed with int64 arrays)."""
+    v &= M64
+    return v - (1 << 64) if v >> 63 else v
+
+
+def mask(w: int) -> int:
+    return i64((1 << w) - 1) if w < 64 else -1
+
+
+# ------------------------------------------------------------------ lane masks
+
+def lanes_bool(c, L: int):
+    """A condition value -> Python bool (uniform) or bool array."""
+    if isinstance(c, np.ndarray):
+        return c if c.dtype == np.bool_ else (c != 0)
+    return bool(c)
+
+
+def mand(m, c):
+    """Lanes of mask m where c holds; None = every lane."""
+    if not isinstance(c, np.ndarray):
+        return m if c else False
+    if m is None:
+        return c
+    if m is False:
+        return False
+    return m & c
+
+
+def mandnot(m, c):
+    if not isinstance(c, np.ndarray):
+        return False if c else m
+    if m is None:
+        return ~c
+    if m is False:
+        return False
+    return m & ~c
+
+
+def many(m) -> bool:
+    if m is None:
+        return True
+    if m is False:
+        return False
+    return bool(m.any())
+
+
+def mminus(a, b):
+    """Lanes of mask a that are not in mask b."""
+    if b is None or a is False:
+        return False
+    if b is False:
+        return a
+    if a is None:
+        return ~b
+    return a & ~b
+
+
+def merge(m, new, old):
+    """new in the lanes of m, old elsewhere."""
+    if old is None:
+        old = np.zeros_like(np.asarray(new)) if np.ndim(new) else np.zeros(np.shape(m) if m is not None and m is not False else 1, dtype=np.asarray(new).dtype)
+    if m is None:
+        return new if isinstance(new, np.ndarray) and np.ndim(new) else np.broadcast_to(new, np.shape(old)).copy()
+    if m is False:
+        return old
+    if isinstance(old, np.ndarray) and old.dtype == object or isinstance(new, np.ndarray) and new.dtype == object:
+        return np.where(m, np.asarray(new, dtype=object), np.asarray(old, dtype=object))
+    return np.where(m, new, old)
+
+
+def first(m, v):
+    """A uniform value from the first lane of m (wave-level statements)."""
+    if not isinstance(v, np.ndarray) or v.ndim == 0:
+        return v
+    if m is None or m is False:
+        return v[0]
+    idx = np.flatnonzero(m)
+    return v[idx[0]] if len(idx) else v[0]
+
+
+# ------------------------------------------------------------------ integers
+
+def obj(x, ty: Ty):
+    """Exact Python-int object array for an integer value of type ty."""
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return x
+    if not isinstance(x, np.ndarray):
+        x = int(x)
+        return x & M64 if (ty.width >= 64 and ty.kind != "i" and x < 0 and ty.width <= 64) else x
+    out = x.astype(object)
+    if ty.width == 64 and ty.kind != "i":
+        out = np.array([v & M64 for v in out], dtype=object)
+    return out
+
+
+def from_obj(x):
+    """Object array / Python int -> int64 representation (mod 2**64)."""
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return np.array([i64(int(v)) for v in x], dtype=np.int64)
+    if isinstance(x, int):
+        return i64(x)
+    return x
+
+
+def view_u(x, w: int):
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        m = (1 << w) - 1
+        r = np.array([int(v) & m for v in x], dtype=object)
+        return from_obj(r) if w <= 64 else r
+    if isinstance(x, (int, np.integer)) and not isinstance(x, np.ndarray):
+        return int(x) & ((1 << w) - 1) if w < 64 else i64(int(x))
+    if w >= 64:
+        return x
+    return x & mask(w)
+
+
+def view_i(x, w: int):
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        m, s = (1 << w) - 1, 1 << (w - 1)
+        r = np.array([((int(v) & m) ^ s) - s for v in x], dtype=object)
+        return from_obj(r) if w <= 64 else r
+    if not isinstance(x, np.ndarray):
+        v = int(x) & ((1 << w) - 1)
+        return v - (1 << w) if v >> (w - 1) else v
+    if w >= 64:
+        return x
+    s = 1 << (w - 1)
+    return ((x & mask(w)) ^ s) - s
+
+
+def shl(a, n, big: bool = False):
+    if big:
+        return _objmap2(lambda x, k: x << k, a, n)
+    if isinstance(n, (int, np.integer)) and not isinstance(n, np.ndarray):
+        n = int(n)
+        return a << n if n < 64 else a * 0
+    n = np.asarray(n)
+    return np.where(n >= 64, 0, np.left_shift(a, np.minimum(n, 63)))
+
+
+def shr(a, n, unsigned64: bool = False, big: bool = False):
+    if big:
+        return _objmap2(lambda x, k: x >> k, a, n)
+    if unsigned64:
+        ua = np.asarray(a).astype(np.int64).view(np.uint64) if isinstance(a, np.ndarray) else np.uint64(int(a) & M64)
+        if isinstance(n, (int, np.integer)) and not isinstance(n, np.ndarray):
+            return (ua >> np.uint64(n)).astype(np.int64) if n < 64 else np.zeros_like(np.asarray(a), dtype=np.int64)
+        n = np.asarray(n).astype(np.uint64)
+        return np.where(n >= 64, 0, ua >> np.minimum(n, 63)).astype(np.int64)
+    if isinstance(n, (int, np.integer)) and not isinstance(n, np.ndarray):
+        return a >> min(int(n), 63)
+    return np.right_shift(a, np.minimum(np.asarray(n), 63))
+
+
+def _objmap2(f, a, b):
+    sh = np.broadcast(np.asarray(a, dtype=object), np.asarray(b, dtype=object)).shape
+    aa = np.broadcast_to(np.asarray(a, dtype=object), sh)
+    bb = np.broadcast_to(np.asarray(b, dtype=object), sh)
+    return np.array([f(int(x), int(y)) for x, y in zip(aa.ravel(), bb.ravel())], dtype=object).reshape(sh)
+
+
+def getbits(x, lo, w):
+    """Bits [lo, lo+w) of x (lo may be per lane; w uniform)."""
+    w = int(w)
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return view_u(_objmap2(lambda v, k: v >> k, x, lo), w)
+    if not isinstance(lo, np.ndarray):
+        lo = int(lo)
+        if lo >= 64:
+            return np.where(np.asarray(x) < 0, mask(min(w, 64)), 0) if isinstance(x, np.ndarray) else (-1 if x < 0 else 0) & ((1 << w) - 1)
+        return view_u(x >> lo, w) if lo else view_u(x, w)
+    return view_u(np.right_shift(x, np.minimum(lo, 63)), w)
+
+
+def setbits(old, lo, w, v):
+    """old with bits [lo, lo+w) replaced by the low bits of v."""
+    w = int(w)
+    if isinstance(old, np.ndarray) and old.dtype == object or (not isinstance(lo, np.ndarray) and int(lo) + w > 64):
+        o = np.asarray(old, dtype=object)
+        sh = np.broadcast(o, np.asarray(lo, dtype=object), np.asarray(v, dtype=object)).shape
+        oo = np.broadcast_to(o, sh).ravel()
+        ll = np.broadcast_to(np.asarray(lo, dtype=object), sh).ravel()
+        vv = np.broadcast_to(obj(v, Ty("i", 64)) if isinstance(v, np.ndarray) else np.asarray(v, dtype=object), sh).ravel()
+        m = (1 << w) - 1
+        return np.array([(int(a) & ~(m << int(k))) | ((int(b) & m) << int(k)) for a, k, b in zip(oo, ll, vv)],
+                        dtype=object).reshape(sh)
+    m = mask(w)
+    if isinstance(lo, np.ndarray):
+        lo = np.minimum(lo, 63)
+        return (old & ~np.left_shift(np.int64(m), lo)) | np.left_shift(np.asarray(v) & m, lo)
+    lo = int(lo)
+    return (old & ~i64((((1 << w) - 1) << lo))) | ((v & m) << lo)
+
+
+def bitrev(x, w: int):
+    """Bits [0 .. w-1] of x in reverse order (the manuals' x[0 : 31])."""
+    u = np.asarray(x).astype(np.int64).view(np.uint64)
+    r = np.zeros_like(u)
+    for i in range(w):
+        r |= ((u >> np.uint64(i)) & np.uint64(1)) << np.uint64(w - 1 - i)
+    return r.view(np.int64)
+
+
+def concat(parts):
+    """{a, b, ...}: parts = [(value, width)], most significant first."""
+    total = sum(w for _, w in parts)
+    if total > 64:
+        acc = 0
+        for v, w in parts:
+            vv = obj(v, Ty("i", 64))
+            acc = _objmap2(lambda a, b: (a << w) | (b & ((1 << w) - 1)), acc, vv)
+        return acc
+    acc = 0
+    for v, w in parts:
+        acc = (acc << w) | (v & mask(w)) if w < 64 else v
+    return acc
+
+
+def cmp_unsigned64(a, b, op: str):
+    ua = np.asarray(a).astype(np.int64).view(np.uint64)
+    ub = np.asarray(b).astype(np.int64).view(np.uint64)
+    return {"<": ua < ub, ">": ua > ub, "<=": ua <= ub, ">=": ua >= ub, "==": ua == ub, "!=": ua != ub}[op]
+
+
+def idiv(a, b, signed: bool):
+    a = np.asarray(a)
+    b = np.asarray(b)
+    safe = np.where(b == 0, 1, b)
+    q = np.abs(a) // np.abs(safe) * np.sign(a) * np.sign(safe) if signed else a // safe
+    return np.where(b == 0, -1, q)
+
+
+def popcount(x):
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return np.array([bin(int(v) & M64).count("1") for v in x], dtype=np.int64)
+    return np.bitwise_count(np.asarray(x).astype(np.int64).view(np.uint64)).astype(np.int64)
+
+
+def signext_from_bit(x, n):
+    n = np.asarray(n).astype(np.int64)
+    nn = np.minimum(np.maximum(n, 1), 64)
+    sign = np.left_shift(np.int64(1), np.minimum(nn - 1, 63))
+    low = np.where(nn >= 64, x, x & (np.left_shift(np.int64(1), np.minimum(nn, 63)) - 1))
+    return np.where(n == 0, 0, (low ^ sign) - sign)
+
+
+# ------------------------------------------------------------------ conversions between types
+
+def to_int_trunc(x, ty_src: Ty):
+    """Numeric float -> int (truncate), used by integer casts of float values."""
+    f = np.asarray(x, dtype=np.float64)
+    f = np.where(np.isnan(f), 0.0, np.clip(np.trunc(f), -9.2e18, 9.2e18))
+    return f.astype(np.int64)
+
+
+def int_to_float(x, src: Ty, dst: Ty):
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        f = np.array([float(int(v)) for v in x], dtype=np.float64)
+    elif src.width == 64 and src.kind != "i":
+        f = np.asarray(x).astype(np.int64).view(np.uint64)
+    else:
+        f = np.asarray(x)
+    if dst.kind == "bf":
+        return floats.to_bf16(np.asarray(f).astype(np.float64))
+    return np.asarray(f).astype(floats.dtype(dst.kind, dst.width))
+
+
+def conv(x, src: Ty, dst: Ty, mode: int = floats.RNE, bitcast: bool = False):
+    """Value of type src -> value of type dst (numeric, or bit-cast when asked)."""
+    if src.is_float and dst.is_float:
+        return floats.convert(x, (src.kind, src.width), (dst.kind, dst.width), mode)
+    if src.is_mini and dst.is_float:
+        return floats.convert(floats.MINI[src.kind].decode(x), ("f", 32), (dst.kind, dst.width), mode)
+    if src.is_float and dst.is_mini:
+        return floats.MINI[dst.kind].encode(np.asarray(x, dtype=np.float64))
+    if src.is_float:  # -> int
+        if bitcast:
+            return floats.to_bits(x, src.kind, src.width)
+        return to_int_trunc(x, src)
+    if dst.is_float:  # int -> float
+        if bitcast:
+            bits = from_obj(x) if isinstance(x, np.ndarray) and x.dtype == object else x
+            return floats.from_bits(np.asarray(bits), dst.kind, dst.width)
+        return int_to_float(x, src, dst)
+    if dst.width > 64:
+        return obj(x, src)
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        return from_obj(x)
+    return x
+
+
+def fbits(x, ty: Ty):
+    """Raw bits (int64) of a value of any type."""
+    if ty.is_float:
+        return floats.to_bits(x, ty.kind, ty.width)
+    return x
+
+
+# ------------------------------------------------------------------ the manuals' functions
+
+def isnan(x):
+    return np.isnan(x)
+
+
+def is_snan(x, ty: Ty):
+    if not ty.is_float:
+        return np.zeros(np.shape(x), dtype=bool)
+    mbits = {16: 10, 32: 23, 64: 52}[ty.width] if ty.kind == "f" else 7
+    bits = floats.to_bits(x, ty.kind, ty.width)
+    return np.isnan(x) & (((bits >> (mbits - 1)) & 1) == 0)
+
+
+def is_qnan(x, ty: Ty):
+    return np.isnan(x) & ~is_snan(x, ty)
+
+
+def quiet(x, ty: Ty):
+    mbits = {16: 10, 32: 23, 64: 52}[ty.width] if ty.kind == "f" else 7
+    bits = floats.to_bits(x, ty.kind, ty.width)
+    q = floats.from_bits(bits | (1 << (mbits - 1)), ty.kind, ty.width)
+    return np.where(np.isnan(x), q, x)
+
+
+def sign(x, ty: Ty):
+    if ty.is_float:
+        return np.signbit(x).astype(np.int64)
+    return (np.asarray(x) < 0).astype(np.int64)
+
+
+def exponent(x, ty: Ty):
+    mbits, emask = {16: (10, 0x1F), 32: (23, 0xFF), 64: (52, 0x7FF)}[ty.width] if ty.kind == "f" else (7, 0xFF)
+    return (floats.to_bits(x, ty.kind, ty.width) >> mbits) & emask
+
+
+def mantissa(x, ty: Ty):
+    """frexp mantissa in [0.5, 1) with the sign of x (the V_FREXP_MANT meaning)."""
+    m, _ = np.frexp(np.asarray(x, dtype=np.float64))
+    return floats.convert(m, ("f", 64), (ty.kind, ty.width))
+
+
+def mantissa_bits(x, ty: Ty):
+    mbits = {16: 10, 32: 23, 64: 52}[ty.width] if ty.kind == "f" else 7
+    return floats.to_bits(x, ty.kind, ty.width) & ((1 << mbits) - 1)
+
+
+def is_denorm(x, ty: Ty):
+    return (exponent(x, ty) == 0) & (np.asarray(x) != 0)
+
+
+def ldexp(x, n, ty: Ty):
+    n = np.clip(np.asarray(n).astype(np.int64), -4000, 4000)
+    if ty.width == 64:
+        return np.ldexp(np.asarray(x, dtype=np.float64), n)
+    # scale in binary64 is exact (n small enough) and rounds once to the target
+    y = np.ldexp(np.asarray(x).astype(np.float64), n)
+    return floats.convert(y, ("f", 64), (ty.kind, ty.width))
+
+
+def unary_f(fn, x, ty: Ty):
+    y = fn(np.asarray(x).astype(np.float64)) if ty.width != 64 else fn(np.asarray(x, dtype=np.float64))
+    return floats.convert(np.asarray(y, dtype=np.float64), ("f", 64), (ty.kind, ty.width))
+
+
+def f_to_int(x, ty: Ty, w: int, signed: bool):
+    """AMD float -> int conversion: truncate, saturate, NaN -> 0."""
+    f = np.asarray(x).astype(np.float64)
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if signed else (0, (1 << w) - 1)
+    t = np.trunc(np.where(np.isnan(f), 0.0, f))
+    out = np.where(t <= lo, lo, np.where(t >= hi, hi, np.clip(t, lo, hi)))
+    return out.astype(np.float64).astype(np.int64) if w < 64 else np.array([int(v) for v in np.atleast_1d(out)], dtype=object)
+
+
+def sat_int(x, w: int, signed: bool):
+    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if signed else (0, (1 << w) - 1)
+    return np.clip(x, lo, hi)
+
+
+def to_norm(x, ty: Ty, w: int, signed: bool):
+    """f16/f32 -> snorm/unorm integer: clamp, scale, round to nearest even, NaN -> 0."""
+    f = np.asarray(x).astype(np.float64)
+    f = np.where(np.isnan(f), 0.0, f)
+    scale = (1 << (w - 1)) - 1 if signed else (1 << w) - 1
+    f = np.clip(f, -1.0 if signed else 0.0, 1.0)
+    return np.rint(f * scale).astype(np.int64)
+
+
+def is_even(x):
+    f = np.asarray(x, dtype=np.float64)
+    return np.where(np.isfinite(f), np.fmod(f, 2.0) == 0, False)
+
+
+def fract(x, ty: Ty):
+    f = np.asarray(x)
+    return f - np.floor(f)
+
+
+def float32_from_fields(s, e, m):
+    bits = ((np.asarray(s) & 1) << 31) | ((np.asarray(e) & 0xFF) << 23) | (np.asarray(m) & 0x7FFFFF)
+    return floats.from_bits(bits, "f", 32)
+
+
+def cvt_sr(x, rand, ty: Ty, dst: Ty):
+    """Stochastic rounding of an f32 value to f16/bf16 with 32 random bits."""
+    f = np.asarray(x, dtype=np.float32)
+    down = floats.convert(f, ("f", 32), (dst.kind, dst.width), floats.RTZ)
+    back = floats.convert(down, (dst.kind, dst.width), ("f", 32))
+    up = np.nextafter(down, np.where(f > 0, np.inf, -np.inf).astype(down.dtype)) if dst.kind == "f" else \
+        floats.to_bf16(np.nextafter(back, np.where(f > 0, np.inf, -np.inf).astype(np.float32)) , floats.RNE)
+    up_f = floats.convert(up, (dst.kind, dst.width), ("f", 32))
+    span = np.abs(up_f.astype(np.float64) - back.astype(np.float64))
+    frac = np.abs(f.astype(np.float64) - back.astype(np.float64)) / np.where(span > 0, span, 1.0)
+    take = frac * 4294967296.0 > (np.asarray(rand).astype(np.int64) & 0xFFFFFFFF)
+    return np.where(np.isfinite(f) & (span > 0) & take, up, down)
+
+
+def mini_scale_decode(x, kind: str, scale, dst: Ty):
+    f = floats.MINI[kind].decode(x).astype(np.float64) * np.exp2(np.asarray(scale).astype(np.int64) - 127.0)
+    return floats.convert(f, ("f", 64), (dst.kind, dst.width))
+
+
+def mini_scale_encode(x, ty: Ty, kind: str, scale, rand=None):
+    f = np.asarray(x).astype(np.float64) / np.exp2(np.asarray(scale).astype(np.int64) - 127.0)
+    return floats.MINI[kind].encode(f, saturate=True, rand=rand)
+
+
+PI = math.pi
+CVT_OFF_TABLE = [((i ^ 8) - 8) / 16.0 for i in range(16)]
+
+
+def gather(arr, idx):
+    """arr[idx[lane]][lane] for a list of per-lane arrays."""
+    idx = np.asarray(idx)
+    if idx.ndim and len(idx) and idx.min() == idx.max() and 0 <= idx[0] < len(arr):
+        return np.broadcast_to(arr[int(idx[0])], np.shape(idx))
+    st = np.stack([np.broadcast_to(a, np.shape(idx)) for a in arr])
+    i = np.clip(np.asarray(idx).astype(np.int64), 0, len(arr) - 1)
+    return st[i, np.arange(len(i))]
+
+
+def scatter(arr, idx, v, m):
+    idx = np.asarray(idx)
+    for k in range(len(arr)):
+        sel = idx == k
+        if m is not None and m is not False:
+            sel = sel & m
+        elif m is False:
+            continue
+        if sel.any():
+            arr[k] = np.where(sel, v, arr[k])
+
+
+def lane_get(reg, lane):
+    """VGPR[lane][reg] for a lane index that is uniform or per lane."""
+    if isinstance(lane, np.ndarray):
+        return reg[np.clip(lane.astype(np.int64), 0, len(reg) - 1)]
+    return np.full(len(reg), reg[min(max(int(lane), 0), len(reg) - 1)], dtype=reg.dtype)
+
+
+def lane_put(reg, lane, v, m):
+    """VGPR[lane][reg] = v for a uniform lane index (cross-lane instructions)."""
+    if not many(m):
+        return reg
+    reg = reg.copy()
+    k = int(first(m, lane))
+    if 0 <= k < len(reg):
+        reg[k] = first(m, v)
+    return reg

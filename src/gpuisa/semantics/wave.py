@@ -1,0 +1,245 @@
+"""The wave model: run one instruction's compiled pseudocode on a simulated wave.
+
+A vector (VALU) instruction runs on every lane of a wave32 or wave64 at once: each
+per-lane register (S0, S1, S2, D0, ...) is an array with one value per lane, EXEC
+selects the active lanes, and only active lanes write.  Wave-wide registers (VCC,
+EXEC, SCC, M0, SGPR operands) hold one value; a compare or carry-out writes one bit
+per active lane into VCC/EXEC/SDST and zero for inactive lanes.  A scalar (SALU)
+instruction runs once.
+
+``evaluate(arch, name, lanes=..., **operands)`` is the public entry point.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import archs
+from . import compiler, floats, sources
+from .types import Ty
+
+SCALAR_REGS = {"VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC"} | set(compiler.MODIFIERS)
+REQUIRED = ("S0", "S1", "S2", "S3", "SIMM16", "SIMM32", "VCC", "SCC")
+
+
+class EvalError(ValueError):
+    """Bad input to evaluate (message is one line: what was wrong and what is allowed)."""
+
+
+@dataclass
+class Context:
+    L: int
+    wave: int
+    arch: str
+    ieee: bool = True
+    round_mode: int = floats.RNE
+    state: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.lane = np.arange(self.L, dtype=np.int64)
+        self.w32 = self.wave == 32
+
+    def call(self, name: str, args: list) -> np.ndarray:
+        prog = _callee(self.arch, name)
+        regs = {}
+        for r, w in prog.widths.items():
+            regs[r] = np.zeros(self.L, dtype=object if w > 64 else np.int64)
+        for r, a in zip(("S0", "S1", "S2"), args):
+            regs[r] = np.asarray(a)
+        prog.fn(regs, None, self)
+        return regs.get("D0", np.zeros(self.L, dtype=np.int64))
+
+
+def _callee(arch: str, name: str) -> compiler.Program:
+    name = compiler.CALL_ALIASES.get(name, name)
+    for a in (arch,) + tuple(x for x in sources.default_source().archs() if x != arch):
+        if sources.lookup(a, name) is not None:
+            return compiler.program(a, name)
+    raise compiler.NoSemantics(f"no pseudocode for {name}")
+
+
+def default_wave(arch: str) -> int:
+    return 64 if archs.by_name(arch).family == "CDNA" else 32
+
+
+def _parse_value(text, fmt: Ty | None, reg: str, width: int):
+    """One operand value -> raw bits (int)."""
+    if isinstance(text, bool):
+        text = int(text)
+    if isinstance(text, str):
+        t = text.strip().lower()
+        try:
+            if t.startswith(("0x", "-0x")):
+                v = int(t, 16)
+            elif t.startswith(("0b", "-0b")):
+                v = int(t, 2)
+            elif t.lstrip("-+").isdigit():
+                v = int(t)
+            else:
+                v = float(t)
+        except ValueError:
+            raise EvalError(f"{reg}={text!r} is not a number (allowed: decimal, 0x.., 0b.., a float such as 1.5, -0.0, inf, nan)") from None
+        text = v
+    if isinstance(text, float):
+        if fmt is None or not fmt.is_float:
+            raise EvalError(f"{reg} is an integer operand; give an integer (a float {text!r} was given)")
+        return int(floats.to_bits(floats.convert(np.array([text]), ("f", 64), (fmt.kind, fmt.width)),
+                                  fmt.kind, fmt.width)[0])
+    if not isinstance(text, (int, np.integer)):
+        raise EvalError(f"{reg} has a value of type {type(text).__name__}; give an integer or a float")
+    v = int(text)
+    if v >= (1 << width) or v < -(1 << (width - 1)):
+        raise EvalError(f"{reg}={v:#x} does not fit the operand's {width} bits")
+    return v & ((1 << width) - 1)
+
+
+def _interpret(bits: int, fmt: Ty | None):
+    if fmt is None:
+        return bits
+    if fmt.is_float:
+        v = float(floats.from_bits(np.array([bits], dtype=object), fmt.kind, fmt.width)[0])
+        return v
+    if fmt.kind == "i":
+        w = fmt.width
+        b = bits & ((1 << w) - 1)
+        return b - (1 << w) if b >> (w - 1) else b
+    return bits & ((1 << fmt.width) - 1) if fmt.width < 4096 else bits
+
+
+def evaluate(arch: str, name: str, lanes: int | None = None, wave: int | None = None, ieee: bool = True,
+             **operands) -> dict:
+    """Run instruction ``name`` of ``arch`` and return {arch, name, lanes, wave, outputs, state, ...}.
+
+    Operands are the pseudocode's names (S0, S1, S2, VCC, EXEC, SCC, M0, SIMM16, ...): an int
+    (raw bits), a float (read in the operand's format), or a list with one value per lane.
+    """
+    try:
+        akey = archs.resolve_arch(arch).name
+    except archs.UnknownArch as exc:
+        raise EvalError(str(exc)) from None
+    have = sources.default_source().archs()
+    if akey not in have:
+        raise EvalError(f"no executable pseudocode for {archs.by_name(akey).title} "
+                        f"(available: {', '.join(archs.by_name(a).title for a in have)})")
+    key = name.strip().lower()
+    if sources.lookup(akey, key) is None:
+        raise EvalError(f"no pseudocode for {key} in {archs.by_name(akey).title}")
+    try:
+        prog = compiler.program(akey, key)
+    except compiler.NoSemantics as exc:
+        raise EvalError(f"{key} cannot be executed: {exc}") from None
+    wave = wave or default_wave(akey)
+    if wave not in (32, 64):
+        raise EvalError(f"wave size {wave} (allowed: 32, 64)")
+    return run(prog, lanes, wave, ieee, operands)
+
+
+def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operands: dict) -> dict:
+    allowed = set(prog.widths) | {"EXEC"}
+    for op in operands:
+        if op not in allowed:
+            raise EvalError(f"{prog.name} has no operand {op} (allowed: {', '.join(sorted(allowed))})")
+    missing = [r for r in REQUIRED if r in prog.inputs and r not in operands]
+    if missing:
+        raise EvalError(f"{prog.name} needs {', '.join(missing)} (operands: {', '.join(sorted(allowed))})")
+    per_lane_len = [len(v) for k, v in operands.items() if isinstance(v, (list, tuple))]
+    if prog.scalar:
+        if per_lane_len:
+            raise EvalError(f"{prog.name} is a scalar instruction; give one value per operand, not a list")
+        lanes, L = 1, 1
+    else:
+        if lanes is None:
+            lanes = max(per_lane_len, default=1)
+        if not 1 <= lanes <= wave:
+            raise EvalError(f"--lanes {lanes} (allowed: 1..{wave} for wave{wave})")
+        L = wave
+    for k, v in operands.items():
+        if isinstance(v, (list, tuple)):
+            if k in SCALAR_REGS:
+                raise EvalError(f"{k} is one value per wave; give a single value, not a list")
+            if len(v) != lanes:
+                raise EvalError(f"{k} has {len(v)} values for {lanes} lanes (give one per lane or a single value)")
+    ctx = Context(L, wave, prog.arch, ieee)
+    regs, before = {}, {}
+    widths = dict(prog.widths)
+    for r, w in widths.items():
+        fmt = prog.formats.get(r)
+        v = operands.get(r)
+        if r == "EXEC" and v is None:
+            v = (1 << lanes) - 1
+        if v is None:
+            vals = [0]
+        elif isinstance(v, (list, tuple)):
+            vals = [_parse_value(x, fmt, r, w) for x in v] + [0] * (L - len(v))
+        else:
+            vals = [_parse_value(v, fmt, r, w)]
+        arr = np.array(vals, dtype=object)
+        arr = np.broadcast_to(arr, (L,)).copy() if len(vals) == 1 else arr
+        if w <= 64:
+            arr = np.array([(int(x) - (1 << 64)) if int(x) >> 63 else int(x) for x in arr], dtype=np.int64)
+        regs[r] = arr
+        before[r] = arr.copy()
+    if "EXEC" in operands:
+        if isinstance(operands["EXEC"], (list, tuple)):
+            raise EvalError("EXEC is one value per wave; give a single value, not a list")
+        exec_bits = _parse_value(operands["EXEC"], None, "EXEC", 64)
+    else:
+        exec_bits = (1 << lanes) - 1
+    active = np.array([(exec_bits >> i) & 1 for i in range(L)], dtype=bool) if not prog.scalar else np.ones(1, bool)
+    mask = None if (prog.wave_level or prog.scalar or active.all()) else active
+    with np.errstate(all="ignore"):
+        prog.fn(regs, mask, ctx)
+    return _result(prog, regs, before, active, lanes, wave, ctx)
+
+
+def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
+    outputs, scalar_regs, changed = {}, [], []
+    wave_mask = (1 << wave) - 1
+    for r in sorted(prog.writes):
+        w = prog.widths.get(r, 32)
+        m = (1 << w) - 1
+        vals = [int(x) & m for x in regs[r]]
+        old = [int(x) & m for x in before[r]]
+        if r in prog.lane_masks and not prog.scalar:
+            orig = old[0]
+            bits = 0
+            for lane in range(min(wave, len(vals))):
+                if active[lane] and (vals[lane] >> lane) & 1:
+                    bits |= 1 << lane
+            value = (orig & ~wave_mask) | bits
+            outputs[r] = [value]
+            scalar_regs.append(r)
+            if value != orig:
+                changed.append(r)
+        elif prog.scalar or r in SCALAR_REGS or (r == "D0" and prog.wave_level and "D0" not in _vgpr_written(prog)):
+            outputs[r] = [vals[0]]
+            scalar_regs.append(r)
+            if vals[0] != old[0]:
+                changed.append(r)
+        else:
+            outputs[r] = vals[:lanes]
+            if vals[:lanes] != old[:lanes]:
+                changed.append(r)
+    state = {k: v for k, v in ctx.state.items()}
+    final = {}
+    for r in ("EXEC", "VCC", "SCC", "M0"):
+        if r in outputs:
+            final[r] = outputs[r][0]
+    return {"arch": prog.arch, "name": prog.name, "lanes": lanes, "wave": wave, "outputs": outputs,
+            "scalar_registers": scalar_regs, "state": {"changed": changed, **final, **state},
+            "formats": {r: _fmt_name(prog.formats.get(r)) for r in outputs},
+            "interpreted": {r: [_interpret(v, prog.formats.get(r)) for v in vals] for r, vals in outputs.items()}}
+
+
+def _vgpr_written(prog) -> set:
+    return {"D0"} if "VGPR[" in prog.text and "][VDST" in prog.text else set()
+
+
+def _fmt_name(t: Ty | None) -> str | None:
+    if t is None:
+        return None
+    return f"{t.kind}{t.width}" if t.kind not in ("fp8", "bf8", "fp6", "bf6", "fp4") else t.kind

@@ -1,0 +1,70 @@
+"""``gpuisa export-site DIR``: the whole reference as static HTML, CSS and JS with relative links.
+
+Pages are rendered by ``Site`` in static mode (links to ``.html`` files relative to each page, so
+the export works from ``file://`` and from any static host).  Search runs in the browser from
+``static/search-index.js`` (a script, not JSON: ``fetch`` is not allowed on ``file://``).
+Rendering is spread over worker processes, one read-only store connection each.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from .site import STATIC, Linker, Site
+
+_worker_site: Site | None = None
+
+
+def _init_worker(store_path: str) -> None:
+    global _worker_site
+    _worker_site = Site(Path(store_path))
+
+
+def _render_batch(args: tuple[str, list[str]]) -> int:
+    out_dir, paths = args
+    out = Path(out_dir)
+    for path in paths:
+        target = out / Linker.file_of(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(_worker_site.render(path, static=True), encoding="utf-8")
+    return len(paths)
+
+
+def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None = None,
+                progress=None) -> dict:
+    """Write every page under ``out_dir``; returns {"pages": n, "seconds": s, "dir": str}."""
+    t0 = time.perf_counter()
+    site = Site(store_path)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    static_out = out_dir / "static"
+    static_out.mkdir(exist_ok=True)
+    for f in STATIC.iterdir():
+        if f.is_file():
+            shutil.copyfile(f, static_out / f.name)
+    index = json.dumps(site.search_index(), ensure_ascii=True, separators=(",", ":"))
+    # '</' cannot close a script element here (the file is loaded by src=), but keep it inert anyway.
+    (static_out / "search-index.js").write_text("window.GPUISA_INDEX=" + index.replace("</", "<\\/") + ";\n")
+    paths = site.all_paths()
+    jobs = jobs or max(1, min(os.cpu_count() or 1, 8))
+    size = max(50, len(paths) // (jobs * 8) + 1)
+    batches = [(str(out_dir), paths[i:i + size]) for i in range(0, len(paths), size)]
+    done = 0
+    if jobs == 1:
+        _init_worker(str(site.store_path))
+        for b in batches:
+            done += _render_batch(b)
+            if progress:
+                progress(done, len(paths))
+    else:
+        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(str(site.store_path),)) as pool:
+            for n in pool.map(_render_batch, batches):
+                done += n
+                if progress:
+                    progress(done, len(paths))
+    return {"pages": done, "seconds": time.perf_counter() - t0, "dir": str(out_dir)}
