@@ -1,0 +1,11 @@
+"""gpuisa: a cross-vendor GPU instruction-set reference and toolkit (AMD RDNA/CDNA, NVIDIA PTX).
+
+The Python API is imported lazily so that ``import gpuisa`` stays cheap.
+"""
+
+
+def evaluate(*args, **kwargs):
+    """Run an AMD instruction's pseudocode on a simulated wave (see gpuisa.semantics)."""
+    from .semantics.wave import evaluate as _evaluate
+
+    return _evaluate(*args, **kwargs)

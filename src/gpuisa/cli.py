@@ -218,7 +218,10 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def make_parser() -> argparse.ArgumentParser:
+CORE_COMMANDS = ("archs", "show", "search", "list", "diff", "build")
+
+
+def make_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
     p = _Parser(prog="gpuisa", description="Cross-vendor GPU instruction-set reference (AMD RDNA/CDNA, PTX).")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("archs", help="list architectures with family, targets and instruction count")
@@ -252,7 +255,8 @@ def make_parser() -> argparse.ArgumentParser:
     s.add_argument("--from-sources", action="store_true", help="first regenerate the facts with llvm-mc-19 and tinygrad")
     s.add_argument("--output", help="where to write the store (default: the user cache)")
     s.set_defaults(func=cmd_build)
-    _register_plugins(sub)
+    if with_plugins:
+        _register_plugins(sub)
     return p
 
 
@@ -270,7 +274,10 @@ def _register_plugins(sub) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = make_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # a core command needs no feature package imported: keeps `gpuisa show` fast
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = make_parser(with_plugins=first not in CORE_COMMANDS)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed a one-line usage error

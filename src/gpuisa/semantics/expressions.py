@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .types import BOOL, F64, I32, I64, MINI_KINDS, Ty, join, view_type
+from .types import BOOL, F64, I32, I64, Ty, join, view_type
 
 
 class CompileError(ValueError):

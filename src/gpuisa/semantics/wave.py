@@ -12,8 +12,6 @@ instruction runs once.
 
 from __future__ import annotations
 
-import math
-import struct
 from dataclasses import dataclass, field
 
 import numpy as np
