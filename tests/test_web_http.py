@@ -300,7 +300,7 @@ def test_playground_features_present(client, monkeypatch):
     assert r.json() == {"arch": "rdna3", "bytes": 8, "hex": "05 00 39 d6 01 05 0e 00"}
     r = client.post("/api/eval", json={"arch": "rdna3", "name": "V_MSAD_U8", "lanes": 2,
                                        "operands": {"SRC0": "0x10", "src1": [1, 2]}})
-    assert r.status_code == 200 and calls["evaluate"] == ("rdna3", "v_msad_u8", 2, {"src0": 16, "src1": [1, 2]})
+    assert r.status_code == 200 and calls["evaluate"] == ("rdna3", "v_msad_u8", 2, {"SRC0": 16, "src1": [1, 2]})
     assert r.json()["result"] == {"vdst": [1.5, "nan"]}
     r = client.post("/api/eval", json={"arch": "rdna3", "name": "v_bad"})
     assert r.status_code == 422 and "no semantics for v_bad" in r.json()["error"]
@@ -357,3 +357,20 @@ def test_serve_cli_rejects_bad_host_and_port(cli_env):
     assert r.returncode == 2 and "--port must be" in r.stderr and "Traceback" not in r.stderr
     r = run_cli(["serve", "--host", "example.com"], cli_env)
     assert r.returncode == 2 and "--host must be" in r.stderr
+
+
+def test_real_codec_and_semantics_through_the_api(client):
+    """With the real features installed: llvm-mc-19 decodes 05 00 39 d6 01 05 0e 00 (gfx1100) as
+    v_msad_u8 v5, v1, v2, s3; msad of bytes (1,2,3,4) and (1,1,1,1) is 0+1+2+3 = 6 (no zero byte in S0)."""
+    from gpuisa.web import playground
+
+    if playground.resolve("decode") is None or playground.resolve("evaluate") is None:
+        pytest.skip("gpuisa.codec / gpuisa.semantics are not installed")
+    r = client.post("/api/decode", json={"arch": "rdna3", "hex": "05 00 39 d6 01 05 0e 00"})
+    assert r.status_code == 200 and "v_msad_u8 v5, v1, v2, s3" in json.dumps(r.json())
+    r = client.post("/api/encode", json={"arch": "rdna3", "text": "v_msad_u8 v5, v1, v2, s3"})
+    assert r.status_code == 200 and r.json()["hex"] == "05 00 39 d6 01 05 0e 00"
+    r = client.post("/api/eval", json={"arch": "rdna4", "name": "v_msad_u8", "lanes": 2,
+                                       "operands": {"S0": "0x01020304", "S1": "0x01010101", "S2": 0}})
+    assert r.status_code == 200, r.text
+    assert r.json()["result"]["outputs"]["D0"] == [6, 6]

@@ -9,3 +9,10 @@ def evaluate(*args, **kwargs):
     from .semantics.wave import evaluate as _evaluate
 
     return _evaluate(*args, **kwargs)
+
+
+def evaluate_ptx(text, inputs):
+    """Run one PTX instruction on integer inputs (see gpuisa.ptx.semantics)."""
+    from .ptx.semantics import evaluate_ptx as _evaluate_ptx
+
+    return _evaluate_ptx(text, inputs)

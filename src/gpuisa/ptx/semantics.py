@@ -313,3 +313,29 @@ def evaluate_ptx(text: str, inputs: dict[str, int]) -> dict:
     else:
         name, value = _integer(head, toks, items, inputs)
     return {"outputs": {name: value}}
+
+
+# Categories of the catalog whose instructions compute values (the ones semantics can cover).
+VALUE_CATEGORIES = ("integer", "extended", "logic", "compare", "float", "video")
+
+
+def coverage() -> dict:
+    """Which value-computing PTX instructions of the catalog have executable semantics."""
+    from .catalog import families
+
+    by_category: dict[str, dict] = {}
+    failed = []
+    for fam in families():
+        for inst in fam["instructions"]:
+            cat = inst.get("category")
+            if cat not in VALUE_CATEGORIES:
+                continue
+            row = by_category.setdefault(cat, {"total": 0, "executable": 0})
+            row["total"] += 1
+            if inst["name"] in COVERED:
+                row["executable"] += 1
+            else:
+                failed.append({"name": inst["name"], "category": cat, "reason": "no executable semantics yet"})
+    total = sum(r["total"] for r in by_category.values())
+    done = sum(r["executable"] for r in by_category.values())
+    return {"ptx": {"total": total, "executable": done, "categories": by_category, "failed": failed}}

@@ -215,7 +215,7 @@ def evaluate(arch, name, lanes=1, operands=None) -> dict:
     for k, v in operands.items():
         if not isinstance(k, str) or not _OPERAND_NAME.fullmatch(k) or k in ("arch", "name", "lanes"):
             raise BadInput(f"operand name {str(k)[:40]!r} is not allowed (letters, digits, '_'; at most 32 characters)")
-        clean[k.lower()] = _operand_value(k, v)
+        clean[k] = _operand_value(k, v)  # names as the semantics engine spells them (S0, S1, ...)
     fn = _need("evaluate")
     try:
         result = fn(a, name.lower(), lanes=lanes, **clean)
