@@ -29,7 +29,7 @@ from .model import Encoding, Field
 DATA_DIR = Path(__file__).parent / "data"
 AMD_DIR = DATA_DIR / "amd"
 PACKAGED_DB = DATA_DIR / "gpuisa.sqlite"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -42,6 +42,7 @@ CREATE TABLE instructions(id INTEGER PRIMARY KEY, name TEXT, arch TEXT, isa TEXT
 CREATE INDEX inst_name ON instructions(name);
 CREATE TABLE inst_enc(inst_id INTEGER, name TEXT, arch TEXT, encoding TEXT, opcode INTEGER, layout TEXT);
 CREATE INDEX inst_enc_arch ON inst_enc(arch, encoding);
+CREATE INDEX inst_enc_name ON inst_enc(name);
 CREATE VIRTUAL TABLE inst_fts USING fts5(name, summary, category, encodings, formats, tokenize='unicode61');
 """
 

@@ -103,6 +103,7 @@ def default_source() -> PcodeSource:
     return TinygradPcode()
 
 
+@functools.lru_cache(maxsize=1)
 def available() -> bool:
     """Whether the pinned wheel with the pseudocode is installed."""
     try:
