@@ -16,3 +16,17 @@ def evaluate_ptx(text, inputs):
     from .ptx.semantics import evaluate_ptx as _evaluate_ptx
 
     return _evaluate_ptx(text, inputs)
+
+
+def decode(arch, data, wave64=False):
+    """Disassemble AMD machine code (see gpuisa.codec)."""
+    from .codec import decode as _decode
+
+    return _decode(arch, data, wave64)
+
+
+def encode(arch, text, wave64=False):
+    """Assemble AMD instructions in LLVM's syntax (see gpuisa.codec)."""
+    from .codec import encode as _encode
+
+    return _encode(arch, text, wave64)

@@ -2,11 +2,21 @@
 
     gpuisa.codec.decode("rdna4", bytes.fromhex("050039d601050e00"))[0].text
     gpuisa.codec.encode("rdna3", "v_msad_u8 v5, v1, v2, s3").hex()
+
+Names are resolved lazily: ``gpuisa.codec.pages`` (the page extender run by every
+``gpuisa show``) must not pay for importing the decoder and encoder.
 """
 
 from __future__ import annotations
 
-from .decoder import Decoded, decode
-from .encoder import Encoded, EncodeError, encode
-
 __all__ = ["Decoded", "Encoded", "EncodeError", "decode", "encode"]
+
+_WHERE = {"Decoded": "decoder", "decode": "decoder", "Encoded": "encoder", "EncodeError": "encoder", "encode": "encoder"}
+
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    raise AttributeError(name)

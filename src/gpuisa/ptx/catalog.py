@@ -34,6 +34,10 @@ def families() -> list[dict]:
     return [json.loads(p.read_text()) for p in fact_paths()]
 
 
+def _form_head(form: dict) -> str:
+    return form["opcode"][0]["lit"].split(".")[0] if form["opcode"] and "lit" in form["opcode"][0] else ""
+
+
 @functools.lru_cache(maxsize=1)
 def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
     """First opcode token ('vadd', 'cp', 'ld') -> [(instruction name, form)] for the validator."""
@@ -41,11 +45,39 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
     for fam in families():
         for inst in fam["instructions"]:
             for form in inst["forms"]:
-                head = form["opcode"][0]["lit"].split(".")[0] if form["opcode"] and "lit" in form["opcode"][0] else ""
-                out.setdefault(head, []).append((inst["name"], form))
+                out.setdefault(_form_head(form), []).append((inst["name"], form))
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _family_file(path: Path) -> dict:
+    return json.loads(dict(_fact_texts())[path])
+
+
+@functools.lru_cache(maxsize=1)
+def _fact_texts() -> tuple[tuple[Path, str], ...]:
+    return tuple((p, p.read_text()) for p in fact_paths())
+
+
+@functools.lru_cache(maxsize=None)
+def forms_for_head(head: str) -> list[tuple[str, dict]]:
+    """Like ``forms_by_head()[head]`` but parses only the family files that can hold that head.
+
+    A file is a candidate when its text has an opcode literal starting with the head (a cheap
+    over-approximation); the validator of a whole .ptx file then parses a handful of files, not all.
+    """
+    if families.cache_info().currsize:  # everything is parsed already
+        return forms_by_head().get(head, [])
+    needle = re.compile(r'"lit":\s*"' + re.escape(head) + r'[."]')
+    out: list[tuple[str, dict]] = []
+    for path, text in _fact_texts():
+        if needle.search(text):
+            for inst in _family_file(path)["instructions"]:
+                out += [(inst["name"], f) for f in inst["forms"] if _form_head(f) == head]
+    return out
+
+
+@functools.lru_cache(maxsize=None)
 def target_key(t: str) -> tuple[int, str]:
     m = re.match(r"(?:sm|compute)_(\d+)([af]?)$", t)
     return (int(m.group(1)), m.group(2)) if m else (-1, "")
@@ -53,6 +85,11 @@ def target_key(t: str) -> tuple[int, str]:
 
 def expand_targets(targets: list[str]) -> list[str]:
     """Stored target lists may be abbreviated as 'all from sm_NN'."""
+    return list(_expand_targets(tuple(targets)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _expand_targets(targets: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
     for t in targets:
         if t.startswith("all from "):
@@ -60,7 +97,7 @@ def expand_targets(targets: list[str]) -> list[str]:
             out += [p for p in PROBE_TARGETS if target_key(p) >= lo]
         else:
             out.append(t)
-    return out
+    return tuple(out)
 
 
 def _operand_type(name: str, value_sets: dict) -> str:

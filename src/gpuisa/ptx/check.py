@@ -43,6 +43,19 @@ def _describe_failure(name: str, form: dict, fail, toks: list[str]) -> str:
 
 
 def _requirements(form: dict, bind: dict) -> tuple[str, list[str]]:
+    reqs = form.get("value_requirements") or {}
+    used = tuple(sorted(f"{k}={v}" for k, v in bind.items() if f"{k}={v}" in reqs))
+    key = (id(form), used)
+    hit = _REQ_CACHE.get(key)
+    if hit is None:
+        hit = _REQ_CACHE[key] = _compute_requirements(form, bind)
+    return hit[0], list(hit[1])
+
+
+_REQ_CACHE: dict = {}
+
+
+def _compute_requirements(form: dict, bind: dict) -> tuple[str, list[str]]:
     version = form["ptx_version"]
     targets = set(catalog.expand_targets(form.get("targets", [])))
     for k, v in bind.items():
@@ -72,7 +85,7 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
         result["error"] = "empty instruction"
         return result
     toks = dot_tokens(opcode)
-    candidates = catalog.forms_by_head().get(toks[0], [])
+    candidates = catalog.forms_for_head(toks[0])
     if not candidates:
         result["error"] = f"unknown PTX instruction `{toks[0]}`"
         return result
@@ -138,8 +151,12 @@ def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None,
 
 
 def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
-    """Every instruction of a .ptx text; .version/.target directives apply when no override is given."""
+    """Every instruction of a .ptx text; .version/.target directives apply when no override is given.
+
+    Identical statements (same text, target and version) are checked once: kernels repeat themselves a lot.
+    """
     out = []
+    seen: dict[tuple, dict] = {}
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("//", 1)[0].strip()
         if not line:
@@ -157,7 +174,11 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
                 stmt = stmt.split(":", 1)[1].strip()
             if not stmt or DIRECTIVE.match(stmt):
                 continue
-            r = check_instruction(stmt, target, version)
+            key = (stmt, target, version)
+            first = seen.get(key)
+            if first is None:
+                first = seen[key] = check_instruction(stmt, target, version)
+            r = dict(first)
             r["line"] = lineno
             out.append(r)
     return out

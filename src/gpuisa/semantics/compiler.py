@@ -568,6 +568,13 @@ def program(arch: str, name: str) -> Program:
     entry = sources.lookup(arch, name)
     if entry is None:
         raise NoSemantics(f"no pseudocode for {name} in {arch}")
+    from . import matrix
+
+    if matrix.is_matrix(name):  # the manuals give a formula, not code: run natively
+        prog = matrix.program(arch, name, entry)
+        if prog is None:
+            raise NoSemantics(f"matrix input format of {name} is not modelled")
+        return prog
     scalar = entry.op_class.startswith("SOP")
     key = (arch, name)
     if key in _IN_PROGRESS:

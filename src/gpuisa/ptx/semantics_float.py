@@ -1,0 +1,247 @@
+"""Executable semantics of PTX floating-point arithmetic (the project's own formulation).
+
+add sub mul fma mad div min max abs neg rcp sqrt rsqrt copysign on f16/bf16/f32/f64 and the packed
+f16x2/bf16x2 forms (lane by lane), with rounding modifiers .rn/.rz/.rm/.rp (default .rn), .ftz
+(subnormal inputs and results become zero of the same sign) and .sat (clamp to [0, 1], NaN -> +0).
+Exact operations round the exact result once (see floatfmt).  Approximate instructions (sin cos
+lg2 ex2 tanh, and the .approx/.full forms of div rcp sqrt rsqrt) return the correctly rounded value
+of the real function and report ``fidelity: approximate`` with the documented error bound in our
+own words: real hardware may differ from that value within the bound.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from . import floatfmt as ff
+
+FLOAT_TYPES = (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2")
+ROUNDING = {".rn": "rn", ".rz": "rz", ".rm": "rm", ".rp": "rp"}
+COVERED_FLOAT = ("add", "sub", "mul", "fma", "mad", "div", "min", "max", "abs", "neg", "rcp", "sqrt", "rsqrt",
+                 "copysign", "sin", "cos", "lg2", "ex2", "tanh")
+# error bounds of the approximate forms, as the PTX ISA states them (paraphrased)
+APPROX_BOUNDS = {
+    "sin": "absolute error at most 2^-20.5 for inputs in [-100*pi, +100*pi]",
+    "cos": "absolute error at most 2^-20.5 for inputs in [-100*pi, +100*pi]",
+    "lg2": "absolute error at most 2^-22 (f32 with .ftz: 2^-22.6 for the mantissa part)",
+    "ex2": "at most 2 ulp off the exact result (f32); f16/bf16 forms about 2^-9.9 relative error",
+    "tanh": "relative error at most about 2^-10.987 (f32); about 2^-8 for f16/bf16",
+    "div.approx": "at most 2 ulp off for divisors of magnitude in [2^-126, 2^126]",
+    "div.full": "at most 2 ulp off the exact quotient",
+    "rcp.approx": "at most 1 ulp off the exact reciprocal (f32); f64 .ftz form about 2^-50 relative error",
+    "sqrt.approx": "relative error at most 2^-23 (f32)",
+    "rsqrt.approx": "relative error at most 2^-22.9 (f32); f64 about 2^-52.2",
+}
+
+
+class Result:
+    """One evaluated output: raw integer plus fidelity."""
+
+    def __init__(self, value: int, approx: str | None = None):
+        self.value, self.approx = value, approx
+
+
+def float_type(toks: list[str]) -> str | None:
+    for t in reversed(toks):
+        if t in FLOAT_TYPES:
+            return t
+    return None
+
+
+def float_operand(item: dict, inputs: dict, fmt: str, width: int) -> int:
+    """Raw bits of a float operand: a named input, 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX, or a decimal literal."""
+    name = item.get("name", item["text"])
+    if name in inputs:
+        return int(inputs[name]) & ((1 << width) - 1)
+    low = name.lower()
+    if low[:2] in ("0f", "0d") and len(low) in (10, 18):
+        return int(low[2:], 16)
+    from .semantics import UnsupportedInstruction
+
+    try:
+        if "." in name or "e" in low:
+            return ff.encode(ff.from_float(float(name)), fmt)
+        return int(name, 0) & ((1 << width) - 1)
+    except ValueError:
+        raise UnsupportedInstruction(f"no input value for operand {name!r}") from None
+
+
+def _add(x, y, mode):
+    if x[0] == "nan" or y[0] == "nan":
+        return ff.NAN
+    if x[0] == "inf" or y[0] == "inf":
+        if x[0] == y[0] == "inf" and x[1] != y[1]:
+            return ff.NAN
+        return x if x[0] == "inf" else y
+    s = ff.signed(x) + ff.signed(y)
+    if s == 0:
+        if x[2] == 0 and y[2] == 0:
+            sign = (x[1] | y[1]) if mode == "rm" else (x[1] & y[1])
+        else:
+            sign = int(mode == "rm")
+        return ("num", sign, Fraction(0))
+    return ("num", int(s < 0), abs(s))
+
+
+def _mul(x, y):
+    if x[0] == "nan" or y[0] == "nan":
+        return ff.NAN
+    sign = x[1] ^ y[1]
+    if "inf" in (x[0], y[0]):
+        if (x[0] == "num" and x[2] == 0) or (y[0] == "num" and y[2] == 0):
+            return ff.NAN
+        return ("inf", sign, Fraction(0))
+    return ("num", sign, x[2] * y[2])
+
+
+def _div(x, y):
+    if x[0] == "nan" or y[0] == "nan":
+        return ff.NAN
+    sign = x[1] ^ y[1]
+    if x[0] == "inf":
+        return ff.NAN if y[0] == "inf" else ("inf", sign, Fraction(0))
+    if y[0] == "inf":
+        return ("num", sign, Fraction(0))
+    if y[2] == 0:
+        return ff.NAN if x[2] == 0 else ("inf", sign, Fraction(0))
+    return ("num", sign, x[2] / y[2])
+
+
+def _sqrt(x, m_bits):
+    if x[0] == "nan" or (x[1] and not (x[0] == "num" and x[2] == 0)):
+        return ff.NAN
+    if x[0] == "inf" or x[2] == 0:
+        return x
+    return ("num", 0, ff.sqrt_exact(x[2], m_bits))
+
+
+def _minmax(op, x, y, nan_mode):
+    xn, yn = x[0] == "nan", y[0] == "nan"
+    if xn or yn:
+        if nan_mode or (xn and yn):
+            return ff.NAN
+        return y if xn else x
+
+    def key(v):
+        return (math.inf if v[0] == "inf" else ff.signed(v)) * (-1 if v[0] == "inf" and v[1] else 1), -v[1]
+
+    kx, ky = key(x), key(y)
+    if op == "min":
+        return x if kx <= ky else y
+    return x if kx >= ky else y
+
+
+def _approx(op: str, x, fmt: str):
+    xf = ff.to_float(x)
+    try:
+        if op == "sin":
+            r = math.sin(xf) if math.isfinite(xf) else math.nan
+        elif op == "cos":
+            r = math.cos(xf) if math.isfinite(xf) else math.nan
+        elif op == "lg2":
+            r = -math.inf if xf == 0 else (math.nan if xf < 0 or math.isnan(xf) else math.log2(xf))
+        elif op == "ex2":
+            r = 0.0 if xf == -math.inf else (math.inf if xf > 1100 else 2.0 ** xf)
+        else:
+            r = math.tanh(xf)
+    except OverflowError:
+        r = math.inf
+    return ff.from_float(r)
+
+
+def scalar(op: str, mods: set, fmt: str, raws: list[int]) -> Result:
+    """One lane of a float instruction: raws are the source bits in fmt."""
+    ftz = ".ftz" in mods
+    mode = next((ROUNDING[m] for m in mods if m in ROUNDING), "rn")
+    m_bits = ff.FORMATS[fmt][1]
+    vals = [ff.decode(r, fmt, ftz) for r in raws]
+    approx = None
+    if op in ("abs", "neg"):
+        width = ff.FORMATS[fmt][2]
+        r = raws[0]
+        if ftz and vals[0][0] == "num" and vals[0][2] == 0:
+            r &= 1 << (width - 1)
+        if vals[0][0] == "nan":  # PTX leaves the NaN's bits unspecified
+            return Result(ff.canonical_nan(fmt))
+        return Result(r & ((1 << (width - 1)) - 1) if op == "abs" else r ^ (1 << (width - 1)))
+    if op == "copysign":
+        width = ff.FORMATS[fmt][2]
+        top = 1 << (width - 1)
+        return Result((raws[1] & (top - 1)) | (raws[0] & top))
+    if op == "add":
+        v = _add(vals[0], vals[1], mode)
+    elif op == "sub":
+        v = _add(vals[0], (vals[1][0], vals[1][1] ^ 1, vals[1][2]), mode)
+    elif op == "mul":
+        v = _mul(vals[0], vals[1])
+    elif op in ("fma", "mad"):
+        v = _add(_mul(vals[0], vals[1]), vals[2], mode)
+    elif op == "div":
+        v = _div(vals[0], vals[1])
+        if ".approx" in mods or ".full" in mods:
+            approx = APPROX_BOUNDS["div.approx" if ".approx" in mods else "div.full"]
+    elif op == "rcp":
+        v = _div(("num", 0, ff.ONE), vals[0])
+        if ".approx" in mods:
+            approx = APPROX_BOUNDS["rcp.approx"]
+    elif op == "sqrt":
+        v = _sqrt(vals[0], m_bits)
+        if ".approx" in mods:
+            approx = APPROX_BOUNDS["sqrt.approx"]
+    elif op == "rsqrt":
+        x = vals[0]
+        if x[0] == "num" and x[2] == 0:
+            v = ("inf", x[1], Fraction(0))
+        elif x[0] == "inf" and not x[1]:
+            v = ("num", 0, Fraction(0))
+        else:
+            r = _sqrt(x, m_bits + 8)
+            v = r if r[0] != "num" else ("num", 0, 1 / r[2])
+        approx = APPROX_BOUNDS["rsqrt.approx"]
+    elif op in ("min", "max"):
+        v = _minmax(op, vals[0], vals[1], ".NaN" in mods)
+        if v[0] == "num" and v[2] == 0 or v[0] != "num":
+            return Result(ff.encode(v, fmt))
+        return Result(raws[0] if v is vals[0] else raws[1]) if not ftz else Result(ff.encode(v, fmt, ftz=True))
+    elif op in ("sin", "cos", "lg2", "ex2", "tanh"):
+        v = _approx(op, vals[0], fmt)
+        approx = APPROX_BOUNDS[op]
+    else:
+        raise ValueError(op)
+    if ".sat" in mods:
+        v = _saturate(v)
+    return Result(ff.encode(v, fmt, mode, ftz=ftz), approx)
+
+
+def _saturate(v):
+    if v[0] == "nan":
+        return ("num", 0, Fraction(0))
+    if v[1]:
+        return ("num", 0, Fraction(0))
+    if v[0] == "inf" or v[2] > 1:
+        return ("num", 0, ff.ONE)
+    return v
+
+
+def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
+    """{"outputs": {d: raw}, "fidelity", "error_bound"?} for a float instruction."""
+    fmt = float_type(toks)
+    mods = set(toks)
+    packed = fmt.endswith("x2")
+    lane_fmt = fmt[:-2] if packed else fmt
+    width = 32 if packed else ff.FORMATS[lane_fmt][2]
+    raws = [float_operand(it, inputs, lane_fmt, width) for it in items[1:]]
+    if packed:
+        out, approx = 0, None
+        for lane in range(2):
+            r = scalar(op, mods, lane_fmt, [(x >> (16 * lane)) & 0xFFFF for x in raws])
+            out |= r.value << (16 * lane)
+            approx = approx or r.approx
+        res = Result(out, approx)
+    else:
+        res = scalar(op, mods, lane_fmt, raws)
+    doc = {"outputs": {items[0]["name"]: res.value}, "fidelity": "approximate" if res.approx else "exact"}
+    if res.approx:
+        doc["error_bound"] = res.approx
+    return doc
