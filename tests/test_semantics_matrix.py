@@ -39,10 +39,10 @@ def _codes(vals: np.ndarray, kind: str) -> np.ndarray:
         return vals.astype(np.float32).view(np.uint32).astype(np.int64)
     if kind == "f64":
         return vals.astype(np.float64).view(np.uint64)
-    if kind == "fp8":  # E4M3: exact small integers by table search
+    if kind in ("fp8", "bf8"):  # exact small integers by table search
         from gpuisa.semantics.floats import MINI
 
-        table = MINI["fp8"].table
+        table = MINI[kind].table
         return np.array([int(np.flatnonzero(table == v)[0]) for v in vals.ravel()]).reshape(vals.shape)
     return vals.astype(np.int64) & 0xFF if kind in ("i8", "u8") else vals.astype(np.int64) & 0xF
 
@@ -108,6 +108,25 @@ def _rdna3_out_pos(s, wave, i, j):
     return lane, (i // rows) * (2 if s.out_bits == 16 else 1)
 
 
+def _rdna4_in_pos(s, wave, i, k):
+    """Our reading of the RDNA4 guide (untested on hardware): lane half selects K in blocks of 8."""
+    return [i + 16 * ((k // 8) % 2)], (k // 16) * 8 + k % 8
+
+
+def _rdna4_out_pos(s, wave, i, j):
+    return j + 16 * (i // 8), i % 8
+
+
+RDNA4 = ("v_wmma_f32_16x16x16_f16", "v_wmma_f16_16x16x16_f16", "v_wmma_bf16_16x16x16_bf16",
+         "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x32_iu4", "v_wmma_f32_16x16x16_fp8_bf8")
+
+
+def _out_pos(s, wave, i, j, blk):
+    if s.gen == "cdna":
+        return _cdna_out_pos(s, i, j, blk)
+    return (_rdna3_out_pos if s.gen == "rdna3" else _rdna4_out_pos)(s, wave, i, j)
+
+
 def _run_tile(arch, name, wave):
     s = matrix.parse(name, arch)
     lanes = 64 if s.gen == "cdna" else wave
@@ -127,13 +146,13 @@ def _run_tile(arch, name, wave):
                     ln, e = _cdna_in_pos(s, "b", i, k, blk)
                     _put(rb, ln, e, s.b[1], cb[blk, k, i])
                 else:
-                    lns, e = _rdna3_in_pos(s, wave, i, k)
+                    lns, e = (_rdna3_in_pos if s.gen == "rdna3" else _rdna4_in_pos)(s, wave, i, k)
                     for ln in lns:
                         _put(ra, ln, e, s.a[1], ca[blk, i, k])
                         _put(rb, ln, e, s.b[1], cb[blk, k, i])
         for i in range(s.M):
             for j in range(s.N):
-                ln, e = _cdna_out_pos(s, i, j, blk) if s.gen == "cdna" else _rdna3_out_pos(s, wave, i, j)
+                ln, e = _out_pos(s, wave, i, j, blk)
                 _put(rc, ln, e, s.out_bits, cc[blk, i, j])
     res = evaluate(arch, name, wave=wave, lanes=lanes, S0=ra, S1=rb, S2=rc)
     d = res["outputs"]["D0"]
@@ -142,7 +161,7 @@ def _run_tile(arch, name, wave):
     for blk in range(s.blocks):
         for i in range(s.M):
             for j in range(s.N):
-                ln, e = _cdna_out_pos(s, i, j, blk) if s.gen == "cdna" else _rdna3_out_pos(s, wave, i, j)
+                ln, e = _out_pos(s, wave, i, j, blk)
                 code = (d[ln] >> (e * s.out_bits)) & ((1 << s.out_bits) - 1)
                 got = _out_decode(code, s.out)
                 exp = want[blk, i, j]
@@ -160,6 +179,11 @@ def test_mfma_whole_tile_matches_numpy(name):
 @pytest.mark.parametrize("name", RDNA3)
 def test_wmma_rdna3_whole_tile_matches_numpy(name, wave):
     _run_tile("rdna3.5", name, wave)
+
+
+@pytest.mark.parametrize("name", RDNA4)
+def test_wmma_rdna4_whole_tile_matches_numpy_under_our_layout_reading(name):
+    _run_tile("rdna4", name, 32)
 
 
 def test_mfma_hand_computed_4x4x1():

@@ -261,16 +261,12 @@ def make_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
 
 
 def _register_plugins(sub) -> None:
-    import importlib
+    from .features import optional_module
 
     for mod in PLUGINS:
-        try:
-            module = importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name and mod.startswith(exc.name):
-                continue  # that feature has not landed
-            raise
-        module.register(sub)
+        module = optional_module(mod)
+        if module is not None:
+            module.register(sub)
 
 
 def main(argv: list[str] | None = None) -> int:

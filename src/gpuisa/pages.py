@@ -56,8 +56,9 @@ def resolve(store: Store, name: str, arch: str | None, isa: str | None = None) -
     return key, archs.newest_first(have)[0]
 
 
-def _field_json(f) -> dict:
-    d = {"name": f.name, "hi": f.hi, "lo": f.lo}
+def field_json(f) -> dict:
+    """A field for JSON: name, hi, lo, width; ranges when split; value and bits when fixed."""
+    d = {"name": f.name, "hi": f.hi, "lo": f.lo, "width": f.width}
     if len(f.ranges) > 1:
         d["ranges"] = [list(r) for r in f.ranges]
     if f.value is not None:
@@ -72,17 +73,13 @@ PAGE_EXTENDERS = ("gpuisa.semantics.pages", "gpuisa.codec.pages", "gpuisa.crossm
 
 
 def build_page(store: Store, name: str, arch: str | None = None, isa: str | None = None) -> dict:
-    page = _build_page(store, name, arch, isa)
-    import importlib
+    from .features import optional_module
 
+    page = _build_page(store, name, arch, isa)
     for mod in PAGE_EXTENDERS:
-        try:
-            module = importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name and mod.startswith(exc.name):
-                continue
-            raise
-        module.extend(page)
+        module = optional_module(mod)
+        if module is not None:
+            module.extend(page)
     return page
 
 
@@ -104,7 +101,7 @@ def _build_page(store: Store, name: str, arch: str | None = None, isa: str | Non
             "opcode": ie["opcode"],
             "identifier": enc.identifier_hex(ie["opcode"]) if enc else None,
             "condition": ie["condition"],
-            "fields": [_field_json(f) for f in enc.sorted_fields()] if enc else [],
+            "fields": [field_json(f) for f in enc.sorted_fields()] if enc else [],
             "syntax": ie["syntax"],
             "operands": [_operand_json(o) for o in ie["operands"]],
         })

@@ -67,15 +67,12 @@ STORE_LOADERS = ("gpuisa.ptx.catalog",)
 
 
 def _loaders():
-    import importlib
+    from .features import optional_module
 
     for mod in STORE_LOADERS:
-        try:
-            yield importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name and mod.startswith(exc.name):
-                continue
-            raise
+        module = optional_module(mod)
+        if module is not None:
+            yield module
 
 
 def fact_files() -> list[Path]:

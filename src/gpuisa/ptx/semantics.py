@@ -7,9 +7,17 @@ width; immediates may appear in place of registers.
 Covered: video scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset, with byte/half
 selects, .sat, secondary .add/.min/.max and merge into a selected byte/half of c),
 video SIMD (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4 with lane
-selects, masks and .add) and integer/logic instructions (add sub mul mad mul24 mad24
+selects, masks and .add), integer/logic instructions (add sub mul mad mul24 mad24
 sad min max abs neg popc clz brev bfe bfi and or xor not cnot shl shr lop3 prmt
-dp4a dp2a).  Anything else raises ``UnsupportedInstruction``.
+dp4a dp2a div rem bfind bmsk szext shf), floating point (semantics_float: add sub mul
+fma mad div min max abs neg rcp sqrt rsqrt copysign, approximate sin cos lg2 ex2 tanh;
+testp here), comparison/selection and carry arithmetic (semantics_cmp: setp set selp
+slct, add.cc addc sub.cc subc mad.cc madc) and conversions (semantics_cvt: cvt).
+Anything else raises ``UnsupportedInstruction``.
+
+The result is ``{"outputs": {...}, "fidelity": "exact" | "approximate"}`` plus
+``error_bound`` (the documented bound, in our words) for approximate instructions.
+Predicates are 0/1; the carry flag is the pseudo-operand ``CC.CF``; floats are raw bits.
 """
 
 from __future__ import annotations
@@ -26,7 +34,11 @@ class UnsupportedInstruction(ValueError):
 COVERED = ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2",
            "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
            "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "min", "max", "abs", "neg", "popc", "clz", "brev",
-           "bfe", "bfi", "and", "or", "xor", "not", "cnot", "shl", "shr", "lop3", "prmt", "dp4a", "dp2a")
+           "bfe", "bfi", "and", "or", "xor", "not", "cnot", "shl", "shr", "lop3", "prmt", "dp4a", "dp2a",
+           "div", "rem", "bfind", "bmsk", "szext", "shf", "testp",
+           "fma", "rcp", "sqrt", "rsqrt", "copysign", "sin", "cos", "lg2", "ex2", "tanh",
+           "rcp.approx.ftz.f64", "rsqrt.approx.ftz.f64",
+           "setp", "set", "selp", "slct", "add.cc", "addc", "sub.cc", "subc", "mad.cc", "madc", "cvt")
 TYPE_RE = re.compile(r"^\.([usb])(8|16|32|64)$")
 CMP = {".eq": lambda x, y: x == y, ".ne": lambda x, y: x != y, ".lt": lambda x, y: x < y,
        ".le": lambda x, y: x <= y, ".gt": lambda x, y: x > y, ".ge": lambda x, y: x >= y}
@@ -262,6 +274,30 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         for i in range(bits):
             idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1)
             t |= ((lut >> idx) & 1) << i
+    elif op in ("div", "rem"):
+        if src[1] == 0:
+            raise UnsupportedInstruction(f"{op} by zero gives an unspecified value in PTX")
+        q = abs(src[0]) // abs(src[1]) * (-1 if (src[0] < 0) != (src[1] < 0) else 1)
+        t = q if op == "div" else src[0] - q * src[1]
+    elif op == "bfind":
+        v = vals[0] & _mask(bits)
+        if signed and v >> (bits - 1) & 1:
+            v = ~v & _mask(bits)
+        pos = v.bit_length() - 1
+        t, out_bits = (_mask(32) if pos < 0 else (bits - 1 - pos if ".shiftamt" in mods else pos)), 32
+    elif op == "bmsk":
+        a, b = vals[0] & _mask(32), vals[1] & _mask(32)
+        a, b = (min(a, 32), min(b, 32)) if ".clamp" in mods else (a & 31, b & 31)
+        t = (_mask(b) << a) if a < 32 else 0
+    elif op == "szext":
+        b = vals[1] & _mask(32)
+        b = min(b, 32) if ".clamp" in mods else b & 31
+        t = _as(vals[0], signed, b) if b else 0
+    elif op == "shf":
+        n = vals[2] & _mask(32)
+        n = min(n, 32) if ".clamp" in mods else n & 31
+        pair = (vals[1] & _mask(32)) << 32 | (vals[0] & _mask(32))
+        t = ((pair << n) >> 32) if ".l" in mods else (pair >> n)
     elif op == "prmt":
         return dname, _prmt(vals[0], vals[1], vals[2])
     elif op in ("dp4a", "dp2a"):
@@ -298,25 +334,79 @@ def _dot(op: str, toks: list[str], vals: list[int]) -> int:
     return acc & _mask(32)
 
 
+def _testp(toks: list[str], items: list[dict], inputs) -> dict:
+    from fractions import Fraction
+
+    from . import floatfmt as ff
+
+    fmt = next(t for t in toks if t in (".f32", ".f64"))
+    kind, _, mag = ff.decode(_value(items[1], inputs), fmt)
+    zero = kind == "num" and mag == 0
+    sub = kind == "num" and not zero and mag < Fraction(2) ** ff.emin(fmt)
+    tests = {".finite": kind == "num", ".infinite": kind == "inf", ".number": kind != "nan",
+             ".notanumber": kind == "nan", ".normal": kind == "num" and not zero and not sub, ".subnormal": sub}
+    test = next(t for t in toks if t in tests)
+    return {"outputs": {items[0]["name"]: int(tests[test])}, "fidelity": "exact"}
+
+
+def _float_in(toks: list[str]) -> bool:
+    return any(t in (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2") for t in toks)
+
+
 def evaluate_ptx(text: str, inputs: dict[str, int]) -> dict:
-    """{"outputs": {destination name: raw integer}} for one instruction."""
+    """{"outputs": {destination name: raw integer}, "fidelity": ...} for one instruction."""
     _, opcode, operand_text = split_instruction(text)
     toks = dot_tokens(opcode)
     head = toks[0] if toks else ""
     items = [classify(x) for x in split_top(operand_text)]
     if head not in COVERED:
         raise UnsupportedInstruction(f"no executable semantics for {head or text!r}; covered: {', '.join(COVERED)}")
+    try:
+        return _dispatch(head, toks, items, inputs)
+    except (StopIteration, IndexError, KeyError) as exc:
+        raise UnsupportedInstruction(f"{opcode} is not a form the evaluator covers ({type(exc).__name__})") from None
+
+
+def _dispatch(head: str, toks: list[str], items: list[dict], inputs) -> dict:
+    def read(item):
+        return _value(item, inputs)
+
+    if head in ("setp", "set"):
+        from .semantics_cmp import setp_set
+
+        return setp_set(head, toks, items, inputs, read)
+    if head in ("selp", "slct"):
+        from .semantics_cmp import select
+
+        return select(head, toks, items, inputs, read)
+    if head in ("addc", "subc", "madc") or (head in ("add", "sub", "mad") and ".cc" in toks):
+        from .semantics_cmp import carry
+
+        return carry(head, toks, items, inputs, read)
+    if head == "cvt":
+        from .semantics_cvt import evaluate
+
+        return evaluate(toks, items, inputs, read)
+    if head == "testp":
+        return _testp(toks, items, inputs)
+    if _float_in(toks) and head not in ("mul24", "mad24"):
+        from .semantics_float import COVERED_FLOAT, evaluate
+
+        if head not in COVERED_FLOAT:
+            raise UnsupportedInstruction(f"no executable semantics for {head} on floating-point types")
+        return evaluate(head, toks, items, inputs)
     if head in ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"):
         name, value = _video_scalar(head, toks, items, inputs)
     elif head[:-1] in ("vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset") and head[-1] in "24":
         name, value = _video_simd(head, 4 if head.endswith("4") else 2, toks, items, inputs)
     else:
         name, value = _integer(head, toks, items, inputs)
-    return {"outputs": {name: value}}
+    return {"outputs": {name: value}, "fidelity": "exact"}
 
 
 # Categories of the catalog whose instructions compute values (the ones semantics can cover).
 VALUE_CATEGORIES = ("integer", "extended", "logic", "compare", "float", "video")
+VALUE_INSTRUCTIONS = {"cvt": "conversion"}  # value-computing instructions filed under another category
 
 
 def coverage() -> dict:
@@ -327,8 +417,8 @@ def coverage() -> dict:
     failed = []
     for fam in families():
         for inst in fam["instructions"]:
-            cat = inst.get("category")
-            if cat not in VALUE_CATEGORIES:
+            cat = VALUE_INSTRUCTIONS.get(inst["name"], inst.get("category"))
+            if cat not in VALUE_CATEGORIES and inst["name"] not in VALUE_INSTRUCTIONS:
                 continue
             row = by_category.setdefault(cat, {"total": 0, "executable": 0})
             row["total"] += 1

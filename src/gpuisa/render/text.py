@@ -61,12 +61,9 @@ OPTIONAL_SECTIONS = ("forms", "semantics", "examples", "related")
 
 
 def section_module(key: str):
-    import importlib
+    from ..features import optional_module
 
-    try:
-        return importlib.import_module(f"gpuisa.render.section_{key}")
-    except ModuleNotFoundError:
-        return None
+    return optional_module(f"gpuisa.render.section_{key}")
 
 
 def optional_sections_text(page: dict) -> list[str]:

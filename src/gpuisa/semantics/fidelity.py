@@ -9,8 +9,14 @@ than the tests do.
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
 
 from . import sources
+
+# Precomputed fidelity of every instruction the pseudocode source lists, so that pages never
+# compile: regenerate with ``python -m gpuisa.semantics.fidelity --write`` (a test checks it is current).
+TABLE_PATH = Path(__file__).with_name("fidelity_table.json")
 
 _W = (16, 32, 64)
 _CMP = ("lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq", "nlt")
@@ -104,7 +110,56 @@ def fidelity(arch: str, name: str) -> tuple[str, str]:
     reason = check(arch, name)
     if reason is not None:
         return "unsupported", reason
+    from . import matrix
+
+    if matrix.is_matrix(name):
+        return matrix.fidelity(arch, name)
     fam = family_of(name)
     if fam is None:
         return "untested", "executes; no property test covers its family yet"
     return "exact", f"executes; checked against an independent reference ({fam})"
+
+
+def _source_tag() -> str:
+    from ..sources import tinygrad as tg
+
+    return f"tinygrad=={tg.TINYGRAD_VERSION}"
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> dict:
+    try:
+        data = json.loads(TABLE_PATH.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data.get("archs", {}) if data.get("source") == _source_tag() else {}
+
+
+def page_fidelity(arch: str, name: str) -> tuple[str, str]:
+    """Fidelity for a page without compiling: the precomputed table, else the on-disk check cache."""
+    row = table().get(arch, {}).get(name)
+    if row is not None:
+        return row[0], row[1]
+    from . import cache
+
+    known = cache.load(f"check-{arch}-{cache.code_version()}.json") or {}
+    if name in known:
+        return fidelity(arch, name)
+    return "untested", "fidelity not precomputed for this source version; `gpuisa coverage semantics` computes it"
+
+
+def build_table() -> dict:
+    src = sources.default_source()
+    return {"source": _source_tag(),
+            "archs": {a: {n: list(fidelity(a, n)) for n in sorted(src.entries(a))} for a in src.archs()}}
+
+
+if __name__ == "__main__":
+    import sys
+
+    data = build_table()
+    if "--write" in sys.argv:
+        TABLE_PATH.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {TABLE_PATH} ({sum(len(v) for v in data['archs'].values())} instructions)")
+    else:
+        print(json.dumps(data, indent=1))

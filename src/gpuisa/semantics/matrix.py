@@ -337,6 +337,31 @@ def program(arch: str, name: str, entry):
                             f"# native matrix implementation: {describe(name, arch)}")
 
 
+# Shapes whose register layout the Matrix Instruction Calculator states (CDNA1/2 MFMA shapes,
+# gfx11 WMMA); tests/test_semantics_matrix.py checks each against numpy over whole tiles.
+_CALCULATOR_CDNA = {
+    (32, 32, 1, 2, "f32"), (16, 16, 1, 4, "f32"), (4, 4, 1, 16, "f32"), (32, 32, 2, 1, "f32"), (16, 16, 4, 1, "f32"),
+    (32, 32, 4, 2, "f16"), (16, 16, 4, 4, "f16"), (4, 4, 4, 16, "f16"), (32, 32, 8, 1, "f16"), (16, 16, 16, 1, "f16"),
+    (32, 32, 4, 2, "bf16"), (16, 16, 4, 4, "bf16"), (4, 4, 4, 16, "bf16"), (32, 32, 8, 1, "bf16"),
+    (16, 16, 16, 1, "bf16"), (32, 32, 4, 2, "i8"), (16, 16, 4, 4, "i8"), (4, 4, 4, 16, "i8"),
+    (16, 16, 4, 1, "f64"), (4, 4, 4, 4, "f64")}
+
+
+def fidelity(arch: str, name: str) -> tuple[str, str]:
+    s = parse(name, arch)
+    what = f"runs natively ({describe(name, arch)}); "
+    if s.gen == "rdna3" or (s.gen == "cdna" and not s.sparse and (s.M, s.N, s.K, s.blocks, s.a[0]) in _CALCULATOR_CDNA):
+        return "exact", what + ("register layout from AMD's Matrix Instruction Calculator, checked against numpy "
+                                "over whole tiles; modifiers at their defaults, accumulation rounded once")
+    if s.gen == "rdna4":
+        why = "register layout taken from the RDNA4 ISA guide's description, not checked against hardware"
+    elif s.sparse:
+        why = "sparse index placement (index set 0) checked by hand on one lane only"
+    else:
+        why = "register layout extrapolated from the calculator's MFMA rule to this newer shape; not checked"
+    return "untested", what + why
+
+
 @functools.lru_cache(maxsize=None)
 def describe(name: str, arch: str) -> str:
     s = parse(name, arch)

@@ -8,8 +8,6 @@ pseudocode, whether its text is the same, with a unified diff where it differs.
 
 from __future__ import annotations
 
-import difflib
-
 from .. import archs
 
 
@@ -17,24 +15,25 @@ def extend(page: dict) -> None:
     if page.get("vendor") != "AMD":
         return
     from . import sources
+    from .diffs import text_diff
 
     if not sources.available():
         return
     src = sources.default_source()
     arch, name = page["arch"], page["name"]
     have = src.archs()
-    entry = sources.lookup(arch, name) if arch in have else None
+    found = sources.lookup_all(name)
+    entry = found.get(arch)
     others = {}
     for a in archs.newest_first([x for x in have if x != arch]):
-        e = sources.lookup(a, name)
+        e = found.get(a)
         if e is None:
             continue
         if entry is None:
             others[a] = {"same": None, "diff": None}
             continue
         same = e.text.strip() == entry.text.strip()
-        diff = None if same else "\n".join(difflib.unified_diff(
-            entry.text.splitlines(), e.text.splitlines(), archs.by_name(arch).title, archs.by_name(a).title, lineterm=""))
+        diff = None if same else text_diff(entry.text, e.text, archs.by_name(arch).title, archs.by_name(a).title)
         others[a] = {"same": same, "diff": diff}
     if entry is None:
         if arch in have:
@@ -45,8 +44,8 @@ def extend(page: dict) -> None:
         page["semantics"] = {"source": src.label, "pseudocode": None, "fidelity": "unsupported", "reason": reason,
                              "generations": others}
         return
-    from .fidelity import fidelity
+    from .fidelity import page_fidelity
 
-    fid, reason = fidelity(arch, name)
+    fid, reason = page_fidelity(arch, name)
     page["semantics"] = {"source": entry.source, "pseudocode": entry.text, "fidelity": fid, "reason": reason,
                          "generations": others}

@@ -98,6 +98,56 @@ class TinygradPcode(PcodeSource):
         return out
 
 
+def _index_path():
+    """One SQLite file per source version holding every (arch, name) entry: a page needs a
+    handful of rows, and a point query costs far less than loading whole tables."""
+    from . import cache
+
+    src = default_source()
+    keys = "-".join(cache.file_key(src._path(a)) for a in src.archs()) if isinstance(src, TinygradPcode) else "x"
+    return cache.cache_dir() / f"pcode-index-{keys}.sqlite"
+
+
+@functools.lru_cache(maxsize=1)
+def _index():
+    import os
+    import sqlite3
+    import tempfile
+
+    path = _index_path()
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".sqlite")
+        os.close(fd)
+        con = sqlite3.connect(tmp)
+        con.execute("CREATE TABLE pcode (arch TEXT, name TEXT, rank INTEGER, op_class TEXT, text TEXT)")
+        src = default_source()
+        for arch in src.archs():
+            for name, lst in src.entries(arch).items():
+                con.executemany("INSERT INTO pcode VALUES (?, ?, ?, ?, ?)",
+                                [(arch, name, i, e.op_class, e.text) for i, e in enumerate(lst)])
+        con.execute("CREATE INDEX pcode_name ON pcode (name)")
+        con.commit()
+        con.close()
+        os.replace(tmp, path)
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+
+
+def lookup_all(name: str) -> dict[str, PcodeEntry]:
+    """{arch: preferred entry} for one instruction across the source's generations (fast path for pages)."""
+    name = name.lower()
+    label = default_source().label
+    try:
+        rows = _index().execute("SELECT arch, op_class, text FROM pcode WHERE name = ? AND rank = 0", (name,)).fetchall()
+        if not rows and name.startswith("v_dual_"):
+            rows = _index().execute("SELECT arch, op_class, text FROM pcode WHERE name = ? AND rank = 0",
+                                    ("v_" + name[7:],)).fetchall()
+            label += f"; the entry of v_{name[7:]}, which each half of a VOPD pair executes"
+    except Exception:  # noqa: BLE001 - an unreadable cache falls back to the full tables
+        return {a: e for a in default_source().archs() if (e := lookup(a, name)) is not None}
+    return {arch: PcodeEntry(arch, name, oc, text, label) for arch, oc, text in rows}
+
+
 @functools.lru_cache(maxsize=1)
 def default_source() -> PcodeSource:
     return TinygradPcode()

@@ -189,8 +189,13 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
         exec_bits = (1 << lanes) - 1
     active = np.array([(exec_bits >> i) & 1 for i in range(L)], dtype=bool) if not prog.scalar else np.ones(1, bool)
     mask = None if (prog.wave_level or prog.scalar or active.all()) else active
+    from .matrix import MatrixLayoutError
+
     with np.errstate(all="ignore"):
-        prog.fn(regs, mask, ctx)
+        try:
+            prog.fn(regs, mask, ctx)
+        except MatrixLayoutError as exc:
+            raise EvalError(f"{prog.name}: {exc}") from None
     return _result(prog, regs, before, active, lanes, wave, ctx)
 
 

@@ -8,6 +8,8 @@ has not landed, and starts using it as soon as it is installed.  Every input is 
 
 from __future__ import annotations
 
+from ..features import optional_module
+
 import dataclasses
 import importlib
 import math
@@ -50,12 +52,9 @@ class BadInput(ValueError):
 def resolve(feature: str):
     """The function implementing ``feature``, or None when its package is absent."""
     for module, attr in FEATURES[feature]:
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name and module.startswith(exc.name):
-                continue
-            raise
+        mod = optional_module(module)
+        if mod is None:
+            continue
         fn = getattr(mod, attr, None)
         if callable(fn):
             return fn

@@ -18,7 +18,7 @@ import jinja2
 from .. import archs
 from ..diff import diff_archs
 from ..errors import UserError
-from ..pages import NotFound, build_page
+from ..pages import NotFound, build_page, field_json
 from ..render.html import format_note, layout_svg, slug_ok
 from ..sources.derive import CATEGORY_TITLES
 from ..store import Store
@@ -85,13 +85,7 @@ def instruction_path(arch: str, name: str) -> str:
 
 
 def _field_dict(f) -> dict:
-    d = {"name": f.name, "hi": f.hi, "lo": f.lo, "width": f.width}
-    if len(f.ranges) > 1:
-        d["ranges"] = [list(r) for r in f.ranges]
-    if f.value is not None:
-        d["value"] = f.value
-        d["bits"] = f.fixed_text()
-    return d
+    return field_json(f)
 
 
 def _bits_text(f: dict) -> str:

@@ -1,0 +1,24 @@
+"""Optional feature packages (codec, semantics, PTX, web, ...): import one if it is present.
+
+Each issue's package plugs into the shared mechanisms (CLI commands, store loaders,
+page extenders, page sections) by module name; a package that has not landed, or a
+build without it, simply has no effect.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """The module, or None when it (or a package above it) does not exist.
+
+    An ImportError raised *inside* an existing module is a bug and propagates.
+    """
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (name == exc.name or name.startswith(exc.name + ".")):
+            return None
+        raise
