@@ -1,6 +1,10 @@
-"""`gpuisa ptx check --file` vs `ptxas -arch=sm_90` on one generated 5,000-instruction kernel (median of 5).
+"""`gpuisa ptx check --file` vs `ptxas -arch=sm_90` on one generated 5,000-instruction kernel (median of 7).
 
-Also reports peak memory of checking a 100,000-instruction file.  Run: .venv/bin/python benchmarks/bench_ptx_check.py
+Times the full CLI (`python -m gpuisa.cli ptx check --file`, which loads every CLI plugin) and the
+PTX-only entry point (`python -m gpuisa.ptx check --file`).  Byte code is compiled first, as an
+installed package has it (this environment sets PYTHONDONTWRITEBYTECODE, so without that step every
+run would compile the sources again).  Also reports peak memory of checking a 100,000-instruction file.
+Run: .venv/bin/python benchmarks/bench_ptx_check.py
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ def kernel(n: int, seed: int = 1) -> str:
     return ptxas.wrap(lines, "sm_90", "9.0")
 
 
-def median_time(cmd: list[str], runs: int = 5) -> float:
+def median_time(cmd: list[str], runs: int = 7) -> float:
     ts = []
     for _ in range(runs):
         t0 = time.perf_counter()
@@ -57,10 +61,18 @@ def main() -> int:
         src.write_text(kernel(5000))
         rc = subprocess.run([tool, "-arch=sm_90", str(src), "-o", str(Path(tmp) / "k.cubin")], capture_output=True)
         assert rc.returncode == 0, rc.stderr.decode()[:500]
+        import compileall
+
+        import gpuisa
+
+        compileall.compile_dir(str(Path(gpuisa.__file__).parent), quiet=1)
         ours = median_time([sys.executable, "-m", "gpuisa.cli", "ptx", "check", "--file", str(src)])
+        ptx_only = median_time([sys.executable, "-m", "gpuisa.ptx", "check", "--file", str(src)])
+        bare = median_time([sys.executable, "-c", "pass"])
         theirs = median_time([tool, "-arch=sm_90", str(src), "-o", str(Path(tmp) / "k.cubin")])
-        print(f"5,000 instructions: gpuisa ptx check --file {ours:.3f} s, ptxas -arch=sm_90 {theirs:.3f} s, "
-              f"ratio {theirs / ours:.2f}x (goal >= 10x)")
+        print(f"5,000 instructions: ptxas -arch=sm_90 {theirs:.3f} s; gpuisa ptx check --file {ours:.3f} s, "
+              f"ratio {theirs / ours:.2f}x (goal >= 10x); python -m gpuisa.ptx check --file {ptx_only:.3f} s, "
+              f"ratio {theirs / ptx_only:.2f}x; bare python start-up {bare:.3f} s")
         big = Path(tmp) / "k100k.ptx"
         big.write_text(kernel(100_000))
         code = ("import resource,sys;from gpuisa.ptx.check import check_file;"

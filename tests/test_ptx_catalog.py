@@ -113,3 +113,16 @@ def test_known_introductions():
     assert (first("lop3")["ptx_version"], first("lop3")["min_target"]) == ("4.3", "sm_50")
     assert (first("bmsk")["ptx_version"], first("bmsk")["min_target"]) == ("7.6", "sm_70")
     assert first("wgmma.fence")["min_target"] == "sm_90a"
+
+
+def test_measured_ignored_tokens_are_ignored_by_ptxas(ptxas_tool):
+    """Tokens stored as 'ignored anywhere' are accepted by ptxas in instructions the generator did not probe."""
+    tokens = ["".join(t) for t in catalog.ignored_tokens()]
+    assert tokens, "measured/ptxas.json lists no ignored tokens"
+    hosts = [("sub.u32", " r1, r2, r3;"), ("ld.shared.b64", " rd1, [rd2];")]
+    lines = [op + tok + ops for op, ops in hosts for tok in tokens]
+    # a token that is not ignored (a type from elsewhere) is rejected in the same places: the probe can fail
+    lines += [op + ".u16" + ops for op, ops in hosts]
+    verdicts = ptxas.verdicts(ptxas_tool, lines, "sm_90", "9.0")
+    assert all(not errs for errs in verdicts[:-2]), [ln for ln, e in zip(lines, verdicts) if e]
+    assert all(errs for errs in verdicts[-2:])

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from conftest import run_cli
+from conftest import need, run_cli
 
 from gpuisa.ptx.check import check_file, check_instruction
 
@@ -73,3 +73,19 @@ def test_matrix_csv(cli_env):
     assert head[:4] == ["instruction", "form", "ptx_version", "min_target"] and "sm_90a" in head
     dp4a = next(row for row in rows if row[0] == "dp4a")
     assert dp4a[head.index("sm_61")] == "yes" and dp4a[head.index("sm_60")] == "no"
+
+
+def test_measured_ptxas_behaviours_agree_with_ptxas():
+    """Ignored tokens, free modifier order and pair rules learned at generation time match live ptxas."""
+    from gpuisa.ptx import ptxas
+    from gpuisa.ptx.check import check_instruction
+
+    tool = ptxas.find_ptxas()
+    need(tool is not None, "ptxas not installed (CUDA 13, or pip install nvidia-cuda-nvcc)")
+    texts = ["add.rz.elemtype.sat.f32 r1, r2, r3;", "add.s32.sat r1, r2, r3;", "mul.s32.lo r1, r2, r3;",
+             "cvt.f32.s32 r1, r2;", "cvt.rn.f32.s32 r1, r2;", "set.lt.s32.u32 r1, r2, r3;",
+             "testp.notanumber.f32 p1, r1;", "setp.le.ftz.f32 p1, r1, r2;", "add.bogus.s32 r1, r2, r3;",
+             "atom.global.sys.add.u32 r1, [rd1], r2;"]
+    truth = ptxas.verdicts(tool, texts, "sm_90", "9.0")
+    ours = [check_instruction(t, "sm_90", "9.0")["valid"] for t in texts]
+    assert ours == [not errs for errs in truth], list(zip(texts, ours, truth))

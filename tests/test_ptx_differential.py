@@ -17,6 +17,6 @@ def test_agreement_with_ptxas_on_a_sample():
     # every kind of instance is exercised and ptxas both accepts and rejects
     assert {"combination", "wrong-value", "missing-operand", "foreign-modifier"} <= set(res["per_kind"])
     assert 0 < res["accepted_by_ptxas"] < res["instances"]
-    # measured 92.3% on this sample (ptxas silently accepts many foreign modifiers); the full run is reported
-    # separately (python -m gpuisa.ptx.differential); this guards against regressions
-    assert res["ratio"] >= 0.92, f"agreement {res['ratio']:.2%}; see artifacts/ptx_differential_ci.md"
+    # measured 99.0% on this sample (with ptxas verdicts re-read after its silent error limit, and the
+    # measured ignore/order/pair facts); the full run is reported separately (python -m gpuisa.ptx.differential)
+    assert res["ratio"] >= 0.98, f"agreement {res['ratio']:.2%}; see artifacts/ptx_differential_ci.md"

@@ -74,3 +74,37 @@ def test_numpy_references():
 def test_unsupported_is_a_clear_error():
     with pytest.raises(UnsupportedInstruction, match="no executable semantics"):
         evaluate_ptx("tex.2d.v4.f32.f32 d, [a, c];", {})
+
+
+def test_more_integer_vectors():
+    assert ev("div.s32 d, a, b", a=0xFFFFFFF9, b=2) == 0xFFFFFFFD  # -7 / 2 truncates to -3
+    assert ev("rem.s32 d, a, b", a=0xFFFFFFF9, b=2) == 0xFFFFFFFF  # -7 - (-3 * 2) = -1
+    assert ev("div.u32 d, a, b", a=0xFFFFFFF9, b=2) == 0x7FFFFFFC
+    assert ev("div.s32 d, a, b", a=0x80000000, b=0xFFFFFFFF) == 0x80000000  # INT_MIN / -1 wraps
+    with pytest.raises(UnsupportedInstruction, match="by zero"):
+        ev("div.u32 d, a, b", a=1, b=0)
+    assert ev("bfind.u32 d, a", a=0x00010000) == 16 and ev("bfind.u32 d, a", a=0) == 0xFFFFFFFF
+    assert ev("bfind.s32 d, a", a=0xFFFF0000) == 15  # negative: highest clear bit of ~a = 0x0000FFFF
+    assert ev("bfind.shiftamt.u32 d, a", a=0x00010000) == 15  # 31 - 16
+    assert ev("bmsk.wrap.b32 d, a, b", a=4, b=8) == 0xFF0  # 8 ones starting at bit 4
+    assert ev("bmsk.clamp.b32 d, a, b", a=28, b=40) == 0xF0000000
+    assert ev("szext.wrap.s32 d, a, b", a=0xF0, b=8) == 0xFFFFFFF0  # sign bit 7 set
+    assert ev("szext.clamp.u32 d, a, b", a=0x1F0, b=8) == 0xF0
+    # funnel shifts of the pair b:a = 0x00000001:0x80000000
+    assert ev("shf.l.wrap.b32 d, a, b, c", a=0x80000000, b=1, c=1) == 3
+    assert ev("shf.r.clamp.b32 d, a, b, c", a=0x80000000, b=1, c=4) == 0x18000000
+    assert evaluate_ptx("testp.subnormal.f32 p, a", {"a": 1})["outputs"]["p"] == 1
+    assert evaluate_ptx("testp.normal.f32 p, a", {"a": 0})["outputs"]["p"] == 0  # zero is not normal
+    assert evaluate_ptx("testp.notanumber.f64 p, a", {"a": 0x7FF8000000000000})["outputs"]["p"] == 1
+    assert evaluate_ptx("testp.finite.f32 p, a", {"a": 0x7F800000})["outputs"]["p"] == 0
+
+
+def test_packed_and_predicate_vectors():
+    # s16x2 lanes (low first): max(-1, 2) = 2, max(-5, -3) = -3 (0xFFFD); .relu turns -3 into 0
+    assert ev("max.s16x2 d, a, b", a=0xFFFBFFFF, b=0xFFFD0002) == 0xFFFD0002
+    assert ev("max.relu.s16x2 d, a, b", a=0xFFFBFFFF, b=0xFFFD0002) == 0x00000002
+    assert ev("min.u16x2 d, a, b", a=0xFFFB0001, b=0x00030002) == 0x00030001
+    assert ev("and.pred d, a, b", a=1, b=0) == 0 and ev("xor.pred d, a, b", a=1, b=1) == 0
+    assert ev("not.pred d, a", a=0) == 1
+    # f32x2 lanes: (1.0 + 2.0, 3.0 + 3.0) = (3.0, 6.0) = (0x40400000, 0x40C00000), lane 0 low
+    assert ev("add.rn.f32x2 d, a, b", a=0x40400000_3F800000, b=0x40400000_40000000) == 0x40C00000_40400000

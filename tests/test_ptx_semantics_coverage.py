@@ -19,3 +19,34 @@ def test_ptx_coverage_lists_executable_and_missing(cli_env):
 
     out = evaluate_ptx("vadd.s32.u32.u32.sat d, a, b;", {"a": 0xFFFFFFFF, "b": 1})
     assert out["outputs"]["d"] == 0x7FFFFFFF
+
+
+def test_catalog_examples_of_covered_instructions_evaluate():
+    """The ptxas-accepted examples of every covered instruction run, apart from the forms named as not covered."""
+    import random
+    import re
+
+    from gpuisa.ptx import catalog
+    from gpuisa.ptx.semantics import COVERED, UnsupportedInstruction, evaluate_ptx
+
+    rng = random.Random(1)
+    not_covered = re.compile(r"^(cvt\.rs|setp\.\w+(\.\w+)*\.(f16x2|bf16x2)|set\.\w+(\.\w+)*\.(f16x2|bf16x2))")
+    ran, unexpected = 0, []
+    for fam in catalog.families():
+        for inst in fam["instructions"]:
+            if inst["name"] not in COVERED:
+                continue
+            for form in inst["forms"]:
+                for ex in form.get("examples", []):
+                    inputs = {n: rng.getrandbits(64) for n in re.findall(r"\b(?:rd|r|h|p|q)\d+\b", ex)}
+                    inputs["CC.CF"] = 1
+                    try:
+                        out = evaluate_ptx(ex, inputs)
+                    except UnsupportedInstruction as exc:
+                        if not not_covered.match(ex):
+                            unexpected.append((ex, str(exc)))
+                        continue
+                    assert out["outputs"] and out["fidelity"] in ("exact", "approximate"), ex
+                    ran += 1
+    assert not unexpected, unexpected[:10]
+    assert ran >= 500

@@ -73,3 +73,11 @@ def test_cvt_pk_rtz_rounds_toward_zero():
     x = 1 + 2**-11 + 2**-12
     r = evaluate("rdna3.5", "v_cvt_pk_rtz_f16_f32", S0=x, S1=-x)
     assert r["outputs"]["D0"] == [0xBC003C00]
+
+
+@pytest.mark.parametrize("name,big,ninf,want", [("v_fma_f64", 0x7FEFFFFFFFFFFFFF, 0xFFF0000000000000, 0xFFF0000000000000),
+                                                ("v_fma_f32", 0x7F7FFFFF, 0xFF800000, 0xFF800000)])
+def test_fma_of_overflowing_product_and_infinity_is_that_infinity(name, big, ninf, want):
+    # max * max is finite when exact (a single rounding happens after the add), so max * max + -inf = -inf,
+    # whereas an unfused multiply would overflow to +inf and give NaN
+    assert evaluate("rdna4", name, S0=big, S1=big, S2=ninf)["outputs"]["D0"] == [want]

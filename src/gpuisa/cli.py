@@ -15,6 +15,10 @@ from .errors import UserError
 
 # Feature packages add their own sub-commands: each module defines register(subparsers).
 PLUGINS = ("gpuisa.amdxml.cli", "gpuisa.codec.cli", "gpuisa.semantics.cli", "gpuisa.ptx.cli", "gpuisa.web.cli")
+# Which plugin a command lives in, so a command imports only its own package (start-up time).
+COMMAND_PLUGIN = {"import-amd": "gpuisa.amdxml.cli", "fetch": "gpuisa.amdxml.cli", "decode": "gpuisa.codec.cli",
+                  "encode": "gpuisa.codec.cli", "eval": "gpuisa.semantics.cli", "coverage": "gpuisa.semantics.cli",
+                  "ptx": "gpuisa.ptx.cli", "serve": "gpuisa.web.cli", "export-site": "gpuisa.web.cli"}
 
 
 def _store():
@@ -163,8 +167,21 @@ def cmd_list(args) -> int:
 def cmd_diff(args) -> int:
     from .diff import diff_archs
 
-    st = _store()
     a, b = _arch(args.a), _arch(args.b)
+    if args.semantics:
+        from .semantics.diffs import semantics_diff
+
+        d = semantics_diff(a, b)  # raises UserError for an architecture without pseudocode
+        if args.json:
+            _emit_json(d)
+            return 0
+        c = d["counts"]
+        print(f"{archs.by_name(a).title} -> {archs.by_name(b).title} pseudocode: {c['same']} same, {c['differ']} differ, "
+              f"{c['only_a']} only in {archs.by_name(a).title}, {c['only_b']} only in {archs.by_name(b).title}")
+        for x in d["differ"]:
+            print(f"\n{x['name']}\n{x['diff']}")
+        return 0
+    st = _store()
     for x in (a, b):
         if st.arch_row(x) is None:
             raise UserError(f"architecture {x} is not in the store")
@@ -221,7 +238,8 @@ class _Parser(argparse.ArgumentParser):
 CORE_COMMANDS = ("archs", "show", "search", "list", "diff", "build")
 
 
-def make_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
+def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
+    """The parser; ``with_plugins`` is True (all), False (core only) or one plugin module name."""
     p = _Parser(prog="gpuisa", description="Cross-vendor GPU instruction-set reference (AMD RDNA/CDNA, PTX).")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("archs", help="list architectures with family, targets and instruction count")
@@ -249,6 +267,7 @@ def make_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
     s = sub.add_parser("diff", help="differences between two generations")
     s.add_argument("a")
     s.add_argument("b")
+    s.add_argument("--semantics", action="store_true", help="compare the pseudocode instead of the encodings")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_diff)
     s = sub.add_parser("build", help="rebuild the store from the committed facts (or --from-sources)")
@@ -256,14 +275,14 @@ def make_parser(with_plugins: bool = True) -> argparse.ArgumentParser:
     s.add_argument("--output", help="where to write the store (default: the user cache)")
     s.set_defaults(func=cmd_build)
     if with_plugins:
-        _register_plugins(sub)
+        _register_plugins(sub, PLUGINS if with_plugins is True else (with_plugins,))
     return p
 
 
-def _register_plugins(sub) -> None:
+def _register_plugins(sub, modules=PLUGINS) -> None:
     from .features import optional_module
 
-    for mod in PLUGINS:
+    for mod in modules:
         module = optional_module(mod)
         if module is not None:
             module.register(sub)
@@ -273,7 +292,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     # a core command needs no feature package imported: keeps `gpuisa show` fast
     first = next((a for a in argv if not a.startswith("-")), None)
-    parser = make_parser(with_plugins=first not in CORE_COMMANDS)
+    if first in CORE_COMMANDS:
+        parser = make_parser(with_plugins=False)
+    elif first in COMMAND_PLUGIN and "-h" not in argv and "--help" not in argv:
+        parser = make_parser(with_plugins=COMMAND_PLUGIN[first])
+    else:
+        parser = make_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed a one-line usage error

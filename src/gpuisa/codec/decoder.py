@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from .. import archs
 from . import operands as opd
 from . import special
+from .named import load_named
 from .plans import load_plans
 from .syntax import join
 from .tables import ArchTables, Entry, load_arch_tables
 
 _TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
-MOD_ORDER = ["offen", "idxen", "addr64", "offset", "offset0", "offset1", "dmask", "dim", "unorm", "glc", "sc0", "slc",
-             "sc1", "dlc", "nt", "scc", "th", "scope", "tfe", "lds", "lwe", "r128", "a16", "d16", "gds", "nv",
+MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1", "dmask", "dim", "unorm", "glc", "sc0", "slc",
+             "nt", "sc1", "dlc", "scc", "th", "scope", "tfe", "lds", "lwe", "r128", "a16", "d16", "gds", "nv",
              "clamp", "mul", "div", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "byte_sel", "wait_exp", "wait_va_vdst",
              "wait_vdst", "wait_vm_vsrc"]
 _MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
@@ -79,6 +80,9 @@ class Decoder:
         self.tables: ArchTables = load_arch_tables(self.arch)
         self.plans = load_plans(self.arch)
         self.gfx = self.tables.gfx.split(".")[0]
+        if self.arch == "cdna3":
+            self.gfx = "GFX940"  # gfx940+ name SGPR 125 ``null`` (seen in llvm-mc's output)
+        self.named = load_named(self.arch)
         self.wave64 = wave64
 
     # -- one instruction -------------------------------------------------
@@ -124,9 +128,15 @@ class Decoder:
             if v is None:
                 continue
             f = enc.field(fname)
-            if (b == "nonzero" and v != f.extract(plan["w"])) or (isinstance(b, list) and v in b):
+            if (b == "nonzero" and v != f.extract(plan["w"])) or (isinstance(b, list) and v in b) or \
+                    (isinstance(b, list) and f.width == 8 and b[-1] == 128 and v > 128):  # a Lo128 register field
                 base.error = f"reserved value {v} in field {fname} of {entry.name}"
                 return base
+        if entry.encoding in ("EXP", "VEXPORT") and "exp_target" in self.named:
+            text, base.error = special.export_text(self, plan["m"], fields)
+            if text is None:
+                return base
+            return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
         tsize, is_float = operand_type(entry.mnemonic)
         texts: list[str] = []
         lit: int | None = None
@@ -157,6 +167,8 @@ class Decoder:
                         t += plan["lo128"]
                     if t is None and kind == "ssrc" and v < 256:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
+                    if v == 254 and kind == "ssrc" and t is not None and self.gfx in ("GFX9", "GFX940", "GFX10"):
+                        t += f"/*Invalid register, operand has 'SReg_{32 * cnt}' register class*/"
             elif kind == "vreg":
                 v = fields[spec["f"]]
                 t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
@@ -171,9 +183,6 @@ class Decoder:
                         base.error = "truncated literal: 4 more bytes needed"
                         return base
                     lit = int.from_bytes(buf[off + size:off + size + 4], "little")
-                if tsize == 16 and lit > 0xFFFF:
-                    base.error = f"literal 0x{lit:x} does not fit the 16-bit operand of {entry.name}"
-                    return base
                 t = f"0x{lit:x}"
             elif "alt" in spec:
                 on = [a for a in spec["alt"] if fields.get(a)]
@@ -204,9 +213,18 @@ class Decoder:
                     if "|" not in tp:
                         texts[k] = tp.replace("{}", texts[k])
         mods = list(plan.get("mods0", []))
+        typed = entry.encoding == "MTBUF" and "format" in self.named
+        if typed:
+            ok, tok = special.buffer_format(self, fields)
+            if not ok:
+                base.error = f"{entry.name}: buffer format value not valid"
+                return base
+            mods = [x for x in mods if not x.startswith("format:")] + ([tok] if tok else [])
         sums: dict[str, list] = {}
         summed = {m["name"] for m in plan.get("mods", {}).values() if "mul" in m}
         for fname, m in plan.get("mods", {}).items():
+            if typed and fname in ("FORMAT", "DFMT", "NFMT"):
+                continue
             v = fields.get(fname, 0)
             f = enc.field(fname)
             if "v" in m:

@@ -23,18 +23,20 @@ SPECIAL = {
     "GFX9": {**_COMMON, 102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo", 105: "xnack_mask_hi",
              124: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
     "GFX10": {**_COMMON, 124: "m0", 125: "null", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
-    "GFX11": {**_COMMON, 124: "null", 125: "m0"},
-    "GFX12": {**_COMMON, 124: "null", 125: "m0"},
+    "GFX11": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id"},
+    "GFX12": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id"},
 }
+SPECIAL["GFX940"] = {**SPECIAL["GFX9"], 125: "null"}
 PAIRS = {
     "GFX9": {106: "vcc", 126: "exec", 102: "flat_scratch", 104: "xnack_mask"},
     "GFX10": {106: "vcc", 126: "exec", 125: "null"},
     "GFX11": {106: "vcc", 126: "exec", 124: "null"},
     "GFX12": {106: "vcc", 126: "exec", 124: "null"},
 }
+PAIRS["GFX940"] = {**PAIRS["GFX9"], 125: "null"}
 PAIRS_ALSO = {235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
               251: "src_vccz", 252: "src_execz", 253: "src_scc", 239: "src_pops_exiting_wave_id"}
-SGPR_COUNT = {"GFX9": 102, "GFX10": 106, "GFX11": 106, "GFX12": 106}
+SGPR_COUNT = {"GFX9": 102, "GFX940": 102, "GFX10": 106, "GFX11": 106, "GFX12": 106}
 
 FLOAT_CONSTS = {240: "0.5", 241: "-0.5", 242: "1.0", 243: "-1.0", 244: "2.0", 245: "-2.0", 246: "4.0", 247: "-4.0"}
 INV_2PI = {16: "0.15915494", 32: "0.15915494", 64: "0.15915494309189532"}
@@ -132,6 +134,8 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
         if value == 254 and gfx in ("GFX11", "GFX12"):
             return None
         return sgpr_name(gfx, value, count)
+    if size == 16 and not is_float and gfx in ("GFX9", "GFX940") and (240 <= value <= 248):
+        return f"0x{INV_2PI_BITS[16] if value == 248 else _bits(float(FLOAT_CONSTS[value]), 16):x}"
     return inline_constant(value, size)
 
 

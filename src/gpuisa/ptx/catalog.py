@@ -59,22 +59,43 @@ def _fact_texts() -> tuple[tuple[Path, str], ...]:
     return tuple((p, p.read_text()) for p in fact_paths())
 
 
+_FORM_HEAD = re.compile(r'"opcode":\s*\[\s*\{\s*"lit":\s*"([^".]*)')
+
+
+@functools.lru_cache(maxsize=1)
+def _head_index() -> dict[str, list[Path]]:
+    """Opcode head -> family files holding a form with that head, from one regex pass over the texts."""
+    index: dict[str, list[Path]] = {}
+    for path, text in _fact_texts():
+        for head in set(_FORM_HEAD.findall(text)):
+            index.setdefault(head, []).append(path)
+    return index
+
+
 @functools.lru_cache(maxsize=None)
 def forms_for_head(head: str) -> list[tuple[str, dict]]:
-    """Like ``forms_by_head()[head]`` but parses only the family files that can hold that head.
-
-    A file is a candidate when its text has an opcode literal starting with the head (a cheap
-    over-approximation); the validator of a whole .ptx file then parses a handful of files, not all.
-    """
+    """Like ``forms_by_head()[head]`` but parses only the family files that hold that head, so the
+    validator of a whole .ptx file parses a handful of files, not all."""
     if families.cache_info().currsize:  # everything is parsed already
         return forms_by_head().get(head, [])
-    needle = re.compile(r'"lit":\s*"' + re.escape(head) + r'[."]')
     out: list[tuple[str, dict]] = []
-    for path, text in _fact_texts():
-        if needle.search(text):
-            for inst in _family_file(path)["instructions"]:
-                out += [(inst["name"], f) for f in inst["forms"] if _form_head(f) == head]
+    for path in _head_index().get(head, []):
+        for inst in _family_file(path)["instructions"]:
+            out += [(inst["name"], f) for f in inst["forms"] if _form_head(f) == head]
     return out
+
+
+MEASURED = DATA_DIR / "measured" / "ptxas.json"
+
+
+@functools.lru_cache(maxsize=1)
+def ignored_tokens() -> tuple[tuple[str, ...], ...]:
+    """Modifier token sequences ptxas accepts and ignores in any instruction (measured; see generate.py)."""
+    if not MEASURED.exists():
+        return ()
+    from .match import dot_tokens
+
+    return tuple(tuple(dot_tokens(t)) for t in json.loads(MEASURED.read_text()).get("ignored_tokens", []))
 
 
 @functools.lru_cache(maxsize=None)

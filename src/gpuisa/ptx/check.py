@@ -7,6 +7,7 @@ import re
 from . import catalog
 from .match import classify, dot_tokens, match_opcode, match_operands, split_instruction, split_top, _show
 
+LABEL = re.compile(r"^[A-Za-z_$][\w$]*:")
 DIRECTIVE = re.compile(r"^\s*(\.|//|\{|\}|$|[A-Za-z_$][\w$]*:\s*$)")
 
 
@@ -78,7 +79,12 @@ def _target_ok(target: str, allowed: list[str]) -> bool:
 
 
 def check_instruction(text: str, target: str | None = None, version: str | None = None) -> dict:
-    """{valid, name, form, error, min_target, ptx_version, targets}."""
+    """{valid, name, form, error, min_target, ptx_version, targets}.
+
+    Beyond the grammar's own order, two measured ptxas behaviours are followed (facts stored by the
+    catalog generator): tokens ptxas ignores in any instruction are dropped, and in forms where ptxas
+    accepts modifiers in any order (``order_free``) the modifiers are put back in the form's order.
+    """
     guard, opcode, operand_text = split_instruction(text)
     result = {"valid": False, "name": None, "form": None, "error": None, "min_target": None, "ptx_version": None}
     if not opcode:
@@ -90,9 +96,30 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
         result["error"] = f"unknown PTX instruction `{toks[0]}`"
         return result
     items = [classify(x) for x in split_top(operand_text)] if operand_text else []
+    hit, best = _try_forms(candidates, toks, items)
+    if hit is None:
+        stripped = _strip_ignored(toks, candidates)
+        if stripped != toks:
+            hit, _ = _try_forms(candidates, stripped, items)
+        if hit is None:
+            hit = _try_reordered(candidates, stripped, items)
+    if hit is not None:
+        name, form, bind = hit
+        return _accept(result, name, form, bind, target, version)
+    _, name, form, err = best
+    result.update({"name": name, "form": form["syntax"], "error": err})
+    return result
+
+
+def _try_forms(candidates, toks: list[str], items: list[dict], only_order_free: bool = False):
+    """((name, form, bind) of the first form that takes the instruction, or None; the best failure)."""
     best = None  # (score, name, form, error)
     for name, form in candidates:
-        bind, fail = match_opcode(form, toks)
+        key = (id(form), tuple(toks))
+        hit = _OPCODE_CACHE.get(key)
+        if hit is None:
+            hit = _OPCODE_CACHE[key] = match_opcode(form, toks)
+        bind, fail = hit
         if bind is None:
             score = (0, fail.pos, len(_literal_prefix(form, toks)))
             err = _describe_failure(name, form, fail, toks)
@@ -100,14 +127,95 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
             oerr = match_operands(form, items)
             rejected = _rejected(form, bind, name)
             if oerr is None and rejected is None:
-                return _accept(result, name, form, bind, target, version)
+                return (name, form, bind), None
             score = (1, 99 if rejected is None else 98, 0)
             err = f"{name}: {oerr}" if oerr else rejected
         if best is None or score > best[0]:
             best = (score, name, form, err)
-    _, name, form, err = best
-    result.update({"name": name, "form": form["syntax"], "error": err})
-    return result
+    return None, best
+
+
+_OPCODE_CACHE: dict = {}  # (form, opcode tokens) -> match: kernels repeat opcodes with other operands
+
+
+def _strip_ignored(toks: list[str], candidates) -> list[str]:
+    """toks without the tokens ptxas ignores, except those some candidate form takes as a value."""
+    used = _tokens_of(tuple(id(f) for _, f in candidates), candidates)
+    ignored = [s for s in catalog.ignored_tokens() if not (len(s) == 1 and s[0] in used)]
+    if not ignored:
+        return toks
+    out, i = toks[:1], 1
+    while i < len(toks):
+        seq = next((s for s in ignored if tuple(toks[i:i + len(s)]) == s), None)
+        if seq:
+            i += len(seq)
+        else:
+            out.append(toks[i])
+            i += 1
+    return out
+
+
+_USED: dict = {}
+
+
+def _tokens_of(key: tuple, candidates) -> set:
+    hit = _USED.get(key)
+    if hit is None:
+        hit = _USED[key] = {t for _, f in candidates for vals, _ in _slots(f) for t in vals}
+    return hit
+
+
+def _slots(form: dict) -> list[tuple[set, str | None]]:
+    """The opcode elements in order, flattened: (literal tokens or set values, pattern)."""
+    out: list[tuple[set, str | None]] = []
+
+    def walk(elems):
+        for e in elems:
+            if "lit" in e:
+                out.append((set(dot_tokens(e["lit"])), None))
+            elif "set" in e:
+                vals = {v for v in form["value_sets"].get(e["set"], []) if v.startswith(".") and v.count(".") == 1}
+                out.append((vals, form.get("value_patterns", {}).get(e["set"])))
+            else:
+                walk(e["opt"])
+    walk(form["opcode"])
+    return out
+
+
+def _is_type(tok: str) -> bool:
+    return bool(TYPE_TOKEN.match(tok))
+
+
+TYPE_TOKEN = re.compile(r"^\.(?:pred|[usbf]\d+|bf16|bf16x2|f16x2|tf32|e\dm\d(?:x\d)?)$")
+
+
+def _reorder(form: dict, toks: list[str]) -> list[str] | None:
+    slots = _slots(form)
+    lead = len(_literal_prefix(form, toks))
+    keys = []
+    for t in toks[lead:]:
+        k = next((i for i, (vals, rx) in enumerate(slots) if t in vals or (rx and re.match(rx, t))), None)
+        if k is None:
+            return None
+        keys.append(k)
+    order = sorted(range(len(keys)), key=lambda j: keys[j])
+    rest = [toks[lead + j] for j in order]
+    types = iter([t for t in toks[lead:] if _is_type(t)])  # types keep their relative order
+    rest = [next(types) if _is_type(t) else t for t in rest]
+    return toks[:lead] + rest
+
+
+def _try_reordered(candidates, toks: list[str], items: list[dict]):
+    for name, form in candidates:
+        if not form.get("order_free"):
+            continue
+        re_toks = _reorder(form, toks)
+        if re_toks is None or re_toks == toks:
+            continue
+        hit, _ = _try_forms([(name, form)], re_toks, items)
+        if hit is not None:
+            return hit
+    return None
 
 
 def _literal_prefix(form: dict, toks: list[str]) -> list[str]:
@@ -128,6 +236,11 @@ def _rejected(form: dict, bind: dict, name: str) -> str | None:
     for key, needs in form.get("requires", {}).items():
         if key in keys and not any(n in bind for n in needs):
             return f"`{key.split('=', 1)[1]}` needs {' or '.join(needs)} as well in {name}"
+    for together, needs in form.get("pair_requires", {}).items():
+        values = together.split("|")
+        if all(v in keys for v in values) and not any(n in bind for n in needs):
+            shown = " with ".join(f"`{v.split('=', 1)[1]}`" for v in values)
+            return f"{shown} needs {' or '.join(needs)} as well in {name} (measured with ptxas)"
     for a, b in form.get("rejected_pairs", []):
         if a in keys and b in keys:
             return f"`{a.split('=', 1)[1]}` cannot be combined with `{b.split('=', 1)[1]}` in {name}"
@@ -153,11 +266,20 @@ def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None,
 def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
     """Every instruction of a .ptx text; .version/.target directives apply when no override is given.
 
-    Identical statements (same text, target and version) are checked once: kernels repeat themselves a lot.
+    Identical lines (and statements) under the same target and version are checked once: kernels
+    repeat themselves a lot.
     """
     out = []
     seen: dict[tuple, dict] = {}
+    lines_seen: dict[tuple, list[dict]] = {}
     for lineno, raw in enumerate(text.splitlines(), 1):
+        done = lines_seen.get((raw, target, version))
+        if done is not None:
+            for first in done:
+                r = dict(first)
+                r["line"] = lineno
+                out.append(r)
+            continue
         line = raw.split("//", 1)[0].strip()
         if not line:
             continue
@@ -168,9 +290,10 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
         if line.startswith(".target") and target is None:
             target = line.split()[1].split(",")[0] if len(line.split()) > 1 else None
             continue
+        results = []
         for stmt in line.split(";"):
             stmt = stmt.strip()
-            while re.match(r"^[A-Za-z_$][\w$]*:", stmt):  # labels
+            while LABEL.match(stmt):  # labels
                 stmt = stmt.split(":", 1)[1].strip()
             if not stmt or DIRECTIVE.match(stmt):
                 continue
@@ -178,7 +301,9 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
             first = seen.get(key)
             if first is None:
                 first = seen[key] = check_instruction(stmt, target, version)
+            results.append(first)
             r = dict(first)
             r["line"] = lineno
             out.append(r)
+        lines_seen[(raw, target, version)] = results
     return out

@@ -50,6 +50,19 @@ def _render(elems: list[dict], form: dict, pick, bind: dict) -> list[str]:
     return toks
 
 
+def render_bind(form: dict, want: dict) -> tuple[str, dict]:
+    """The opcode that takes the values of ``want`` (slot -> value) and the first value elsewhere."""
+    def has(group: dict) -> bool:
+        return any(x.get("set") in want or x.get("lit") in want or ("opt" in x and has(x)) for x in group["opt"])
+
+    def pick(key, options):
+        if key[0] == "set":
+            return want.get(key[1], options[0])
+        return has(key[1])
+    bind: dict = {}
+    return "".join(_render(form["opcode"], form, pick, bind)), bind
+
+
 def opcode_combos(form: dict, cap: int, seed: int = 0) -> list[tuple[str, dict]]:
     """Up to ``cap`` distinct (opcode text, bindings): every combination when few, else a covering sample."""
     rng = random.Random(seed)

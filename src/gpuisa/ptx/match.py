@@ -11,7 +11,6 @@ furthest names the bad part and the allowed set.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 TOKEN_SPLIT = re.compile(r"\.")
 
@@ -23,12 +22,14 @@ def dot_tokens(text: str) -> list[str]:
     return out
 
 
-@dataclass
 class Failure:
-    """How far a match got and what it expected there."""
+    """How far a match got and what it expected there (a plain class: dataclasses cost start-up time)."""
 
-    pos: int = -1
-    expected: list[tuple[dict, bool]] = field(default_factory=list)  # (element, optional)
+    __slots__ = ("pos", "expected")
+
+    def __init__(self, pos: int = -1, expected: list[tuple[dict, bool]] | None = None):
+        self.pos = pos
+        self.expected = expected if expected is not None else []  # (element, optional)
 
     def note(self, pos: int, elem: dict, optional: bool) -> None:
         if pos > self.pos:

@@ -87,6 +87,16 @@ def compile_lines(ptxas: str, lines: list[str], target: str, version: str) -> li
                         unplaced.append(m.group(3))  # a header error that is not about .version/.target
                 elif line.startswith("ptxas fatal") and "aborted due to errors" not in line:
                     unplaced.append(line)
+            if proc.returncode < 0 and not errs and fatal_at is None:
+                # ptxas crashed (it does on some malformed lines) before reporting on this chunk
+                if len(chunk) == 1:
+                    results[start] = [f"ptxas crashed (signal {-proc.returncode})"]
+                    start += 1
+                    continue
+                half = max(1, len(chunk) // 2)
+                results[start:] = (compile_lines(ptxas, chunk[:half], target, version)
+                                   + compile_lines(ptxas, chunk[half:], target, version))
+                break
             if fatal_at is None and proc.returncode != 0 and not errs and unplaced:
                 if len(chunk) == 1:
                     results[start] = unplaced
@@ -101,6 +111,10 @@ def compile_lines(ptxas: str, lines: list[str], target: str, version: str) -> li
             if unplaced and fatal_at is None:
                 errs = {i: errs.get(i, []) + unplaced for i in range(len(chunk))}
             stop = len(chunk) if fatal_at is None else fatal_at + 1
+            if fatal_at is None and proc.returncode != 0 and errs and not unplaced:
+                # ptxas stopped early without a fatal message (it can crash on a malformed line): only the
+                # lines up to the last one it reported on are decided; the rest is compiled again
+                stop = max(errs) + 1
             for i in range(stop):
                 results[start + i] = errs.get(i, [])
             start += stop

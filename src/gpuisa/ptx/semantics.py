@@ -9,9 +9,9 @@ selects, .sat, secondary .add/.min/.max and merge into a selected byte/half of c
 video SIMD (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4 with lane
 selects, masks and .add), integer/logic instructions (add sub mul mad mul24 mad24
 sad min max abs neg popc clz brev bfe bfi and or xor not cnot shl shr lop3 prmt
-dp4a dp2a div rem bfind bmsk szext shf), floating point (semantics_float: add sub mul
-fma mad div min max abs neg rcp sqrt rsqrt copysign, approximate sin cos lg2 ex2 tanh;
-testp here), comparison/selection and carry arithmetic (semantics_cmp: setp set selp
+dp4a dp2a div rem bfind bmsk szext shf; .pred logic; min/max on s16x2/u16x2),
+floating point (semantics_float: add sub mul fma mad div min max abs neg rcp sqrt
+rsqrt copysign, approximate sin cos lg2 ex2 tanh; testp here), comparison/selection and carry arithmetic (semantics_cmp: setp set selp
 slct, add.cc addc sub.cc subc mad.cc madc) and conversions (semantics_cvt: cvt).
 Anything else raises ``UnsupportedInstruction``.
 
@@ -188,6 +188,8 @@ def _video_simd(op: str, n: int, toks: list[str], items: list[dict], inputs) -> 
 
 
 def _int_type(toks: list[str]) -> tuple[bool, int]:
+    if ".pred" in toks:
+        return False, 1
     for t in reversed(toks):
         m = TYPE_RE.match(t)
         if m:
@@ -195,7 +197,23 @@ def _int_type(toks: list[str]) -> tuple[bool, int]:
     raise UnsupportedInstruction(f"no integer type in {''.join(toks)}")
 
 
+def _packed_minmax(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
+    """min/max on .s16x2/.u16x2 lane by lane (lane 0 low); .relu clamps negative results to 0."""
+    signed = ".s16x2" in toks
+    a, b = _value(items[1], inputs), _value(items[2], inputs)
+    d = 0
+    for lane in range(2):
+        x, y = _as(a >> (16 * lane), signed, 16), _as(b >> (16 * lane), signed, 16)
+        t = min(x, y) if op == "min" else max(x, y)
+        if ".relu" in toks:
+            t = max(t, 0)
+        d |= (t & 0xFFFF) << (16 * lane)
+    return items[0]["name"], d
+
+
 def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
+    if op in ("min", "max") and (".s16x2" in toks or ".u16x2" in toks):
+        return _packed_minmax(op, toks, items, inputs)
     signed, bits = _int_type(toks)
     mods = set(toks)
     vals = [_value(it, inputs) for it in items[1:]]
@@ -350,7 +368,7 @@ def _testp(toks: list[str], items: list[dict], inputs) -> dict:
 
 
 def _float_in(toks: list[str]) -> bool:
-    return any(t in (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2") for t in toks)
+    return any(t in (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2", ".f32x2") for t in toks)
 
 
 def evaluate_ptx(text: str, inputs: dict[str, int]) -> dict:

@@ -1,7 +1,7 @@
 """Executable semantics of PTX floating-point arithmetic (the project's own formulation).
 
 add sub mul fma mad div min max abs neg rcp sqrt rsqrt copysign on f16/bf16/f32/f64 and the packed
-f16x2/bf16x2 forms (lane by lane), with rounding modifiers .rn/.rz/.rm/.rp (default .rn), .ftz
+f16x2/bf16x2/f32x2 forms (lane by lane, lane 0 in the low half), with rounding modifiers .rn/.rz/.rm/.rp (default .rn), .ftz
 (subnormal inputs and results become zero of the same sign) and .sat (clamp to [0, 1], NaN -> +0).
 Exact operations round the exact result once (see floatfmt).  Approximate instructions (sin cos
 lg2 ex2 tanh, and the .approx/.full forms of div rcp sqrt rsqrt) return the correctly rounded value
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from . import floatfmt as ff
 
-FLOAT_TYPES = (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2")
+FLOAT_TYPES = (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2", ".f32x2")
 ROUNDING = {".rn": "rn", ".rz": "rz", ".rm": "rm", ".rp": "rp"}
 COVERED_FLOAT = ("add", "sub", "mul", "fma", "mad", "div", "min", "max", "abs", "neg", "rcp", "sqrt", "rsqrt",
                  "copysign", "sin", "cos", "lg2", "ex2", "tanh")
@@ -33,6 +33,12 @@ APPROX_BOUNDS = {
     "sqrt.approx": "relative error at most 2^-23 (f32)",
     "rsqrt.approx": "relative error at most 2^-22.9 (f32); f64 about 2^-52.2",
 }
+
+
+# the types PTX defines for the approximate functions
+APPROX_TYPES = {"sin": (".f32",), "cos": (".f32",), "lg2": (".f32",),
+                "ex2": (".f32", ".f16", ".f16x2", ".bf16", ".bf16x2"),
+                "tanh": (".f32", ".f16", ".f16x2", ".bf16", ".bf16x2")}
 
 
 class Result:
@@ -228,15 +234,20 @@ def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
     """{"outputs": {d: raw}, "fidelity", "error_bound"?} for a float instruction."""
     fmt = float_type(toks)
     mods = set(toks)
+    if op in APPROX_TYPES and fmt not in APPROX_TYPES[op]:
+        from .semantics import UnsupportedInstruction
+
+        raise UnsupportedInstruction(f"{op} is defined on {', '.join(APPROX_TYPES[op])}, not {fmt}")
     packed = fmt.endswith("x2")
     lane_fmt = fmt[:-2] if packed else fmt
-    width = 32 if packed else ff.FORMATS[lane_fmt][2]
+    lane_bits = ff.FORMATS[lane_fmt][2]
+    width = 2 * lane_bits if packed else lane_bits
     raws = [float_operand(it, inputs, lane_fmt, width) for it in items[1:]]
-    if packed:
+    if packed:  # lane 0 in the low half
         out, approx = 0, None
         for lane in range(2):
-            r = scalar(op, mods, lane_fmt, [(x >> (16 * lane)) & 0xFFFF for x in raws])
-            out |= r.value << (16 * lane)
+            r = scalar(op, mods, lane_fmt, [(x >> (lane_bits * lane)) & ((1 << lane_bits) - 1) for x in raws])
+            out |= r.value << (lane_bits * lane)
             approx = approx or r.approx
         res = Result(out, approx)
     else:

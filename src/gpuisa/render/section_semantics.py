@@ -24,6 +24,8 @@ def text_lines(page: dict) -> list[str]:
     if not sem:
         return []
     out = ["", f"Semantics ({sem['fidelity']}): {sem['reason']}", f"  source: {sem['source']}"]
+    if sem.get("description"):
+        out.append(f"  {sem['description']}")
     if sem.get("pseudocode"):
         out += ["  " + line for line in sem["pseudocode"].splitlines()]
     gens = _generations(sem)
@@ -42,6 +44,8 @@ def print_rich(page: dict, console) -> None:
     body = Text()
     body.append(f"{sem['fidelity']}", style="bold green" if sem["fidelity"] == "exact" else "bold yellow")
     body.append(f": {sem['reason']}\n", style="dim")
+    if sem.get("description"):
+        body.append(sem["description"] + "\n")
     if sem.get("pseudocode"):
         body.append(sem["pseudocode"] + "\n")
     for g in _generations(sem):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import floats, parser, runtime, sources
+from . import fastpaths, floats, matrix, parser, runtime, sources
 from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, E, CompileError, ExprGen, _ty
 from .functions import CallGen
 from .types import BOOL, Ty, view_type
@@ -44,6 +44,7 @@ class Program:
     inputs: set[str] = field(default_factory=set)
     state_writes: set[str] = field(default_factory=set)
     code: str = ""
+    reference_fn: object = None  # the compiled pseudocode where ``fn`` is a vectorised fast path
 
 
 class NoSemantics(LookupError):
@@ -568,13 +569,8 @@ def program(arch: str, name: str) -> Program:
     entry = sources.lookup(arch, name)
     if entry is None:
         raise NoSemantics(f"no pseudocode for {name} in {arch}")
-    from . import matrix
-
     if matrix.is_matrix(name):  # the manuals give a formula, not code: run natively
-        prog = matrix.program(arch, name, entry)
-        if prog is None:
-            raise NoSemantics(f"matrix input format of {name} is not modelled")
-        return prog
+        return matrix.program(arch, name, entry)
     scalar = entry.op_class.startswith("SOP")
     key = (arch, name)
     if key in _IN_PROGRESS:
@@ -595,10 +591,12 @@ def program(arch: str, name: str) -> Program:
         return None
 
     try:
-        return compile_text(entry.text, scalar, resolver, name, arch, entry.op_class, entry.source)
+        prog = compile_text(entry.text, scalar, resolver, name, arch, entry.op_class, entry.source)
     except parser.PcodeSyntaxError as exc:
         raise NoSemantics(f"pseudocode does not parse: {exc}") from None
     except CompileError as exc:
         raise NoSemantics(str(exc)) from None
     finally:
         _IN_PROGRESS.discard(key)
+    fastpaths.attach(prog)
+    return prog

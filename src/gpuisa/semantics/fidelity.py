@@ -132,7 +132,10 @@ def table() -> dict:
         data = json.loads(TABLE_PATH.read_text())
     except (OSError, ValueError):
         return {}
-    return data.get("archs", {}) if data.get("source") == _source_tag() else {}
+    if data.get("source") != _source_tag():
+        return {}
+    rows = data["rows"]
+    return {a: {n: rows[i] for n, i in names.items()} for a, names in data["archs"].items()}
 
 
 def page_fidelity(arch: str, name: str) -> tuple[str, str]:
@@ -149,9 +152,19 @@ def page_fidelity(arch: str, name: str) -> tuple[str, str]:
 
 
 def build_table() -> dict:
+    """{"source", "rows": [[fidelity, reason], ...], "archs": {arch: {name: row index}}} (rows shared)."""
     src = sources.default_source()
-    return {"source": _source_tag(),
-            "archs": {a: {n: list(fidelity(a, n)) for n in sorted(src.entries(a))} for a in src.archs()}}
+    rows: list[list[str]] = []
+    index: dict[tuple[str, str], int] = {}
+    archs = {}
+    for a in src.archs():
+        archs[a] = {}
+        for n in sorted(src.entries(a)):
+            row = fidelity(a, n)
+            archs[a][n] = index.setdefault(row, len(rows))
+            if archs[a][n] == len(rows):
+                rows.append(list(row))
+    return {"source": _source_tag(), "rows": rows, "archs": archs}
 
 
 if __name__ == "__main__":
@@ -159,7 +172,7 @@ if __name__ == "__main__":
 
     data = build_table()
     if "--write" in sys.argv:
-        TABLE_PATH.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n")
+        TABLE_PATH.write_text(json.dumps(data, separators=(",", ":"), sort_keys=True) + "\n")
         print(f"wrote {TABLE_PATH} ({sum(len(v) for v in data['archs'].values())} instructions)")
     else:
         print(json.dumps(data, indent=1))

@@ -149,7 +149,10 @@ def _fma64(a, b, c) -> np.ndarray:
     shape = np.broadcast(a, b, c).shape
     a, b, c = (np.broadcast_to(v, shape) for v in (a, b, c))
     out = np.array(np.broadcast_to(out, shape), dtype=np.float64)
-    fin = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    fin_ab = np.isfinite(a) & np.isfinite(b)
+    inf_c = fin_ab & np.isinf(c)  # an exact finite product plus an infinity is that infinity, even
+    out[inf_c] = c[inf_c]  # where a * b alone overflows (max * max + -inf = -inf, not NaN)
+    fin = fin_ab & np.isfinite(c)
     for i in zip(*np.nonzero(fin)):
         fa, fb, fc = float(a[i]), float(b[i]), float(c[i])
         (na, ea), (nb, eb), (nc, ec) = _exact(fa), _exact(fb), _exact(fc)

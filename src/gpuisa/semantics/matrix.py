@@ -30,17 +30,20 @@ Register layouts (lane ``l``, element ``e`` of that lane):
   (and 32-63 in wave64) hold copies, and the lowest copy is read.  C/D: VGPR ``v``,
   ``rows = wave / 16``: row ``i = v * rows + l // 16``, column ``l % 16``; 16-bit results
   use the low half of each VGPR (OP_SEL = 0) and keep the high half.
-* RDNA4 WMMA/SWMMAC (wave32): from AMD's RDNA4 ISA guide's description of the matrix
-  layouts, which the calculator version we read does not cover: the lane half
-  ``h = l // 16`` selects K (A/B) or rows (C/D): A/B element ``e`` is
-  ``k = 16 * (e // 8) + 8 * h + e % 8``; C/D element ``e`` is row ``e + 8 * h``, 16-bit
-  results packed two per VGPR.  Not checked against hardware: marked ``untested``.
+* RDNA4 WMMA/SWMMAC (wave32): the calculator version we read predates RDNA4, so this is
+  our reading of AMD's RDNA4 material (the RDNA4 ISA guide's matrix chapter and AMD
+  GPUOpen's "Using the Matrix Cores of AMD RDNA 4 architecture GPUs"), not re-checked
+  against either here: the lane half ``h = l // 16`` selects K (A/B) or rows (C/D):
+  A/B element ``e`` is ``k = 16 * (e // 8) + 8 * h + e % 8``; C/D element ``e`` is row
+  ``e + 8 * h``, 16-bit results packed two per VGPR.  8-bit and 4-bit inputs may be
+  grouped differently on hardware.  Marked ``untested``; wave64 is refused.
 * Sparse forms: A element ``e`` of a lane is compressed column ``kc`` by the dense rule
   for K/2; it belongs to group ``kc // 2`` of 4 columns, and bits ``[2e, 2e+2)`` of the
   index operand (index set 0) give its place in the group.
 
-Arithmetic: products and sums exact in float64 (integers exact in int64), rounded once
-to the accumulator format (RNE), integers wrap to 32 bits.  Hardware accumulation order
+Arithmetic: float tiles are multiplied and summed in float64 (exact for the small values
+the tests use, one float64 rounding per step otherwise), then rounded once to the
+accumulator format (RNE); integer tiles are exact in int64 and wrap to 32 bits.  Hardware accumulation order
 and intermediate rounding are not modelled; modifiers (NEG, CBSZ/ABID/BLGP, OP_SEL,
 format selection of f8f6f4, scale operands) take their default values: ``iu8``/``iu4``
 inputs are unsigned and f8f6f4 inputs are FP8 (E4M3).
@@ -315,7 +318,7 @@ def program(arch: str, name: str, entry):
 
     s = parse(name, arch)
     if s is None:
-        return None
+        raise compiler.NoSemantics(f"matrix input format of {name} is not modelled")
     default_wave = 64 if s.gen == "cdna" else 32
     widths = operand_bits(s, default_wave)
 

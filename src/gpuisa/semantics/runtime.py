@@ -181,10 +181,23 @@ def _objmap2(f, a, b):
     return np.array([f(int(x), int(y)) for x, y in zip(aa.ravel(), bb.ravel())], dtype=object).reshape(sh)
 
 
+def _uniform(lo):
+    """A per-lane offset that is the same in every lane, as a Python int (loop offsets)."""
+    if isinstance(lo, np.ndarray) and lo.ndim == 1 and len(lo) and lo.dtype != object:
+        first_v = lo[0]
+        if (lo == first_v).all():
+            return int(first_v)
+    return lo
+
+
 def getbits(x, lo, w):
     """Bits [lo, lo+w) of x (lo may be per lane; w uniform)."""
     w = int(w)
+    lo = _uniform(lo)
     if isinstance(x, np.ndarray) and x.dtype == object:
+        if not isinstance(lo, np.ndarray):
+            r = (x >> int(lo)) & ((1 << w) - 1)
+            return r.astype(np.int64) if w < 64 else (from_obj(r) if w == 64 else r)
         return view_u(_objmap2(lambda v, k: v >> k, x, lo), w)
     if not isinstance(lo, np.ndarray):
         lo = int(lo)
@@ -197,6 +210,16 @@ def getbits(x, lo, w):
 def setbits(old, lo, w, v):
     """old with bits [lo, lo+w) replaced by the low bits of v."""
     w = int(w)
+    lo = _uniform(lo)
+    if not isinstance(lo, np.ndarray) and (isinstance(old, np.ndarray) and old.dtype == object or int(lo) + w > 64):
+        m = (1 << w) - 1
+        o = np.asarray(old, dtype=object)
+        if isinstance(v, np.ndarray):
+            vv = v.astype(object) if v.dtype != object else v
+        else:
+            vv = int(v)
+        out = (o & ~(m << int(lo))) | ((vv & m) << int(lo))
+        return np.asarray(out, dtype=object)
     if isinstance(old, np.ndarray) and old.dtype == object or (not isinstance(lo, np.ndarray) and int(lo) + w > 64):
         o = np.asarray(old, dtype=object)
         sh = np.broadcast(o, np.asarray(lo, dtype=object), np.asarray(v, dtype=object)).shape

@@ -12,6 +12,7 @@ instruction runs once.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,6 +53,7 @@ class Context:
         return regs.get("D0", np.zeros(self.L, dtype=np.int64))
 
 
+@functools.lru_cache(maxsize=None)
 def _callee(arch: str, name: str) -> compiler.Program:
     name = compiler.CALL_ALIASES.get(name, name)
     for a in (arch,) + tuple(x for x in sources.default_source().archs() if x != arch):
@@ -172,13 +174,19 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
         if v is None:
             vals = [0]
         elif isinstance(v, (list, tuple)):
-            vals = [_parse_value(x, fmt, r, w) for x in v] + [0] * (L - len(v))
+            if v and all(type(x) is int for x in v) and min(v) >= -(1 << (w - 1)) and max(v) < (1 << w):
+                m = (1 << w) - 1
+                vals = [x & m for x in v] + [0] * (L - len(v))  # plain integers in range: no per-value parsing
+            else:
+                vals = [_parse_value(x, fmt, r, w) for x in v] + [0] * (L - len(v))
         else:
             vals = [_parse_value(v, fmt, r, w)]
-        arr = np.array(vals, dtype=object)
-        arr = np.broadcast_to(arr, (L,)).copy() if len(vals) == 1 else arr
+        if len(vals) == 1:
+            vals = vals * L
         if w <= 64:
-            arr = np.array([(int(x) - (1 << 64)) if int(x) >> 63 else int(x) for x in arr], dtype=np.int64)
+            arr = np.array(vals, dtype=np.uint64).view(np.int64)
+        else:
+            arr = np.array(vals, dtype=object)
         regs[r] = arr
         before[r] = arr.copy()
     if "EXEC" in operands:
@@ -235,7 +243,15 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
     return {"arch": prog.arch, "name": prog.name, "lanes": lanes, "wave": wave, "outputs": outputs,
             "scalar_registers": scalar_regs, "state": {"changed": changed, **final, **state},
             "formats": {r: _fmt_name(prog.formats.get(r)) for r in outputs},
-            "interpreted": {r: [_interpret(v, prog.formats.get(r)) for v in vals] for r, vals in outputs.items()}}
+            "interpreted": {r: _interpret_all(vals, prog.formats.get(r)) for r, vals in outputs.items()}}
+
+
+def _interpret_all(vals: list[int], fmt: Ty | None) -> list:
+    if fmt is not None and fmt.is_float and fmt.width <= 64:
+        m = (1 << fmt.width) - 1
+        bits = np.array([v & m for v in vals], dtype=np.uint64).view(np.int64)
+        return [float(x) for x in floats.from_bits(bits, fmt.kind, fmt.width)]
+    return [_interpret(v, fmt) for v in vals]
 
 
 def _vgpr_written(prog) -> set:

@@ -8,7 +8,12 @@ Facts only:
   and rejects it on targets that lack it;
 - combinations of values ptxas rejects although each value is valid on its own
   (``rejects``), measured the same way;
-- examples: instances of the form that ptxas accepted.
+- examples: instances of the form that ptxas accepted;
+- ptxas's own leniencies, measured so the validator can follow them: pairs of values that looked
+  incompatible are re-tested inside otherwise accepted instances (``verify_pairs``); forms whose
+  modifiers ptxas takes in any order (``order_free``); last operands ptxas lets one omit; value
+  combinations that need a further optional slot (``pair_requires``, e.g. a rounding modifier for an
+  integer-to-float cvt); and tokens ptxas ignores in any instruction (``measured/ptxas.json``).
 Summaries and categories are the project's own (``families.py``).
 
 Run: ``python -m gpuisa.data.ptx.generate [--syntax DIR] [--cap N]`` (needs ptxas; about 5 minutes).
@@ -175,6 +180,8 @@ def summarise(form: dict) -> dict:
         out["targets"] = ["all from " + targets[0]]
     out["verified"] = True
     out["operand_strategy"] = form["operand_strategy"]
+    if form.get("_order_free"):
+        out["order_free"] = True
     # values (and optional modifiers) that need more than the form as a whole
     per: dict[str, dict] = {}
     seen: dict[str, list[int]] = defaultdict(list)
@@ -215,18 +222,23 @@ def summarise(form: dict) -> dict:
                                                                          for ci in bad):
                 if not all(other in b for _, b in form["_combos"]):
                     requires.setdefault(key, []).append(other)
+    requires = {k: sorted(v) for k, v in requires.items()}
     if requires:
         out["requires"] = requires
+    if form.get("_pair_requires"):
+        out["pair_requires"] = {k: sorted(v) for k, v in sorted(form["_pair_requires"].items())}
     # pairs of values that ptxas never accepts together although each is accepted with others
     pairs = []
     keys = [k for k in seen if k not in rejects]
+    cleared = form.get("_pairs_accepted", set())
     for i, a in enumerate(keys):
         for b in keys[i + 1:]:
             if a.split("=")[0] == b.split("=")[0]:
                 continue
             both = set(seen[a]) & set(seen[b])
             if both and (len(both) >= 2 or both & form.get("_pairmin", set())) and not any(ci in acc for ci in both):
-                pairs.append([a, b])
+                if (a, b) not in cleared:
+                    pairs.append([a, b])
     if rejects:
         out["rejects"] = sorted(rejects)
     if pairs:
@@ -237,6 +249,248 @@ def summarise(form: dict) -> dict:
     ex = (oldest[:1] + [ci for ci in sorted(acc) if ci not in oldest[:1]])[:3]
     out["examples"] = [_instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
     return out
+
+
+def measure_pair_requires(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
+    """Two values that ptxas accepts together only with some optional slot present as well (e.g. an
+    integer-to-float cvt needs a rounding modifier).  For each rejected pair-minimal instance (two
+    values, everything else minimal) whose values are each accepted elsewhere, every optional slot is
+    added in turn; the slots with which ptxas then accepts it are what the pair requires."""
+    lines, owners, targets = [], [], []
+    for fi, f in enumerate(forms):
+        acc = f.get("_accepted") or {}
+        if not acc:
+            continue
+        ok_targets: dict[str, set] = defaultdict(set)
+        for ci in acc:
+            for k, v in f["_combos"][ci][1].items():
+                ok_targets[f"{k}={v}"] |= set(acc[ci])
+        always = {k for k in {k for _, b in f["_combos"] for k in b} if all(k in b for _, b in f["_combos"])}
+        optional = {}
+        for _, bind in f["_combos"]:
+            for k, v in bind.items():
+                if k not in always:
+                    optional.setdefault(k, [])
+                    if v not in optional[k] and len(optional[k]) < 2:
+                        optional[k].append(v)
+        for ci in sorted(f.get("_pairmin", set()) - set(acc)):
+            bind = f["_combos"][ci][1]
+            keys = [f"{k}={v}" for k, v in bind.items()]
+            if not all(ok_targets.get(k) for k in keys):
+                continue
+            common = [t for t in PROBE_TARGETS if all(t in ok_targets[k] for k in keys)]
+            if not common:
+                continue
+            for slot, values in optional.items():
+                if slot in bind:
+                    continue
+                for v in values:
+                    opcode, got = instances.render_bind(f, {**bind, slot: v})
+                    if got.get(slot) != v or any(got.get(k) != bv for k, bv in bind.items()):
+                        continue
+                    lines.append(_instance_text(f, opcode, f["operand_strategy"], ci))
+                    owners.append((fi, "|".join(sorted(keys)), slot))
+                    targets.append(common[-1])
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for i, t in enumerate(targets):
+        by_target[t].append(i)
+    found = 0
+    for t, idx in by_target.items():
+        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
+            if not errs:
+                fi, pair, slot = owners[i]
+                needs = forms[fi].setdefault("_pair_requires", {}).setdefault(pair, [])
+                if slot not in needs:
+                    needs.append(slot)
+                    found += 1
+    # keep a requirement only if no accepted derivation instance holds those values without the slots
+    for f in forms:
+        reqs = f.get("_pair_requires") or {}
+        acc = f.get("_accepted") or {}
+        for pair in list(reqs):
+            keys = pair.split("|")
+            for ci in acc:
+                bind = f["_combos"][ci][1]
+                if all(bind.get(k.split("=", 1)[0]) == k.split("=", 1)[1] for k in keys) and not any(
+                        sl in bind for sl in reqs[pair]):
+                    del reqs[pair]
+                    found -= 1
+                    break
+    print(f"  pair requirements: {len(lines)} probes, {found} (pair, slot) requirements", file=sys.stderr)
+
+
+def candidate_pairs(form: dict) -> list[tuple[str, str]]:
+    """Pairs of values never accepted together in the derivation instances (before verification)."""
+    acc = form.get("_accepted", {})
+    seen: dict[str, list[int]] = defaultdict(list)
+    for ci, (_, bind) in enumerate(form["_combos"]):
+        for k, v in bind.items():
+            seen[f"{k}={v}"].append(ci)
+    keys = [k for k, cis in seen.items() if any(ci in acc for ci in cis)]
+    out = []
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            if a.split("=")[0] == b.split("=")[0]:
+                continue
+            both = set(seen[a]) & set(seen[b])
+            if both and not any(ci in acc for ci in both):
+                out.append((a, b))
+    return out
+
+
+def verify_pairs(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
+    """A pair is a real rejection only if ptxas also rejects it inside an otherwise accepted instance.
+
+    For each candidate pair (a, b): take accepted instances holding a, put b into its slot (and the
+    other way round) and compile them on a target where both values were accepted.  Rejections in
+    the derivation instances often come from a third value; this clears those pairs.
+    """
+    lines: list[str] = []
+    owners: list[tuple[int, tuple[str, str]]] = []
+    targets: list[str] = []
+    for fi, f in enumerate(forms):
+        acc = f.get("_accepted") or {}
+        if not acc:
+            continue
+        with_key: dict[str, list[int]] = defaultdict(list)
+        for ci in sorted(acc):
+            for k, v in f["_combos"][ci][1].items():
+                with_key[f"{k}={v}"].append(ci)
+        for a, b in candidate_pairs(f):
+            for base_key, other in ((a, b), (b, a)):
+                for ci in with_key.get(base_key, [])[:2]:
+                    slot, value = other.split("=", 1)
+                    want = dict(f["_combos"][ci][1])
+                    want[slot] = value
+                    opcode, bind = instances.render_bind(f, want)
+                    if f"{slot}={bind.get(slot)}" != other or bind.get(base_key.split("=")[0]) != base_key.split("=", 1)[1]:
+                        continue
+                    ok_a = {t for c in with_key.get(a, []) for t in acc[c]}
+                    ok_b = {t for c in with_key.get(b, []) for t in acc[c]}
+                    common = [t for t in PROBE_TARGETS if t in ok_a & ok_b]
+                    if not common:
+                        continue
+                    lines.append(_instance_text(f, opcode, f["operand_strategy"], ci))
+                    owners.append((fi, (a, b)))
+                    targets.append(common[-1])
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for i, t in enumerate(targets):
+        by_target[t].append(i)
+    cleared = 0
+    for t, idx in by_target.items():
+        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
+            if not errs:
+                fi, pair = owners[i]
+                forms[fi].setdefault("_pairs_accepted", set()).add(pair)
+                cleared += 1
+    print(f"  pair checks: {len(lines)} instances, {cleared} accepted (pairs cleared)", file=sys.stderr)
+
+
+IGNORE_HOST_HEADS = ("add", "atom", "bar", "cvt", "ld", "mov", "setp", "st", "vadd", "mul", "bfind", "cp", "red",
+                     "shfl", "prmt", "selp")
+
+
+def measure_ignored_tokens(tool: str, forms: list[dict], cache: ptxas.Cache) -> dict:
+    """Modifier tokens ptxas accepts (and ignores) anywhere: appended to the opcode of accepted instances
+    of many different instructions ptxas accepts them all, and inserted right after the instruction
+    name it accepts them in at least 80% of those (a few instructions parse their leading types apart)."""
+    hosts, names = [], []
+    for head in IGNORE_HOST_HEADS:
+        for f in forms:
+            acc = f.get("_accepted") or {}
+            ci = next((c for c in sorted(acc) if "sm_90" in acc[c]), None)
+            if f["name"].split(".")[0] == head and ci is not None:
+                hosts.append(_instance_text(f, f["_combos"][ci][0], f["operand_strategy"], ci))
+                names.append(f["name"])
+                break
+    tokens = sorted({lit for f in forms for lit in instances.literals(f)})
+    lines, owners = [], []
+    for h, name in zip(hosts, names):
+        opcode, _, rest = h.rstrip(";").partition(" ")
+        rest = (rest + ";") if rest else ";"
+        toks = instances.dot_tokens(opcode)
+        after_name = len(instances.dot_tokens(name))
+        for tok in tokens:
+            for where, at in (("end", len(toks)), ("name", after_name)):
+                lines.append("".join(toks[:at] + [tok] + toks[at:]) + " " + rest)
+                owners.append((tok, where))
+    tally: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
+    for (tok, where), errs in zip(owners, ptxas.verdicts(tool, lines, "sm_90", "9.0", cache)):
+        tally[tok][where].append(not errs)
+    ignored = sorted(t for t, v in tally.items() if all(v["end"]) and sum(v["name"]) >= 0.8 * len(v["name"]))
+    print(f"  ignored tokens: {len(ignored)} of {len(tokens)} accepted anywhere in {len(hosts)} hosts", file=sys.stderr)
+    return {"ignored_tokens": ignored, "hosts": hosts, "target": "sm_90", "version": "9.0"}
+
+
+ORDER_PROBES = 3
+
+
+def _permutations(opcode: str) -> list[str]:
+    """Reorderings of an opcode that keep the head and the relative order of its type tokens."""
+    toks = instances.dot_tokens(opcode)
+    head, rest = toks[:1], toks[1:]
+    is_type = [bool(instances.TYPE_RE.match(t)) or t == ".pred" for t in rest]
+    mods = [t for t, ty in zip(rest, is_type) if not ty]
+    types = [t for t, ty in zip(rest, is_type) if ty]
+    out = []
+    if len(mods) >= 2:  # modifiers reversed among their own positions
+        it = iter(mods[::-1])
+        out.append("".join(head + [next(it) if not ty else t for t, ty in zip(rest, is_type)]))
+    if mods and types:  # types first, modifiers after them
+        out.append("".join(head + types + mods))
+    return [o for o in out if o != opcode]
+
+
+def measure_order(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
+    """A form is order-free when ptxas accepts reordered modifiers of its accepted instances."""
+    lines, owners, targets = [], [], []
+    for fi, f in enumerate(forms):
+        acc = f.get("_accepted") or {}
+        for ci in sorted(acc)[:ORDER_PROBES]:
+            for perm in _permutations(f["_combos"][ci][0]):
+                lines.append(_instance_text(f, perm, f["operand_strategy"], ci))
+                owners.append(fi)
+                targets.append(max(acc[ci], key=target_key))
+    verdict: dict[int, bool] = {}
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for i, t in enumerate(targets):
+        by_target[t].append(i)
+    for t, idx in by_target.items():
+        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
+            verdict[owners[i]] = verdict.get(owners[i], True) and not errs
+    for fi, free in verdict.items():
+        forms[fi]["_order_free"] = free
+    print(f"  order: {sum(verdict.values())} of {len(verdict)} probed forms accept reordered modifiers",
+          file=sys.stderr)
+
+
+def measure_optional_last_operand(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
+    """Forms whose last operand ptxas lets one leave out (every accepted probe still accepted without it)."""
+    lines, owners, targets = [], [], []
+    for fi, f in enumerate(forms):
+        acc = f.get("_accepted") or {}
+        required = [o for o in f["operands"] if not o["optional"]]
+        if len(required) < 2 or required[-1] is not f["operands"][-1]:
+            continue
+        accepted = sorted(acc)
+        for ci in accepted[::max(1, len(accepted) // 8)][:8]:
+            text = _instance_text(f, f["_combos"][ci][0], f["operand_strategy"], ci)
+            ops = instances._split(text.rstrip(";").partition(" ")[2])
+            lines.append(f["_combos"][ci][0] + " " + ", ".join(ops[:-1]) + ";")
+            owners.append(fi)
+            targets.append(max(acc[ci], key=target_key))
+    verdict: dict[int, bool] = {}
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for i, t in enumerate(targets):
+        by_target[t].append(i)
+    for t, idx in by_target.items():
+        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
+            verdict[owners[i]] = verdict.get(owners[i], True) and not errs
+    for fi, ok in verdict.items():
+        if ok:
+            forms[fi]["operands"][-1]["optional"] = True
+            forms[fi]["operands"][-1]["optional_by_ptxas"] = True
+    print(f"  optional last operand: {sum(verdict.values())} of {len(verdict)} probed forms", file=sys.stderr)
 
 
 def _keys(form: dict, ci: int) -> list[str]:
@@ -310,6 +564,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(forms)} forms; choosing operand strategies", file=sys.stderr)
     choose_strategies(tool, forms, cache)
     measure(tool, forms, cache)
+    verify_pairs(tool, forms, cache)
+    measure_order(tool, forms, cache)
+    measure_optional_last_operand(tool, forms, cache)
+    measure_pair_requires(tool, forms, cache)
+    facts = measure_ignored_tokens(tool, forms, cache)
+    facts["ptxas"] = tv
+    (args.out / "measured").mkdir(exist_ok=True)
+    (args.out / "measured" / "ptxas.json").write_text(json.dumps(facts, indent=1) + "\n")
     by_family: dict[str, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
     for f in forms:
         by_family[f["family"]][f["name"]].append(summarise(f))

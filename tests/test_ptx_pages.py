@@ -1,0 +1,42 @@
+"""The PTX page extender adds a Semantics section that matches what the evaluator can run."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuisa.pages import build_page
+from gpuisa.ptx import pages as ptx_pages
+from gpuisa.ptx.semantics import UnsupportedInstruction, evaluate_ptx
+
+
+def page_of(store, name):
+    page = build_page(store, name, isa="ptx")
+    page.pop("semantics", None)
+    ptx_pages.extend(page)
+    return page
+
+
+def test_covered_instruction_pages_have_semantics(store):
+    sem = page_of(store, "fma")["semantics"]
+    assert sem["fidelity"] == "exact" and sem["pseudocode"] is None and sem["description"]
+    assert sem["source"].startswith("gpuisa PTX semantics")
+    # the page's claim holds: fma.rn.f32 1*2+3 = 5.0 (0x40A00000)
+    assert evaluate_ptx("fma.rn.f32 d, a, b, c;", {"a": 0x3F800000, "b": 0x40000000, "c": 0x40400000})[
+        "outputs"]["d"] == 0x40A00000
+    assert page_of(store, "sin")["semantics"]["fidelity"] == "approximate"
+    assert page_of(store, "cvt")["semantics"]["fidelity"] == "exact"
+
+
+def test_uncovered_value_instruction_says_unsupported(store):
+    sem = page_of(store, "fns")["semantics"]
+    assert sem["fidelity"] == "unsupported" and sem["reason"]
+    with pytest.raises(UnsupportedInstruction):
+        evaluate_ptx("fns.b32 d, a, b, c;", {"a": 1, "b": 0, "c": 1})
+
+
+def test_other_pages_are_left_alone(store):
+    page = page_of(store, "ld")
+    assert "semantics" not in page
+    amd = {"isa": "rdna3", "name": "v_add_f32"}
+    ptx_pages.extend(amd)
+    assert "semantics" not in amd
