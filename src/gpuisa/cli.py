@@ -10,8 +10,19 @@ import argparse
 import json
 import sys
 
-from . import archs
 from .errors import UserError
+
+
+class _LazyArchs:
+    """gpuisa.archs imported on first use: commands of feature packages (e.g. `ptx check`) never need it."""
+
+    def __getattr__(self, name):
+        from . import archs as _archs
+
+        return getattr(_archs, name)
+
+
+archs = _LazyArchs()
 
 # Feature packages add their own sub-commands: each module defines register(subparsers).
 PLUGINS = ("gpuisa.amdxml.cli", "gpuisa.codec.cli", "gpuisa.semantics.cli", "gpuisa.ptx.cli", "gpuisa.web.cli")
