@@ -9,8 +9,9 @@ the reason and decoding resumes at the next dword, as LLVM does.
 
 from __future__ import annotations
 
+import gc
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .. import archs
 from . import operands as opd
@@ -18,6 +19,7 @@ from . import special
 from .named import load_named
 from .plans import load_plans
 from .syntax import join
+from .fastpath import FastPath, dwords
 from .tables import ArchTables, Entry, load_arch_tables
 
 _TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
@@ -26,6 +28,26 @@ MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1
              "clamp", "mul", "div", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "byte_sel", "wait_exp", "wait_va_vdst",
              "wait_vdst", "wait_vm_vsrc"]
 _MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
+
+
+class _LazyMap:
+    """A dataclass field computed on first read for instructions the fast path decoded."""
+
+    def __set_name__(self, owner, name):
+        self.key = "_" + name
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return None  # the dataclass default
+        v = obj.__dict__.get(self.key)
+        if v is None:
+            src = obj.__dict__.get("_src")
+            v = obj.__dict__[self.key] = src[0]._lazy(self.name, src[1], src[2], obj) if src else {}
+        return v
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.key] = value
 
 
 @dataclass
@@ -38,8 +60,8 @@ class Decoded:
     valid: bool
     encoding: str | None = None
     name: str | None = None
-    fields: dict[str, int] = field(default_factory=dict)
-    meanings: dict[str, str] = field(default_factory=dict)  # field -> operand text it selects
+    fields: dict[str, int] = _LazyMap()
+    meanings: dict[str, str] = _LazyMap()  # field -> operand text it selects
     error: str | None = None
     target: int | None = None  # branch target offset
 
@@ -80,25 +102,78 @@ class Decoder:
         self.tables: ArchTables = load_arch_tables(self.arch)
         self.plans = load_plans(self.arch)
         self.gfx = self.tables.gfx.split(".")[0]
-        if self.arch == "cdna3":
-            self.gfx = "GFX940"  # gfx940+ name SGPR 125 ``null`` (seen in llvm-mc's output)
         self.named = load_named(self.arch)
+        self.fast = FastPath(self)
+        self.dpp8 = bool(self.named.get("dpp8"))
+        vopd = self.tables.encodings.get("VOPD")
+        self.vopd = (vopd.fixed_mask, vopd.fixed_value) if vopd is not None and "vopd" in self.named else None
         self.wave64 = wave64
 
     # -- one instruction -------------------------------------------------
     def decode_at(self, buf: bytes, off: int) -> Decoded:
+        if len(buf) - off >= 8:
+            dw = int.from_bytes(buf[off:off + 4], "little")
+            c = self.fast.pick.get(dw) or self.fast.choose(dw)
+            if c and c[1] <= 64:
+                entry, width = c
+                word = dw if width == 32 else int.from_bytes(buf[off:off + 8], "little")
+                r = self.fast.done.get(word)
+                if r is None or r[0] is None:
+                    r = self.fast.text_of(entry, width, word, buf, off)
+                text, size = r[0], r[1]
+                if text is not None:
+                    return _quick(off, bytes(buf[off:off + size]), text, entry, (self, entry, word))
+        return self._decode_slow(buf, off)
+
+    def _lazy(self, what: str, entry: Entry, word: int, d: Decoded) -> dict:
+        if what == "fields":
+            enc = self.tables.encodings[entry.encoding]
+            return {f.name: f.extract(word) for f in enc.fields if f.value is None}
+        return self._render(entry, word, d.data + b"\0" * 8, 0).meanings
+
+    def _operand_alone(self, entry: Entry, k: int, v: int):
+        """Text of operand ``k`` (a register, plain source or immediate) for field value ``v``; False if it needs more."""
+        plan = self.plans[f"{entry.name}|{entry.encoding}"]
+        spec = plan["ops"][k]
+        kind = spec["k"]
+        enc = self.tables.encodings[entry.encoding]
+        if kind == "vreg":
+            t = opd.reg_text(spec.get("c", "v"), v, spec["n"])
+            return t + spec["note"] if v >= 128 and "note" in spec else t
+        if kind == "imm":
+            f = enc.field(spec["f"])
+            return _fmt_imm(v, f.width, spec["hex"], spec["signed"])
+        tsize, is_float = operand_type(entry.mnemonic)
+        v *= spec.get("s", 1)
+        if v == opd.LITERAL and spec.get("s", 1) == 1:
+            return False
+        cnt = spec["n"]
+        osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
+        t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
+        if t is not None and v >= 384 and kind == "src" and plan.get("lo128"):
+            t += plan["lo128"]
+        if t is None and kind == "ssrc" and v < 256:
+            t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
+        if v == 254 and kind == "ssrc" and cnt == 1:
+            t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
+        return False if t is None else t
+
+    def _decode_slow(self, buf: bytes, off: int) -> Decoded:
         n = len(buf) - off
+        if n >= 8 and self.vopd is not None and int.from_bytes(buf[off:off + 4], "little") & self.vopd[0] == self.vopd[1]:
+            return self._vopd(int.from_bytes(buf[off:off + 8], "little"), buf, off)
         if n < 4:
             return Decoded(off, bytes(buf[off:]), None, False, error=f"truncated: {n} byte(s) left, an instruction needs 4")
         dw = int.from_bytes(buf[off:off + 4], "little")
         reason = None
         for dc in self.tables.prefix_index[dw >> 23]:
-            if dc.width == 64:
-                if n < 8:
+            if dc.width > 32:
+                nb = dc.width // 8
+                if n < nb:
                     if dw & dc.mask & 0xFFFFFFFF == dc.value & 0xFFFFFFFF:
-                        reason = f"truncated: {dc.name} needs 8 bytes, {n} left"
+                        reason = f"truncated: {dc.name} needs {nb} bytes, {n} left"
                     continue
-                word = int.from_bytes(buf[off:off + 8], "little")
+                word = int.from_bytes(buf[off:off + nb], "little")
             else:
                 word = dw
             if word & dc.mask != dc.value:
@@ -114,7 +189,20 @@ class Decoder:
             return d
         return Decoded(off, bytes(buf[off:off + 4]), None, False, error=reason or "no encoding matches these bits")
 
-    def _render(self, entry: Entry, word: int, buf: bytes, off: int) -> Decoded:
+    def _vopd(self, word: int, buf: bytes, off: int) -> Decoded:
+        text, size, error = special.vopd_text(self, word, buf, off)
+        enc = self.tables.encodings["VOPD"]
+        fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+        name = text.split()[0] if text else None
+        return Decoded(off, bytes(buf[off:off + size]), text, text is not None, "VOPD", name, fields, {}, error)
+
+    def _render(self, entry: Entry, word: int, buf: bytes, off: int, parts: list | None = None) -> Decoded:
+        if entry.encoding == "VOPD" and self.vopd is not None:
+            return self._vopd(word, buf, off)
+        if self.dpp8 and entry.width == 32 and (word & 0x1FF) in (0xE9, 0xEA) and entry.encoding in ("VOP1", "VOP2", "VOPC"):
+            text, size = special.dpp8_text(self, entry, word, buf, off)
+            if text is not None:
+                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name)
         enc = self.tables.encodings[entry.encoding]
         size = entry.width // 8
         plan = self.plans.get(f"{entry.name}|{entry.encoding}")
@@ -138,13 +226,32 @@ class Decoder:
                 return base
             return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
         tsize, is_float = operand_type(entry.mnemonic)
+        op_specs = plan["ops"]
+        for cnt in self.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
+            if op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA"):
+                continue
+            idx = shift = 0
+            for d, wd in zip(cnt["deps"], cnt["widths"]):
+                idx |= fields.get(d, 0) << shift
+                shift += wd
+            n = cnt["n"][idx]
+            if n is None:
+                base.error = f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt['deps'])} are not valid together"
+                return base
+            op_specs = list(op_specs)
+            op_specs[cnt["op"]] = {**op_specs[cnt["op"]], "n": n}
         texts: list[str] = []
+        mods_extra: list[str] = []
         lit: int | None = None
         meanings: dict[str, str] = {}
-        for spec in plan["ops"]:
+        for spec in op_specs:
             kind = spec.get("k")
             t = None
-            if "imm_if" in spec and fields.get(spec["imm_if"]):
+            if "imm_if" in spec and "SOFFSET_EN" in fields:  # GFX9 scalar memory: four offset forms
+                t, extra = special.smem_offset(self, fields, enc.field(spec["f"]).width)
+                if extra:
+                    mods_extra.append(extra)
+            elif "imm_if" in spec and fields.get(spec["imm_if"]):
                 f = enc.field(spec["f"])
                 t = _fmt_imm(fields[spec["f"]], f.width, True, True)
             elif kind == "src" or kind == "ssrc":
@@ -158,7 +265,10 @@ class Decoder:
                             base.data = bytes(buf[off:off + size])
                             return base
                         lit = int.from_bytes(buf[off + size:off + size + 4], "little")
-                    t = opd.literal_text(lit, osize, is_float)
+                    if osize == 16 and not is_float and self.gfx == "GFX9" and kind == "src":
+                        t = opd.literal_text(lit & 0xFFFF, osize, is_float)  # GFX9 prints a 16-bit operand's half
+                    else:
+                        t = opd.literal_text(lit, osize, is_float)
                 else:
                     t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
                     if v >= 256 and _acc(spec, fields):
@@ -167,8 +277,8 @@ class Decoder:
                         t += plan["lo128"]
                     if t is None and kind == "ssrc" and v < 256:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
-                    if v == 254 and kind == "ssrc" and t is not None and self.gfx in ("GFX9", "GFX940", "GFX10"):
-                        t += f"/*Invalid register, operand has 'SReg_{32 * cnt}' register class*/"
+                    if v == 254 and kind == "ssrc" and cnt == 1:
+                        t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
             elif kind == "vreg":
                 v = fields[spec["f"]]
                 t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
@@ -212,7 +322,7 @@ class Decoder:
                 for k, tp in by_v.get(str(v), []):
                     if "|" not in tp:
                         texts[k] = tp.replace("{}", texts[k])
-        mods = list(plan.get("mods0", []))
+        mods = list(plan.get("mods0", [])) + mods_extra
         typed = entry.encoding == "MTBUF" and "format" in self.named
         if typed:
             ok, tok = special.buffer_format(self, fields)
@@ -253,19 +363,83 @@ class Decoder:
                 mods.append(f"{name}:{_fmt_imm(v, width, m['hex'], m['signed'])}")
         mods.sort(key=lambda x: _MOD_RANK.get(x.split(":")[0], 50))
         total = size + (4 if lit is not None else 0)
+        if parts is not None:
+            parts.extend([texts, mods])
         return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,
                        entry.name, fields, meanings)
 
     # -- a stream --------------------------------------------------------
     def decode(self, data: bytes, base_offset: int = 0) -> list[Decoded]:
-        out = []
-        off = 0
+        was = gc.isenabled()
+        gc.disable()  # the loop makes one object per instruction and no cycles: collections only cost time
+        try:
+            return self._decode_stream(bytes(data), base_offset)
+        finally:
+            if was:
+                gc.enable()
+
+    def _decode_stream(self, data: bytes, base_offset: int, listing: bool = False) -> list:
+        dws = dwords(data)
+        n4 = len(dws)
+        fast = self.fast
+        pick, choose, done, text_of = fast.pick, fast.choose, fast.done, fast.text_of
+        out: list = []
+        add = out.append
+        i = 0
+        while i + 1 < n4:  # the fast path wants 8 bytes in view, as decode_at does
+            dw = dws[i]
+            c = pick.get(dw)
+            if c is None:
+                c = choose(dw)
+            if c and c[1] <= 64:
+                entry, width = c
+                word = dw if width == 32 else dw | (dws[i + 1] << 32)
+                r = done.get(word)
+                if r is None or r[0] is None:
+                    r = text_of(entry, width, word, data, 4 * i)
+                if r[0] is not None:
+                    off = 4 * i
+                    size = r[1]
+                    if listing:
+                        add((off + base_offset, r[0], size))
+                    else:
+                        add(_quick(off + base_offset, data[off:off + size], r[0], entry, (self, entry, word)))
+                    i += size >> 2
+                    continue
+            d = self._decode_slow(data, 4 * i)
+            d.offset += base_offset
+            add((d.offset, d.text, len(d.data)) if listing else d)
+            if d.valid and len(d.data) & 3:  # cut short by the end of the buffer
+                i = (4 * i + len(d.data)) / 4
+                break
+            i += len(d.data) >> 2 if d.valid else 1
+        off = int(4 * i)
         while off < len(data):
             d = self.decode_at(data, off)
             d.offset += base_offset
-            out.append(d)
+            add((d.offset, d.text if d.valid else None, len(d.data)) if listing else d)
             off += len(d.data) if d.valid else min(4, len(data) - off)
         return out
+
+    def decode_listing(self, data: bytes, base_offset: int = 0) -> list[tuple[int, str | None, int]]:
+        """(offset, text or None if invalid, size) per instruction: the bulk path, without per-instruction objects."""
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            return self._decode_stream(bytes(data), base_offset, listing=True)
+        finally:
+            if was:
+                gc.enable()
+
+
+def _quick(off: int, data: bytes, text: str, entry: Entry, src) -> Decoded:
+    d = _new(Decoded)
+    d.__dict__ = {"offset": off, "data": data, "text": text, "valid": True, "encoding": entry.encoding,
+                  "name": entry.name, "error": None, "target": None, "_src": src}
+    return d
+
+
+_new = object.__new__
 
 
 _DECODERS: dict[tuple[str, bool], Decoder] = {}

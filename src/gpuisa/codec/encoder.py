@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from .. import archs
 from . import operands as opd
+from . import special
 from .decoder import operand_type
 from .plans import load_plans
 from .syntax import split_operands
@@ -64,6 +65,9 @@ class Encoder:
         self.plans = load_plans(self.arch)
         self.gfx = self.tables.gfx.split(".")[0]
         self.wave64 = wave64
+        from .named import load_named
+
+        self.named = load_named(self.arch)
 
     def candidates(self, mnemonic: str) -> list[Entry]:
         t = self.tables
@@ -84,6 +88,10 @@ class Encoder:
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
+        if " :: " in text and "vopd" in self.named:
+            return self._encode_vopd(text)
+        if mnemonic.endswith("_dpp") and "dpp8:[" in text and self.named.get("dpp8"):
+            return self._encode_dpp8(text, mnemonic)
         cands = self.candidates(mnemonic)
         if not cands:
             raise EncodeError(self._unknown(mnemonic))
@@ -99,6 +107,51 @@ class Encoder:
             except EncodeError as exc:
                 errors.append(f"{e.encoding}: {exc}")
         raise EncodeError(f"{text!r} does not assemble for {self.arch}: " + "; ".join(errors[:3]))
+
+    def _encode_dpp8(self, text: str, mnemonic: str) -> Encoded:
+        """``X_dpp ... dpp8:[l0..l7] [fi:1]``: the e32 form with src0 = 0xE9 (0xEA with fi:1), then the DPP8 dword."""
+        ops, mods = split_operands(text)
+        lanes = next((m for m in mods if m.startswith("dpp8:[")), "")
+        fi = "fi:1" in mods
+        rest = [m for m in mods if m != lanes and m != "fi:1"]
+        try:
+            sel = [int(x) for x in lanes[6:-1].split(",")]
+        except ValueError:
+            sel = []
+        r = opd.parse_reg(ops[1]) if len(ops) > 1 else None
+        if len(sel) != 8 or any(not 0 <= x < 8 for x in sel) or r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
+            raise EncodeError(f"{text!r}: expected src0 a VGPR and dpp8:[eight lane numbers 0..7]")
+        for key, mn in self.named["dpp8"].items():
+            if mn != mnemonic:
+                continue
+            plan = self.plans[key]
+            e32 = " ".join([plan["m"], ", ".join([ops[0], "v0", *ops[2:]])] + rest)
+            try:
+                got = self.encode_line(e32)
+            except EncodeError:
+                continue
+            if len(got.data) != 4 or got.encoding != key.split("|")[1]:
+                continue
+            f = self.tables.encodings[got.encoding].field("SRC0")
+            word = (int.from_bytes(got.data, "little") & ~f.place((1 << f.width) - 1)) | f.place(0xEA if fi else 0xE9)
+            dpp = r[1]
+            for i, lane in enumerate(sel):
+                dpp |= lane << (8 + 3 * i)
+            return Encoded(word.to_bytes(4, "little") + dpp.to_bytes(4, "little"), got.encoding, got.name,
+                           dict(got.fields, SRC0=0xEA if fi else 0xE9), None)
+        raise EncodeError(f"{text!r} does not assemble for {self.arch}: no DPP8 form of {mnemonic}")
+
+    def _encode_vopd(self, text: str) -> Encoded:
+        enc = self.tables.encodings["VOPD"]
+        got = special.vopd_fields(enc, self.gfx, self.named, text)
+        if got is None:
+            raise EncodeError(f"{text!r} does not assemble for {self.arch}: no dual-issue (VOPD) pair matches")
+        values, lit = got
+        word = enc.fixed_value
+        for fname, v in values.items():
+            word |= enc.field(fname).place(v)
+        data = word.to_bytes(8, "little") + (b"" if lit is None else lit.to_bytes(4, "little"))
+        return Encoded(data, "VOPD", text.split()[0], values, lit)
 
     def _unknown(self, mnemonic: str) -> str:
         from .tables import _store
@@ -122,6 +175,27 @@ class Encoder:
         if len(ops) != len(specs):
             raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
         values: dict[str, int] = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+        if e.encoding in ("EXP", "VEXPORT") and "exp_target" in self.named:
+            got = special.export_fields(self.named, ops, mods, list(values))
+            if got is None:
+                raise EncodeError("export operands do not fit: target, four sources (vN or off), done/compr/vm/row_en")
+            values.update(got)
+            return self._finish(e, enc, values, None, specs=[])
+        if e.encoding == "MTBUF" and "format" in self.named:
+            toks = [m for m in mods if m.startswith("format:")]
+            fv = special.format_value(self.named, toks[0] if toks else None)
+            if fv is None or len(toks) > 1:
+                raise EncodeError(f"unknown buffer format {toks[0] if toks else '(default)'}")
+            if "FORMAT" in values:
+                values["FORMAT"] = fv
+            else:
+                values["NFMT"], values["DFMT"] = fv >> 4, fv & 15
+            mods = [m for m in mods if not m.startswith("format:")]
+            plan = {**plan, "mods0": [m for m in plan.get("mods0", []) if not m.startswith("format:")],
+                    "mods": {k: v for k, v in plan.get("mods", {}).items() if k not in ("FORMAT", "DFMT", "NFMT")}}
+        count_given: list = []
+        if "SOFFSET_EN" in values and any(s.get("imm_if") for s in specs):
+            ops, mods = self._smem_soffset(ops, mods, specs, values)
         lit: int | None = None
         tsize, is_float = operand_type(e.mnemonic)
         set_mods: set[str] = set()
@@ -185,7 +259,11 @@ class Encoder:
                 if r is not None and r[0] == "a" and "acc" in spec:
                     values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
                     r = ("v", r[1], r[2])
-                if r is None or r[0] != spec.get("c", "v") or r[2] != spec["n"]:
+                counted = next((c for c in self.named.get("counts", {}).get(f"{e.name}|{e.encoding}", ())
+                                if c["op"] == k), None)
+                if counted and r is not None and r[0] == spec.get("c", "v"):
+                    count_given.append((counted, r[2]))  # checked once the fields it depends on are known
+                elif r is None or r[0] != spec.get("c", "v") or r[2] != spec["n"]:
                     raise EncodeError(f"operand {k + 1} {tok!r} is not a {self._kind_text(spec)}")
                 values[spec["f"]] = r[1]
                 if r[1] >= 1 << enc.field(spec["f"]).width:
@@ -215,6 +293,8 @@ class Encoder:
                     if r is None or r[0] != "v":
                         raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address")
                     values["VADDR"] = r[1]
+            elif "table" in spec and (sp := special.parse_special(self.named, spec, tok, values)) is not None:
+                values.update(sp)
             elif "table" in spec:
                 if tok != spec["t"]:
                     hit = [(fn, int(v)) for fn, tbl in spec["table"].items() for v, t in tbl.items() if t == tok]
@@ -276,6 +356,18 @@ class Encoder:
         for g in given:
             if g not in set_mods and g not in base_mods:
                 raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
+        for counted, n in count_given:
+            if specs[counted["op"]]["f"] == "VADDR" and values.get("NSA"):
+                continue
+            idx = shift = 0
+            for d, wd in zip(counted["deps"], counted["widths"]):
+                idx |= values.get(d, 0) << shift
+                shift += wd
+            if counted["n"][idx] != n:
+                raise EncodeError(f"operand {counted['op'] + 1} needs {counted['n'][idx]} register(s) with these modifiers, got {n}")
+        return self._finish(e, enc, values, lit, specs)
+
+    def _finish(self, e: Entry, enc, values: dict[str, int], lit: int | None, specs: list) -> Encoded:
         word = enc.fixed_value
         if enc.op_field and e.opcode is not None:
             word |= enc.field(enc.op_field).place(e.opcode)
@@ -285,6 +377,26 @@ class Encoder:
         if lit is not None or any(s.get("k") == "lit" for s in specs):
             data += (lit or 0).to_bytes(4, "little")
         return Encoded(data, e.encoding, e.name, values, lit)
+
+    def _smem_soffset(self, ops, mods, specs, values):
+        """GFX9 scalar memory ``sN offset:X``: SOFFSET=N, SOFFSET_EN=1, IMM=1, OFFSET=X (the decoder's forms)."""
+        given = [m for m in mods if m.startswith("offset:")]
+        if not given:
+            return ops, mods
+        k = next(i for i, s in enumerate(specs) if s.get("imm_if"))
+        if k >= len(ops):
+            return ops, mods
+        reg = opd.parse_src(self.gfx, ops[k], 1)
+        if reg is None or reg[1] is not None or reg[0] >= 128:
+            raise EncodeError(f"{ops[k]!r}: expected an SGPR before {given[0]}")
+        try:
+            off = int(given[0].split(":", 1)[1], 0)
+        except ValueError:
+            raise EncodeError(f"modifier {given[0]!r}: expected an integer") from None
+        if not -(1 << 20) <= off < (1 << 20):
+            raise EncodeError(f"modifier {given[0]} is out of range for the 21-bit offset")
+        values.update(SOFFSET=reg[0], SOFFSET_EN=1)
+        return ops[:k] + [hex(off) if off >= 0 else f"-0x{-off:x}"] + ops[k + 1:], [m for m in mods if m not in given]
 
     def _kind_text(self, spec: dict) -> str:
         n = spec.get("n", 1)

@@ -90,6 +90,142 @@ def build_arch(arch_name: str) -> dict:
         every = {f: 1 for f in ("DONE", "COMPR", "VM", "ROW") if f in fields}
         text = _probe(arch_name, key, [{"EN": 15, **every}])[0]
         out["exp_mods"] = split_operands(text)[1] if text else []
+    key = _first_key(arch_name, "s_version|", "SOPK")
+    if key:
+        texts = _probe(arch_name, key, [{"SIMM16": v} for v in range(256)] + [{"SIMM16": 1 << b} for b in range(8, 16)])
+        out["version_codes"] = {str(v): t.split()[1] for v, t in enumerate(texts[:256]) if t and "UC_" in t}
+        out["version_flags"] = [[8 + i, t.split()[1].split("|")[1]] for i, t in enumerate(texts[256:])
+                                if t and "|" in t]
+    key = _first_key(arch_name, "v_interp_mov_f32|", "VINTRP")
+    if key:
+        texts = _probe(arch_name, key, [{"VSRC": v} for v in range(256)])
+        out["interp_param"] = {str(v): split_operands(t)[0][1] for v, t in enumerate(texts) if t}
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
+        out["dpp8"] = _probe_dpp8(arch_name)
+    out["counts"] = _probe_counts(arch_name)
+    if "VOPD" in load_arch_tables(arch_name).encodings:
+        out["vopd"] = _probe_vopd(arch_name)
+    return out
+
+
+COUNT_DEPS = {"VDATA": ("DMASK", "TFE", "D16"), "VADDR": ("DIM", "A16")}
+
+
+def _probe_counts(arch_name: str) -> dict:
+    """Register count of VDATA / VADDR for every value of the fields it depends on (None: LLVM rejects)."""
+    from . import oracle
+    from .operands import parse_reg
+
+    t = load_arch_tables(arch_name)
+    jobs = []  # (key, op index, deps, widths)
+    words = []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.width > 64:
+            continue
+        for k, spec in enumerate(plan["ops"]):
+            if spec.get("k") != "vreg" or spec.get("f") not in COUNT_DEPS:
+                continue
+            deps = [d for d in COUNT_DEPS[spec["f"]] if enc.field(d) is not None]
+            if not deps:
+                continue
+            widths = [enc.field(d).width for d in deps]
+            total = 1
+            for w in widths:
+                total <<= w
+            jobs.append((key, k, deps, widths, len(words), total))
+            for idx in range(total):
+                w = plan["w"]
+                rest = idx
+                for d, wd in zip(deps, widths):
+                    f = enc.field(d)
+                    w = (w & ~f.place((1 << wd) - 1)) | f.place(rest & ((1 << wd) - 1))
+                    rest >>= wd
+                f = enc.field(spec["f"])
+                w = (w & ~f.place((1 << f.width) - 1)) | f.place(10)
+                words.append(w.to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    out = {}
+    for key, k, deps, widths, start, total in jobs:
+        counts = []
+        for r, w in zip(got[start:start + total], words[start:start + total]):
+            text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size == len(w) else None
+            ops = split_operands(text)[0] if text else []
+            reg = parse_reg(ops[k].split("/*")[0]) if k < len(ops) else None
+            counts.append(reg[2] if reg else None)
+        if len(set(counts)) > 1:
+            out.setdefault(key, []).append({"op": k, "deps": deps, "widths": widths, "n": counts})
+    return out
+
+
+DPP8_LANES = [1, 2, 3, 4, 5, 6, 7, 0]
+
+
+def dpp8_word(src: int, lanes: list[int]) -> int:
+    w = src
+    for i, lane in enumerate(lanes):
+        w |= lane << (8 + 3 * i)
+    return w
+
+
+def _probe_dpp8(arch_name: str) -> dict:
+    """Mnemonic of each 32-bit vector instruction's DPP8 form (src0 = 0xE9), where LLVM prints it as
+    the e32 text with that mnemonic, src0 = the DPP word's VGPR and a ``dpp8:[...]`` modifier."""
+    from . import oracle
+    from .decoder import Decoder
+
+    t = load_arch_tables(arch_name)
+    dec = Decoder(arch_name)
+    keys, words, wants = [], [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc_name = key.split("|")[1]
+        enc = t.encodings.get(enc_name)
+        if enc_name not in ("VOP1", "VOP2", "VOPC") or enc.width != 32 or enc.field("SRC0") is None:
+            continue
+        f = enc.field("SRC0")
+        w = (plan["w"] & ~f.place((1 << f.width) - 1))
+        mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(4, "little") + b"\0" * 8, 0)
+        if not mine.valid or len(mine.data) != 4:
+            continue
+        keys.append(key)
+        words.append((w | f.place(0xE9)).to_bytes(4, "little") + dpp8_word(5, DPP8_LANES).to_bytes(4, "little"))
+        wants.append(mine.text)
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    out = {}
+    for key, r, want in zip(keys, got, wants):
+        text = r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None
+        if not text:
+            continue
+        mn = text.split()[0]
+        if text == mn + want[len(want.split()[0]):] + " dpp8:[" + ",".join(map(str, DPP8_LANES)) + "]":
+            out[key] = mn
+    return out
+
+
+VOPD_PROBE = {"VDSTX": 4, "VDSTY": 3, "SRCX0": 258, "VSRCX1": 3, "SRCY0": 261, "VSRCY1": 6}
+VOPD_TOKENS = {"v4": "VDSTX", "v7": "VDSTY", "v2": "SRCX0", "v3": "VSRCX1", "v5": "SRCY0", "v6": "VSRCY1"}
+_VTOK = re.compile(r"(?<![\w\[:])v\d+(?![\w\]:])|0xbf80000[67]")
+
+
+def _probe_vopd(arch_name: str) -> dict:
+    """Text template per (OPX, OPY): registers and the literal replaced by the field that holds them."""
+    from . import oracle
+
+    enc = load_arch_tables(arch_name).encodings["VOPD"]
+    words = []
+    for opx in range(16):
+        for opy in range(32):
+            w = enc.fixed_value | enc.field("OPX").place(opx) | enc.field("OPY").place(opy)
+            for fname, v in VOPD_PROBE.items():
+                w |= enc.field(fname).place(v)
+            words.append(w.to_bytes(8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    out = {}
+    for i, r in enumerate(got):
+        if not r or r[0].offset != 0 or r[0].text is None:
+            continue
+        text = r[0].text
+        out[f"{i >> 5}/{i & 31}"] = _VTOK.sub(lambda m: "{%s}" % VOPD_TOKENS.get(m.group(0), "LIT"), text)
     return out
 
 

@@ -26,14 +26,16 @@ SPECIAL = {
     "GFX11": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id"},
     "GFX12": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id"},
 }
-SPECIAL["GFX940"] = {**SPECIAL["GFX9"], 125: "null"}
+SPECIAL["GFX9"][125] = "null"  # LLVM 19 prints SGPR 125 as null for gfx908/gfx90a/gfx942 too
+SPECIAL["GFX940"] = SPECIAL["GFX9"]
 PAIRS = {
     "GFX9": {106: "vcc", 126: "exec", 102: "flat_scratch", 104: "xnack_mask"},
     "GFX10": {106: "vcc", 126: "exec", 125: "null"},
     "GFX11": {106: "vcc", 126: "exec", 124: "null"},
     "GFX12": {106: "vcc", 126: "exec", 124: "null"},
 }
-PAIRS["GFX940"] = {**PAIRS["GFX9"], 125: "null"}
+PAIRS["GFX9"][125] = "null"
+PAIRS["GFX940"] = PAIRS["GFX9"]
 PAIRS_ALSO = {235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
               251: "src_vccz", 252: "src_execz", 253: "src_scc", 239: "src_pops_exiting_wave_id"}
 SGPR_COUNT = {"GFX9": 102, "GFX940": 102, "GFX10": 106, "GFX11": 106, "GFX12": 106}
@@ -134,7 +136,7 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
         if value == 254 and gfx in ("GFX11", "GFX12"):
             return None
         return sgpr_name(gfx, value, count)
-    if size == 16 and not is_float and gfx in ("GFX9", "GFX940") and (240 <= value <= 248):
+    if size == 16 and not is_float and gfx in ("GFX9", "GFX940") and (240 <= value <= 248) and vgpr_base is not None:
         return f"0x{INV_2PI_BITS[16] if value == 248 else _bits(float(FLOAT_CONSTS[value]), 16):x}"
     return inline_constant(value, size)
 

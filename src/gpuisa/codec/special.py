@@ -22,10 +22,26 @@ def hwreg_text(named: dict, v: int) -> str:
     return f"hwreg({name})" if off == 0 and size == 32 else f"hwreg({name}, {off}, {size})"
 
 
+def version_text(named: dict, v: int) -> str:
+    """s_version's operand: a code (named where known) or'ed with named flag bits; hex when other bits are set."""
+    flags = {1 << b: n for b, n in named["version_flags"]}
+    if v & ~(0xFF | sum(flags)):
+        return f"0x{v:x}"
+    text = named["version_codes"].get(str(v & 0xFF), str(v & 0xFF))
+    for bit in sorted(flags):
+        if v & bit:
+            text = f"({text})|{flags[bit]}" if "|" in text else f"{text}|{flags[bit]}"
+    return text
+
+
 def operand(dec, entry, spec, fields) -> str | None:
     t = spec.get("t", "")
     if t.startswith("hwreg(") and "SIMM16" in fields and dec.named.get("hwreg"):
         return hwreg_text(dec.named, fields["SIMM16"])
+    if t.startswith("UC_VERSION") and "SIMM16" in fields and "version_codes" in dec.named:
+        return version_text(dec.named, fields["SIMM16"])
+    if t == "p10" and "VSRC" in fields and "interp_param" in dec.named:
+        return dec.named["interp_param"].get(str(fields["VSRC"]))
     if _ATTR.match(t) and "ATTR" in fields:
         chan = next((v for k, v in fields.items() if "CHAN" in k), 0)
         return f"attr{fields['ATTR']}.{'xyzw'[chan & 3]}"
@@ -70,3 +86,209 @@ def fallback(dec, entry, spec, fields, plan) -> str | None:
 
 def modifier(dec, entry, fname, value, m) -> list[str] | None:
     return None
+
+
+# -- the inverse direction, for the encoder -----------------------------------------------
+_HWREG_TEXT = re.compile(r"^hwreg\(([A-Za-z_0-9]+)(?:,\s*(\d+),\s*(\d+))?\)$")
+_ATTR_TEXT = re.compile(r"^attr(\d+)\.([xyzw])$")
+
+
+def parse_special(named: dict, spec: dict, tok: str, fields: dict) -> dict[str, int] | None:
+    """Field values for an hwreg(...) or attrN.c operand token; None if ``tok`` is neither."""
+    t = spec.get("t", "")
+    m = _HWREG_TEXT.match(tok)
+    if t.startswith("hwreg(") and m and "SIMM16" in fields and named.get("hwreg"):
+        names = {v: int(k) for k, v in named["hwreg"].items()}
+        ident = names.get(m.group(1))
+        if ident is None:
+            if not m.group(1).isdigit():
+                return None
+            ident = int(m.group(1))
+        off, size = (int(m.group(2)), int(m.group(3))) if m.group(2) else (0, 32)
+        if not (0 <= ident < 64 and 0 <= off < 32 and 1 <= size <= 32):
+            return None
+        return {"SIMM16": ident | (off << 6) | ((size - 1) << 11)}
+    if t.startswith("UC_VERSION") and "SIMM16" in fields and "version_codes" in named:
+        parts = tok.replace("(", "").replace(")", "").split("|")
+        codes = {n: int(v) for v, n in named["version_codes"].items()}
+        flags = {n: 1 << b for b, n in named["version_flags"]}
+        try:
+            v = codes[parts[0]] if parts[0] in codes else int(parts[0], 0)
+            for p in parts[1:]:
+                v |= flags[p]
+        except (KeyError, ValueError):
+            return None
+        return {"SIMM16": v} if 0 <= v < 65536 else None
+    if t == "p10" and "VSRC" in fields and "interp_param" in named:
+        return next(({"VSRC": int(v)} for v, n in named["interp_param"].items() if n == tok), None)
+    m = _ATTR_TEXT.match(tok)
+    if _ATTR.match(t) and m and "ATTR" in fields:
+        chan = next((k for k in fields if "CHAN" in k), None)
+        out = {"ATTR": int(m.group(1))}
+        if chan:
+            out[chan] = "xyzw".index(m.group(2))
+        return out
+    return None
+
+
+def export_fields(named: dict, ops: list[str], mods: list[str], fields: list[str]) -> dict[str, int] | None:
+    """Field values of an export from its text (inverse of ``export_text``); None if it does not fit."""
+    if len(ops) != 4 or len(ops[0].split()) != 2:
+        return None
+    target, first = ops[0].split()
+    srcs = [first] + ops[1:]
+    tv = next((int(v) for v, n in named["exp_target"].items() if n == target), None)
+    if tv is None:
+        return None
+    for key, slots in sorted(named["exp_slots"].items()):
+        compr, en = (int(x) for x in key.split("/"))
+        if [s is None for s in slots] != [x == "off" for x in srcs]:
+            continue
+        out = {"TARGET": tv, "EN": en, **({"COMPR": compr} if "COMPR" in fields else {})}
+        for j, s in zip(slots, srcs):
+            if j is not None:
+                if not (s.startswith("v") and s[1:].isdigit()):
+                    return None
+                if out.setdefault(f"VSRC{j}", int(s[1:])) != int(s[1:]):
+                    break
+        else:
+            want = {m for m in mods}
+            for m, f in EXP_MOD_FIELDS.items():
+                if f in fields and f != "COMPR":
+                    out[f] = 1 if m in want else 0
+            if out.get("COMPR", 0) != (1 if "compr" in want else 0) and "COMPR" in fields:
+                continue
+            if want - set(named.get("exp_mods", [])):
+                return None
+            return out
+    return None
+
+
+def format_value(named: dict, token: str | None) -> int | None:
+    """The format field value printed as ``token`` ('' when none is printed)."""
+    for v, t in named.get("format", {}).items():
+        if t == (token or ""):
+            return int(v)
+    return None
+
+
+_VOPD_SLOT = re.compile(r"\{([A-Z0-9]+)\}")
+
+
+def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | None]:
+    """(text, size, error) of a dual-issue (VOPD) word from the learned (OPX, OPY) templates."""
+    from . import operands as opd
+
+    enc = dec.tables.encodings["VOPD"]
+    f = {x.name: x.extract(word) for x in enc.fields if x.value is None}
+    tp = dec.named["vopd"].get(f"{f['OPX']}/{f['OPY']}")
+    if tp is None:
+        return None, 4, f"VOPD opcode pair {f['OPX']}/{f['OPY']} is not valid"
+    halves = tp.split(" :: ")
+    lit = None
+    size = 8
+    vals = {"VDSTX": f"v{f['VDSTX']}", "VSRCX1": f"v{f['VSRCX1']}", "VSRCY1": f"v{f['VSRCY1']}",
+            "VDSTY": f"v{(f['VDSTY'] << 1) | ((f['VDSTX'] & 1) ^ 1)}"}
+    uses_lit = "{LIT}" in tp or f["SRCX0"] == opd.LITERAL or f["SRCY0"] == opd.LITERAL
+    if uses_lit:
+        if len(buf) - off < 12:
+            return None, 4, "truncated literal: 4 more bytes needed"
+        lit = int.from_bytes(buf[off + 8:off + 12], "little")
+        size = 12
+    for name, half in (("SRCX0", halves[0]), ("SRCY0", halves[-1])):
+        from .decoder import operand_type
+
+        tsize, is_float = operand_type(half.split()[0])
+        v = f[name]
+        t = opd.literal_text(lit, 32, is_float) if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 32, is_float)
+        if t is None:
+            return None, 4, f"VOPD source value {v} is not valid"
+        vals[name] = t
+    if lit is not None:
+        vals["LIT"] = f"0x{lit:x}"
+    return _VOPD_SLOT.sub(lambda m: vals[m.group(1)], tp), size, None
+
+
+def _vopd_patterns(named: dict) -> list[tuple[re.Pattern, int, int]]:
+    pats = named.get("_vopd_re")
+    if pats is None:
+        pats = []
+        for key, tp in named.get("vopd", {}).items():
+            opx, opy = (int(x) for x in key.split("/"))
+            rx = re.escape(tp)
+            for slot in ("VDSTX", "VDSTY", "SRCX0", "VSRCX1", "SRCY0", "VSRCY1", "LIT"):
+                rx = rx.replace(re.escape("{%s}" % slot), f"(?P<{slot}>[^,: ]+)", 1)
+            pats.append((re.compile("^" + rx + "$"), opx, opy))
+        named["_vopd_re"] = pats
+    return pats
+
+
+def vopd_fields(enc, gfx: str, named: dict, text: str) -> tuple[dict[str, int], int | None] | None:
+    """(field values, literal) of a VOPD text (inverse of ``vopd_text``); None if no template matches."""
+    from . import operands as opd
+
+    for rx, opx, opy in _vopd_patterns(named):
+        m = rx.match(text)
+        if not m:
+            continue
+        g = m.groupdict()
+        regs = {}
+        for k in ("VDSTX", "VDSTY", "VSRCX1", "VSRCY1"):
+            r = opd.parse_reg(g[k])
+            if r is None or r[0] != "v" or r[2] != 1:
+                return None
+            regs[k] = r[1]
+        if (regs["VDSTY"] & 1) != ((regs["VDSTX"] & 1) ^ 1):
+            return None
+        vals = {"OPX": opx, "OPY": opy, "VDSTX": regs["VDSTX"], "VDSTY": regs["VDSTY"] >> 1,
+                "VSRCX1": regs["VSRCX1"], "VSRCY1": regs["VSRCY1"]}
+        lit = None
+        if g.get("LIT") is not None:
+            try:
+                lit = int(g["LIT"], 0) & 0xFFFFFFFF
+            except ValueError:
+                return None
+        for k in ("SRCX0", "SRCY0"):
+            got = opd.parse_src(gfx, g[k], 1)
+            if got is None:
+                return None
+            vals[k], lv = got
+            if lv is not None:
+                if lit is not None and lit != lv:
+                    return None
+                lit = lv
+        return vals, lit
+    return None
+
+
+def smem_offset(dec, fields: dict[str, int], width: int) -> tuple[str | None, str | None]:
+    """GFX9 scalar-memory offset operand and ``offset:`` modifier from IMM / SOFFSET_EN (probed forms):
+    an SGPR from the offset field's low 7 bits, the SOFFSET SGPR, a signed immediate, or both."""
+    from . import operands as opd
+
+    off = fields["OFFSET"]
+    if off >= 1 << (width - 1):
+        off -= 1 << width
+    imm = f"-0x{-off:x}" if off < 0 else f"0x{off:x}"
+    soe, is_imm = fields.get("SOFFSET_EN", 0), fields.get("IMM", 0)
+    if not soe:
+        return (imm, None) if is_imm else (opd.sgpr_name(dec.gfx, fields["OFFSET"] & 0x7F, 1), None)
+    reg = opd.sgpr_name(dec.gfx, fields["SOFFSET"], 1)
+    return (reg, f"offset:{imm}") if is_imm else (reg, None)
+
+
+def dpp8_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
+    """(text, size) of a 32-bit vector instruction whose src0 is 0xE9/0xEA (a DPP8 dword follows)."""
+    mn = dec.named.get("dpp8", {}).get(f"{entry.name}|{entry.encoding}")
+    if mn is None or len(buf) - off < 8:
+        return None, 4
+    enc = dec.tables.encodings[entry.encoding]
+    f = enc.field("SRC0")
+    dpp = int.from_bytes(buf[off + 4:off + 8], "little")
+    plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + (dpp & 0xFF))
+    d = dec._render(entry, plain, plain.to_bytes(4, "little") + b"\0" * 8, 0)
+    if not d.valid or len(d.data) != 4:
+        return None, 4
+    lanes = ",".join(str((dpp >> (8 + 3 * i)) & 7) for i in range(8))
+    fi = " fi:1" if f.extract(word) == 0xEA else ""
+    return f"{mn}{d.text[len(d.text.split()[0]):]} dpp8:[{lanes}]{fi}", 8

@@ -22,7 +22,7 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_eval)
     if "coverage" not in getattr(sub, "choices", {}):
         c = sub.add_parser("coverage", help="coverage reports (semantics: which instructions execute)")
-        c.add_argument("subject", choices=["semantics"])
+        c.add_argument("subject", choices=["semantics", "map"])
         c.add_argument("--arch")
         c.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
         c.add_argument("--json", action="store_true")
@@ -125,6 +125,10 @@ def render_result(res: dict) -> list[str]:
 
 
 def cmd_coverage(args) -> int:
+    if args.subject == "map":  # the cross-vendor map (gpuisa.crossmap)
+        from ..crossmap.cli import cmd_coverage_map
+
+        return cmd_coverage_map(args)
     if args.isa == "ptx":
         try:
             from ..ptx import semantics as ptx_semantics

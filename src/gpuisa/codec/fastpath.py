@@ -1,0 +1,198 @@
+"""Fast decoding: caches and compiled print plans in front of the generic renderer.
+
+Three layers, each falling back to the one below it and filling itself from it:
+
+* ``pick``: first dword -> (entry, width) of the decode class it selects (the class test and the
+  opcode lookup depend on the first dword only for every class whose fixed bits and opcode lie in
+  it; words of other classes always take the generic path);
+* ``done``: whole instruction word -> its text and size (real code repeats words);
+* compiled plans: an (instruction, encoding)'s operands whose text depends on their own field
+  value alone (registers, plain sources and immediates) are cut out of the word; the rest of the
+  word keys a format template rendered once by the generic renderer, and each cut-out operand is
+  looked up in a per-operand memo of value -> text.
+
+The generic renderer (``Decoder._render``) stays the single source of truth: every template and
+memo entry comes from it, and ``tests/test_codec_fastpath.py`` checks both paths give identical
+results on random words.  Bulk input is split into dwords with numpy once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+LIMIT = 1 << 20  # entries per cache before it is cleared
+_SIMPLE_KINDS = ("vreg", "src", "ssrc", "imm")
+_NO_TEMPLATE = ("EXP", "VEXPORT", "MTBUF", "VOPD")
+
+
+class CompiledPlan:
+    """Cut-out operands of one plan: (op index, shift, mask, memo) and the rest-of-word mask."""
+
+    __slots__ = ("cuts", "rest_mask", "templates")
+
+    def __init__(self, cuts, rest_mask):
+        self.cuts = cuts
+        self.rest_mask = rest_mask
+        self.templates: dict[int, tuple | None] = {}
+
+
+def compile_plan(dec, entry) -> CompiledPlan | None:
+    if entry.encoding in _NO_TEMPLATE:
+        return None
+    plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+    if plan is None:
+        return None
+    enc = dec.tables.encodings[entry.encoding]
+    busy = set(plan.get("bad", {})) | set(plan.get("mods", {})) | set(plan.get("tmpl", {}))
+    uses: dict[str, int] = {}
+    for spec in plan["ops"]:
+        for key in ("f", "imm_if"):
+            if key in spec:
+                uses[spec[key]] = uses.get(spec[key], 0) + 1
+        if "acc" in spec:
+            busy.add(spec["acc"][0])
+        if "alt" in spec:
+            busy.add("VADDR")
+            busy.update(spec["alt"])
+        for fname in spec.get("table", {}):
+            busy.add(fname)
+    for counted in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
+        busy.add(plan["ops"][counted["op"]].get("f"))  # its register count depends on other fields
+    cuts = []
+    full = (1 << entry.width) - 1
+    rest = full
+    for k, spec in enumerate(plan["ops"]):
+        f = spec.get("f")
+        if (spec.get("k") not in _SIMPLE_KINDS or f is None or f in busy or uses.get(f) != 1 or "acc" in spec
+                or "imm_if" in spec or "table" in spec or "alt" in spec):
+            continue
+        fld = enc.field(f)
+        if fld is None or len(fld.ranges) != 1:
+            continue
+        hi, lo = fld.ranges[0]
+        # the memo is shared by every operand that prints the same way (same spec, field width, type)
+        sig = (tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), fld.width,
+               entry.mnemonic if spec["k"] in ("src", "ssrc") else None, plan.get("lo128"))
+        if spec["k"] in ("src", "ssrc"):
+            from .decoder import operand_type
+
+            sig = sig[:2] + (operand_type(entry.mnemonic), plan.get("lo128"))
+        memo = dec.fast.memos.setdefault(sig, {}) if hasattr(dec, "fast") else {}
+        cuts.append((k, lo, (1 << (hi - lo + 1)) - 1, memo))
+        rest &= ~(((1 << (hi - lo + 1)) - 1) << lo)
+    if not cuts:
+        return None
+    return CompiledPlan(cuts, rest)
+
+
+class FastPath:
+    def __init__(self, dec):
+        self.dec = dec
+        self.pick: dict[int, tuple] = {}
+        self.done: dict[int, tuple] = {}
+        self.compiled: dict[int, CompiledPlan | None] = {}
+        self.memos: dict[tuple, dict] = {}
+        self.low_only = {id(c): (c.mask >> 32) == 0 and (c.op is None or all(h < 32 for h, _ in c.op.ranges))
+                         for c in dec.tables.classes}
+
+    # -- class selection by the first dword ---------------------------------
+    def choose(self, dw: int):
+        """(entry, width) for a first dword, or None where the generic path must decide."""
+        got = self.pick.get(dw)
+        if got is not None:
+            return got
+        res = False
+        for dc in self.dec.tables.prefix_index[dw >> 23]:
+            if not self.low_only[id(dc)]:
+                res = False
+                break
+            if dw & dc.mask & 0xFFFFFFFF != dc.value & 0xFFFFFFFF:
+                continue
+            entry = dc.entries.get(dc.op.extract(dw) if dc.op is not None else -1)
+            if entry is None:
+                continue
+            res = (entry, dc.width)
+            break
+        if len(self.pick) > LIMIT:
+            self.pick.clear()
+        self.pick[dw] = res
+        return res
+
+    # -- one instruction ------------------------------------------------------
+    def text_of(self, entry, width: int, word: int, buf, off: int):
+        """(text, size, error) of the instruction ``word`` at ``off`` (literal read from ``buf``)."""
+        got = self.done.get(word)
+        if got is not None and got[0] is not None:
+            return got
+        if got is None:
+            cp = self.compiled.get(id(entry), 0)
+            if cp == 0:
+                cp = self.compiled[id(entry)] = compile_plan(self.dec, entry)
+            if cp is not None:
+                res = self._templated(cp, entry, word, buf, off)
+                if res is not None:
+                    self._keep(word, res)
+                    return res
+        # generic path (literals included: the literal is not part of the cache key)
+        d = self.dec._render(entry, word, buf, off)
+        size = len(d.data) if d.valid else 4
+        res = (d.text, size, d.error)
+        if d.valid and size == width // 8:
+            self._keep(word, res)
+        elif got is None:
+            self._keep(word, (None, 0, None))  # marker: this word needs the generic path
+        return res
+
+    def _keep(self, word, res):
+        if len(self.done) > LIMIT:
+            self.done.clear()
+        self.done[word] = res
+
+    def _templated(self, cp: CompiledPlan, entry, word: int, buf, off: int):
+        vals = []
+        for k, lo, m, memo in cp.cuts:
+            v = (word >> lo) & m
+            t = memo.get(v)
+            if t is None:
+                t = memo[v] = self.dec._operand_alone(entry, k, v)
+            if t is False:
+                return None
+            vals.append(t)
+        key = word & cp.rest_mask
+        tp = cp.templates.get(key, 0)
+        if tp == 0:
+            tp = cp.templates[key] = self._template(cp, entry, word, buf, off, vals)
+        if tp is None:
+            return None
+        return (tp[0].format(*vals), tp[1], None)
+
+    def _template(self, cp, entry, word, buf, off, vals):
+        parts: list = []
+        d = self.dec._render(entry, word, buf, off, parts)
+        if not d.valid or len(d.data) != entry.width // 8 or not parts:
+            return None
+        texts, mods = parts
+        texts = [t.replace("{", "{{").replace("}", "}}") for t in texts]
+        for j, (k, _, _, _) in enumerate(cp.cuts):
+            base = vals[j]
+            i = texts[k].find(base.replace("{", "{{").replace("}", "}}"))
+            if i < 0 or len(texts[k]) - len(base) > 8:
+                return None
+            texts[k] = texts[k][:i] + "{%d}" % j + texts[k][i + len(base):]
+        from .syntax import join
+
+        fmt = join(self.dec.plans[f"{entry.name}|{entry.encoding}"]["m"], texts,
+                   [x.replace("{", "{{").replace("}", "}}") for x in mods])
+        if len(self.templates_count(cp)) > LIMIT:
+            cp.templates.clear()
+        return fmt, entry.width // 8
+
+    @staticmethod
+    def templates_count(cp):
+        return cp.templates
+
+
+def dwords(data: bytes) -> list[int]:
+    """The buffer's little-endian dwords (numpy does the conversion in one pass)."""
+    n = len(data) // 4
+    return np.frombuffer(data, dtype="<u4", count=n).tolist() if n else []

@@ -1,0 +1,1 @@
+"""Cross-vendor map AMD <-> PTX: relations, their proofs by execution, pages and commands."""
