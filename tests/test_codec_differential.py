@@ -14,8 +14,10 @@ from gpuisa.codec.decoder import get_decoder
 from gpuisa.codec.encoder import EncodeError, get_encoder
 
 TARGETS = ["rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna1", "cdna2", "cdna3"]
-DECODE_FLOOR = {"rdna1": 85.0, "rdna2": 85.0, "rdna3": 80.0, "rdna3.5": 80.0, "rdna4": 80.0,
-                "cdna1": 85.0, "cdna2": 88.0, "cdna3": 88.0}
+# measured on this sample (3,000 words, seed 7): rdna1 99.33, rdna2 99.37, rdna3 99.23, rdna3.5 99.20,
+# rdna4 98.17, cdna1 92.83 (the store has no VINTRP encoding for cdna1), cdna2 99.07, cdna3 98.90
+DECODE_FLOOR = {"rdna1": 98.8, "rdna2": 98.8, "rdna3": 98.7, "rdna3.5": 98.7, "rdna4": 97.6,
+                "cdna1": 92.3, "cdna2": 98.5, "cdna3": 98.4}
 
 
 @pytest.mark.parametrize("arch", TARGETS)

@@ -50,3 +50,34 @@ def test_bulk_decode_matches_one_at_a_time(arch):
         off += len(d.data) if d.valid else min(4, len(blob) - off)
     assert [(d.offset, d.text, d.data) for d in bulk] == one
     assert sum(len(d.data) for d in bulk) == len(blob)
+
+
+def test_page_extender_does_not_import_the_codec():
+    """``gpuisa show`` runs codec.pages for every AMD page: it must not pay for the decoder, encoder or numpy."""
+    import subprocess
+    import sys
+
+    code = ("import sys, gpuisa.codec.pages; "
+            "print(sorted(m for m in ('gpuisa.codec.decoder', 'gpuisa.codec.encoder', 'gpuisa.codec.fastpath', "
+            "'numpy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[]"
+
+
+@pytest.mark.parametrize("arch,target", [("rdna3", "gfx1100"), ("rdna1", "gfx1010"), ("cdna3", "gfx942")])
+def test_learned_operand_tables_print_like_llvm(llvm_mc, arch, target):
+    """hwreg(...) and s_version operands for random 16-bit values: our text vs llvm-mc's."""
+    from gpuisa.codec import oracle
+    from gpuisa.codec.plans import load_plans
+
+    dec = Decoder(arch)
+    plans = load_plans(arch)
+    rng = random.Random(5)
+    words = []
+    for key in ("s_getreg_b32|SOPK", "s_version|SOPK"):
+        if key in plans:
+            words += [(plans[key]["w"] | rng.randrange(65536)).to_bytes(4, "little") for _ in range(400)]
+    ref = oracle.disassemble(target, words)
+    bad = [(w.hex(), dec.decode_at(w + b"\0" * 8, 0).text, r[0].text) for w, r in zip(words, ref)
+           if dec.decode_at(w + b"\0" * 8, 0).text != r[0].text]
+    assert len(words) >= 400 and not bad, bad[:5]

@@ -24,7 +24,7 @@ from .tables import ArchTables, Entry, load_arch_tables
 
 _TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
 MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1", "dmask", "dim", "unorm", "glc", "sc0", "slc",
-             "nt", "sc1", "dlc", "scc", "th", "scope", "tfe", "lds", "lwe", "r128", "a16", "d16", "gds", "nv",
+             "nt", "sc1", "dlc", "scc", "th", "scope", "r128", "a16", "tfe", "lds", "lwe", "d16", "gds", "nv",
              "clamp", "mul", "div", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "byte_sel", "wait_exp", "wait_va_vdst",
              "wait_vdst", "wait_vm_vsrc"]
 _MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
@@ -138,6 +138,8 @@ class Decoder:
         kind = spec["k"]
         enc = self.tables.encodings[entry.encoding]
         if kind == "vreg":
+            if v + spec["n"] > 256:
+                return False
             t = opd.reg_text(spec.get("c", "v"), v, spec["n"])
             return t + spec["note"] if v >= 128 and "note" in spec else t
         if kind == "imm":
@@ -150,13 +152,22 @@ class Decoder:
         cnt = spec["n"]
         osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
         t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
-        if t is not None and v >= 384 and kind == "src" and plan.get("lo128"):
-            t += plan["lo128"]
+        if kind == "src" and v - 256 + cnt > 256:
+            return False
+        if t is not None and v >= 384 and kind == "src":
+            t += self._src_note(entry, plan, k)
         if t is None and kind == "ssrc" and v < 256:
             t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
         if v == 254 and kind == "ssrc" and cnt == 1:
             t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
         return False if t is None else t
+
+    def _src_note(self, entry: Entry, plan: dict, k: int) -> str:
+        """Comment after a source naming a VGPR >= 128: probed per operand where known, else the plan's."""
+        notes = self.named.get("src_note", {}).get(f"{entry.name}|{entry.encoding}")
+        if notes is not None and str(k) in notes:
+            return notes[str(k)]
+        return plan.get("lo128", "")
 
     def _decode_slow(self, buf: bytes, off: int) -> Decoded:
         n = len(buf) - off
@@ -202,7 +213,9 @@ class Decoder:
         if self.dpp8 and entry.width == 32 and (word & 0x1FF) in (0xE9, 0xEA) and entry.encoding in ("VOP1", "VOP2", "VOPC"):
             text, size = special.dpp8_text(self, entry, word, buf, off)
             if text is not None:
-                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name)
+                enc = self.tables.encodings[entry.encoding]
+                fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields)
         enc = self.tables.encodings[entry.encoding]
         size = entry.width // 8
         plan = self.plans.get(f"{entry.name}|{entry.encoding}")
@@ -210,6 +223,9 @@ class Decoder:
         base = Decoded(off, bytes(buf[off:off + size]), None, False, entry.encoding, entry.name, fields)
         if plan is None:
             base.error = f"{entry.name} ({entry.encoding}): no operand syntax known for this architecture"
+            return base
+        if word & self.named.get("must_zero", {}).get(entry.encoding, 0):
+            base.error = f"{entry.name}: reserved bits of {entry.encoding} are set"
             return base
         for fname, b in plan.get("bad", {}).items():
             v = fields.get(fname)
@@ -227,9 +243,9 @@ class Decoder:
             return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
         tsize, is_float = operand_type(entry.mnemonic)
         op_specs = plan["ops"]
+        nsa_text = None
         for cnt in self.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
-            if op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA"):
-                continue
+            nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
             idx = shift = 0
             for d, wd in zip(cnt["deps"], cnt["widths"]):
                 idx |= fields.get(d, 0) << shift
@@ -238,6 +254,18 @@ class Decoder:
             if n is None:
                 base.error = f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt['deps'])} are not valid together"
                 return base
+            if nsa:  # non-sequential addresses: the first in VADDR, the others one byte each in extra dwords
+                extra = (n + 2) // 4
+                if (enc.field("NSA").width > 1 and fields["NSA"] != extra) or n < 2:
+                    base.error = f"{entry.name}: NSA={fields['NSA']} does not match {n} address registers"
+                    return base
+                if len(buf) - off < size + 4 * extra:
+                    base.error = f"truncated: {entry.name} needs {size + 4 * extra} bytes"
+                    return base
+                regs = [fields["VADDR"]] + list(buf[off + size:off + size + n - 1])
+                nsa_text = "[" + ", ".join(f"v{r}" for r in regs) + "]"
+                size += 4 * extra
+                continue
             op_specs = list(op_specs)
             op_specs[cnt["op"]] = {**op_specs[cnt["op"]], "n": n}
         texts: list[str] = []
@@ -247,6 +275,11 @@ class Decoder:
         for spec in op_specs:
             kind = spec.get("k")
             t = None
+            if nsa_text is not None and spec.get("f") == "VADDR":
+                t = nsa_text
+                texts.append(t)
+                meanings["VADDR"] = t
+                continue
             if "imm_if" in spec and "SOFFSET_EN" in fields:  # GFX9 scalar memory: four offset forms
                 t, extra = special.smem_offset(self, fields, enc.field(spec["f"]).width)
                 if extra:
@@ -271,10 +304,12 @@ class Decoder:
                         t = opd.literal_text(lit, osize, is_float)
                 else:
                     t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
-                    if v >= 256 and _acc(spec, fields):
+                    if kind == "src" and v - 256 + cnt > 256:
+                        t = None  # a register tuple past the last VGPR
+                    if v >= 256 and _acc(spec, fields) and t is not None:
                         t = "a" + t[1:]
-                    if v >= 384 and kind == "src" and plan.get("lo128"):
-                        t += plan["lo128"]
+                    if v >= 384 and kind == "src" and t is not None:
+                        t += self._src_note(entry, plan, op_specs.index(spec))
                     if t is None and kind == "ssrc" and v < 256:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
                     if v == 254 and kind == "ssrc" and cnt == 1:
@@ -282,6 +317,8 @@ class Decoder:
             elif kind == "vreg":
                 v = fields[spec["f"]]
                 t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
+                if v + spec["n"] > 256:  # a register tuple past the last VGPR: LLVM rejects the word
+                    t = None
                 if v >= 128 and "note" in spec:
                     t += spec["note"]
             elif kind == "imm":
@@ -312,12 +349,12 @@ class Decoder:
                 meanings[spec["f"]] = t
             texts.append(t)
         for fname, by_v in plan.get("tmpl", {}).items():
-            v = fields.get(fname, 0)
+            v = fields.get(fname, 0) if not (fname == "NSA" and nsa_text is not None) else 0
             if v:
                 for k, tp in by_v.get(str(v), []):
                     texts[k] = tp.replace("{}", texts[k]) if "|" in tp else texts[k]
         for fname, by_v in plan.get("tmpl", {}).items():
-            v = fields.get(fname, 0)
+            v = fields.get(fname, 0) if not (fname == "NSA" and nsa_text is not None) else 0
             if v:
                 for k, tp in by_v.get(str(v), []):
                     if "|" not in tp:

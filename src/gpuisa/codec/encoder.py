@@ -194,6 +194,7 @@ class Encoder:
             plan = {**plan, "mods0": [m for m in plan.get("mods0", []) if not m.startswith("format:")],
                     "mods": {k: v for k, v in plan.get("mods", {}).items() if k not in ("FORMAT", "DFMT", "NFMT")}}
         count_given: list = []
+        nsa_tail = b""
         if "SOFFSET_EN" in values and any(s.get("imm_if") for s in specs):
             ops, mods = self._smem_soffset(ops, mods, specs, values)
         lit: int | None = None
@@ -254,6 +255,15 @@ class Encoder:
                 if v >= 1 << f.width:
                     raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec['f']}")
                 values[spec["f"]] = v
+            elif kind == "vreg" and spec.get("f") == "VADDR" and tok.startswith("[") and "NSA" in values:
+                regs = [opd.parse_reg(x.strip()) for x in tok[1:-1].split(",")]
+                if len(regs) < 2 or any(r is None or r[0] != "v" or r[2] != 1 for r in regs):
+                    raise EncodeError(f"operand {k + 1} {tok!r}: expected a list of single VGPRs")
+                extra = (len(regs) + 2) // 4
+                values["VADDR"] = regs[0][1]
+                values["NSA"] = extra if enc.field("NSA").width > 1 else 1
+                nsa_tail = bytes(r[1] for r in regs[1:]).ljust(4 * extra, b"\0")
+                plan = {**plan, "tmpl": {f: t for f, t in plan.get("tmpl", {}).items() if f != "NSA"}}
             elif kind == "vreg":
                 r = opd.parse_reg(tok)
                 if r is not None and r[0] == "a" and "acc" in spec:
@@ -365,7 +375,10 @@ class Encoder:
                 shift += wd
             if counted["n"][idx] != n:
                 raise EncodeError(f"operand {counted['op'] + 1} needs {counted['n'][idx]} register(s) with these modifiers, got {n}")
-        return self._finish(e, enc, values, lit, specs)
+        got = self._finish(e, enc, values, lit, specs)
+        if nsa_tail:
+            got.data += nsa_tail
+        return got
 
     def _finish(self, e: Entry, enc, values: dict[str, int], lit: int | None, specs: list) -> Encoded:
         word = enc.fixed_value

@@ -76,7 +76,7 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
         if spec["k"] in ("src", "ssrc"):
             from .decoder import operand_type
 
-            sig = sig[:2] + (operand_type(entry.mnemonic), plan.get("lo128"))
+            sig = sig[:2] + (operand_type(entry.mnemonic), dec._src_note(entry, plan, k))
         memo = dec.fast.memos.setdefault(sig, {}) if hasattr(dec, "fast") else {}
         cuts.append((k, lo, (1 << (hi - lo + 1)) - 1, memo))
         rest &= ~(((1 << (hi - lo + 1)) - 1) << lo)
@@ -94,6 +94,16 @@ class FastPath:
         self.memos: dict[tuple, dict] = {}
         self.low_only = {id(c): (c.mask >> 32) == 0 and (c.op is None or all(h < 32 for h, _ in c.op.ranges))
                          for c in dec.tables.classes}
+        # the bits a first dword's class and opcode are chosen by, per 9-bit prefix: words equal on them choose alike
+        self.sel_mask = []
+        for bucket in dec.tables.prefix_index:
+            m = 0xFF800000
+            for c in bucket:
+                m |= c.mask & 0xFFFFFFFF
+                if c.op is not None:
+                    m |= c.op.place((1 << c.op.width) - 1) & 0xFFFFFFFF
+            self.sel_mask.append(m)
+        self.by_sel: dict[int, tuple] = {}
 
     # -- class selection by the first dword ---------------------------------
     def choose(self, dw: int):
@@ -101,6 +111,16 @@ class FastPath:
         got = self.pick.get(dw)
         if got is not None:
             return got
+        sel = dw & self.sel_mask[dw >> 23]
+        res = self.by_sel.get(sel)
+        if res is None:
+            res = self.by_sel[sel] = self._choose(dw)
+        if len(self.pick) > LIMIT:
+            self.pick.clear()
+        self.pick[dw] = res
+        return res
+
+    def _choose(self, dw: int):
         res = False
         for dc in self.dec.tables.prefix_index[dw >> 23]:
             if not self.low_only[id(dc)]:
@@ -113,9 +133,6 @@ class FastPath:
                 continue
             res = (entry, dc.width)
             break
-        if len(self.pick) > LIMIT:
-            self.pick.clear()
-        self.pick[dw] = res
         return res
 
     # -- one instruction ------------------------------------------------------

@@ -102,6 +102,9 @@ def build_arch(arch_name: str) -> dict:
         out["interp_param"] = {str(v): split_operands(t)[0][1] for v, t in enumerate(texts) if t}
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
         out["dpp8"] = _probe_dpp8(arch_name)
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX11", "GFX12"):
+        out["src_note"] = _probe_src_notes(arch_name)
+    out["must_zero"] = _probe_must_zero(arch_name)
     out["counts"] = _probe_counts(arch_name)
     if "VOPD" in load_arch_tables(arch_name).encodings:
         out["vopd"] = _probe_vopd(arch_name)
@@ -121,7 +124,7 @@ def _probe_counts(arch_name: str) -> dict:
     words = []
     for key, plan in sorted(load_plans(arch_name).items()):
         enc = t.encodings.get(key.split("|")[1])
-        if enc is None or enc.width > 64:
+        if enc is None or enc.width > 96:
             continue
         for k, spec in enumerate(plan["ops"]):
             if spec.get("k") != "vreg" or spec.get("f") not in COUNT_DEPS:
@@ -155,6 +158,58 @@ def _probe_counts(arch_name: str) -> dict:
             counts.append(reg[2] if reg else None)
         if len(set(counts)) > 1:
             out.setdefault(key, []).append({"op": k, "deps": deps, "widths": widths, "n": counts})
+    return out
+
+
+def _probe_must_zero(arch_name: str) -> dict:
+    """Per encoding, the bits outside every field that LLVM rejects when set (tried on each plan's base word)."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    plans = load_plans(arch_name)
+    jobs, words = [], []
+    for enc_name, enc in sorted(t.encodings.items()):
+        if enc.width > 64:
+            continue
+        covered = 0
+        for f in enc.fields:
+            covered |= f.place((1 << f.width) - 1)
+        free = [b for b in range(enc.width) if not covered >> b & 1]
+        keys = sorted(k for k in plans if k.endswith("|" + enc_name))
+        for key in keys[:3]:
+            for b in free:
+                jobs.append((enc_name, b))
+                words.append((plans[key]["w"] | (1 << b)).to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    seen: dict[str, dict[int, list[bool]]] = {}
+    for (enc_name, b), r in zip(jobs, got):
+        seen.setdefault(enc_name, {}).setdefault(b, []).append(bool(r) and r[0].offset == 0 and r[0].text is None)
+    return {e: sum(1 << b for b, rej in bits.items() if all(rej)) for e, bits in seen.items()
+            if any(all(rej) for rej in bits.values())}
+
+
+def _probe_src_notes(arch_name: str) -> dict:
+    """The comment LLVM appends to a 9-bit source naming a VGPR >= 128 (``Lo128`` register classes), per plan."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        for k, spec in enumerate(plan["ops"]):
+            if spec.get("k") == "src" and enc is not None and enc.width <= 64:
+                f = enc.field(spec["f"])
+                w = (plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(256 + 200)
+                jobs.append((key, k))
+                words.append(w.to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    out: dict = {}
+    for (key, k), r, w in zip(jobs, got, words):
+        text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= len(w) else None
+        ops = split_operands(text)[0] if text else []
+        if k < len(ops) and "v200" in ops[k]:
+            tok = ops[k]
+            out.setdefault(key, {})[str(k)] = tok[tok.index("/*"):tok.rindex("*/") + 2] if "/*" in tok else ""
     return out
 
 

@@ -66,20 +66,27 @@ def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[
     llvm-mc-19 itself crashes on a few words; a crashing batch is split until the culprit is alone,
     which is reported as one item with text ``CRASHED``.
     """
-    got = _disassemble_batch(target, probes, wave64)
+    return _disassemble_from(target, probes, wave64, 0)
+
+
+def _disassemble_from(target: str, probes: list[bytes], wave64: bool, base: int) -> list[list[OracleItem]]:
+    # ``base``: the index of probes[0] in the caller's list, so that each probe keeps its own separator
+    # (the one ``separator(index)`` gives our decoder) when a crashing batch is split
+    got = _disassemble_batch(target, probes, wave64, base)
     if got is not None:
         return got
     if len(probes) == 1:
         return [[OracleItem(0, CRASHED, len(probes[0]))]]
     mid = len(probes) // 2
-    return disassemble(target, probes[:mid], wave64) + disassemble(target, probes[mid:], wave64)
+    return (_disassemble_from(target, probes[:mid], wave64, base)
+            + _disassemble_from(target, probes[mid:], wave64, base + mid))
 
 
-def _disassemble_batch(target: str, probes: list[bytes], wave64: bool) -> list[list[OracleItem]] | None:
+def _disassemble_batch(target: str, probes: list[bytes], wave64: bool, base: int = 0) -> list[list[OracleItem]] | None:
     lines = []
     for i, p in enumerate(probes):
         lines.append(_hex_line(p))
-        lines.append(_hex_line(separator(i)))
+        lines.append(_hex_line(separator(base + i)))
     proc = subprocess.run(_mc(target, wave64, ["-disassemble", "-show-encoding"]), input="\n".join(lines) + "\n",
                           capture_output=True, text=True)
     if proc.returncode != 0 and "Stack dump" in proc.stderr:
@@ -104,7 +111,7 @@ def _disassemble_batch(target: str, probes: list[bytes], wave64: bool) -> list[l
     j = 0
     while j < len(parsed):
         text, size = parsed[j]
-        sep = sep_text(len(chunks))
+        sep = sep_text(base + len(chunks))
         if text == sep and j + 1 < len(parsed) and parsed[j + 1][0] == sep:
             while j < len(parsed) and parsed[j][0] == sep:
                 j += 1

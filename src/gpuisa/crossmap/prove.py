@@ -143,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m gpuisa.crossmap.prove", description=__doc__.splitlines()[0])
     ap.add_argument("--vectors", type=int, default=DEFAULT_VECTORS)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--only", help="prove only relations whose id contains this text (prints, writes nothing)")
+    ap.add_argument("--only", help="prove only relations whose id contains this text (prints; writes only with --merge)")
+    ap.add_argument("--merge", action="store_true", help="with --only: replace those relations' figures in proofs.json")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args(argv)
     rels = [r for r in relations() if not args.only or args.only in r["id"]]
@@ -161,8 +162,17 @@ def main(argv: list[str] | None = None) -> int:
             rid, res = _work(w)
             results[rid] = res
             _progress(rid, res)
-    if args.only:
+    if args.only and not args.merge:
         return 0
+    if args.only:
+        old = json.loads(PROOFS.read_text())
+        if old.get("vectors_per_arch") != args.vectors or old.get("seed") != args.seed:
+            print("--merge needs the same --vectors and --seed as proofs.json", file=sys.stderr)
+            return 2
+        merged = {k: v for k, v in old["relations"].items() if k in {r["id"] for r in relations()}}
+        merged.update(results)
+        results = merged
+        rels = [r for r in relations() if r["id"] in results]
     doc = {"generated_by": "python -m gpuisa.crossmap.prove", "vectors_per_arch": args.vectors, "seed": args.seed,
            "summary": summary(results), "relations": {r["id"]: results[r["id"]] for r in rels}}
     PROOFS.write_text(json.dumps(doc, indent=1) + "\n")

@@ -8,7 +8,8 @@ def proof_words(entry: dict) -> str:
     c = entry.get("checked")
     if not c:
         return "listed (not executed)" if entry.get("relation") != "no single counterpart" else ""
-    words = f"checked on {c['vectors']:,} inputs ({', '.join(c['archs'])})"
+    per = c["vectors"] // max(1, len(c["archs"]))
+    words = f"checked on {per:,} inputs on each of {', '.join(c['archs'])}"
     if c["agreed"] != c["vectors"]:
         words += f"; {c['vectors'] - c['agreed']:,} DISAGREE"
     else:
