@@ -56,8 +56,12 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
             busy.update(spec["alt"])
         for fname in spec.get("table", {}):
             busy.add(fname)
-    for counted in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
-        busy.add(plan["ops"][counted["op"]].get("f"))  # its register count depends on other fields
+    # operands whose register count depends on other fields: cut too, the count is kept per template
+    counted = {c["op"] for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ())
+               if plan["ops"][c["op"]].get("k") == "vreg" and "note" not in plan["ops"][c["op"]]}
+    for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
+        if c["op"] not in counted:
+            busy.add(plan["ops"][c["op"]].get("f"))
     cuts = []
     full = (1 << entry.width) - 1
     rest = full
@@ -77,8 +81,10 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
             from .decoder import operand_type
 
             sig = sig[:2] + (operand_type(entry.mnemonic), dec._src_note(entry, plan, k))
+        if k in counted:
+            sig = ("counted", spec.get("c", "v"))
         memo = dec.fast.memos.setdefault(sig, {}) if hasattr(dec, "fast") else {}
-        cuts.append((k, lo, (1 << (hi - lo + 1)) - 1, memo))
+        cuts.append((k, lo, (1 << (hi - lo + 1)) - 1, memo, spec.get("c", "v") if k in counted else None))
         rest &= ~(((1 << (hi - lo + 1)) - 1) << lo)
     if not cuts:
         return None
@@ -166,32 +172,54 @@ class FastPath:
         self.done[word] = res
 
     def _templated(self, cp: CompiledPlan, entry, word: int, buf, off: int):
-        vals = []
-        for k, lo, m, memo in cp.cuts:
-            v = (word >> lo) & m
-            t = memo.get(v)
-            if t is None:
-                t = memo[v] = self.dec._operand_alone(entry, k, v)
-            if t is False:
-                return None
-            vals.append(t)
         key = word & cp.rest_mask
         tp = cp.templates.get(key, 0)
         if tp == 0:
-            tp = cp.templates[key] = self._template(cp, entry, word, buf, off, vals)
+            for k, lo, m, _, cls in cp.cuts:  # a word invalid through a cut operand says nothing of its template
+                if cls is None and self.dec._operand_alone(entry, k, (word >> lo) & m) is False:
+                    return None
+            tp = cp.templates[key] = self._template(cp, entry, word, buf, off)
         if tp is None:
             return None
+        vals = []
+        for (k, lo, m, memo, cls), n in zip(cp.cuts, tp[2]):
+            v = (word >> lo) & m
+            if cls is None:
+                t = memo.get(v)
+                if t is None:
+                    t = memo[v] = self.dec._operand_alone(entry, k, v)
+            else:
+                t = memo.get((v, n))
+                if t is None:
+                    t = memo[(v, n)] = False if v + n > 256 else (f"{cls}{v}" if n == 1 else f"{cls}[{v}:{v + n - 1}]")
+            if t is False:
+                return None
+            vals.append(t)
         return (tp[0].format(*vals), tp[1], None)
 
-    def _template(self, cp, entry, word, buf, off, vals):
+    def _template(self, cp, entry, word, buf, off):
+        from .operands import parse_reg
+
         parts: list = []
         d = self.dec._render(entry, word, buf, off, parts)
         if not d.valid or len(d.data) != entry.width // 8 or not parts:
             return None
         texts, mods = parts
         texts = [t.replace("{", "{{").replace("}", "}}") for t in texts]
-        for j, (k, _, _, _) in enumerate(cp.cuts):
-            base = vals[j]
+        counts = []
+        for j, (k, lo, m, _, cls) in enumerate(cp.cuts):
+            v = (word >> lo) & m
+            if cls is not None:
+                r = parse_reg(texts[k])
+                if r is None or r[0] != cls or r[1] != v:
+                    return None
+                texts[k] = "{%d}" % j
+                counts.append(r[2])
+                continue
+            base = self.dec._operand_alone(entry, k, v)
+            if base is False:
+                return None
+            counts.append(None)
             i = texts[k].find(base.replace("{", "{{").replace("}", "}}"))
             if i < 0 or len(texts[k]) - len(base) > 8:
                 return None
@@ -200,13 +228,10 @@ class FastPath:
 
         fmt = join(self.dec.plans[f"{entry.name}|{entry.encoding}"]["m"], texts,
                    [x.replace("{", "{{").replace("}", "}}") for x in mods])
-        if len(self.templates_count(cp)) > LIMIT:
+        if len(cp.templates) > LIMIT:
             cp.templates.clear()
-        return fmt, entry.width // 8
+        return fmt, entry.width // 8, counts
 
-    @staticmethod
-    def templates_count(cp):
-        return cp.templates
 
 
 def dwords(data: bytes) -> list[int]:

@@ -54,7 +54,7 @@ def _load() -> dict:
         rel["ptx"]["name"] = ptx_name(first)
         rel["ptx"]["names"] = sorted({ptx_name(t) for t in ([form] if isinstance(form, str) else form)})
     for item in data["ptx_without_single_counterpart"]:
-        item["name"] = ptx_name(item["ptx"])
+        item["name"] = item.get("name") or ptx_name(item["ptx"])
     return data
 
 
