@@ -10,16 +10,22 @@ furthest names the bad part and the allowed set.
 
 from __future__ import annotations
 
+import functools
 import re
 
 TOKEN_SPLIT = re.compile(r"\.")
 
 
 def dot_tokens(text: str) -> list[str]:
+    return list(_dot_tokens(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _dot_tokens(text: str) -> tuple[str, ...]:
     parts = text.split(".")
     out = [parts[0]] if parts[0] else []
     out += ["." + p for p in parts[1:] if p]
-    return out
+    return tuple(out)
 
 
 class Failure:
@@ -44,8 +50,8 @@ def _values(form: dict, name: str) -> list[str]:
 
 def _set_matches(form: dict, name: str, toks: list[str], i: int):
     for v in _values(form, name):
-        vt = dot_tokens(v) if v.startswith(".") else [v]
-        if toks[i:i + len(vt)] == vt:
+        vt = _dot_tokens(v) if v.startswith(".") else (v,)
+        if tuple(toks[i:i + len(vt)]) == vt:
             yield i + len(vt), v
     rx = form.get("value_patterns", {}).get(name)
     if rx and i < len(toks) and re.match(rx, toks[i]):
