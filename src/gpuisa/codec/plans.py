@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from .. import archs
+from ..data.diffable import dumps_one_per_line
 from .operands import parse_reg
 from .syntax import split_operands
 from .tables import load_arch_tables
@@ -198,13 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     names = argv or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
     for name in names:
         doc = build_arch(name)
-        items = sorted(doc["plans"].items())
-        lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in doc.items() if k != "plans"]
-        lines.append('  "plans": {')
-        for j, (k, v) in enumerate(items):
-            lines.append(f"    {json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" + ("," if j < len(items) - 1 else ""))
-        lines += ["  }", "}"]
-        (DATA_DIR / f"plans_{name}.json").write_text("\n".join(lines) + "\n")
+        items = dict(sorted(doc["plans"].items()))
+        head = {k: v for k, v in doc.items() if k != "plans"}
+        (DATA_DIR / f"plans_{name}.json").write_text(dumps_one_per_line(head, "plans", items))
         print(f"{name}: {len(items)} plans", file=sys.stderr)
     return 0
 

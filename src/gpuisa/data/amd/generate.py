@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from ...archs import AMD_ARCHS, Arch
+from ..diffable import dumps_one_per_line
 from ...model import Encoding, Field, InstructionEncoding, Operand, Provenance
 from ...sources import derive, gfx10_layouts, llvm, tinygrad
 
@@ -244,12 +245,7 @@ def facts_to_json(f: ArchFacts) -> dict:
 def write_json(path: Path, doc: dict) -> None:
     """One instruction per line: small diffs when a source changes."""
     head = {k: v for k, v in doc.items() if k != "instructions"}
-    lines = ["{", *[f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()], '  "instructions": [']
-    insts = doc["instructions"]
-    for i, inst in enumerate(insts):
-        lines.append("    " + json.dumps(inst, separators=(",", ":")) + ("," if i < len(insts) - 1 else ""))
-    lines += ["  ]", "}"]
-    path.write_text("\n".join(lines) + "\n")
+    path.write_text(dumps_one_per_line(head, "instructions", doc["instructions"]))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,6 @@ not know keep round-trip-only examples, labelled so.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from ....archs import AMD_ARCHS
 from ....codec import oracle
 from ....codec.encoder import EncodeError, get_encoder
 from ....codec.examples import build_examples
+from ...diffable import dumps_one_per_line
 
 HERE = Path(__file__).parent
 COMMAND = "python -m gpuisa.data.amd.examples.generate"
@@ -61,12 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, lst in seed_examples(arch).items():
             have = ex.setdefault(name, [])
             ex[name] = lst + [x for x in have if x["text"] not in {s["text"] for s in lst}]
-        lines = ["{", f'  "arch": {json.dumps(arch.name)},', f'  "generated_by": {json.dumps(COMMAND)},', '  "examples": {']
-        items = sorted(ex.items())
-        for j, (k, v) in enumerate(items):
-            lines.append(f"    {json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" + ("," if j < len(items) - 1 else ""))
-        lines += ["  }", "}"]
-        (HERE / f"{arch.name}.json").write_text("\n".join(lines) + "\n")
+        head = {"arch": arch.name, "generated_by": COMMAND}
+        (HERE / f"{arch.name}.json").write_text(dumps_one_per_line(head, "examples", dict(sorted(ex.items()))))
         print(f"{arch.name}: examples for {len(ex)} instructions", file=sys.stderr)
     return 0
 
