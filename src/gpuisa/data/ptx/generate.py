@@ -451,6 +451,16 @@ def measure_order(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
                 lines.append(_instance_text(f, perm, f["operand_strategy"], ci))
                 owners.append(fi)
                 targets.append(max(acc[ci], key=target_key))
+    verdict = _all_accepted(tool, lines, owners, targets, cache)
+    for fi, free in verdict.items():
+        forms[fi]["_order_free"] = free
+    print(f"  order: {sum(verdict.values())} of {len(verdict)} probed forms accept reordered modifiers",
+          file=sys.stderr)
+
+
+def _all_accepted(tool: str, lines: list[str], owners: list[int], targets: list[str],
+                  cache: ptxas.Cache) -> dict[int, bool]:
+    """Per owner (form index): whether ptxas accepts every one of its probe lines, each on its target."""
     verdict: dict[int, bool] = {}
     by_target: dict[str, list[int]] = defaultdict(list)
     for i, t in enumerate(targets):
@@ -458,10 +468,7 @@ def measure_order(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
     for t, idx in by_target.items():
         for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
             verdict[owners[i]] = verdict.get(owners[i], True) and not errs
-    for fi, free in verdict.items():
-        forms[fi]["_order_free"] = free
-    print(f"  order: {sum(verdict.values())} of {len(verdict)} probed forms accept reordered modifiers",
-          file=sys.stderr)
+    return verdict
 
 
 def measure_optional_last_operand(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
@@ -479,13 +486,7 @@ def measure_optional_last_operand(tool: str, forms: list[dict], cache: ptxas.Cac
             lines.append(f["_combos"][ci][0] + " " + ", ".join(ops[:-1]) + ";")
             owners.append(fi)
             targets.append(max(acc[ci], key=target_key))
-    verdict: dict[int, bool] = {}
-    by_target: dict[str, list[int]] = defaultdict(list)
-    for i, t in enumerate(targets):
-        by_target[t].append(i)
-    for t, idx in by_target.items():
-        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
-            verdict[owners[i]] = verdict.get(owners[i], True) and not errs
+    verdict = _all_accepted(tool, lines, owners, targets, cache)
     for fi, ok in verdict.items():
         if ok:
             forms[fi]["operands"][-1]["optional"] = True
