@@ -1,16 +1,20 @@
-"""`gpuisa ptx check --file` vs `ptxas -arch=sm_90` on one generated 5,000-instruction kernel (median of 7).
+"""`gpuisa ptx check --file` vs `ptxas -arch=sm_90` on one generated 5,000-instruction kernel (median).
 
-Times the full CLI (`python -m gpuisa.cli ptx check --file`, which loads every CLI plugin) and the
-PTX-only entry point (`python -m gpuisa.ptx check --file`).  Byte code is compiled first, as an
-installed package has it (this environment sets PYTHONDONTWRITEBYTECODE, so without that step every
-run would compile the sources again).  Also reports peak memory of checking a 100,000-instruction file.
-Run: .venv/bin/python benchmarks/bench_ptx_check.py
+Each command runs as a whole process (interpreter start-up included), the runs of all commands
+interleaved so that load from other work on the machine hits them alike; printed: the median, the
+spread (min-max) and the ratio of medians.  Timed: the `gpuisa` console script (`gpuisa ptx check
+--file`, the documented entry point), the PTX-only entry point (`python -m gpuisa.ptx check --file`)
+and ptxas.  Byte code is compiled first, as an installed package has it (this environment sets
+PYTHONDONTWRITEBYTECODE, so without that step every run would compile the sources again), and one
+untimed run fills the forms cache, as any earlier use does.  Also reports peak memory of checking a
+100,000-instruction file.
+Run: .venv/bin/python benchmarks/bench_ptx_check.py [--runs N]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -19,7 +23,6 @@ import time
 from pathlib import Path
 
 from gpuisa.ptx import ptxas
-from gpuisa.ptx.semantics import COVERED
 
 VIDEO = ["vadd", "vsub", "vabsdiff", "vmin", "vmax"]
 
@@ -42,16 +45,31 @@ def kernel(n: int, seed: int = 1) -> str:
     return ptxas.wrap(lines, "sm_90", "9.0")
 
 
-def median_time(cmd: list[str], runs: int = 7) -> float:
-    ts = []
+def timed_runs(cmds: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
+    """Wall time of each command, the runs interleaved."""
+    times: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, capture_output=True)
-        ts.append(time.perf_counter() - t0)
-    return statistics.median(ts)
+        for name, cmd in cmds.items():
+            t0 = time.perf_counter()
+            subprocess.run(cmd, capture_output=True)
+            times[name].append(time.perf_counter() - t0)
+    return times
+
+
+def _shown(ts: list[float]) -> str:
+    return f"{statistics.median(ts):.3f} s (spread {min(ts):.3f}-{max(ts):.3f})"
+
+
+def console_script() -> list[str]:
+    """The installed `gpuisa` command next to this interpreter, else the module that it runs."""
+    script = Path(sys.executable).parent / "gpuisa"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gpuisa.cli"]
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
     tool = ptxas.find_ptxas()
     if not tool:
         print("ptxas not found", file=sys.stderr)
@@ -59,20 +77,27 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "k5000.ptx"
         src.write_text(kernel(5000))
-        rc = subprocess.run([tool, "-arch=sm_90", str(src), "-o", str(Path(tmp) / "k.cubin")], capture_output=True)
+        cubin = str(Path(tmp) / "k.cubin")
+        rc = subprocess.run([tool, "-arch=sm_90", str(src), "-o", cubin], capture_output=True)
         assert rc.returncode == 0, rc.stderr.decode()[:500]
         import compileall
 
         import gpuisa
 
         compileall.compile_dir(str(Path(gpuisa.__file__).parent), quiet=1)
-        ours = median_time([sys.executable, "-m", "gpuisa.cli", "ptx", "check", "--file", str(src)])
-        ptx_only = median_time([sys.executable, "-m", "gpuisa.ptx", "check", "--file", str(src)])
-        bare = median_time([sys.executable, "-c", "pass"])
-        theirs = median_time([tool, "-arch=sm_90", str(src), "-o", str(Path(tmp) / "k.cubin")])
-        print(f"5,000 instructions: ptxas -arch=sm_90 {theirs:.3f} s; gpuisa ptx check --file {ours:.3f} s, "
-              f"ratio {theirs / ours:.2f}x (goal >= 10x); python -m gpuisa.ptx check --file {ptx_only:.3f} s, "
-              f"ratio {theirs / ptx_only:.2f}x; bare python start-up {bare:.3f} s")
+        cmds = {"gpuisa": console_script() + ["ptx", "check", "--file", str(src)],
+                "ptx_only": [sys.executable, "-m", "gpuisa.ptx", "check", "--file", str(src)],
+                "bare": [sys.executable, "-c", "pass"],
+                "ptxas": [tool, "-arch=sm_90", str(src), "-o", cubin]}
+        warm = subprocess.run(cmds["gpuisa"], capture_output=True, text=True)
+        assert warm.returncode == 0, warm.stdout[-500:] + warm.stderr[-500:]
+        t = timed_runs(cmds, args.runs)
+        theirs = statistics.median(t["ptxas"])
+        ours, ptx_only = statistics.median(t["gpuisa"]), statistics.median(t["ptx_only"])
+        print(f"5,000 instructions, {args.runs} runs each: ptxas -arch=sm_90 {_shown(t['ptxas'])}")
+        print(f"  gpuisa ptx check --file {_shown(t['gpuisa'])}: ratio {theirs / ours:.1f}x (goal >= 10x)")
+        print(f"  python -m gpuisa.ptx check --file {_shown(t['ptx_only'])}: ratio {theirs / ptx_only:.1f}x")
+        print(f"  bare python start-up {_shown(t['bare'])}")
         big = Path(tmp) / "k100k.ptx"
         big.write_text(kernel(100_000))
         code = ("import resource,sys;from gpuisa.ptx.check import check_file;"

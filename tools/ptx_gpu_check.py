@@ -41,7 +41,11 @@ def forms() -> list[str]:
             "vshr.s32.s32.u32.wrap d, a, b;", "mul.hi.s32 d, a, b;", "mad.lo.u32 d, a, b, c;", "mul24.hi.u32 d, a, b;",
             "sad.s32 d, a, b, c;", "bfe.s32 d, a, b, c;", "prmt.b32 d, a, b, c;", "lop3.b32 d, a, b, c, 0xE8;",
             "dp4a.s32.u32 d, a, b, c;", "dp2a.lo.u32.s32 d, a, b, c;", "popc.b32 d, a;", "clz.b32 d, a;",
-            "brev.b32 d, a;", "add.sat.s32 d, a, b;"]
+            "brev.b32 d, a;", "add.sat.s32 d, a, b;",
+            "vmad.u32.u32.u32 d, a.h0, b.h1, c;", "vmad.s32.s32.u32.sat d, a, b.b2, -c;",
+            "vmad.s32.s32.s32.shr15 d, -a, b.h0, c;", "vmad.u32.u32.u32.po.sat.shr7 d, a.b1, b, c;",
+            "vmad.u32.u32.u32.sat d, -a, b, c;", "vmad.s32.u32.s32 d, a.b3, -b.b0, c;",
+            "fns.b32 d, a, 5, c;", "fns.b32 d, a, 31, -3;", "fns.b32 d, a, 0, 0;"]
     return out
 
 
@@ -54,9 +58,10 @@ def kernel_ptx(insts: list[str]) -> str:
         new_ops = []
         for o in ops.split(","):
             o = o.strip()
-            base, _, sel = o.partition(".")
+            neg = "-" if o.startswith("-") else ""
+            base, _, sel = o.lstrip("-").partition(".")
             base = "%rdm" if (base == "d" and merge) else names.get(base, base)
-            new_ops.append(base + ("." + sel if sel else ""))
+            new_ops.append(neg + base + ("." + sel if sel else ""))
         text = opcode + " " + ", ".join(new_ops) + ";"
         body.append(f"mov.b32 %rdm, %rc;\n{text}\n"
                     f"ld.param.u64 %pout, [outs+{8 * k}];\ncvta.to.global.u64 %pout, %pout;\n"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .. import archs
 from . import operands as opd
 from . import special
-from .named import load_named
+from .named import load_named, vaddr_list_text
 from .plans import load_plans
 from .syntax import join
 from .fastpath import FastPath, dwords
@@ -24,10 +24,13 @@ from .tables import ArchTables, Entry, load_arch_tables
 
 _TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
 MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1", "dmask", "dim", "unorm", "glc", "sc0", "slc",
-             "nt", "sc1", "dlc", "scc", "th", "scope", "r128", "a16", "tfe", "lds", "lwe", "d16", "gds", "nv",
-             "clamp", "mul", "div", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "byte_sel", "wait_exp", "wait_va_vdst",
-             "wait_vdst", "wait_vm_vsrc"]
+             "nt", "sc1", "dlc", "scc", "th", "scope", "r128", "a16", "tfe", "lds", "lwe", "da", "d16", "gds", "nv",
+             "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "clamp", "mul", "div", "byte_sel", "wait_exp", "wait_va_vdst",
+             "wait_vdst", "wait_vm_vsrc", "cbsz", "abid", "blgp"]
 _MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
+_PACKED16 = re.compile(r"^v_(dot2(c|acc)?_|pk_)")
+# VINTERP prints clamp before op_sel (probed with llvm-mc-19 on gfx1100/gfx1200)
+_MOD_RANK_BY_ENCODING = {"VINTERP": {**_MOD_RANK, "clamp": _MOD_RANK["op_sel"] - 0.5}}
 
 
 class _LazyMap:
@@ -80,6 +83,8 @@ def operand_type(mnemonic: str) -> tuple[int, bool]:
     if not found:
         return 32, False
     kind, bits = found[-1]
+    if bits == "16" and _PACKED16.match(mnemonic):  # packed 16-bit sources (dot2, pk): 32-bit values
+        return 32, kind == "f" or kind == "bf"
     return int(bits), kind == "f" or kind == "bf"
 
 
@@ -88,9 +93,20 @@ def _acc(spec: dict, fields: dict[str, int]) -> bool:
     return bool(acc) and bool(fields.get(acc[0], 0) & acc[1])
 
 
-def _fmt_imm(v: int, width: int, hexa: bool, signed: bool) -> str:
+def _is_immediate(spec: dict, fields: dict[str, int]) -> bool:
+    """A 9-bit source field selecting an inline constant or the literal (not a register)."""
+    if spec.get("k") != "src" or spec.get("f") not in fields:
+        return False
+    v = fields[spec["f"]]
+    return 128 <= v <= 208 or 240 <= v <= 248 or v == opd.LITERAL
+
+
+def _fmt_imm(v: int, width: int, hexa: bool | int, signed: bool) -> str:
+    """``hexa``: True (hex), False (decimal) or a number N (decimal up to N, hex above; GFX9 plans)."""
     if signed and v >= 1 << (width - 1):
         v -= 1 << width
+    if hexa is not True and hexa is not False and 0 <= v <= hexa:
+        return str(v)
     if hexa:
         return f"-0x{-v:x}" if v < 0 else f"0x{v:x}"
     return str(v)
@@ -144,12 +160,17 @@ class Decoder:
             return t + spec["note"] if v >= 128 and "note" in spec else t
         if kind == "imm":
             f = enc.field(spec["f"])
+            if self._hex_above_64(entry, k):
+                return False  # printed unlike other immediates with the same spec: not shared with their memo
             return _fmt_imm(v, f.width, spec["hex"], spec["signed"])
         tsize, is_float = operand_type(entry.mnemonic)
         v *= spec.get("s", 1)
         if v == opd.LITERAL and spec.get("s", 1) == 1:
             return False
         cnt = spec["n"]
+        tab = self._src_table(entry, k) if kind == "src" else None
+        if tab is not None:
+            return False if tab[v] is None else tab[v]
         osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
         t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
@@ -162,8 +183,36 @@ class Decoder:
             t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
         return False if t is None else t
 
+    def _vaddr_list(self, entry: Entry, fields: dict[str, int]) -> tuple[int, str | None] | None:
+        """(operand index, text or None if LLVM rejects) of a GFX12 image address list; None if not one."""
+        vl = self.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
+        if vl is None:
+            return None
+        idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
+        n = vl["n"][idx]
+        slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
+        if n is None or ("last_zero" in vl and vl["last_zero"][idx] and slots[-1]):
+            return vl["op"], None
+        return vl["op"], vaddr_list_text(slots, n)
+
+    def _hex_above_64(self, entry: Entry, k: int) -> bool:
+        """Immediate ``k`` is printed in hex above 64 (probed, ``named.py``)."""
+        return k in self.named.get("imm_hex_above_64", {}).get(f"{entry.name}|{entry.encoding}", ())
+
+    def _src_table(self, entry: Entry, k: int) -> list | None:
+        """LLVM's token for each value of source ``k`` where its register class is restricted (``named.py``);
+        learned in wave32, so not used for wave64."""
+        st = self.named.get("src_tables")
+        if not st or self.wave64:
+            return None
+        i = st["ops"].get(f"{entry.name}|{entry.encoding}", {}).get(str(k))
+        return None if i is None else st["tables"][i]
+
     def _src_note(self, entry: Entry, plan: dict, k: int) -> str:
-        """Comment after a source naming a VGPR >= 128: probed per operand where known, else the plan's."""
+        """Comment after a source naming a VGPR >= 128: probed per operand where known, else the plan's.
+        (For a source with a token table the value only tells operands apart, for the fast path's memos.)"""
+        if self._src_table(entry, k) is not None:
+            return f"/*table {self.named['src_tables']['ops'][f'{entry.name}|{entry.encoding}'][str(k)]}*/"
         notes = self.named.get("src_note", {}).get(f"{entry.name}|{entry.encoding}")
         if notes is not None and str(k) in notes:
             return notes[str(k)]
@@ -210,8 +259,9 @@ class Decoder:
     def _render(self, entry: Entry, word: int, buf: bytes, off: int, parts: list | None = None) -> Decoded:
         if entry.encoding == "VOPD" and self.vopd is not None:
             return self._vopd(word, buf, off)
-        if self.dpp8 and entry.width == 32 and (word & 0x1FF) in (0xE9, 0xEA) and entry.encoding in ("VOP1", "VOP2", "VOPC"):
-            text, size = special.dpp8_text(self, entry, word, buf, off)
+        if self.dpp8 and entry.width == 32 and (word & 0x1FF) in (0xE9, 0xEA, 0xFA) and entry.encoding in ("VOP1", "VOP2", "VOPC"):
+            dpp_text = special.dpp16_text if word & 0x1FF == 0xFA else special.dpp8_text
+            text, size = dpp_text(self, entry, word, buf, off)
             if text is not None:
                 enc = self.tables.encodings[entry.encoding]
                 fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
@@ -227,7 +277,9 @@ class Decoder:
         if word & self.named.get("must_zero", {}).get(entry.encoding, 0):
             base.error = f"{entry.name}: reserved bits of {entry.encoding} are set"
             return base
+        bad_values = self.named.get("bad_values", {}).get(f"{entry.name}|{entry.encoding}", {})
         for fname, b in plan.get("bad", {}).items():
+            b = bad_values.get(fname, b)  # every rejected value, where probed
             v = fields.get(fname)
             if v is None:
                 continue
@@ -244,6 +296,10 @@ class Decoder:
         tsize, is_float = operand_type(entry.mnemonic)
         op_specs = plan["ops"]
         nsa_text = None
+        addr = self._vaddr_list(entry, fields)  # GFX12 image address lists: (op index, text)
+        if addr is not None and addr[1] is None:
+            base.error = f"{entry.name}: address fields not valid for DIM={fields.get('DIM')} A16={fields.get('A16', 0)}"
+            return base
         for cnt in self.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
             nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
             idx = shift = 0
@@ -255,15 +311,20 @@ class Decoder:
                 base.error = f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt['deps'])} are not valid together"
                 return base
             if nsa:  # non-sequential addresses: the first in VADDR, the others one byte each in extra dwords
-                extra = (n + 2) // 4
+                # GFX11 (one-bit NSA): at most 5 address slots, the last one holding the remaining registers
+                slots = n if enc.field("NSA").width > 1 else min(n, 5)
+                extra = (slots + 2) // 4
                 if (enc.field("NSA").width > 1 and fields["NSA"] != extra) or n < 2:
                     base.error = f"{entry.name}: NSA={fields['NSA']} does not match {n} address registers"
                     return base
                 if len(buf) - off < size + 4 * extra:
                     base.error = f"truncated: {entry.name} needs {size + 4 * extra} bytes"
                     return base
-                regs = [fields["VADDR"]] + list(buf[off + size:off + size + n - 1])
-                nsa_text = "[" + ", ".join(f"v{r}" for r in regs) + "]"
+                regs = [fields["VADDR"]] + list(buf[off + size:off + size + slots - 1])
+                toks = [f"v{r}" for r in regs]
+                if slots < n:
+                    toks[-1] = opd.reg_text("v", regs[-1], n - slots + 1)
+                nsa_text = "[" + ", ".join(toks) + "]"
                 size += 4 * extra
                 continue
             op_specs = list(op_specs)
@@ -279,6 +340,10 @@ class Decoder:
                 t = nsa_text
                 texts.append(t)
                 meanings["VADDR"] = t
+                continue
+            if addr is not None and len(texts) == addr[0]:
+                texts.append(addr[1])
+                meanings["VADDR0"] = addr[1]
                 continue
             if "imm_if" in spec and "SOFFSET_EN" in fields:  # GFX9 scalar memory: four offset forms
                 t, extra = special.smem_offset(self, fields, enc.field(spec["f"]).width)
@@ -298,8 +363,10 @@ class Decoder:
                             base.data = bytes(buf[off:off + size])
                             return base
                         lit = int.from_bytes(buf[off + size:off + size + 4], "little")
-                    if osize == 16 and not is_float and self.gfx == "GFX9" and kind == "src":
-                        t = opd.literal_text(lit & 0xFFFF, osize, is_float)  # GFX9 prints a 16-bit operand's half
+                    if osize == 16 and self.gfx == "GFX9" and kind == "src":  # GFX9 prints a 16-bit operand's half
+                        t = opd.literal16_text(lit, True) if is_float else opd.literal_text(lit & 0xFFFF, osize, is_float)
+                    elif osize == 16 and (kind == "src" or is_float) and self.gfx in ("GFX10", "GFX11", "GFX12") and entry.encoding != "VOP3P":
+                        t = opd.literal16_text(lit, is_float)  # GFX10+: a 16-bit operand's low half
                     else:
                         t = opd.literal_text(lit, osize, is_float)
                 else:
@@ -314,6 +381,9 @@ class Decoder:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
                     if v == 254 and kind == "ssrc" and cnt == 1:
                         t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
+                tab = self._src_table(entry, len(texts)) if kind == "src" else None
+                if tab is not None:  # a source of a restricted register class: LLVM's token per value
+                    t = tab[v] if v != opd.LITERAL else (None if tab[v] is None or t is None else tab[v].replace("{}", t))
             elif kind == "vreg":
                 v = fields[spec["f"]]
                 t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
@@ -323,7 +393,8 @@ class Decoder:
                     t += spec["note"]
             elif kind == "imm":
                 f = enc.field(spec["f"])
-                t = _fmt_imm(fields[spec["f"]], f.width, spec["hex"], spec["signed"])
+                v = fields[spec["f"]]
+                t = _fmt_imm(v, f.width, spec["hex"] or (v > 64 and self._hex_above_64(entry, len(texts))), spec["signed"])
             elif kind == "lit":
                 if lit is None:
                     if len(buf) - off < size + 4:
@@ -333,7 +404,8 @@ class Decoder:
                 t = f"0x{lit:x}"
             elif "alt" in spec:
                 on = [a for a in spec["alt"] if fields.get(a)]
-                t = "off" if not on else (opd.reg_text("v", fields["VADDR"], len(on)) if "VADDR" in fields else None)
+                va = "VADDR" if "VADDR" in fields else "ADDR"  # GFX11 scratch names its address field ADDR
+                t = "off" if not on else (opd.reg_text("v", fields[va], len(on)) if va in fields else None)
             elif "table" in spec:
                 t = special.operand(self, entry, spec, fields)
             else:
@@ -358,7 +430,16 @@ class Decoder:
             if v:
                 for k, tp in by_v.get(str(v), []):
                     if "|" not in tp:
+                        if tp == "-{}" and not texts[k].startswith("|") and _is_immediate(op_specs[k], fields):
+                            tp = "neg({})"  # LLVM negates an inline constant or literal without abs so
                         texts[k] = tp.replace("{}", texts[k])
+        ret = plan.get("ret")
+        if ret is not None and fields.get(ret["f"]) and texts:  # a GFX9 atomic returning the old value: VDST first
+            v = fields[ret["dst"]]
+            if v + ret["n"] > 256:
+                base.error = f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})"
+                return base
+            texts[0] = opd.reg_text("a" if _acc(ret, fields) else ret["c"], v, ret["n"]) + ", " + texts[0]
         mods = list(plan.get("mods0", [])) + mods_extra
         typed = entry.encoding == "MTBUF" and "format" in self.named
         if typed:
@@ -398,7 +479,8 @@ class Decoder:
             mods = [x for x in mods if not x.startswith(name + ":")]
             if v:
                 mods.append(f"{name}:{_fmt_imm(v, width, m['hex'], m['signed'])}")
-        mods.sort(key=lambda x: _MOD_RANK.get(x.split(":")[0], 50))
+        rank = _MOD_RANK_BY_ENCODING.get(entry.encoding, _MOD_RANK)
+        mods.sort(key=lambda x: rank.get(x.split(":")[0], 50))
         total = size + (4 if lit is not None else 0)
         if parts is not None:
             parts.extend([texts, mods])
@@ -463,7 +545,9 @@ class Decoder:
         was = gc.isenabled()
         gc.disable()
         try:
-            return self._decode_stream(bytes(data), base_offset, listing=True)
+            from .batch import decode_listing
+
+            return decode_listing(self, bytes(data), base_offset)
         finally:
             if was:
                 gc.enable()

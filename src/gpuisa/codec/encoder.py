@@ -172,9 +172,18 @@ class Encoder:
         enc = self.tables.encodings[e.encoding]
         word = plan.get("e", plan["w"])  # llvm-mc's encoding of the base text: its don't-care bits
         specs = plan["ops"]
+        values: dict[str, int] = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+        ret = plan.get("ret")
+        if ret is not None and len(ops) == len(specs) + 1:  # a GFX9 atomic returning the old value: VDST first
+            r = opd.parse_reg(ops[0].strip())
+            if r is None or r[0] not in (ret["c"], "a") or r[2] != ret["n"] or (r[0] == "a" and "acc" not in ret):
+                raise EncodeError(f"{ops[0]!r}: expected the returned value's register(s) ({ret['n']} x {ret['c']})")
+            values[ret["dst"]], values[ret["f"]] = r[1], 1
+            if r[0] == "a":
+                values[ret["acc"][0]] = values.get(ret["acc"][0], 0) | ret["acc"][1]
+            ops = ops[1:]
         if len(ops) != len(specs):
             raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
-        values: dict[str, int] = {f.name: f.extract(word) for f in enc.fields if f.value is None}
         if e.encoding in ("EXP", "VEXPORT") and "exp_target" in self.named:
             got = special.export_fields(self.named, ops, mods, list(values))
             if got is None:

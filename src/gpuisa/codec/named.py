@@ -102,12 +102,22 @@ def build_arch(arch_name: str) -> dict:
         out["interp_param"] = {str(v): split_operands(t)[0][1] for v, t in enumerate(texts) if t}
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
         out["dpp8"] = _probe_dpp8(arch_name)
+        out["dpp16"] = _probe_dpp16(arch_name, out["dpp8"])
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX11", "GFX12"):
         out["src_note"] = _probe_src_notes(arch_name)
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
+        out["src_tables"] = _probe_src_tables(arch_name)
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
+        out["bad_values"] = _probe_bad_values(arch_name)
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
+        out["imm_hex_above_64"] = _probe_imm_styles(arch_name)
+    if {"VSAMPLE", "VIMAGE"} & set(load_arch_tables(arch_name).encodings):
+        out["vaddr_lists"] = _probe_vaddr_lists(arch_name)
     out["must_zero"] = _probe_must_zero(arch_name)
     out["counts"] = _probe_counts(arch_name)
     if "VOPD" in load_arch_tables(arch_name).encodings:
         out["vopd"] = _probe_vopd(arch_name)
+        out["vopd_zero"] = _probe_vopd_zero(arch_name, out["vopd"])
     return out
 
 
@@ -130,6 +140,9 @@ def _probe_counts(arch_name: str) -> dict:
             if spec.get("k") != "vreg" or spec.get("f") not in COUNT_DEPS:
                 continue
             deps = [d for d in COUNT_DEPS[spec["f"]] if enc.field(d) is not None]
+            if spec["f"] == "VDATA" and t.gfx.startswith("GFX9"):  # gfx908 prints MUBUF bit 55 (ACC) as tfe; lds excludes it
+                deps += [f for f, m in sorted(plan.get("mods", {}).items()) if f not in deps and
+                         (m.get("v", {}).get("1", [[]])[0] in (["tfe"], ["lds"]))]
             if not deps:
                 continue
             widths = [enc.field(d).width for d in deps]
@@ -213,6 +226,182 @@ def _probe_src_notes(arch_name: str) -> dict:
     return out
 
 
+SRC_TRIAL = (4, 129, 266)  # s4, the inline constant 1, v10
+
+
+def _probe_src_tables(arch_name: str) -> dict:
+    """Sources whose register class LLVM restricts (it prints other values with an ``Invalid`` comment):
+    the token for each of the field's values, per plan operand.  Found by trying s4, 1 and v10 on every
+    plan's 9-bit sources; tables are shared between operands that print alike."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    target = archs.by_name(arch_name).llvm_target
+    plans = load_plans(arch_name)
+    jobs, words = [], []
+
+    def word_with(key, spec, v):
+        enc = t.encodings[key.split("|")[1]]
+        f = enc.field(spec["f"])
+        w = (plans[key]["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)
+        return w.to_bytes(enc.width // 8, "little")
+
+    for key, plan in sorted(plans.items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.width > 96:
+            continue
+        for k, spec in enumerate(plan["ops"]):
+            if spec.get("k") == "src" and enc.field(spec["f"]).width == 9:
+                jobs.append((key, k))
+                words += [word_with(key, spec, v) for v in SRC_TRIAL]
+    got = oracle.disassemble(target, words)
+
+    def token(r, w, k):
+        text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= len(w) else None
+        ops = split_operands(text)[0] if text else []
+        return ops[k] if k < len(ops) else None
+
+    full = []
+    for i, (key, k) in enumerate(jobs):
+        toks = [token(r, w, k) for r, w in zip(got[3 * i:3 * i + 3], words[3 * i:3 * i + 3])]
+        if any(x is None or "/*" in x for x in toks):
+            full.append((key, k))
+    words = [word_with(key, plans[key]["ops"][k], v) for key, k in full for v in range(512)]
+    got = oracle.disassemble(target, words) if words else []
+    tables: list[list] = []
+    index: dict = {}
+    for i, (key, k) in enumerate(full):
+        toks = [token(r, w, k) for r, w in zip(got[512 * i:512 * i + 512], words[512 * i:512 * i + 512])]
+        lit = toks[255]  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
+        toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")
+        if toks not in tables:
+            tables.append(toks)
+        index.setdefault(key, {})[str(k)] = tables.index(toks)
+    return {"tables": tables, "ops": index}
+
+
+def _probe_imm_styles(arch_name: str) -> dict:
+    """Immediates the plan prints in decimal that LLVM prints in hex above 64 (its unsigned 16-bit and
+    small-immediate printers print inline-constant-sized values in decimal): plan -> operand indexes."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.width > 96:
+            continue
+        for k, spec in enumerate(plan["ops"]):
+            f = enc.field(spec.get("f", "")) if spec.get("k") == "imm" and not spec.get("hex") else None
+            if f is None or f.width < 7:
+                continue
+            for v in (64, 65, 100):
+                jobs.append((key, k, v))
+                w = (plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)
+                words.append(w.to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    seen: dict = {}
+    for (key, k, v), r, w in zip(jobs, got, words):
+        text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= len(w) else None
+        ops = split_operands(text)[0] if text else []
+        seen.setdefault((key, k), {})[v] = ops[k] if k < len(ops) else None
+    out: dict = {}
+    for (key, k), toks in seen.items():
+        if toks.get(64) == "64" and toks.get(65) == "0x41" and toks.get(100) == "0x64":
+            out.setdefault(key, []).append(k)
+    return out
+
+
+def _probe_bad_values(arch_name: str) -> dict:
+    """Every value LLVM rejects in a 7- to 9-bit field where the plan's probe found one rejected value
+    (the plan tried a few values only), per plan and field.  8-bit VGPR fields with a Lo128 limit are
+    left to the plan's rule."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.width > 96:
+            continue
+        for fname, b in plan.get("bad", {}).items():
+            f = enc.field(fname)
+            if not isinstance(b, list) or f is None or not 7 <= f.width <= 9 or (f.width == 8 and b[-1] == 128):
+                continue
+            jobs.append((key, fname, f.width))
+            for v in range(1 << f.width):
+                w = (plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)
+                words.append(w.to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    out: dict = {}
+    i = 0
+    for key, fname, width in jobs:
+        rows = got[i:i + (1 << width)]
+        i += 1 << width
+        out.setdefault(key, {})[fname] = [v for v, r in enumerate(rows) if not (r and r[0].offset == 0 and r[0].text)]
+    return out
+
+
+VADDR_PROBE = (10, 20, 30, 40, 50)  # VADDR0..VADDR4; the last slot is probed at 0 (LLVM rejects some words with it set)
+LAST_TRIAL = 191
+
+
+def vaddr_list_text(regs: list[int], n: int) -> str:
+    """An image address operand of ``n`` registers from the VADDR fields: each field one register, the last
+    one used holding the rest (LLVM's spelling: a bare register when there is one)."""
+    toks = [f"v{r}" for r in regs[:n]]
+    if n > len(regs):
+        last = regs[-1]
+        toks[-1] = f"v[{last}:{last + n - len(regs)}]"
+    return toks[0] if n == 1 else "[" + ", ".join(toks) + "]"
+
+
+def _probe_vaddr_lists(arch_name: str) -> dict:
+    """GFX12 image instructions (VSAMPLE/VIMAGE): number of address registers for each DIM and A16
+    (index DIM | A16 << 3; None where LLVM rejects the word or prints another shape), per plan."""
+    from . import oracle
+    from .operands import parse_reg
+
+    t = load_arch_tables(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.name not in ("VSAMPLE", "VIMAGE"):
+            continue
+        k = next((i for i, sp in enumerate(plan["ops"]) if "VADDR0" in sp.get("table", {}) or sp.get("f") == "VADDR0"), None)
+        if k is None or enc.field("DIM") is None:
+            continue
+        slots = [f"VADDR{i}" for i in range(5) if enc.field(f"VADDR{i}") is not None]
+        jobs.append((key, k, slots))
+        for last in (0, LAST_TRIAL):
+            for idx in range(16):
+                w = plan["w"]
+                for fname, v in [("DIM", idx & 7), ("A16", idx >> 3)] + list(zip(slots, VADDR_PROBE[:len(slots) - 1] + (last,))):
+                    f = enc.field(fname)
+                    if f is not None:
+                        w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+                words.append(w.to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    out = {}
+    for j, (key, k, slots) in enumerate(jobs):
+        counts = []
+        for r, w in zip(got[32 * j:32 * j + 16], words[32 * j:32 * j + 16]):
+            text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size == len(w) else None
+            ops = split_operands(text)[0] if text else []
+            tok = ops[k] if k < len(ops) else ""
+            inner = tok[1:-1] if tok.startswith("[") else tok
+            regs = [parse_reg(x.strip()) for x in inner.split(",")] if tok else [None]
+            n = sum(x[2] for x in regs) if all(regs) else None
+            if n is not None and vaddr_list_text(list(VADDR_PROBE[:len(slots) - 1]) + [0], n) != tok:
+                n = None
+            counts.append(n)
+        # where LLVM accepts the last slot = 0 but not set, although the field is not an address then
+        last_zero = [n is not None and n < len(slots) and not (r and r[0].offset == 0 and r[0].text)
+                     for n, r in zip(counts, got[32 * j + 16:32 * j + 32])]
+        out[key] = {"op": k, "n": counts, **({"last_zero": last_zero} if any(last_zero) else {})}
+    return out
+
+
 DPP8_LANES = [1, 2, 3, 4, 5, 6, 7, 0]
 
 
@@ -257,6 +446,51 @@ def _probe_dpp8(arch_name: str) -> dict:
     return out
 
 
+DPP16_MOD_BITS = (20, 21, 22, 23)  # src0 neg, src0 abs, src1 neg, src1 abs in the DPP dword
+
+
+def dpp16_word(src: int, ctrl: int, bits: int = 0, row: int = 0xF, bank: int = 0xF) -> int:
+    return src | (ctrl << 8) | bits | (bank << 24) | (row << 28)
+
+
+def _probe_dpp16(arch_name: str, dpp8: dict) -> dict:
+    """DPP16 forms (src0 = 0xFA) of the instructions that have a DPP8 form: the text LLVM prints for each of
+    the 512 dpp_ctrl values (learned on one instruction), and per instruction which source neg/abs bits it
+    accepts (a bit mask over ``DPP16_MOD_BITS``)."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    plans = load_plans(arch_name)
+    target = archs.by_name(arch_name).llvm_target
+
+    def first_word(key):
+        enc = t.encodings[key.split("|")[1]]
+        f = enc.field("SRC0")
+        return (plans[key]["w"] & ~f.place((1 << f.width) - 1)) | f.place(0xFA)
+
+    keys = sorted(dpp8)
+    if not keys:
+        return {}
+    w0 = first_word(keys[0])
+    words = [w0.to_bytes(4, "little") + dpp16_word(5, c).to_bytes(4, "little") for c in range(512)]
+    got = oracle.disassemble(target, words)
+    ctrl = []
+    for r in got:
+        text = r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None
+        m = re.search(r"\s(\S+|/\*.*\*/) row_mask:0xf bank_mask:0xf$", text or "")
+        ctrl.append(m.group(1) if m else None)
+    words = []
+    for key in keys:
+        w = first_word(key).to_bytes(4, "little")
+        words += [w + dpp16_word(5, 0xE4, 1 << b).to_bytes(4, "little") for b in DPP16_MOD_BITS]
+    got = oracle.disassemble(target, words)
+    mods = {}
+    for i, key in enumerate(keys):
+        ok = [bool(r) and r[0].offset == 0 and r[0].text is not None for r in got[4 * i:4 * i + 4]]
+        mods[key] = sum(1 << j for j, x in enumerate(ok) if x)
+    return {"ctrl": ctrl, "mods": mods}
+
+
 VOPD_PROBE = {"VDSTX": 4, "VDSTY": 3, "SRCX0": 258, "VSRCX1": 3, "SRCY0": 261, "VSRCY1": 6}
 VOPD_TOKENS = {"v4": "VDSTX", "v7": "VDSTY", "v2": "SRCX0", "v3": "VSRCX1", "v5": "SRCY0", "v6": "VSRCY1"}
 _VTOK = re.compile(r"(?<![\w\[:])v\d+(?![\w\]:])|0xbf80000[67]")
@@ -281,6 +515,36 @@ def _probe_vopd(arch_name: str) -> dict:
             continue
         text = r[0].text
         out[f"{i >> 5}/{i & 31}"] = _VTOK.sub(lambda m: "{%s}" % VOPD_TOKENS.get(m.group(0), "LIT"), text)
+    return out
+
+
+VOPD_UNUSED = (("VSRCX1",), ("VSRCY1",), ("VSRCX1", "VSRCY1"))
+
+
+def _probe_vopd_zero(arch_name: str, templates: dict) -> dict:
+    """(OPX, OPY) pairs LLVM accepts only with an unused second-source field zero (a half without a
+    second source, such as v_dual_mov_b32): their template and the fields that must be zero."""
+    from . import oracle
+
+    enc = load_arch_tables(arch_name).encodings["VOPD"]
+    jobs, words = [], []
+    for opx in range(16):
+        for opy in range(32):
+            if f"{opx}/{opy}" in templates:
+                continue
+            for zero in VOPD_UNUSED:
+                w = enc.fixed_value | enc.field("OPX").place(opx) | enc.field("OPY").place(opy)
+                for fname, v in VOPD_PROBE.items():
+                    w |= enc.field(fname).place(0 if fname in zero else v)
+                jobs.append((f"{opx}/{opy}", zero))
+                words.append(w.to_bytes(8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    out: dict = {}
+    for (pair, zero), r in zip(jobs, got):
+        if pair in out or not r or r[0].offset != 0 or r[0].text is None:
+            continue
+        text = _VTOK.sub(lambda m: "{%s}" % VOPD_TOKENS.get(m.group(0), "LIT"), r[0].text)
+        out[pair] = {"t": text, "zero": list(zero)}
     return out
 
 

@@ -23,8 +23,8 @@ SPECIAL = {
     "GFX9": {**_COMMON, 102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo", 105: "xnack_mask_hi",
              124: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
     "GFX10": {**_COMMON, 124: "m0", 125: "null", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
-    "GFX11": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id"},
-    "GFX12": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id"},
+    "GFX11": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
+    "GFX12": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
 }
 SPECIAL["GFX9"][125] = "null"  # LLVM 19 prints SGPR 125 as null for gfx908/gfx90a/gfx942 too
 SPECIAL["GFX940"] = SPECIAL["GFX9"]
@@ -110,6 +110,19 @@ def literal_text(lit: int, size: int, is_float: bool) -> str:
     return f"0x{lit:x}"
 
 
+def literal16_text(lit: int, is_float: bool) -> str:
+    """A literal read by a (non-packed) 16-bit operand on GFX10+, as llvm-mc-19 prints it: its low half only;
+    for float operands an inline value's name or a small integer where the half equals one, else hex."""
+    v = lit & 0xFFFF
+    if is_float:
+        name = FLOAT_BITS[16].get(v) or (INV_2PI[16] if v == INV_2PI_BITS[16] else None)
+        if name is not None:
+            return name
+        if v <= 64 or v >= 0xFFF0:
+            return str(v if v <= 64 else v - 0x10000)
+    return f"0x{v:x}"
+
+
 _REG = re.compile(r"^(s|v|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
 
 
@@ -133,8 +146,6 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
     if vgpr_base is not None and value >= vgpr_base:
         return reg_text("v", value - vgpr_base, count)
     if value < 128 or 235 <= value <= 239 or 251 <= value <= 254:
-        if value == 254 and gfx in ("GFX11", "GFX12"):
-            return None
         return sgpr_name(gfx, value, count)
     if size == 16 and not is_float and gfx in ("GFX9", "GFX940") and (240 <= value <= 248) and vgpr_base is not None:
         return f"0x{INV_2PI_BITS[16] if value == 248 else _bits(float(FLOAT_CONSTS[value]), 16):x}"

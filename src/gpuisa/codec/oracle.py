@@ -123,22 +123,53 @@ def _disassemble_batch(target: str, probes: list[bytes], wave64: bool, base: int
     out: list[list[OracleItem]] = []
     for i, p in enumerate(probes):
         items = chunks[i] if i < len(chunks) else []
-        bad = sorted(invalid.get(i, []))
-        res: list[OracleItem] = []
-        off, k = 0, 0
-        while off < len(p):
-            if off in bad:
-                res.append(OracleItem(off, None, 4))
-                off += 4
-                continue
-            if k >= len(items):
-                break
-            text, size = items[k]
-            k += 1
-            res.append(OracleItem(off, " ".join(text.split()), size))
-            off += size
-        out.append(res)
+        out.append(_place(len(p), items, set(invalid.get(i, []))))
     return out
+
+
+def _place(length: int, items: list[tuple[str, int]], bad: set[int]) -> list[OracleItem]:
+    """Offsets of a probe's valid items and invalid positions.
+
+    An item's size comes from llvm-mc re-encoding the printed text, which can differ from the bytes it
+    decoded (a 16-bit operand's inline constant printed as a literal re-encodes 4 bytes longer).  The
+    stream itself settles it: no invalid position lies inside an instruction, and every item printed
+    before the separator starts inside the probe.  The re-encoded size is kept where that fits.
+    """
+
+    def fit(off: int, k: int) -> list[OracleItem] | None:
+        if off >= length:
+            return [] if k == len(items) else None
+        if off in bad:
+            rest = fit(off + 4, k)
+            return None if rest is None else [OracleItem(off, None, 4)] + rest
+        if k == len(items):
+            return None
+        text, size = items[k]
+        for s in [size] + [x for x in range(4, 20, 4) if x != size]:
+            if any(off < b < off + s for b in bad):
+                continue
+            rest = fit(off + s, k + 1)
+            if rest is not None:
+                return [OracleItem(off, " ".join(text.split()), s)] + rest
+        return None
+
+    got = fit(0, 0)
+    if got is not None:
+        return got
+    res: list[OracleItem] = []  # no consistent placement: the re-encoded sizes as they are
+    off, k = 0, 0
+    while off < length:
+        if off in bad:
+            res.append(OracleItem(off, None, 4))
+            off += 4
+            continue
+        if k >= len(items):
+            break
+        text, size = items[k]
+        k += 1
+        res.append(OracleItem(off, " ".join(text.split()), size))
+        off += size
+    return res
 
 
 def assemble(target: str, lines: list[str], wave64: bool = False) -> list[tuple[bytes | None, str]]:

@@ -155,6 +155,46 @@ def build_plan(enc, rec: dict) -> dict:
     return plan
 
 
+def _returning_form(plan: dict, enc, rec: dict) -> None:
+    """GFX9 atomics that return the old value when a 1-bit field (glc / sc0) is set: LLVM then prints the
+    VDST register(s) before the other operands.  Recorded as ``ret``: the field, VDST's count and class,
+    and the ACC bit the data operand shares with it."""
+    ops = split_operands(rec["text"])[0]
+    for key, d in rec["fields"].items():
+        fname, v = key.split("=")
+        f = enc.field(fname)
+        if "text" not in d or v != "1" or f is None or f.width != 1 or enc.field("VDST") is None:
+            continue
+        pops = split_operands(d["text"])[0]
+        r = parse_reg(pops[0].split("/*")[0]) if pops else None
+        if pops[1:] == ops and r is not None and r[1] == 0:
+            acc = next((sp["acc"] for sp in plan["ops"] if "acc" in sp), None)
+            plan["ret"] = {"f": fname, "dst": "VDST", "n": r[2], "c": r[0], **({"acc": acc} if acc else {})}
+
+
+def _hex_above_64(target: str, tables, plans: dict) -> None:
+    """GFX9 unsigned immediates LLVM prints in decimal up to 64 and in hex above (s_sethalt 0x41): such an
+    operand's ``hex`` becomes 64 (probed with the value 65 on every plan whose immediate printed 1 and 16 in decimal)."""
+    from .oracle import disassemble
+
+    jobs, words = [], []
+    for key, plan in sorted(plans.items()):
+        enc = tables.encodings[key.split("|")[1]]
+        if enc.width > 64:
+            continue
+        for k, spec in enumerate(plan["ops"]):
+            f = enc.field(spec.get("f", "")) if spec.get("k") == "imm" else None
+            if f is None or spec["hex"] or spec["signed"] or f.width < 7 or "imm_if" in spec:
+                continue
+            jobs.append((key, k))
+            words.append(((plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(65)).to_bytes(enc.width // 8, "little"))
+    for (key, k), r in zip(jobs, disassemble(target, words) if words else []):
+        text = r[0].text if r and r[0].offset == 0 and r[0].text else None
+        ops = split_operands(text)[0] if text else []
+        if k < len(ops) and ops[k] == "0x41" and text.split()[0] == plans[key]["m"]:
+            plans[key]["ops"][k]["hex"] = 64
+
+
 def build_arch(arch_name: str) -> dict:
     tables = load_arch_tables(arch_name)
     from .probe import probe_arch
@@ -167,6 +207,10 @@ def build_arch(arch_name: str) -> dict:
         if enc is None:
             continue
         plans[key] = build_plan(enc, rec)
+        if tables.gfx.startswith("GFX9"):
+            _returning_form(plans[key], enc, rec)
+    if tables.gfx.startswith("GFX9"):
+        _hex_above_64(probe["target"], tables, plans)
     # LLVM's encoder fills the bits the printer ignores in its own way: keep its word as the encoder's base
     from .oracle import assemble
 

@@ -81,6 +81,14 @@ def buffer_format(dec, fields: dict[str, int]) -> tuple[bool, str]:
 
 
 def fallback(dec, entry, spec, fields, plan) -> str | None:
+    if dec.gfx == "GFX9" and spec.get("k") == "ssrc" and spec.get("n", 1) > 2 and spec.get("f") in fields:
+        # GFX9: a 4/8/16-dword scalar operand on a 64-bit special register prints its name and LLVM's note
+        from . import operands as opd
+
+        v = fields[spec["f"]] * spec.get("s", 1)
+        name = opd.PAIRS["GFX9"].get(v) if v != 125 else None
+        if name is not None:
+            return f"{name}/*Invalid register, operand has 'SReg_{32 * spec['n']}' register class*/"
     return None
 
 
@@ -182,6 +190,9 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
     enc = dec.tables.encodings["VOPD"]
     f = {x.name: x.extract(word) for x in enc.fields if x.value is None}
     tp = dec.named["vopd"].get(f"{f['OPX']}/{f['OPY']}")
+    z = dec.named.get("vopd_zero", {}).get(f"{f['OPX']}/{f['OPY']}")
+    if tp is None and z is not None and not any(f[x] for x in z["zero"]):
+        tp = z["t"]  # a half without a second source: LLVM wants its VSRC1 field zero
     if tp is None:
         return None, 4, f"VOPD opcode pair {f['OPX']}/{f['OPY']} is not valid"
     halves = tp.split(" :: ")
@@ -277,18 +288,73 @@ def smem_offset(dec, fields: dict[str, int], width: int) -> tuple[str | None, st
     return (reg, f"offset:{imm}") if is_imm else (reg, None)
 
 
+def _dpp_parts(dec, entry, word: int, vgpr: int):
+    """(operand texts, modifiers, src0 index, src1 index) of the 32-bit form with src0 = v<vgpr>; None if invalid.
+
+    A DPP source is a VGPR whatever the e32 form's class: LLVM names its class VGPR_32_Lo128 in the note."""
+    enc = dec.tables.encodings[entry.encoding]
+    f = enc.field("SRC0")
+    plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + vgpr)
+    parts: list = []
+    d = dec._render(entry, plain, plain.to_bytes(4, "little") + b"\0" * 8, 0, parts)
+    if not d.valid or len(d.data) != 4 or not parts:
+        return None
+    texts, mods = list(parts[0]), list(parts[1])
+    ops = dec.plans[f"{entry.name}|{entry.encoding}"]["ops"]
+    i0 = next((k for k, sp in enumerate(ops) if sp.get("f") == "SRC0"), None)
+    i1 = next((k for k, sp in enumerate(ops) if sp.get("f") == "VSRC1"), None)
+    if i0 is not None:
+        texts[i0] = texts[i0].replace("'VS_32_Lo128'", "'VGPR_32_Lo128'")
+    return texts, mods, i0, i1
+
+
 def dpp8_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     """(text, size) of a 32-bit vector instruction whose src0 is 0xE9/0xEA (a DPP8 dword follows)."""
+    from .syntax import join
+
     mn = dec.named.get("dpp8", {}).get(f"{entry.name}|{entry.encoding}")
     if mn is None or len(buf) - off < 8:
         return None, 4
-    enc = dec.tables.encodings[entry.encoding]
-    f = enc.field("SRC0")
     dpp = int.from_bytes(buf[off + 4:off + 8], "little")
-    plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + (dpp & 0xFF))
-    d = dec._render(entry, plain, plain.to_bytes(4, "little") + b"\0" * 8, 0)
-    if not d.valid or len(d.data) != 4:
+    got = _dpp_parts(dec, entry, word, dpp & 0xFF)
+    if got is None:
         return None, 4
+    texts, mods = got[0], got[1]
     lanes = ",".join(str((dpp >> (8 + 3 * i)) & 7) for i in range(8))
-    fi = " fi:1" if f.extract(word) == 0xEA else ""
-    return f"{mn}{d.text[len(d.text.split()[0]):]} dpp8:[{lanes}]{fi}", 8
+    mods.append(f"dpp8:[{lanes}]")
+    if word & 0x1FF == 0xEA:
+        mods.append("fi:1")
+    return join(mn, texts, mods), 8
+
+
+def dpp16_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
+    """(text, size) of a 32-bit vector instruction whose src0 is 0xFA (a DPP16 dword follows): the
+    dpp_ctrl text and the accepted source neg/abs bits are learned per architecture (``named.py``)."""
+    from .syntax import join
+
+    key = f"{entry.name}|{entry.encoding}"
+    table = dec.named.get("dpp16", {})
+    mn = dec.named.get("dpp8", {}).get(key)
+    allowed = table.get("mods", {}).get(key)
+    if mn is None or allowed is None or len(buf) - off < 8:
+        return None, 4
+    dpp = int.from_bytes(buf[off + 4:off + 8], "little")
+    bits = (dpp >> 20) & 15
+    if bits & ~allowed:
+        return None, 4
+    ctrl = table["ctrl"][(dpp >> 8) & 0x1FF]
+    got = _dpp_parts(dec, entry, word, dpp & 0xFF)
+    if got is None or ctrl is None:
+        return None, 4
+    texts, mods, i0, i1 = got
+    for k, neg, ab in ((i0, bits & 1, bits & 2), (i1, bits & 4, bits & 8)):
+        if k is not None:
+            t = texts[k]
+            t = f"|{t}|" if ab else t
+            texts[k] = "-" + t if neg else t
+    mods += [ctrl, f"row_mask:0x{dpp >> 28:x}", f"bank_mask:0x{(dpp >> 24) & 15:x}"]
+    if dpp >> 19 & 1:
+        mods.append("bound_ctrl:1")
+    if dpp >> 18 & 1:
+        mods.append("fi:1")
+    return join(mn, texts, mods), 8

@@ -74,6 +74,7 @@ def load_arch_tables(arch_name: str) -> ArchTables:
             syntax = ie.get("syntax") or ""
             mn = mnemonic_of(syntax) if syntax else row["name"]
             entries.append(Entry(row["name"], enc.name, ie["opcode"], syntax, mn, enc.identifier(ie["opcode"]), enc.width))
+    _add_codec_layouts(arch_name, encs, entries)
     classes: dict[tuple, DecodeClass] = {}
     for e in entries:
         enc = encs[e.encoding]
@@ -99,3 +100,19 @@ def load_arch_tables(arch_name: str) -> ArchTables:
         by_name.setdefault(e.name, []).append(e)
         by_mn.setdefault(e.mnemonic, []).append(e)
     return ArchTables(arch_name, arch.gfx, encs, entries, ordered, by_name, by_mn, prefix)
+
+
+def _add_codec_layouts(arch_name: str, encs: dict[str, Encoding], entries: list[Entry]) -> None:
+    """Encodings the store lacks but LLVM decodes for this architecture (``layouts.py``, generated data)."""
+    from .layouts import encoding_of, load_layouts, with_overrides
+
+    for name in list(encs):
+        encs[name] = with_overrides(arch_name, encs[name])
+    doc = load_layouts(arch_name)
+    for name, d in doc.get("encodings", {}).items():
+        if name not in encs:
+            encs[name] = encoding_of(name, d)
+    for e in doc.get("entries", []):
+        enc = encs[e["encoding"]]
+        entries.append(Entry(e["name"], enc.name, e["opcode"], e["syntax"], mnemonic_of(e["syntax"]),
+                             enc.identifier(e["opcode"]), enc.width))

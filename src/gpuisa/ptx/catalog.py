@@ -1,16 +1,24 @@
 """The PTX catalog: the committed family files, as store documents and as forms for the validator.
 
 Store loader contract (``store.STORE_LOADERS``): ``store_documents()`` and ``fact_paths()``.
+
+Start-up matters for ``gpuisa ptx check`` (run from build scripts): the validator takes the forms
+of one opcode head at a time from a cache file of marshalled forms per head (``forms_cache_path()``),
+rebuilt from the family files whenever their names, sizes or times change; json and pathlib are
+imported only where needed.
 """
 
 from __future__ import annotations
 
 import functools
-import json
+import marshal
+import os
 import re
-from pathlib import Path
+import sys
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "data" / "ptx"
+DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
+MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")
+FORMS_CACHE_FORMAT = 1
 VIRTUAL_NOTE = "PTX is a virtual ISA: no fixed binary encoding"
 PROBE_TARGETS = ("sm_20", "sm_30", "sm_32", "sm_35", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70",
                  "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
@@ -25,12 +33,25 @@ NO_DEST = {"st", "red", "bar", "barrier.cluster", "bra", "brx.idx", "call", "ret
            "tensormap.cp_fenceproxy", "setmaxnreg", "stackrestore", "wgmma.fence", "cp.async.mbarrier.arrive"}
 
 
-def fact_paths() -> list[Path]:
-    return sorted(DATA_DIR.glob("*.json"))
+def __getattr__(name: str):
+    """DATA_DIR and MEASURED as paths, without importing pathlib at start-up."""
+    if name in ("DATA_DIR", "MEASURED"):
+        from pathlib import Path
+
+        return Path(DATA_PATH if name == "DATA_DIR" else MEASURED_PATH)
+    raise AttributeError(name)
+
+
+def fact_paths() -> list:
+    from pathlib import Path
+
+    return sorted(Path(DATA_PATH).glob("*.json"))
 
 
 @functools.lru_cache(maxsize=1)
 def families() -> list[dict]:
+    import json
+
     return [json.loads(p.read_text()) for p in fact_paths()]
 
 
@@ -50,12 +71,14 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
 
 
 @functools.lru_cache(maxsize=None)
-def _family_file(path: Path) -> dict:
+def _family_file(path) -> dict:
+    import json
+
     return json.loads(dict(_fact_texts())[path])
 
 
 @functools.lru_cache(maxsize=1)
-def _fact_texts() -> tuple[tuple[Path, str], ...]:
+def _fact_texts() -> tuple:
     return tuple((p, p.read_text()) for p in fact_paths())
 
 
@@ -63,9 +86,9 @@ _FORM_HEAD = re.compile(r'"opcode":\s*\[\s*\{\s*"lit":\s*"([^".]*)')
 
 
 @functools.lru_cache(maxsize=1)
-def _head_index() -> dict[str, list[Path]]:
+def _head_index() -> dict[str, list]:
     """Opcode head -> family files holding a form with that head, from one regex pass over the texts."""
-    index: dict[str, list[Path]] = {}
+    index: dict[str, list] = {}
     for path, text in _fact_texts():
         for head in set(_FORM_HEAD.findall(text)):
             index.setdefault(head, []).append(path)
@@ -74,10 +97,15 @@ def _head_index() -> dict[str, list[Path]]:
 
 @functools.lru_cache(maxsize=None)
 def forms_for_head(head: str) -> list[tuple[str, dict]]:
-    """Like ``forms_by_head()[head]`` but parses only the family files that hold that head, so the
-    validator of a whole .ptx file parses a handful of files, not all."""
+    """Like ``forms_by_head()[head]`` but reads only that head's forms (from the forms cache, else
+    from the family files that hold that head), so the validator of a whole .ptx file parses a
+    handful of forms, not all."""
     if families.cache_info().currsize:  # everything is parsed already
         return forms_by_head().get(head, [])
+    cached = _forms_cache()
+    if cached is not None:
+        blob = cached[1].get(head)
+        return marshal.loads(blob) if blob else []
     out: list[tuple[str, dict]] = []
     for path in _head_index().get(head, []):
         for inst in _family_file(path)["instructions"]:
@@ -85,17 +113,75 @@ def forms_for_head(head: str) -> list[tuple[str, dict]]:
     return out
 
 
-MEASURED = DATA_DIR / "measured" / "ptxas.json"
+def forms_cache_path() -> str:
+    """Where the per-head forms cache lives: $GPUISA_HOME/cache, else the user's cache directory."""
+    home = os.environ.get("GPUISA_HOME")
+    if home:
+        base = os.path.join(home, "cache")
+    else:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+                            "gpuisa")
+    return os.path.join(base, "ptx-forms.marshal")
+
+
+def _catalog_key() -> tuple:
+    """Names, sizes and modification times of the family files and the measured facts."""
+    entries = []
+    with os.scandir(DATA_PATH) as it:
+        for e in it:
+            if e.name.endswith(".json") and e.is_file():
+                st = e.stat()
+                entries.append((e.name, st.st_size, st.st_mtime_ns))
+    try:
+        st = os.stat(MEASURED_PATH)
+        entries.append(("measured/ptxas.json", st.st_size, st.st_mtime_ns))
+    except OSError:
+        pass
+    return (FORMS_CACHE_FORMAT, sys.version, DATA_PATH, tuple(sorted(entries)))
+
+
+@functools.lru_cache(maxsize=1)
+def _forms_cache() -> tuple | None:
+    """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog, or None when the
+    cache can be neither read nor written."""
+    key = _catalog_key()
+    path = forms_cache_path()
+    try:
+        with open(path, "rb") as fh:
+            stored_key, ignored, blobs = marshal.loads(fh.read())
+        if stored_key == key:
+            return ignored, blobs
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    ignored = _read_ignored_tokens()
+    blobs = {head: marshal.dumps(forms) for head, forms in forms_by_head().items()}
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(marshal.dumps((key, ignored, blobs)))
+        os.replace(tmp, path)
+    except OSError:
+        return None
+    return ignored, blobs
 
 
 @functools.lru_cache(maxsize=1)
 def ignored_tokens() -> tuple[tuple[str, ...], ...]:
     """Modifier token sequences ptxas accepts and ignores in any instruction (measured; see generate.py)."""
-    if not MEASURED.exists():
+    cached = _forms_cache() if _forms_cache.cache_info().currsize else None
+    return cached[0] if cached else _read_ignored_tokens()
+
+
+def _read_ignored_tokens() -> tuple[tuple[str, ...], ...]:
+    if not os.path.exists(MEASURED_PATH):
         return ()
+    import json
+
     from .match import dot_tokens
 
-    return tuple(tuple(dot_tokens(t)) for t in json.loads(MEASURED.read_text()).get("ignored_tokens", []))
+    with open(MEASURED_PATH) as fh:
+        return tuple(tuple(dot_tokens(t)) for t in json.load(fh).get("ignored_tokens", []))
 
 
 @functools.lru_cache(maxsize=None)

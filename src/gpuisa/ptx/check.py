@@ -90,13 +90,22 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
     if not opcode:
         result["error"] = "empty instruction"
         return result
+    classified = [_classified(x) for x in _operand_items(operand_text)] if operand_text else []
+    items = [c[0] for c in classified]
+    # an accepted instruction's result depends on its opcode and its operands' signatures only
+    shape = (opcode, tuple(c[1] for c in classified), target, version)
+    done = _ACCEPTED_SHAPES.get(shape)
+    if done is not None:
+        return dict(done)
     toks = dot_tokens(opcode)
     candidates = catalog.forms_for_head(toks[0])
     if not candidates:
         result["error"] = f"unknown PTX instruction `{toks[0]}`"
         return result
-    items = [classify(x) for x in split_top(operand_text)] if operand_text else []
-    hit, best = _try_forms(candidates, toks, items)
+    hit = _first_taker(candidates, toks, items, shape[1])
+    best = None
+    if hit is None:
+        hit, best = _try_forms(candidates, toks, items, shape[1])
     if hit is None:
         stripped = _strip_ignored(toks, candidates)
         if stripped != toks:
@@ -105,37 +114,143 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
             hit = _try_reordered(candidates, stripped, items)
     if hit is not None:
         name, form, bind = hit
-        return _accept(result, name, form, bind, target, version)
+        rule = OPERAND_RULES.get(name)
+        broken = rule(items) if rule else None
+        if broken:
+            result.update({"name": name, "form": form["syntax"], "error": f"{name}: {broken}"})
+            return result
+        _accept(result, name, form, bind, target, version)
+        _ACCEPTED_SHAPES[shape] = dict(result)
+        return result
     _, name, form, err = best
     result.update({"name": name, "form": form["syntax"], "error": err})
     return result
 
 
-def _try_forms(candidates, toks: list[str], items: list[dict], only_order_free: bool = False):
-    """((name, form, bind) of the first form that takes the instruction, or None; the best failure)."""
-    best = None  # (score, name, form, error)
+def _vmad_negation(items: list[dict]) -> str | None:
+    """ptxas negates the product (exactly one of a, b with `-`) or c, not both (measured with ptxas 13)."""
+    neg = [it.get("prefix") == "-" for it in items[1:4]]
+    if len(neg) == 3 and neg[0] != neg[1] and neg[2]:
+        return "negate the product (one of a, b) or c, not both"
+    return None
+
+
+OPERAND_RULES = {"vmad": _vmad_negation}  # instruction -> rule over its operands beyond the grammar
+
+
+def _operand_items(text: str) -> list[str]:
+    """split_top(text), with plain str.split when nothing nests."""
+    if "[" in text or "{" in text or "(" in text or "]" in text or "}" in text or ")" in text:
+        return split_top(text)
+    parts = [x.strip() for x in text.split(",")]
+    if parts and not parts[-1]:
+        parts.pop()
+    return parts
+
+
+def _classified(item: str) -> tuple[dict, tuple]:
+    """(classify(item), its signature), shared between instructions (read only)."""
+    hit = _CLASSIFIED.get(item)
+    if hit is None:
+        c = classify(item)
+        hit = _CLASSIFIED[item] = (c, _signature(c))
+    return hit
+
+
+_CLASSIFIED: dict = {}
+
+
+def _opcode_match(form: dict, toks: list[str], tkey: tuple, name: str) -> tuple:
+    """(bind or None, failure, rejection or None) of an opcode in a form, cached."""
+    key = (id(form), tkey, name)
+    hit = _OPCODE_CACHE.get(key)
+    if hit is None:
+        bind, fail = match_opcode(form, toks)
+        hit = _OPCODE_CACHE[key] = (bind, fail, None if bind is None else _rejected(form, bind, name))
+    return hit
+
+
+def _first_taker(candidates, toks: list[str], items: list[dict], sigs: tuple):
+    """(name, form, bind) of the first of a head's forms that takes the instruction, or None: the
+    first loop of _try_forms over only the forms whose opcode matches and is not rejected."""
+    tkey = tuple(toks)
+    takers = _TAKERS.get(tkey)
+    if takers is None:
+        takers = _TAKERS[tkey] = [(name, form, bind) for name, form in candidates
+                                  for bind, _, rejected in [_opcode_match(form, toks, tkey, name)]
+                                  if bind is not None and rejected is None]
+    for name, form, bind in takers:
+        okey = (id(form), sigs)
+        fits = _OPERANDS_FIT.get(okey)
+        if fits is None:
+            fits = _OPERANDS_FIT[okey] = match_operands(form, items) is None
+        if fits:
+            return name, form, bind
+    return None
+
+
+_TAKERS: dict = {}  # opcode tokens -> [(name, form, bind)] of the forms of its head that take the opcode
+
+
+def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | None = None):
+    """((name, form, bind) of the first form that takes the instruction, or None; the best failure).
+
+    Whether a form's operands fit is cached by the operands' signatures (what the operand matcher
+    looks at), and the error text is only worked out for the failure finally reported.
+    """
+    best = None  # (score, name, form, opcode match, whether the operands failed)
+    tkey = tuple(toks)
+    if sigs is None:
+        sigs = tuple(_signature(it) for it in items)
     for name, form in candidates:
-        key = (id(form), tuple(toks))
-        hit = _OPCODE_CACHE.get(key)
-        if hit is None:
-            hit = _OPCODE_CACHE[key] = match_opcode(form, toks)
-        bind, fail = hit
+        fid = id(form)
+        hit = _opcode_match(form, toks, tkey, name)
+        bind, fail, rejected = hit
         if bind is None:
-            score = (0, fail.pos, len(_literal_prefix(form, toks)))
-            err = _describe_failure(name, form, fail, toks)
+            score = (0, fail.pos, _literal_prefix_len(form, toks))
         else:
-            oerr = match_operands(form, items)
-            rejected = _rejected(form, bind, name)
-            if oerr is None and rejected is None:
+            okey = (fid, sigs)
+            fits = _OPERANDS_FIT.get(okey)
+            if fits is None:
+                fits = _OPERANDS_FIT[okey] = match_operands(form, items) is None
+            if fits and rejected is None:
                 return (name, form, bind), None
             score = (1, 99 if rejected is None else 98, 0)
-            err = f"{name}: {oerr}" if oerr else rejected
         if best is None or score > best[0]:
-            best = (score, name, form, err)
-    return None, best
+            best = (score, name, form, hit, None if bind is None or fits else True)
+    if best is None:
+        return None, None
+    score, name, form, (bind, fail, _), bad_operands = best
+    if bind is None:
+        err = _describe_failure(name, form, fail, toks)
+    else:
+        oerr = match_operands(form, items) if bad_operands else None
+        err = f"{name}: {oerr}" if oerr else _rejected(form, bind, name)
+    return None, (score, name, form, err)
 
 
-_OPCODE_CACHE: dict = {}  # (form, opcode tokens) -> match: kernels repeat opcodes with other operands
+def _signature(item: dict) -> tuple:
+    """What the operand matcher looks at in a classified operand (not its register names)."""
+    name = item.get("name")
+    return (item["kind"], bool(item["prefix"]), tuple(item["suffixes"]),
+            item.get("count"), name if name is not None and name.lstrip("-")[:1].isdigit() else None)
+
+
+_OPERANDS_FIT: dict = {}  # (form, operand signatures) -> whether the operands fit the form
+
+
+def _literal_prefix_len(form: dict, toks: list[str]) -> int:
+    lits = _LITERALS.get(id(form))
+    if lits is None:
+        lits = _LITERALS[id(form)] = _literal_tokens(form)
+    return sum(1 for t, u in zip(lits, toks) if t == u)
+
+
+_LITERALS: dict = {}
+
+
+_OPCODE_CACHE: dict = {}  # (form, opcode tokens, name) -> (bind, failure, rejection): opcodes repeat
+_ACCEPTED_SHAPES: dict = {}  # (opcode, operand signatures, target, version) -> result of an accepted instruction
 
 
 def _strip_ignored(toks: list[str], candidates) -> list[str]:
@@ -167,6 +282,16 @@ def _tokens_of(key: tuple, candidates) -> set:
 
 def _slots(form: dict) -> list[tuple[set, str | None]]:
     """The opcode elements in order, flattened: (literal tokens or set values, pattern)."""
+    hit = _SLOTS.get(id(form))
+    if hit is None:
+        hit = _SLOTS[id(form)] = _compute_slots(form)
+    return hit
+
+
+_SLOTS: dict = {}
+
+
+def _compute_slots(form: dict) -> list[tuple[set, str | None]]:
     out: list[tuple[set, str | None]] = []
 
     def walk(elems):
@@ -218,13 +343,17 @@ def _try_reordered(candidates, toks: list[str], items: list[dict]):
     return None
 
 
-def _literal_prefix(form: dict, toks: list[str]) -> list[str]:
-    lits = []
+def _literal_tokens(form: dict) -> list[str]:
+    lits: list[str] = []
     for e in form["opcode"]:
         if "lit" not in e:
             break
         lits += dot_tokens(e["lit"])
-    return [t for t, u in zip(lits, toks) if t == u]
+    return lits
+
+
+def _literal_prefix(form: dict, toks: list[str]) -> list[str]:
+    return [t for t, u in zip(_literal_tokens(form), toks) if t == u]
 
 
 def _rejected(form: dict, bind: dict, name: str) -> str | None:
@@ -248,9 +377,23 @@ def _rejected(form: dict, bind: dict, name: str) -> str | None:
 
 
 def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None, version: str | None) -> dict:
+    reqs = form.get("value_requirements")
+    used = tuple(sorted(f"{k}={v}" for k, v in bind.items() if f"{k}={v}" in reqs)) if reqs else ()
+    key = (id(form), name, used, target, version)
+    hit = _ACCEPT_CACHE.get(key)
+    if hit is None:
+        hit = _ACCEPT_CACHE[key] = _verdict(name, form, bind, target, version)
+    result.update(hit)
+    return result
+
+
+_ACCEPT_CACHE: dict = {}  # (form, requirement keys used, target, version) -> result fields
+
+
+def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str | None) -> dict:
     need_version, targets = _requirements(form, bind)
-    result.update({"valid": True, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
-                   "min_target": targets[0] if targets else (form["min_target"] or None)})
+    out = {"valid": True, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
+           "min_target": targets[0] if targets else (form["min_target"] or None)}
     problems = []
     if version and need_version and _vkey(version) < _vkey(need_version):
         problems.append(f"needs PTX ISA .version {need_version} or later (got {version})")
@@ -258,9 +401,9 @@ def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None,
         shown = ", ".join(targets[:8]) + (" …" if len(targets) > 8 else "")
         problems.append(f"is not available on {target}; available on: {shown}")
     if problems:
-        result["valid"] = False
-        result["error"] = f"{name} " + " and ".join(problems)
-    return result
+        out["valid"] = False
+        out["error"] = f"{name} " + " and ".join(problems)
+    return out
 
 
 def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
@@ -269,16 +412,16 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
     Identical lines (and statements) under the same target and version are checked once: kernels
     repeat themselves a lot.
     """
-    out = []
+    out: list[dict] = []
+    append = out.append
     seen: dict[tuple, dict] = {}
-    lines_seen: dict[tuple, list[dict]] = {}
+    lines_by_setting: dict[tuple, dict[str, list[dict]]] = {}
+    lines_seen = lines_by_setting.setdefault((target, version), {})
     for lineno, raw in enumerate(text.splitlines(), 1):
-        done = lines_seen.get((raw, target, version))
+        done = lines_seen.get(raw)
         if done is not None:
             for first in done:
-                r = dict(first)
-                r["line"] = lineno
-                out.append(r)
+                append({**first, "line": lineno})
             continue
         line = raw.split("//", 1)[0].strip()
         if not line:
@@ -286,9 +429,11 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
         if line.startswith(".version") and version is None:
             file_version = line.split()[1] if len(line.split()) > 1 else None
             version = file_version
+            lines_seen = lines_by_setting.setdefault((target, version), {})
             continue
         if line.startswith(".target") and target is None:
             target = line.split()[1].split(",")[0] if len(line.split()) > 1 else None
+            lines_seen = lines_by_setting.setdefault((target, version), {})
             continue
         results = []
         for stmt in line.split(";"):
@@ -302,8 +447,6 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
             if first is None:
                 first = seen[key] = check_instruction(stmt, target, version)
             results.append(first)
-            r = dict(first)
-            r["line"] = lineno
-            out.append(r)
-        lines_seen[(raw, target, version)] = results
+            append({**first, "line": lineno})
+        lines_seen[raw] = results
     return out

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
+import os
 import re
 import sys
-from pathlib import Path
 
 from ..errors import UserError
 
@@ -44,22 +43,27 @@ def cmd_check(args) -> int:
     if bool(args.file) == bool(args.instruction):
         raise UserError("give one instruction or --file FILE.ptx (not both, not neither)")
     if args.file:
-        path = Path(args.file)
-        if not path.is_file():
+        if not os.path.isfile(args.file):
             raise UserError(f"no such file: {args.file}")
-        results = check_file(path.read_text(errors="replace"), args.target, args.version)
+        with open(args.file, encoding="utf-8", errors="replace") as fh:
+            results = check_file(fh.read(), args.target, args.version)
         bad = [r for r in results if not r["valid"]]
+        shown_name = os.path.basename(args.file)
         if args.json:
+            import json
+
             sys.stdout.write(json.dumps({"instructions": len(results), "invalid": len(bad), "errors": bad}, indent=1) + "\n")
         else:
             for r in bad:
-                print(f"{path.name}:{r['line']}: {r['error']}")
+                print(f"{shown_name}:{r['line']}: {r['error']}")
             print(f"{len(results)} instructions, {len(bad)} invalid")
         return 1 if bad else 0
     r = check_instruction(args.instruction, args.target, args.version)
     out = {k: r[k] for k in ("valid", "form", "error", "min_target", "ptx_version")}
     out["name"] = r["name"]
     if args.json:
+        import json
+
         sys.stdout.write(json.dumps(out, indent=2) + "\n")
     elif r["valid"]:
         print(f"valid: {r['name']} form `{r['form']}`; PTX ISA {r['ptx_version'] or '?'}, min target {r['min_target'] or '?'}")
@@ -85,6 +89,8 @@ def matrix_rows() -> tuple[list[str], list[list[str]]]:
 def cmd_matrix(args) -> int:
     headers, rows = matrix_rows()
     if args.json:
+        import json
+
         sys.stdout.write(json.dumps([dict(zip(headers, r)) for r in rows], indent=1) + "\n")
     elif args.csv:
         import csv

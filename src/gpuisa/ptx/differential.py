@@ -89,7 +89,7 @@ def write_report(res: dict, path: Path, tool_version: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="ptx check vs ptxas on generated instances")
-    ap.add_argument("--per-form", type=int, default=40)
+    ap.add_argument("--per-form", type=int, default=120)
     ap.add_argument("--forms", type=int, default=None, help="sample this many forms")
     ap.add_argument("--out", type=Path, default=ROOT / "artifacts" / "ptx_differential.md")
     args = ap.parse_args(argv)

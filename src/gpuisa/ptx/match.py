@@ -49,13 +49,35 @@ def _values(form: dict, name: str) -> list[str]:
 
 
 def _set_matches(form: dict, name: str, toks: list[str], i: int):
-    for v in _values(form, name):
-        vt = _dot_tokens(v) if v.startswith(".") else (v,)
-        if tuple(toks[i:i + len(vt)]) == vt:
-            yield i + len(vt), v
+    index = _VALUE_INDEX.get((id(form), name))
+    if index is None:
+        index = _VALUE_INDEX[(id(form), name)] = _value_index(form, name)
+    by_first, linear = index
+    if linear:  # a value of no tokens: keep the plain scan, which yields in list order
+        for v in _values(form, name):
+            vt = _dot_tokens(v) if v.startswith(".") else (v,)
+            if tuple(toks[i:i + len(vt)]) == vt:
+                yield i + len(vt), v
+    elif i < len(toks):
+        for vt, v in by_first.get(toks[i], ()):
+            if len(vt) == 1 or tuple(toks[i:i + len(vt)]) == vt:
+                yield i + len(vt), v
     rx = form.get("value_patterns", {}).get(name)
     if rx and i < len(toks) and re.match(rx, toks[i]):
         yield i + 1, toks[i]
+
+
+_VALUE_INDEX: dict = {}  # (form, value set) -> (first token -> [(tokens, value)] in list order, needs plain scan)
+
+
+def _value_index(form: dict, name: str) -> tuple[dict, bool]:
+    by_first: dict = {}
+    for v in _values(form, name):
+        vt = _dot_tokens(v) if v.startswith(".") else (v,)
+        if not vt:
+            return {}, True
+        by_first.setdefault(vt[0], []).append((vt, v))
+    return by_first, False
 
 
 def _match(elems: list[dict], k: int, toks: list[str], i: int, form: dict, bind: dict, fail: Failure, opt: bool):
@@ -86,6 +108,15 @@ def _match(elems: list[dict], k: int, toks: list[str], i: int, form: dict, bind:
 
 def match_opcode(form: dict, toks: list[str]) -> tuple[dict | None, Failure]:
     fail = Failure()
+    i = 0
+    for e in form["opcode"]:  # the leading literals: no choices there, so a mismatch fails the form
+        if "lit" not in e:
+            break
+        lt = _dot_tokens(e["lit"])
+        if tuple(toks[i:i + len(lt)]) != lt:
+            fail.note(i, e, False)  # what the full match below would find
+            return None, fail
+        i += len(lt)
     for j, bind in _match(form["opcode"], 0, toks, 0, form, {}, fail, False):
         if j == len(toks):
             return bind, fail
@@ -112,6 +143,7 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return out
 
 
+_NEGATIVE_LITERAL = re.compile(r"^(?!0[fFdD])\d")  # after `-`: a number, except the hex floats 0f…/0d…
 SUFFIX_RE = re.compile(r"^([A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$")
 
 
@@ -120,7 +152,11 @@ def classify(item: str) -> dict:
     s = item.strip()
     out: dict = {"text": s, "prefix": None, "suffixes": []}
     if s[:1] in "-!" and len(s) > 1:
-        out["prefix"], s = s[0], s[1:].strip()
+        rest = s[1:].strip()
+        if s[0] == "-" and _NEGATIVE_LITERAL.match(rest):
+            s = out["text"] = "-" + rest  # a negative number (ptxas takes it anywhere), not a negated operand
+        else:
+            out["prefix"], s = s[0], rest
     if s.startswith("["):
         end = s.find("]")
         out["kind"] = "mem"
@@ -203,7 +239,7 @@ def _item_error(form: dict, pat: dict, got: dict) -> str | None:
     vals = pat.get("values")
     if vals is not None and gk == "reg":
         allowed = _values(form, vals) if isinstance(vals, str) else vals
-        if got.get("name", "")[:1].isdigit() and got["name"] not in allowed:
+        if got.get("name", "").lstrip("-")[:1].isdigit() and got["name"] not in allowed:
             return f"`{got['name']}` is not a valid {pat['name']}; allowed: {', '.join(allowed)}"
     if pk == "mem" and gk == "mem" and pat.get("inner"):
         lo = sum(1 for x in pat["inner"] if not x["optional"])

@@ -53,6 +53,10 @@ DESCRIPTIONS = {
     "subc": "Difference minus the incoming borrow; with .cc also writes the borrow-out.",
     "mad.cc": "Low or high product half plus c, with the carry-out written to the condition code.",
     "madc": "Low or high product half plus c plus the incoming carry; .cc writes the carry-out.",
+    "fns": "Bit position of the n-th set bit of mask counting up (n > 0) or down (n < 0) from base; "
+           "all ones when there is none.",
+    "vmad": "Product of selected bytes/halves plus c in a wide intermediate: the product or c may be negated, "
+            ".po adds one, then an optional right shift by 7 or 15 and saturation.",
 }
 
 

@@ -5,7 +5,8 @@
 width; immediates may appear in place of registers.
 
 Covered: video scalar (vadd vsub vabsdiff vmin vmax vshl vshr vset, with byte/half
-selects, .sat, secondary .add/.min/.max and merge into a selected byte/half of c),
+selects, .sat, secondary .add/.min/.max and merge into a selected byte/half of c;
+vmad with operand negation, .po, .shr7/.shr15 and .sat), fns,
 video SIMD (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4 with lane
 selects, masks and .add), integer/logic instructions (add sub mul mad mul24 mad24
 sad min max abs neg popc clz brev bfe bfi and or xor not cnot shl shr lop3 prmt
@@ -35,7 +36,7 @@ COVERED = ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "
            "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
            "add", "sub", "mul", "mad", "mul24", "mad24", "sad", "min", "max", "abs", "neg", "popc", "clz", "brev",
            "bfe", "bfi", "and", "or", "xor", "not", "cnot", "shl", "shr", "lop3", "prmt", "dp4a", "dp2a",
-           "div", "rem", "bfind", "bmsk", "szext", "shf", "testp",
+           "div", "rem", "bfind", "bmsk", "szext", "shf", "fns", "vmad", "testp",
            "fma", "rcp", "sqrt", "rsqrt", "copysign", "sin", "cos", "lg2", "ex2", "tanh",
            "rcp.approx.ftz.f64", "rsqrt.approx.ftz.f64",
            "setp", "set", "selp", "slct", "add.cc", "addc", "sub.cc", "subc", "mad.cc", "madc", "cvt")
@@ -316,6 +317,8 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         n = min(n, 32) if ".clamp" in mods else n & 31
         pair = (vals[1] & _mask(32)) << 32 | (vals[0] & _mask(32))
         t = ((pair << n) >> 32) if ".l" in mods else (pair >> n)
+    elif op == "fns":
+        return dname, _fns(vals[0], vals[1], vals[2])
     elif op == "prmt":
         return dname, _prmt(vals[0], vals[1], vals[2])
     elif op in ("dp4a", "dp2a"):
@@ -323,6 +326,59 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
     else:
         raise UnsupportedInstruction(op)
     return dname, t & _mask(out_bits)
+
+
+def _fns(mask: int, base: int, offset: int) -> int:
+    """Position of the |offset|-th set bit of mask counting from bit base upwards (offset > 0) or
+    downwards (offset < 0), base itself included; offset 0 asks whether bit base is set.  No such
+    bit: all ones.  A base above 31 is undefined in PTX."""
+    mask, base, offset = mask & _mask(32), base & _mask(32), _signed(offset, 32)
+    if base > 31:
+        raise UnsupportedInstruction("fns with a base above 31 gives an undefined value in PTX")
+    if offset == 0:
+        return base if mask >> base & 1 else _mask(32)
+    step = 1 if offset > 0 else -1
+    left = abs(offset)
+    pos = base
+    while 0 <= pos < 32:
+        if mask >> pos & 1:
+            left -= 1
+            if left == 0:
+                return pos
+        pos += step
+    return _mask(32)
+
+
+def _vmad(toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
+    """(a*b) + c on selected bytes/halves, in 128-bit two's complement: a product negated when exactly
+    one of a and b carries `-`, else c negated when it does (ones' complement plus one, as the
+    hardware forms it); .po adds one instead; the sum is signed when a type is signed or anything
+    is negated; then .shr7/.shr15 and .sat (to the signed or unsigned 32-bit range)."""
+    types = [t for t in toks if t in (".u32", ".s32")]
+    a_s, b_s = types[1] == ".s32", types[2] == ".s32"
+    neg = [it.get("prefix") == "-" for it in items[1:4]]
+    raw = [_value({**it, "prefix": None}, inputs) for it in items[1:4]]
+    if neg[0] != neg[1] and neg[2]:
+        raise UnsupportedInstruction("vmad negates either the product or c, not both")
+    ta = _select(raw[0], a_s, (items[1]["suffixes"] or [None])[0])
+    tb = _select(raw[1], b_s, (items[2]["suffixes"] or [None])[0])
+    c = raw[2] & _mask(32)
+    neg_product = neg[0] != neg[1]
+    signed_final = a_s or b_s or neg_product or neg[2]
+    tmp, lsb = (ta * tb) & _mask(128), 0
+    if ".po" in toks:
+        lsb = 1
+    elif neg_product:
+        tmp, lsb = ~tmp & _mask(128), 1
+    elif neg[2]:
+        c, lsb = ~c & _mask(32), 1
+    c_wide = (_signed(c, 32) if signed_final else c) & _mask(128)
+    tmp = (tmp + c_wide + lsb) & _mask(128)
+    shift = 7 if ".shr7" in toks else 15 if ".shr15" in toks else 0
+    result = (tmp >> shift) & _mask(64)
+    if ".sat" in toks:
+        result = _clamp(_signed(result, 64), True, 32) if signed_final else _clamp(result, False, 32)
+    return items[0]["name"], result & _mask(32)
 
 
 def _prmt(a: int, b: int, sel: int) -> int:
@@ -413,7 +469,9 @@ def _dispatch(head: str, toks: list[str], items: list[dict], inputs) -> dict:
         if head not in COVERED_FLOAT:
             raise UnsupportedInstruction(f"no executable semantics for {head} on floating-point types")
         return evaluate(head, toks, items, inputs)
-    if head in ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"):
+    if head == "vmad":
+        name, value = _vmad(toks, items, inputs)
+    elif head in ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"):
         name, value = _video_scalar(head, toks, items, inputs)
     elif head[:-1] in ("vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax", "vset") and head[-1] in "24":
         name, value = _video_simd(head, 4 if head.endswith("4") else 2, toks, items, inputs)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import fastpaths, floats, matrix, parser, runtime, sources
+from . import codeshape, fastpaths, floats, matrix, parser, runtime, sources
 from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, E, CompileError, ExprGen, _ty
 from .functions import CallGen
 from .types import BOOL, Ty, view_type
@@ -118,6 +118,11 @@ class Gen(ExprGen, CallGen):
         self.written = {("D0" if r == "D" else r) for r in self.written}
         self.lane_masks = set()
         self.hoisted: dict[str, str] = {}
+        self.whole_writes: dict[str, tuple] = {}
+        self.ubits: dict[str, int] = {}  # hoisted names that hold unsigned values of fewer bits
+        self.sbits: dict[str, int] = {}  # ... and signed ones
+        self.branch_depth = 0  # inside an if arm: common subexpressions there are computed lazily
+        self.lazy: set[str] = set()
         self.mode_written = any(s[0] == "assign" and any(t == ("name", "ROUND_MODE") for t in s[2]) for s in _walk(stmts))
         self.widths: dict[str, int] = {}
         self._prescan(stmts)
@@ -270,10 +275,12 @@ class Gen(ExprGen, CallGen):
     def _sub_block(self, body, mask) -> None:
         saved = self.mask
         self.mask = mask
+        self.branch_depth += 1
         start = len(self.lines)
         self.block(body)
         if len(self.lines) == start:
             self.emit("pass")
+        self.branch_depth -= 1
         self.mask = saved
 
     def st_for(self, s) -> None:
@@ -494,9 +501,19 @@ class Gen(ExprGen, CallGen):
                 self.vars[n] = Ty(self.vars[n].kind, lo + w)
             width = lo + w
         new = f"rt.setbits({old}, {lo}, {w}, {bits.code})"
+        if lo == "C.lane" and w == 1:
+            new = f"rt.set_lane_bit({old}, {bits.code}, C)"
         if width > 64:
             new = f"rt.setbits(rt.obj({old}, Ty('b', 64)) if {old}.dtype != object else {old}, {lo}, {w}, {bits.code})"
+        elif n in REGISTERS and lo == 0 and w <= 64 and not bits.uni:
+            # Whether this write covers the whole register is known once every access is seen.
+            token = f"@@write{len(self.whole_writes)}@@"
+            self.whole_writes[token] = (n, w, bits.code, new)
+            new = token
         self.emit(f"{old} = rt.merge({self.mask}, {new}, {old})")
+
+    def resolve_whole_writes(self) -> None:
+        self.lines = codeshape.resolve_whole_writes(self.lines, self.whole_writes, self.regs, self.unsigned_width)
 
     def store_vgpr(self, lane_node, reg_node, e: E) -> None:
         reg = reg_node[1] if reg_node[0] == "field" else reg_node
@@ -515,6 +532,7 @@ class Gen(ExprGen, CallGen):
     # -- the function
     def function_source(self, body_stmts) -> str:
         self.block(body_stmts)
+        self.resolve_whole_writes()
         head = ["def _prog(R, _m, C):", "    v_ROUND_MODE = C.round_mode"]
         for r in sorted(self.regs):
             head.append(f"    r_{r} = R[{r!r}]")

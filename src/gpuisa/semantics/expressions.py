@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .codeshape import signed_width, unsigned_width
 from .types import BOOL, F64, I32, I64, Ty, join, view_type
 
 
@@ -150,9 +151,16 @@ class ExprGen:
         """Compute an expression over read-only inputs once, before the body (common subexpressions)."""
         if e.uni or e.code.isidentifier() or "C.state" in e.code:
             return e
+        name = self.hoisted.get(e.code)
+        if name is not None:
+            if name in self.lazy:
+                self.emit(f"if {name} is None: {name} = {e.code}")
+            return E(name, e.ty, False, e.boolean, e.lit, e.hexlit)
         for tok in self._IDENT.findall(e.code):
             if tok[0] == "'" or tok in ("np", "rt", "fl", "Ty", "C", "True", "False", "None"):
                 continue
+            if tok.startswith("r_") and tok[2:] not in self.written and tok[2:] in REGISTERS:
+                continue  # a register the instruction never writes: read-only like the cached views
             if tok.startswith(("v_", "r_", "_t", "_m", "_l")) and not (tok == "v_ROUND_MODE" and not self.mode_written):
                 return e
         if tok_only_attrs(e.code):
@@ -161,8 +169,22 @@ class ExprGen:
         if name is None:
             name = f"h_{len(self.hoisted)}"
             self.hoisted[e.code] = name
-            self.cache_lines.append(f"{name} = {e.code}")
+            if self.branch_depth:  # inside an if arm: computed on first use, only if an arm that uses it runs
+                self.lazy.add(name)
+                self.cache_lines.append(f"{name} = None")
+                self.emit(f"if {name} is None: {name} = {e.code}")
+            else:
+                self.cache_lines.append(f"{name} = {e.code}")
+            w = self.unsigned_width(e.code)
+            if w < 64:
+                self.ubits[name] = w
+            w = signed_width(e.code, self.sbits)
+            if w < 64:
+                self.sbits[name] = w
         return E(name, e.ty, False, e.boolean, e.lit, e.hexlit)
+
+    def unsigned_width(self, code: str) -> int:
+        return unsigned_width(code, self.ubits)
 
     def ex_num(self, node) -> E:
         v, ty = node[1], node[2]
@@ -251,6 +273,9 @@ class ExprGen:
             return E(f"rt.view_u({e.code}, {vt.width})", vt, e.uni)
         if vt.width > 64:
             return E(f"rt.view_u(rt.obj({e.code}, {_ty(src)}), {vt.width})", vt)
+        if not e.uni and not e.boolean and (self.unsigned_width(e.code) < vt.width + (vt.kind != "i") or
+                                            vt.kind == "i" and signed_width(e.code, self.sbits) <= vt.width):
+            return E(e.code, vt)  # a value that already fits the view: the view changes nothing
         if vt.kind == "i":
             return E(f"rt.view_i({e.code}, {vt.width})", vt, e.uni)
         if vt.width >= 64 and src.width <= 64:
@@ -273,6 +298,8 @@ class ExprGen:
             raise CompileError("VGPR with a single index")
         b = self.bits(self.ex(base))
         i = self.as_int(self.ex(idx))
+        if i.code == "C.lane" and not b.uni:
+            return E(f"rt.lane_bit({b.code}, C)", Ty("u", 1))
         return E(f"rt.getbits({b.code}, {i.code}, 1)", Ty("u", 1), b.uni and i.uni)
 
     def static_width(self, hi, lo) -> int | None:

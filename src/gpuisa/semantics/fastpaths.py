@@ -43,14 +43,23 @@ def _pack(codes: np.ndarray, bits: int) -> np.ndarray:
     return np.array([int.from_bytes(row.tobytes(), "little") for row in u8], dtype=object)
 
 
+def _clmul197(h):
+    """Carry-less product h * 197 (197 = x^7 + x^6 + x^2 + 1)."""
+    return h ^ (h << 2) ^ (h << 6) ^ (h << 7)
+
+
 def _prng_chain(seed, steps: int) -> np.ndarray:
-    """(lanes, steps): the seed, then each v_prng_b32 step (shift left, xor 197 when bit 31 was set)."""
-    r = np.asarray(seed, dtype=np.int64) & 0xFFFFFFFF
-    out = np.empty((len(r), steps), dtype=np.int64)
-    for p in range(steps):
-        out[:, p] = r
-        r = ((r << 1) ^ np.where((r >> 31) & 1 == 1, 197, 0)) & 0xFFFFFFFF
-    return out
+    """(lanes, steps): the seed, then each v_prng_b32 step (shift left, xor 197 when bit 31 was set).
+
+    A step is multiplication by x modulo P(x) = x^32 + 197 over GF(2), so step p is
+    r * x^p mod P: the low bits shifted left by p, plus the p bits shifted out times 197
+    (carry-less), reduced once more for the at most 7 bits that product has above bit 31.
+    All steps of all lanes at once."""
+    r = (np.asarray(seed, dtype=np.int64) & 0xFFFFFFFF)[:, None]
+    p = np.arange(steps, dtype=np.int64)[None, :]
+    high = r >> (32 - p)  # the p bits shifted out (none for p = 0)
+    t = _clmul197(high)
+    return ((r << p) & 0xFFFFFFFF) ^ (t & 0xFFFFFFFF) ^ _clmul197(t >> 32)
 
 
 def pk32_source_bits(name: str) -> int:

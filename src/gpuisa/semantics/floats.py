@@ -21,7 +21,14 @@ def dtype(kind: str, width: int):
     return DTYPE[(kind, width)]
 
 
+_I64 = np.dtype(np.int64)
+_FROM = {("f", 16): (np.uint16, np.float16), ("f", 32): (np.uint32, np.float32)}
+
+
 def from_bits(bits, kind: str, width: int) -> np.ndarray:
+    if type(bits) is np.ndarray and bits.dtype is _I64 and (kind, width) in _FROM:
+        u, f = _FROM[(kind, width)]  # a narrowing integer cast keeps the low bits, like a mask
+        return bits.astype(u).view(f)
     b = np.asarray(bits)
     if b.dtype == object:
         b = np.array([int(x) & ((1 << width) - 1) for x in b.ravel()], dtype=np.uint64).astype(np.int64)
@@ -36,7 +43,8 @@ def from_bits(bits, kind: str, width: int) -> np.ndarray:
 
 
 def to_bits(x, kind: str, width: int) -> np.ndarray:
-    x = np.asarray(x, dtype=dtype(kind, width))
+    if type(x) is not np.ndarray or x.dtype != DTYPE[(kind, width)]:
+        x = np.asarray(x, dtype=dtype(kind, width))
     if kind == "bf":
         return (x.view(np.uint32) >> 16).astype(np.int64)
     if width == 16:

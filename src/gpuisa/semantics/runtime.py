@@ -28,6 +28,16 @@ def mask(w: int) -> int:
     return i64((1 << w) - 1) if w < 64 else -1
 
 
+# Fast paths below test for the common case first: an int64 numpy array (``_ND``/``_I64``)
+# with widths and offsets known at compile time; anything else takes the general code.
+_ND = np.ndarray
+_I64 = np.dtype(np.int64)
+_UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32}
+_SIGNED = {8: np.int8, 16: np.int16, 32: np.int32}
+_MASKS = [mask(w) for w in range(65)]
+_SETBITS_KEEP: dict = {}  # (lo, w) -> int64 mask of the bits that setbits keeps
+
+
 # ------------------------------------------------------------------ lane masks
 
 def lanes_bool(c, L: int):
@@ -79,6 +89,8 @@ def mminus(a, b):
 
 def merge(m, new, old):
     """new in the lanes of m, old elsewhere."""
+    if m is None and type(new) is _ND and new.ndim:
+        return new
     if old is None:
         old = np.zeros_like(np.asarray(new)) if np.ndim(new) else np.zeros(np.shape(m) if m is not None and m is not False else 1, dtype=np.asarray(new).dtype)
     if m is None:
@@ -125,6 +137,11 @@ def from_obj(x):
 
 
 def view_u(x, w: int):
+    if type(x) is _ND and x.dtype is _I64:
+        if w >= 64:
+            return x
+        t = _UNSIGNED.get(w)  # a narrowing cast keeps the low bits, like the mask
+        return x.astype(t).astype(_I64) if t is not None else x & _MASKS[w]
     if isinstance(x, np.ndarray) and x.dtype == object:
         m = (1 << w) - 1
         r = np.array([int(v) & m for v in x], dtype=object)
@@ -137,6 +154,14 @@ def view_u(x, w: int):
 
 
 def view_i(x, w: int):
+    if type(x) is _ND and x.dtype is _I64:
+        if w >= 64:
+            return x
+        t = _SIGNED.get(w)
+        if t is not None:
+            return x.astype(t).astype(_I64)
+        s = 1 << (w - 1)
+        return ((x & _MASKS[w]) ^ s) - s
     if isinstance(x, np.ndarray) and x.dtype == object:
         m, s = (1 << w) - 1, 1 << (w - 1)
         r = np.array([((int(v) & m) ^ s) - s for v in x], dtype=object)
@@ -192,6 +217,8 @@ def _uniform(lo):
 
 def getbits(x, lo, w):
     """Bits [lo, lo+w) of x (lo may be per lane; w uniform)."""
+    if type(lo) is int and type(x) is _ND and x.dtype is _I64 and 0 <= lo < 64:
+        return view_u(x >> lo, w) if lo else view_u(x, w)
     w = int(w)
     lo = _uniform(lo)
     if isinstance(x, np.ndarray) and x.dtype == object:
@@ -209,6 +236,11 @@ def getbits(x, lo, w):
 
 def setbits(old, lo, w, v):
     """old with bits [lo, lo+w) replaced by the low bits of v."""
+    if type(lo) is int and type(old) is _ND and old.dtype is _I64 and lo >= 0 and lo + w <= 64:
+        keep = _SETBITS_KEEP.get((lo, w))
+        if keep is None:
+            keep = _SETBITS_KEEP[(lo, w)] = ~i64(((1 << w) - 1) << lo)
+        return (old & keep) | ((v & _MASKS[w]) << lo) if lo else (old & keep) | (v & _MASKS[w])
     w = int(w)
     lo = _uniform(lo)
     if not isinstance(lo, np.ndarray) and (isinstance(old, np.ndarray) and old.dtype == object or int(lo) + w > 64):
@@ -237,8 +269,30 @@ def setbits(old, lo, w, v):
     return (old & ~i64((((1 << w) - 1) << lo))) | ((v & m) << lo)
 
 
+def lane_bit(x, C):
+    """Bit ``laneId`` of x in each lane (``VCC.u64[laneId]``)."""
+    if type(x) is _ND and x.dtype is _I64 and C.L <= 64:
+        return (x >> C.lane) & 1
+    return getbits(x, C.lane, 1)
+
+
+def set_lane_bit(old, v, C):
+    """old with bit ``laneId`` replaced by the low bit of v in each lane (``D0.u64[laneId] = ...``)."""
+    if type(old) is _ND and old.dtype is _I64 and C.L <= 64:
+        return (old & C.lane_keep) | ((v & 1) << C.lane)
+    return setbits(old, C.lane, 1, v)
+
+
+_REVERSED_BYTE = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
+
+
 def bitrev(x, w: int):
     """Bits [0 .. w-1] of x in reverse order (the manuals' x[0 : 31])."""
+    if type(x) is _ND and x.dtype is _I64 and 0 < w <= 64 and x.ndim == 1:
+        # reverse all 64 bits (bytes in reverse order, each byte reversed), then drop the low 64 - w
+        b = _REVERSED_BYTE[x.astype("<i8").view(np.uint8).reshape(-1, 8)[:, ::-1]]
+        u = np.ascontiguousarray(b).view("<u8").ravel()
+        return (u >> np.uint64(64 - w)).astype(np.int64)
     u = np.asarray(x).astype(np.int64).view(np.uint64)
     r = np.zeros_like(u)
     for i in range(w):

@@ -40,6 +40,7 @@ class Context:
 
     def __post_init__(self):
         self.lane = np.arange(self.L, dtype=np.int64)
+        self.lane_keep = ~np.left_shift(np.int64(1), self.lane)  # every bit but the lane's own
         self.w32 = self.wave == 32
 
     def call(self, name: str, args: list) -> np.ndarray:
@@ -174,9 +175,15 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
         if v is None:
             vals = [0]
         elif isinstance(v, (list, tuple)):
-            if v and all(type(x) is int for x in v) and min(v) >= -(1 << (w - 1)) and max(v) < (1 << w):
+            if v and set(map(type, v)) == {int} and min(v) >= -(1 << (w - 1)) and max(v) < (1 << w):
+                # plain integers in range: no per-value parsing
+                if w < 64:
+                    arr = np.zeros(L, dtype=np.int64)
+                    arr[:len(v)] = np.array(v, dtype=np.int64) & ((1 << w) - 1)
+                    regs[r], before[r] = arr, arr.copy()
+                    continue
                 m = (1 << w) - 1
-                vals = [x & m for x in v] + [0] * (L - len(v))  # plain integers in range: no per-value parsing
+                vals = [x & m for x in v] + [0] * (L - len(v))
             else:
                 vals = [_parse_value(x, fmt, r, w) for x in v] + [0] * (L - len(v))
         else:
@@ -195,7 +202,11 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
         exec_bits = _parse_value(operands["EXEC"], None, "EXEC", 64)
     else:
         exec_bits = (1 << lanes) - 1
-    active = np.array([(exec_bits >> i) & 1 for i in range(L)], dtype=bool) if not prog.scalar else np.ones(1, bool)
+    if prog.scalar:
+        active = np.ones(1, bool)
+    else:
+        nbytes = max(8, -(-L // 8))
+        active = np.unpackbits(np.frombuffer(exec_bits.to_bytes(nbytes, "little"), np.uint8), bitorder="little")[:L].astype(bool)
     mask = None if (prog.wave_level or prog.scalar or active.all()) else active
     from .matrix import MatrixLayoutError
 
@@ -212,9 +223,8 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
     wave_mask = (1 << wave) - 1
     for r in sorted(prog.writes):
         w = prog.widths.get(r, 32)
-        m = (1 << w) - 1
-        vals = [int(x) & m for x in regs[r]]
-        old = [int(x) & m for x in before[r]]
+        vals = _masked_list(regs[r], w)
+        old = _masked_list(before[r], w)
         if r in prog.lane_masks and not prog.scalar:
             orig = old[0]
             bits = 0
@@ -244,6 +254,15 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
             "scalar_registers": scalar_regs, "state": {"changed": changed, **final, **state},
             "formats": {r: _fmt_name(prog.formats.get(r)) for r in outputs},
             "interpreted": {r: _interpret_all(vals, prog.formats.get(r)) for r, vals in outputs.items()}}
+
+
+def _masked_list(arr, w: int) -> list[int]:
+    """The low w bits of each element, as Python ints."""
+    a = np.asarray(arr)
+    if a.dtype == np.int64 and a.ndim == 1 and w <= 64:
+        return (a.view(np.uint64) & np.uint64((1 << w) - 1)).tolist()
+    m = (1 << w) - 1
+    return [int(x) & m for x in a.ravel()]
 
 
 def _interpret_all(vals: list[int], fmt: Ty | None) -> list:

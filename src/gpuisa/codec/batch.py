@@ -1,0 +1,548 @@
+"""Batch decoding of a whole buffer with numpy, in front of the scalar decoder.
+
+``Decoder.decode_listing`` runs here.  The result is, instruction for instruction, what the scalar
+path (``Decoder.decode_at`` at each instruction start) gives; every text comes from the scalar
+renderer and operand printer, only reused:
+
+1. Classify: the buffer is viewed as little-endian dwords; the bits that choose a decode class and
+   opcode (``FastPath.sel_mask``, per 9-bit prefix) index a dense table of entry ids, filled by the
+   scalar class chooser the first time a selector is met.  Each dword gets the size the instruction
+   starting there would have if the batch path handles its entry, 0 where the scalar path decides.
+2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 8 steps made with numpy,
+   a short Python loop over them); where the size is 0 the scalar decoder decodes and gives the size.
+3. Render: distinct instruction words are rendered once.  Per entry a plan cuts out the operands whose
+   text depends on their own field value alone (registers, plain sources, immediates); the rest of
+   the word keys a format template made by rendering one instruction with the scalar renderer and
+   putting placeholders where the cut operands' texts are.  Cut values index a pool of operand texts
+   (filled from the scalar operand printer for the values met); one ``str.format`` per distinct word.
+4. Anything the batch path cannot vouch for -- a cut value the operand printer rejects (a literal,
+   DPP, an out-of-range tuple), a reserved value, a template that fails -- is decoded by the scalar
+   path instead, and the walk is redone from the first such start (its size may differ).
+
+The class table, operand-text pool and templates depend only on the architecture's tables and plans
+(a template is keyed by an entry and the bits of the word that are not operand values: opcode,
+modifiers), so they are kept per process like the tables; the per-decoder word caches of the scalar
+path are not used.  ``tests/test_codec_batch.py`` checks batch == scalar on random and real words.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from . import operands as opd
+from .syntax import join
+
+_NO_TEMPLATE = ("EXP", "VEXPORT", "VOPD")
+_SIMPLE_KINDS = ("vreg", "src", "ssrc", "imm")
+MAXC = 8  # cut operands per entry at most
+_WIDE = 16  # cut fields wider than this stay in the template key
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_M3 = np.uint64(0x165667B19E3779F9)
+_U64 = np.uint64
+
+
+class ArchBatch:
+    """Per (architecture, wave size): class table, entry plans, operand-text pool, templates."""
+
+    def __init__(self, dec):
+        self.dec = dec
+        sm = dec.fast.sel_mask
+        self.sel_mask = np.array(sm, dtype=np.uint32)
+        base = np.full(512, -1, dtype=np.int64)
+        sh = np.zeros(512, dtype=np.uint32)
+        mk = np.zeros(512, dtype=np.uint32)
+        off = 0
+        for p, m in enumerate(sm):
+            low = m & 0x7FFFFF
+            s = (low & -low).bit_length() - 1 if low else 0
+            span = low.bit_length() - s if low else 0
+            if span > 16:
+                continue  # such buckets are classified through np.unique on their selectors
+            base[p], sh[p], mk[p] = off, s, (1 << span) - 1
+            off += 1 << span
+        self.cls_base, self.cls_sh, self.cls_mk = base, sh, mk
+        self.cls_table = np.full(off, -1, dtype=np.int32)
+        self.sel_ids: dict[int, int] = {}
+        # entries: eid 0 = the scalar path decides
+        self.entries: list = [None]
+        self.entry_ids: dict[int, int] = {}
+        self.rows: list = [(0, 0, 0, 0, 0, [])]
+        self.arrays = None
+        # operand-text pool: index 0 is the empty text of an absent slot
+        self.pool_text = np.empty(4096, dtype=object)
+        self.pool_text[0] = ""
+        self.pool_ok = np.zeros(4096, dtype=bool)
+        self.pool_known = np.zeros(4096, dtype=bool)
+        self.pool_ok[0] = self.pool_known[0] = True
+        self.pool_used = 1
+        self.seg_starts: list[int] = []
+        self.seg_compute: list = []
+        self.seg_by_key: dict = {}
+        # templates: tid 0 = none (the scalar path decides)
+        self.tpl_ids: dict = {}
+        self.tpl_fmt: list = [""]
+        self.tpl_base = np.zeros((256, MAXC), dtype=np.int64)
+        self.tpl_fmt_arr = None
+        self.tk_new: list = []
+        self.tk_hash = np.zeros(0, dtype=_U64)
+        self.tk_eid = np.zeros(0, dtype=np.int32)
+        self.tk_key = np.zeros(0, dtype=_U64)
+        self.tk_key3 = np.zeros(0, dtype=np.uint32)
+        self.tk_tid = np.zeros(0, dtype=np.int64)
+
+    # -- classification ------------------------------------------------------
+    def classify(self, dws):
+        p = dws >> np.uint32(23)
+        base = self.cls_base[p]
+        idx = base + ((dws >> self.cls_sh[p]) & self.cls_mk[p])
+        dense = base >= 0
+        if not dense.all():
+            idx[~dense] = 0
+        e = self.cls_table[idx]
+        miss = dense & (e < 0)
+        if miss.any():
+            mi = np.flatnonzero(miss)
+            u, first = np.unique(idx[mi], return_index=True)
+            reps = (dws[mi[first]] & self.sel_mask[p[mi[first]]]).tolist()
+            self.cls_table[u] = [self.entry_id(s) for s in reps]
+            e = self.cls_table[idx]
+        if not dense.all():
+            si = np.flatnonzero(~dense)
+            sel = dws[si] & self.sel_mask[p[si]]
+            u, inv = np.unique(sel, return_inverse=True)
+            e[si] = np.array([self.entry_id(s) for s in u.tolist()], dtype=np.int32)[inv]
+        return e
+
+    def scalar_decoder(self):
+        """A decoder of the same architecture for what the batch path leaves to the scalar path; its word
+        caches are emptied for every stream (``Decoder`` instances give identical results)."""
+        sd = self.__dict__.get("_scalar")
+        if sd is None:
+            from .decoder import Decoder
+
+            sd = self._scalar = Decoder(self.dec.arch, self.dec.wave64)
+        sd.fast.done.clear()
+        sd.fast.pick.clear()
+        return sd
+
+    def entry_id(self, sel: int) -> int:
+        got = self.sel_ids.get(sel)
+        if got is not None:
+            return got
+        fast = self.dec.fast
+        c = fast.by_sel.get(sel)
+        if c is None:
+            c = fast.by_sel[sel] = fast._choose(sel)
+        eid = 0
+        if c and c[1] <= 96:
+            entry = c[0]
+            eid = self.entry_ids.get(id(entry))
+            if eid is None:
+                row = self._compile(entry)
+                eid = 0
+                if row is not None:
+                    eid = len(self.entries)
+                    self.entries.append(entry)
+                    self.rows.append(row)
+                    self.arrays = None
+                self.entry_ids[id(entry)] = eid
+        self.sel_ids[sel] = eid
+        return eid
+
+    def _compile(self, entry):
+        """(dwords, width mask, dword-3 mask, rest mask, rest mask of dword 3, cut slots) of an entry."""
+        dec = self.dec
+        if entry.encoding in _NO_TEMPLATE or entry.width not in (32, 64, 96):
+            return None
+        plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+        if plan is None:
+            return None
+        # a 32-bit instruction whose plan always reads a literal: the literal is its second dword, kept whole
+        # in the template key (constants repeat)
+        lit = any(sp.get("k") == "lit" for sp in plan["ops"])
+        if lit and entry.width != 32:
+            return None
+        width = 64 if lit else entry.width
+        enc = dec.tables.encodings[entry.encoding]
+        # fields with reserved values stay in the template key: the scalar renderer alone decides on them
+        busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | set(plan.get("bad", {})) | {"FORMAT", "DFMT", "NFMT"}
+        uses: dict[str, int] = {}
+        for spec in plan["ops"]:
+            for key in ("f", "imm_if"):
+                if key in spec:
+                    uses[spec[key]] = uses.get(spec[key], 0) + 1
+            if "acc" in spec:
+                busy.add(spec["acc"][0])
+            if "alt" in spec:
+                busy.add("VADDR")
+                busy.update(spec["alt"])
+            busy.update(spec.get("table", {}))
+        for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
+            busy.update(c["deps"])
+            sp = plan["ops"][c["op"]]
+            if sp.get("k") != "vreg" or "note" in sp:
+                busy.add(sp.get("f"))
+        must_zero = dec.named.get("must_zero", {}).get(entry.encoding, 0)
+        slots = []
+        rest = (1 << width) - 1
+        for k, spec in enumerate(plan["ops"]):
+            f = spec.get("f")
+            kind = spec.get("k")
+            if (kind not in _SIMPLE_KINDS or f is None or f in busy or uses.get(f) != 1 or "imm_if" in spec
+                    or "table" in spec or "alt" in spec or len(slots) == MAXC):
+                continue
+            fld = enc.field(f)
+            if fld is None or len(fld.ranges) != 1:
+                continue
+            hi, lo = fld.ranges[0]
+            w = hi - lo + 1
+            fmask = ((1 << w) - 1) << lo
+            if fmask & must_zero or (lo < 64 <= hi) or hi >= entry.width or w > _WIDE:
+                continue
+            if kind == "vreg" and "note" not in spec:  # the register class and count come with the template
+                every = self._segment(("any", w), 1 << w, None, ([""] * (1 << w), np.ones(1 << w, bool)))
+                slots.append((k, lo, w, True, spec.get("c", "v"), every))
+            else:
+                if "acc" in spec:
+                    continue
+                compute = (lambda v, e=entry, k=k: dec._operand_alone(e, k, v))
+                slots.append((k, lo, w, False, None, self._segment(self._alone_sig(entry, plan, k, spec, w), 1 << w, compute)))
+            rest &= ~fmask
+        wmask = (1 << min(width, 64)) - 1
+        return (width // 32, wmask, 0xFFFFFFFF if width == 96 else 0, rest & ((1 << 64) - 1), rest >> 64, slots)
+
+    def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
+        from .decoder import operand_type
+
+        sig = ("alone", tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), w)
+        if spec["k"] in ("src", "ssrc"):
+            sig += (operand_type(entry.mnemonic), self.dec._src_note(entry, plan, k))
+        return sig
+
+    def np_rows(self):
+        """Per-entry numpy arrays (rebuilt when entries were added)."""
+        if self.arrays is None:
+            n = len(self.rows)
+            dw = np.zeros(n, np.int64)
+            wm = np.zeros(n, np.uint64)
+            w3m = np.zeros(n, np.uint32)
+            rlo = np.zeros(n, np.uint64)
+            rhi = np.zeros(n, np.uint32)
+            s_sh = np.zeros((n, MAXC), np.uint64)
+            s_mk = np.zeros((n, MAXC), np.uint64)
+            s_3 = np.zeros((n, MAXC), bool)
+            s_base = np.zeros((n, MAXC), np.int64)
+            for i, (d, w, w3, r, r3, slots) in enumerate(self.rows):
+                dw[i], wm[i], w3m[i], rlo[i], rhi[i] = d, w, w3, r, r3
+                for j, (_, lo, width, _, _, base) in enumerate(slots):
+                    s_sh[i, j] = lo - 64 if lo >= 64 else lo
+                    s_mk[i, j] = (1 << width) - 1
+                    s_3[i, j] = lo >= 64
+                    s_base[i, j] = base
+            nslots = max(len(r[5]) for r in self.rows)
+            self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()))
+        return self.arrays
+
+    # -- operand-text pool ---------------------------------------------------
+    def _segment(self, key, size: int, compute, eager=None) -> int:
+        got = self.seg_by_key.get(key)
+        if got is not None:
+            return got
+        start = self.pool_used
+        need = start + size
+        if need > len(self.pool_text):
+            grow = max(need, 2 * len(self.pool_text))
+            for name in ("pool_text", "pool_ok", "pool_known"):
+                old = getattr(self, name)
+                new = np.empty(grow, dtype=object) if name == "pool_text" else np.zeros(grow, dtype=bool)
+                new[:len(old)] = old
+                setattr(self, name, new)
+        self.pool_used = need
+        if eager is not None:
+            texts, ok = eager
+            self.pool_text[start:need] = texts
+            self.pool_ok[start:need] = ok
+            self.pool_known[start:need] = True
+        self.seg_starts.append(start)
+        self.seg_compute.append(compute)
+        self.seg_by_key[key] = start
+        return start
+
+    def fill(self, idx):
+        """Make sure the pool holds the texts at ``idx`` (computed by the scalar operand printer)."""
+        miss = idx[~self.pool_known[idx]]
+        if len(miss):
+            for i in np.unique(miss).tolist():
+                s = bisect.bisect_right(self.seg_starts, i) - 1
+                t = self.seg_compute[s](i - self.seg_starts[s])
+                self.pool_text[i] = "" if t is False else t
+                self.pool_ok[i] = t is not False
+                self.pool_known[i] = True
+
+    def reg_segment(self, cls: str, n: int, w: int) -> int:
+        key = ("reg", cls, n, w)
+        got = self.seg_by_key.get(key)
+        if got is not None:
+            return got
+        vals = np.arange(1 << w)
+        ok = vals + n <= 256
+        return self._segment(key, 1 << w, None, ([opd.reg_text(cls, v, n) for v in range(1 << w)], ok))
+
+    # -- templates -------------------------------------------------------------
+    def template_id(self, eid: int, key: int, key3: int, word: int, data: bytes, off: int) -> int:
+        k = (eid, key, key3)
+        tid = self.tpl_ids.get(k)
+        if tid is None:
+            got = self._template(eid, word, data, off)
+            tid = 0
+            if got is not None:
+                tid = len(self.tpl_fmt)
+                self.tpl_fmt.append(got[0])
+                if tid >= len(self.tpl_base):
+                    self.tpl_base = np.concatenate([self.tpl_base, np.zeros_like(self.tpl_base)])
+                self.tpl_base[tid, :len(got[1])] = got[1]
+                self.tpl_fmt_arr = None
+            self.tpl_ids[k] = tid
+            h = (key * int(_M1) ^ key3 * int(_M2) ^ eid * int(_M3)) & 0xFFFFFFFFFFFFFFFF  # as numpy computes it
+            self.tk_new.append((h, eid, key, key3, tid))
+        return tid
+
+    def find_templates(self, kh):
+        """Index into the sorted template keys for each key hash, -1 where none is known."""
+        if self.tk_new:
+            rows = list(zip(self.tk_hash.tolist(), self.tk_eid.tolist(), self.tk_key.tolist(),
+                            self.tk_key3.tolist(), self.tk_tid.tolist())) + self.tk_new
+            rows.sort()
+            self.tk_hash = np.array([r[0] for r in rows], dtype=_U64)
+            self.tk_eid = np.array([r[1] for r in rows], dtype=np.int32)
+            self.tk_key = np.array([r[2] for r in rows], dtype=_U64)
+            self.tk_key3 = np.array([r[3] for r in rows], dtype=np.uint32)
+            self.tk_tid = np.array([r[4] for r in rows], dtype=np.int64)
+            self.tk_new = []
+        if not len(self.tk_hash):
+            return np.full(len(kh), -1, dtype=np.int64)
+        at = np.searchsorted(self.tk_hash, kh)
+        at[at == len(self.tk_hash)] = 0
+        return np.where(self.tk_hash[at] == kh, at, -1)
+
+    def _template(self, eid: int, word: int, data: bytes, off: int):
+        """(format, pool base per cut) from one scalar render of ``word``; None if unusable."""
+        from .operands import parse_reg
+
+        dec = self.dec
+        entry = self.entries[eid]
+        nd, slots = self.rows[eid][0], self.rows[eid][5]
+        parts: list = []
+        d = dec._render(entry, word & ((1 << entry.width) - 1), data, off, parts)
+        if not d.valid or len(d.data) != 4 * nd or not parts:
+            return None
+        texts, mods = parts
+        texts = [t.replace("{", "{{").replace("}", "}}") for t in texts]
+        bases = []
+        for j, (k, lo, w, reg, cls, base) in enumerate(slots):
+            v = (word >> lo) & ((1 << w) - 1)
+            cur = texts[k]
+            if reg:
+                r = parse_reg(cur)
+                if r is None or r[1] != v or r[0] not in (cls, "a") or opd.reg_text(r[0], v, r[2]) != cur:
+                    return None
+                texts[k] = "{%d}" % j
+                bases.append(self.reg_segment(r[0], r[2], w))
+                continue
+            self.fill(np.array([base + v]))
+            if not self.pool_ok[base + v]:
+                return None
+            alone = self.pool_text[base + v].replace("{", "{{").replace("}", "}}")
+            i = cur.find(alone)
+            if i < 0 or len(cur) - len(alone) > 8:
+                return None
+            texts[k] = cur[:i] + "{%d}" % j + cur[i + len(alone):]
+            bases.append(base)
+        fmt = join(dec.plans[f"{entry.name}|{entry.encoding}"]["m"], texts,
+                   [x.replace("{", "{{").replace("}", "}}") for x in mods])
+        return fmt, bases
+
+
+_SHARED: dict[tuple, ArchBatch] = {}
+
+
+def arch_batch(dec) -> ArchBatch:
+    key = (dec.arch, dec.wave64)
+    ab = _SHARED.get(key)
+    if ab is None:
+        ab = _SHARED[key] = ArchBatch(dec)
+    return ab
+
+
+# -- the stream ------------------------------------------------------------------------------------
+def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, str | None, int]]:
+    """(offset, text or None, size) per instruction, as ``decode_at`` at each start would give."""
+    n4 = len(data) // 4
+    out: list = []
+    tail = 0
+    if n4 >= 2:
+        dws = np.frombuffer(data, dtype="<u4", count=n4)
+        starts, texts, sizes, tail = _bulk(arch_batch(dec), dec, data, dws)
+        out = list(zip((starts * 4 + base_offset).tolist(), texts, sizes))
+    off = tail
+    while off < len(data):
+        d = dec.decode_at(data, off)
+        out.append((d.offset + base_offset, d.text if d.valid else None, len(d.data)))
+        off += len(d.data) if d.valid else min(4, len(data) - off)
+    return out
+
+
+def _bulk(ab: ArchBatch, dec, data: bytes, dws):
+    """Starts (dword index array), texts and sizes (lists) of the instructions the scalar main loop
+    would cover, and the byte offset where its tail loop begins."""
+    n4 = len(dws)
+    e = ab.classify(dws)
+    rows = ab.np_rows()
+    size = rows[0][e]
+    idx = np.arange(n4)
+    size[idx + np.maximum(size, 2) > n4] = 0  # the scalar path wants 8 bytes in view, 96-bit words all 12
+    if ab.dec.vopd is not None:  # 96-bit words go through the generic path, which tries VOPD first
+        vm, vv = ab.dec.vopd
+        size[(size == 3) & ((dws & np.uint32(vm)) == np.uint32(vv))] = 0
+    text_at = np.empty(n4, dtype=object)
+    tried = np.zeros(n4, dtype=bool)
+    scalar: dict[int, tuple] = {}
+    dec = ab.scalar_decoder()
+    done = np.empty(0, dtype=np.int64)  # final starts before the walk's restart point
+    i = 0
+    while True:
+        seg, i, tail = _walk(dec, data, size, i, scalar)
+        batch = seg[size[seg] > 0]
+        new = batch[~tried[batch]]
+        tried[new] = True
+        failed = _render(ab, data, dws, new, e, text_at)
+        if not len(failed):
+            done = np.concatenate([done, seg])
+            break
+        first = int(failed.min())
+        size[failed] = 0
+        done = np.concatenate([done, seg[seg < first]])
+        i = first
+    texts = text_at[done]
+    sizes = size[done] * 4
+    for j in np.flatnonzero(sizes == 0).tolist():
+        t, s, _ = scalar[int(done[j])]
+        texts[j] = t
+        sizes[j] = s
+    if tail is None:
+        tail = 4 * i
+    return done, texts.tolist(), sizes.tolist(), tail
+
+
+def _walk(dec, data, size, i: int, scalar: dict):
+    """Starts from dword ``i`` on (an ordered index array), the dword where the main loop stops and the
+    tail's byte offset if an instruction was cut short.  Sizes of 0: the scalar decoder decides."""
+    n4 = len(size)
+    lim = n4 - 1
+    jump = np.arange(n4 + 1)
+    jump[:n4] += size
+    jump = np.minimum(jump, n4)
+    j2 = jump[jump]
+    j4 = j2[j2]
+    j8 = j4[j4].tolist()  # a position of size 0 jumps to itself
+    bases: list[int] = []
+    scal: list[int] = []
+    tail = None
+    while i < lim:
+        nxt = j8[i]
+        if nxt != i:
+            bases.append(i)
+            i = nxt
+            continue
+        r = scalar.get(i)
+        if r is None:
+            d = dec.decode_at(data, 4 * i)
+            r = scalar[i] = (d.text if d.valid else None, len(d.data), d.valid)
+        scal.append(i)
+        t, n, valid = r
+        if valid and n & 3:  # cut short by the end of the buffer: the tail loop takes over
+            tail = 4 * i + n
+            break
+        i += n >> 2 if valid else 1
+    b = np.array(bases, dtype=np.int64)
+    cols = [b]
+    for _ in range(7):
+        cols.append(jump[cols[-1]])
+    p = np.stack(cols, axis=1)
+    keep = (size[np.minimum(p, lim)] > 0) & (p < lim)
+    keep[:, 1:] &= p[:, 1:] != p[:, :-1]
+    starts = p[keep]
+    if scal:
+        s = np.array(scal, dtype=np.int64)
+        starts = np.insert(starts, np.searchsorted(starts, s), s)
+    return starts, i, tail
+
+
+def _render(ab: ArchBatch, data: bytes, dws, pos, eids, text_at):
+    """Texts of the instructions at dword positions ``pos`` into ``text_at``; returns the positions failed."""
+    if not len(pos):
+        return pos
+    n4 = len(dws)
+    dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, any3 = ab.np_rows()
+    e = eids[pos]
+    w64 = (dws[pos].astype(_U64) | (dws[np.minimum(pos + 1, n4 - 1)].astype(_U64) << _U64(32))) & wm[e]
+    w3 = dws[np.minimum(pos + 2, n4 - 1)] & w3m[e] if any3 else np.zeros(len(pos), np.uint32)
+    # distinct words (a repeat in the input is rendered once)
+    h = w64 * _M1 ^ w3.astype(_U64) * _M2
+    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    ue, uw, uw3 = e[first], w64[first], w3[first]
+    nu = len(first)
+    vals = []
+    ok = np.ones(nu, dtype=bool)
+    for j in range(nslots):
+        v = (uw >> s_sh[ue, j]) & s_mk[ue, j]
+        if any3:
+            v = np.where(s_3[ue, j], (uw3.astype(_U64) >> s_sh[ue, j]) & s_mk[ue, j], v)
+        v = v.astype(np.int64)
+        vals.append(v)
+        ix = s_base[ue, j] + v
+        ab.fill(ix)
+        ok &= ab.pool_ok[ix]
+    # templates, keyed by the entry and the rest of the word
+    key = uw & rlo[ue]
+    key3 = uw3 & rhi[ue]
+    cand = np.flatnonzero(ok)
+    tid = np.zeros(nu, dtype=np.int64)
+    if len(cand):
+        ce, ck, ck3 = ue[cand], key[cand], key3[cand]
+        kh = ck * _M1 ^ ck3.astype(_U64) * _M2 ^ ce.astype(_U64) * _M3
+        at = ab.find_templates(kh)
+        miss = at < 0
+        if miss.any():  # templates not made yet: one scalar render each
+            mi = np.flatnonzero(miss)
+            _, kfirst = np.unique(kh[mi], return_index=True)
+            reps = cand[mi[kfirst]]
+            for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
+                                          uw[reps].tolist(), uw3[reps].tolist(), pos[first[reps]].tolist()):
+                ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
+            at = ab.find_templates(kh)
+        ok_at = np.maximum(at, 0)
+        same = (at >= 0) & (ab.tk_eid[ok_at] == ce) & (ab.tk_key[ok_at] == ck) & (ab.tk_key3[ok_at] == ck3)
+        tid[cand] = np.where(same, ab.tk_tid[ok_at], 0)
+    ok = tid > 0
+    cols = []
+    for j in range(nslots):
+        ix = np.where(ok, ab.tpl_base[tid, j] + vals[j], 0)
+        ab.fill(ix)
+        ok &= ab.pool_ok[ix]
+        cols.append(ab.pool_text[ix])
+    if ab.tpl_fmt_arr is None:
+        ab.tpl_fmt_arr = np.array(ab.tpl_fmt, dtype=object)
+    good = np.flatnonzero(ok)
+    fmts = ab.tpl_fmt_arr[tid[good]].tolist()
+    utext = np.empty(nu, dtype=object)
+    utext[good] = list(map(str.format, fmts, *[c[good].tolist() for c in cols]))
+    # a hash collision between distinct words: the scalar path decides for those
+    same_word = (w64 == uw[inv]) & (w3 == uw3[inv])
+    good_pos = ok[inv] & same_word
+    text_at[pos[good_pos]] = utext[inv[good_pos]]
+    return pos[~good_pos]

@@ -1,0 +1,119 @@
+"""Encodings an architecture's store facts lack but llvm-mc-19 decodes (codec-side layout facts).
+
+    python -m gpuisa.codec.layouts [arch ...]   # writes codec/data/layouts_<arch>.json
+
+AMD's CDNA1 (MI100) ISA guide leaves out the graphics formats, yet gfx908 is a GFX9 design and
+llvm-mc-19 decodes its export (EXP), parameter-interpolation (VINTRP) and image (MIMG) words.  The
+bit layouts below are the GFX9 formats as AMD's Vega ISA guide lays them out (field names, bit
+ranges, the fixed ENCODING value); they are facts, checked against llvm-mc by
+``tests/test_codec_cdna_layouts.py``.  Which opcode values exist and how LLVM spells them is
+learned by probing llvm-mc-19 (one word per opcode value, the mnemonic read back), written to
+``codec/data/layouts_<arch>.json`` and merged into the codec tables by ``tables.load_arch_tables``;
+after regenerating, rerun ``python -m gpuisa.codec.plans <arch>`` and ``python -m gpuisa.codec.named <arch>``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .. import archs
+from ..model import Encoding, Field, Provenance
+
+DATA_DIR = Path(__file__).parent / "data"
+COMMAND = "python -m gpuisa.codec.layouts"
+
+# name -> (width, opcode field, [(field, hi, lo, fixed value or None)]), GFX9 formats
+GFX9_GRAPHICS: dict[str, tuple[int, str | None, list[tuple[str, int, int, int | None]]]] = {
+    "EXP": (64, None, [("ENCODING", 31, 26, 0b110001), ("VM", 12, 12, None), ("DONE", 11, 11, None),
+                       ("COMPR", 10, 10, None), ("TARGET", 9, 4, None), ("EN", 3, 0, None),
+                       ("VSRC3", 63, 56, None), ("VSRC2", 55, 48, None), ("VSRC1", 47, 40, None),
+                       ("VSRC0", 39, 32, None)]),
+    "VINTRP": (32, "OP", [("ENCODING", 31, 26, 0b110101), ("VDST", 25, 18, None), ("OP", 17, 16, None),
+                          ("ATTR", 15, 10, None), ("ATTRCHAN", 9, 8, None), ("VSRC", 7, 0, None)]),
+    "MIMG": (64, "OP", [("ENCODING", 31, 26, 0b111100), ("SLC", 25, 25, None), ("OP", 24, 18, None),
+                        ("LWE", 17, 17, None), ("TFE", 16, 16, None), ("A16", 15, 15, None), ("DA", 14, 14, None),
+                        ("GLC", 13, 13, None), ("UNRM", 12, 12, None), ("DMASK", 11, 8, None),
+                        ("D16", 63, 63, None), ("SSAMP", 57, 53, None), ("SRSRC", 52, 48, None),
+                        ("VDATA", 47, 40, None), ("VADDR", 39, 32, None)]),
+}
+# architecture -> the encodings of GFX9_GRAPHICS to add (only opcodes llvm-mc-19 decodes are kept)
+EXTRA = {"cdna1": ["EXP", "VINTRP", "MIMG"]}
+# architecture -> encoding -> field -> (hi, lo): store layouts LLVM reads differently.  GFX9 FLAT's
+# offset is 13 bits unsigned to llvm-mc-19 (bit 12 prints as +4096), not the 12 the store gives.
+FIELD_OVERRIDES = {arch: {"FLAT": {"OFFSET": (12, 0)}} for arch in ("cdna1", "cdna2", "cdna3")}
+# field values that make a probe word printable (registers inside their files, all channels on)
+_FILL = {"DMASK": 0xF, "VDATA": 4, "VADDR": 6, "SRSRC": 2, "EN": 0xF, "VDST": 4, "VSRC": 6,
+         "VSRC0": 1, "VSRC1": 2, "VSRC2": 3, "VSRC3": 4}
+_PROVENANCE = Provenance("GFX9 format layout (AMD Vega ISA guide), opcodes probed from llvm-mc-19",
+                         note=f"codec-side layout fact: {COMMAND}", inferred=True)
+
+
+def encoding_of(name: str, doc: dict | None = None) -> Encoding:
+    width, op, fields = GFX9_GRAPHICS[name] if doc is None else (doc["width"], doc["op_field"], doc["fields"])
+    return Encoding(name, width, tuple(Field(n, ((hi, lo),), v) for n, hi, lo, v in fields), op, _PROVENANCE)
+
+
+def _probe_word(enc: Encoding, opcode: int | None) -> int:
+    w = enc.identifier(opcode)
+    for f in enc.fields:
+        if f.value is None and f.name in _FILL and f.name != enc.op_field:
+            w |= f.place(_FILL[f.name])
+    return w
+
+
+def build_arch(arch_name: str) -> dict:
+    from . import oracle
+
+    target = archs.by_name(arch_name).llvm_target
+    encodings, entries = {}, []
+    for name in EXTRA.get(arch_name, []):
+        enc = encoding_of(name)
+        op = enc.field(enc.op_field) if enc.op_field else None
+        opcodes = list(range(1 << op.width)) if op is not None else [None]
+        words = [_probe_word(enc, o) for o in opcodes]
+        got = oracle.disassemble(target, [w.to_bytes(enc.width // 8, "little") for w in words])
+        for o, r, w in zip(opcodes, got, words):
+            if not r or r[0].offset != 0 or r[0].text is None or r[0].size != enc.width // 8:
+                continue
+            text = r[0].text
+            mnemonic = text.split()[0]
+            base = mnemonic[:-4] if mnemonic.endswith(("_e32", "_e64")) else mnemonic
+            entries.append({"name": base, "encoding": name, "opcode": o, "syntax": text})
+        encodings[name] = {"width": enc.width, "op_field": enc.op_field, "fields": GFX9_GRAPHICS[name][2]}
+    return {"arch": arch_name, "target": target, "generated_by": COMMAND, "encodings": encodings, "entries": entries}
+
+
+def with_overrides(arch_name: str, enc: Encoding) -> Encoding:
+    """``enc`` with the field ranges of ``FIELD_OVERRIDES`` applied (itself when none apply)."""
+    over = FIELD_OVERRIDES.get(arch_name, {}).get(enc.name)
+    if not over:
+        return enc
+    fields = tuple(Field(f.name, (over[f.name],), f.value) if f.name in over else f for f in enc.fields)
+    return Encoding(enc.name, enc.width, fields, enc.op_field, enc.provenance)
+
+
+def load_layouts(arch_name: str) -> dict:
+    """The generated extra encodings and entries of ``arch_name`` ({} when it has none)."""
+    path = DATA_DIR / f"layouts_{arch_name}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for name in argv or sorted(EXTRA):
+        doc = build_arch(name)
+        head = {k: v for k, v in doc.items() if k != "entries"}
+        lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()] + ['  "entries": [']
+        lines += [f"    {json.dumps(e)}" + ("," if j < len(doc["entries"]) - 1 else "") for j, e in enumerate(doc["entries"])]
+        lines += ["  ]", "}"]
+        (DATA_DIR / f"layouts_{name}.json").write_text("\n".join(lines) + "\n")
+        print(f"{name}: {len(doc['entries'])} entries in {', '.join(doc['encodings'])}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
