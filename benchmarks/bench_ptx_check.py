@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -45,15 +46,19 @@ def kernel(n: int, seed: int = 1) -> str:
     return ptxas.wrap(lines, "sm_90", "9.0")
 
 
-def timed_runs(cmds: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
-    """Wall time of each command, the runs interleaved."""
-    times: dict[str, list[float]] = {k: [] for k in cmds}
+def timed_runs(cmds: dict[str, list[str]], runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Wall time and CPU time (user + system) of each command, the runs interleaved."""
+    wall: dict[str, list[float]] = {k: [] for k in cmds}
+    cpu: dict[str, list[float]] = {k: [] for k in cmds}
     for _ in range(runs):
         for name, cmd in cmds.items():
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             subprocess.run(cmd, capture_output=True)
-            times[name].append(time.perf_counter() - t0)
-    return times
+            wall[name].append(time.perf_counter() - t0)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu[name].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+    return wall, cpu
 
 
 def _shown(ts: list[float]) -> str:
@@ -91,13 +96,17 @@ def main() -> int:
                 "ptxas": [tool, "-arch=sm_90", str(src), "-o", cubin]}
         warm = subprocess.run(cmds["gpuisa"], capture_output=True, text=True)
         assert warm.returncode == 0, warm.stdout[-500:] + warm.stderr[-500:]
-        t = timed_runs(cmds, args.runs)
+        t, cpu = timed_runs(cmds, args.runs)
         theirs = statistics.median(t["ptxas"])
         ours, ptx_only = statistics.median(t["gpuisa"]), statistics.median(t["ptx_only"])
+        med = {k: statistics.median(v) for k, v in cpu.items()}
         print(f"5,000 instructions, {args.runs} runs each: ptxas -arch=sm_90 {_shown(t['ptxas'])}")
         print(f"  gpuisa ptx check --file {_shown(t['gpuisa'])}: ratio {theirs / ours:.1f}x (goal >= 10x)")
         print(f"  python -m gpuisa.ptx check --file {_shown(t['ptx_only'])}: ratio {theirs / ptx_only:.1f}x")
         print(f"  bare python start-up {_shown(t['bare'])}")
+        print(f"  CPU time (median; less sensitive to other load): ptxas {med['ptxas']:.3f} s, gpuisa "
+              f"{med['gpuisa']:.3f} s, ratio {med['ptxas'] / med['gpuisa']:.1f}x; python -m gpuisa.ptx "
+              f"{med['ptx_only']:.3f} s, ratio {med['ptxas'] / med['ptx_only']:.1f}x")
         big = Path(tmp) / "k100k.ptx"
         big.write_text(kernel(100_000))
         code = ("import resource,sys;from gpuisa.ptx.check import check_file;"

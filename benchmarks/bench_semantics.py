@@ -1,20 +1,23 @@
 """Throughput of the executable semantics: wave-instructions per second.
 
-    .venv/bin/python benchmarks/bench_semantics.py [--rounds 15] [--count 1000] [--mix first|spread]
+    .venv/bin/python benchmarks/bench_semantics.py [--rounds 15] [--count 1000] [--mix spread|first] [--top N]
 
 Takes ``--count`` different VALU instructions (distinct architecture/instruction pairs of
 RDNA4, RDNA3.5 and CDNA4 that execute), compiles them once (not timed), fills a 64-lane
 wave with random operands, and times running each instruction once per round.  The mix
-``first`` (the default, the figure of record) takes the instructions round-robin over the
-three architectures in name order; ``spread`` takes them evenly spaced over all executable
-VALU instructions, so it includes the later half of the alphabet (v_med3_*, v_perm_*,
-v_pk_*) and the natively run matrix instructions (MFMA/SMFMAC; RDNA4's WMMA, whose wave64
-layout is not modelled, is left out).  Prints the median over rounds of
-wave-instructions/s for the compiled programs alone and for the full ``evaluate()`` path
-(operand parsing and write-back included), with the ratio to the goal of 20,000/s, both by
-wall-clock time and by this process's CPU time (the steadier figure on a shared machine:
-other jobs' time slices do not count), and how many instructions of the mix run a
-vectorised fast path instead of their compiled pseudocode (see ``semantics/fastpaths.py``).
+``spread`` (the default, the figure of record) takes them evenly spaced over all
+executable VALU instructions of the three architectures, so it is a representative
+sample: compares, conversions, v_med3_*, v_perm_*, v_pk_*, dot products and the natively
+run matrix instructions (MFMA/SMFMAC, RDNA3.5 WMMA; RDNA4's WMMA, whose wave64 layout is
+not modelled, is left out).  ``first`` (the earlier figure) takes them round-robin over
+the three architectures in name order, which covers only names from about v_c... to
+v_f... (mostly compares).  Prints the median over rounds of wave-instructions/s for the
+compiled programs alone and for the full ``evaluate()`` path (operand parsing and
+write-back included), with the ratio to the goal of 20,000/s, both by wall-clock time and
+by this process's CPU time (the steadier figure on a shared machine: other jobs' time
+slices do not count), and how many instructions of the mix run a vectorised fast path
+instead of their compiled pseudocode (see ``semantics/fastpaths.py``).  ``--top N`` also
+lists the N instructions that take longest (CPU time per run, best of the rounds).
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--count", type=int, default=1000)
-    ap.add_argument("--mix", choices=("first", "spread"), default="first")
+    ap.add_argument("--mix", choices=("spread", "first"), default="spread")
+    ap.add_argument("--top", type=int, default=0, help="list the N slowest instructions of the mix")
     args = ap.parse_args()
 
     from gpuisa.semantics import compiler, sources, wave
@@ -90,6 +94,22 @@ def main() -> int:
         return len(jobs) / (time.perf_counter() - t), len(jobs) / max(time.process_time() - c, 1e-9)
 
     round_compiled()  # warm caches
+    if args.top:
+        best = []
+        with np.errstate(all="ignore"):
+            for prog, _, ctx, regs in jobs:
+                times = []
+                for _ in range(5):
+                    c = time.process_time()
+                    for _ in range(5):
+                        prog.fn(dict(regs), None, ctx)
+                    times.append((time.process_time() - c) / 5)
+                best.append((min(times), prog.arch, prog.name))
+        best.sort(reverse=True)
+        total = sum(b[0] for b in best)
+        print(f"slowest {args.top} (CPU time per run, best of 5; all {len(best)} take {total * 1e3:.1f} ms):")
+        for t, arch, name in best[: args.top]:
+            print(f"  {t * 1e6:7.0f} us  {arch:8s} {name}")
     for label, rounds in (("compiled programs", [round_compiled() for _ in range(args.rounds)]),
                           ("full evaluate():  ", [round_evaluate() for _ in range(max(3, args.rounds // 3))])):
         wall = sorted(r[0] for r in rounds)

@@ -102,3 +102,26 @@ def test_batch_listing_keeps_wave64_apart():
     blob = b"".join(insts)
     for wave64 in (False, True, False):
         assert Decoder("rdna3", wave64).decode_listing(blob) == one_at_a_time(Decoder("rdna3", wave64), blob)
+
+
+def _object_key(d) -> tuple:
+    return (d.offset, d.data, d.text, d.valid, d.encoding, d.name, d.error, d.target, dict(d.fields), dict(d.meanings))
+
+
+def one_object_at_a_time(dec: Decoder, data: bytes, base: int = 0) -> list:
+    out, off = [], 0
+    while off < len(data):
+        d = dec.decode_at(data, off)
+        d.offset += base
+        out.append(d)
+        off += len(d.data) if d.valid else min(4, len(data) - off)
+    return out
+
+
+@pytest.mark.parametrize("arch", ["rdna1", "rdna3", "rdna4", "cdna1", "cdna3"])
+def test_batch_objects_equal_scalar_objects(arch):
+    """``Decoder.decode`` (batch) makes the objects decode_at makes: same texts, fields and meanings."""
+    blob = b"".join(stream_like_code(arch, 1500, 4)) + b"".join(random_words(500, 9)) + b"\x01\x02\x03"
+    got = [_object_key(d) for d in Decoder(arch).decode(blob, 0x20)]
+    want = [_object_key(d) for d in one_object_at_a_time(Decoder(arch), blob, 0x20)]
+    assert got == want, _diff(got, want)

@@ -30,7 +30,8 @@ def test_catalog_examples_of_covered_instructions_evaluate():
     from gpuisa.ptx.semantics import COVERED, UnsupportedInstruction, evaluate_ptx
 
     rng = random.Random(1)
-    not_covered = re.compile(r"^(cvt\.rs|setp\.\w+(\.\w+)*\.(f16x2|bf16x2)|set\.\w+(\.\w+)*\.(f16x2|bf16x2))")
+    # documented as not covered (semantics_cvt): stochastic rounding and the fp4/fp6/ue8m0 conversions
+    not_covered = re.compile(r"^(cvt\.rs|cvt\S*\.(e2m1|e2m3|e3m2|ue8m0)x|setp\.\w+(\.\w+)*\.(f16x2|bf16x2)|set\.\w+(\.\w+)*\.(f16x2|bf16x2))")
     ran, unexpected = 0, []
     for fam in catalog.families():
         for inst in fam["instructions"]:

@@ -121,3 +121,13 @@ def test_vmad_against_reference():
                 f"{'-' if neg[1] else ''}b{sel[1]}, {'-' if neg[2] else ''}c")
         want = _vmad_reference(a_s, b_s, neg, sel, po, shift, sat, a, b, c)
         assert ev(text, a=a, b=b, c=c) == want, (text, hex(a), hex(b), hex(c))
+
+
+def test_lop3_with_predicate_output():
+    # immLut 0x80 is a & b & c; p = (d != 0) BoolOp q
+    out = evaluate_ptx("lop3.and.b32 d|p, a, b, c, 0x80, q;", {"a": 0xF0, "b": 0x3C, "c": 0xFF, "q": 1})["outputs"]
+    assert out == {"d": 0x30, "p": 1}
+    out = evaluate_ptx("lop3.and.b32 d|p, a, b, c, 0x80, q;", {"a": 0xF0, "b": 0x0F, "c": 0xFF, "q": 1})["outputs"]
+    assert out == {"d": 0, "p": 0}
+    out = evaluate_ptx("lop3.or.b32 _|p, a, b, c, 0x80, q;", {"a": 0xF0, "b": 0x0F, "c": 0xFF, "q": 1})["outputs"]
+    assert out == {"p": 1}

@@ -7,7 +7,6 @@ modules (rich) happen only when a terminal is attached, to keep cold starts fast
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from .errors import UserError
@@ -66,6 +65,8 @@ def _tty() -> bool:
 
 
 def _emit_json(obj) -> None:
+    import json
+
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
 
 
@@ -92,6 +93,8 @@ def _arch(text: str | None) -> str | None:
 
 
 def cmd_archs(args) -> int:
+    import json
+
     st = _store()
     rows = st.archs()
     if args.json:
@@ -303,6 +306,10 @@ def _register_plugins(sub, modules=PLUGINS) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:2] == ["ptx", "check"] and "-h" not in argv and "--help" not in argv:
+        # hot path for build scripts checking .ptx files: only the PTX parser is built
+        from .ptx.__main__ import main as ptx_main
+        return ptx_main(argv[1:], prog="gpuisa")
     # a core command needs no feature package imported: keeps `gpuisa show` fast
     first = next((a for a in argv if not a.startswith("-")), None)
     if first in CORE_COMMANDS:

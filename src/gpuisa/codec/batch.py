@@ -28,6 +28,8 @@ path are not used.  ``tests/test_codec_batch.py`` checks batch == scalar on rand
 from __future__ import annotations
 
 import bisect
+from itertools import repeat
+from operator import mod as _mod
 
 import numpy as np
 
@@ -42,6 +44,11 @@ _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _M3 = np.uint64(0x165667B19E3779F9)
 _U64 = np.uint64
+_SLOT_BITS = 20
+_TSLOT_BITS = 18
+_STRIDE_LOG = 4  # the walk's Python loop takes 16 instructions a step
+_PROBES = (0, 1, 2, 15, 16, 63, 64, 65, 100, 106, 124, 125, 126, 127, 128, 129, 193, 200, 235, 240, 248, 251, 253,
+           254, 255, 256, 257, 300, 383, 384, 385, 511, 1000, 4095, 4096, 32767, 32768, 65535)
 
 
 class ArchBatch:
@@ -84,14 +91,15 @@ class ArchBatch:
         # templates: tid 0 = none (the scalar path decides)
         self.tpl_ids: dict = {}
         self.tpl_fmt: list = [""]
+        self.tpl_nph: list = [0]
+        self.slot_table = np.zeros(1 << _SLOT_BITS, dtype=np.intp)
         self.tpl_base = np.zeros((256, MAXC), dtype=np.int64)
         self.tpl_fmt_arr = None
-        self.tk_new: list = []
-        self.tk_hash = np.zeros(0, dtype=_U64)
-        self.tk_eid = np.zeros(0, dtype=np.int32)
-        self.tk_key = np.zeros(0, dtype=_U64)
-        self.tk_key3 = np.zeros(0, dtype=np.uint32)
-        self.tk_tid = np.zeros(0, dtype=np.int64)
+        self.tid_eid = np.full(256, -1, dtype=np.int32)  # what each template is for (-1: none)
+        self.tid_key = np.zeros(256, dtype=_U64)
+        self.tid_key3 = np.zeros(256, dtype=np.uint32)
+        self.dm_hash = np.zeros(1 << _TSLOT_BITS, dtype=_U64)  # key hash -> template id, direct-mapped
+        self.dm_tid = np.zeros(1 << _TSLOT_BITS, dtype=np.int64)
 
     # -- classification ------------------------------------------------------
     def classify(self, dws):
@@ -208,8 +216,11 @@ class ArchBatch:
             else:
                 if "acc" in spec:
                     continue
+                sig = self._alone_sig(entry, plan, k, spec, w)
+                if not any(sig[-len(_PROBES):]):
+                    continue  # the operand printer never prints this operand alone: the field stays in the key
                 compute = (lambda v, e=entry, k=k: dec._operand_alone(e, k, v))
-                slots.append((k, lo, w, False, None, self._segment(self._alone_sig(entry, plan, k, spec, w), 1 << w, compute)))
+                slots.append((k, lo, w, False, None, self._segment(sig, 1 << w, compute)))
             rest &= ~fmask
         wmask = (1 << min(width, 64)) - 1
         return (width // 32, wmask, 0xFFFFFFFF if width == 96 else 0, rest & ((1 << 64) - 1), rest >> 64, slots)
@@ -220,7 +231,9 @@ class ArchBatch:
         sig = ("alone", tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), w)
         if spec["k"] in ("src", "ssrc"):
             sig += (operand_type(entry.mnemonic), self.dec._src_note(entry, plan, k))
-        return sig
+        # and what the operand printer gives for a spread of values: operands that print differently
+        # (an entry-specific rule) get their own table
+        return sig + tuple(self.dec._operand_alone(entry, k, v) if v < 1 << w else False for v in _PROBES)
 
     def np_rows(self):
         """Per-entry numpy arrays (rebuilt when entries were added)."""
@@ -243,7 +256,8 @@ class ArchBatch:
                     s_3[i, j] = lo >= 64
                     s_base[i, j] = base
             nslots = max(len(r[5]) for r in self.rows)
-            self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()))
+            self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, s_3.any(axis=0).tolist(),
+                           bool(w3m.any()))
         return self.arrays
 
     # -- operand-text pool ---------------------------------------------------
@@ -301,32 +315,27 @@ class ArchBatch:
             if got is not None:
                 tid = len(self.tpl_fmt)
                 self.tpl_fmt.append(got[0])
+                self.tpl_nph.append(len(got[1]))
                 if tid >= len(self.tpl_base):
-                    self.tpl_base = np.concatenate([self.tpl_base, np.zeros_like(self.tpl_base)])
+                    for name in ("tpl_base", "tid_eid", "tid_key", "tid_key3"):
+                        old = getattr(self, name)
+                        setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
                 self.tpl_base[tid, :len(got[1])] = got[1]
                 self.tpl_fmt_arr = None
             self.tpl_ids[k] = tid
-            h = (key * int(_M1) ^ key3 * int(_M2) ^ eid * int(_M3)) & 0xFFFFFFFFFFFFFFFF  # as numpy computes it
-            self.tk_new.append((h, eid, key, key3, tid))
+            if tid:
+                self.tid_eid[tid], self.tid_key[tid], self.tid_key3[tid] = eid, key, key3
+                h = (key * int(_M1) ^ key3 * int(_M2) ^ eid * int(_M3)) & 0xFFFFFFFFFFFFFFFF  # as numpy computes it
+                sl = h >> (64 - _TSLOT_BITS)
+                self.dm_hash[sl], self.dm_tid[sl] = h, tid
         return tid
 
-    def find_templates(self, kh):
-        """Index into the sorted template keys for each key hash, -1 where none is known."""
-        if self.tk_new:
-            rows = list(zip(self.tk_hash.tolist(), self.tk_eid.tolist(), self.tk_key.tolist(),
-                            self.tk_key3.tolist(), self.tk_tid.tolist())) + self.tk_new
-            rows.sort()
-            self.tk_hash = np.array([r[0] for r in rows], dtype=_U64)
-            self.tk_eid = np.array([r[1] for r in rows], dtype=np.int32)
-            self.tk_key = np.array([r[2] for r in rows], dtype=_U64)
-            self.tk_key3 = np.array([r[3] for r in rows], dtype=np.uint32)
-            self.tk_tid = np.array([r[4] for r in rows], dtype=np.int64)
-            self.tk_new = []
-        if not len(self.tk_hash):
-            return np.full(len(kh), -1, dtype=np.int64)
-        at = np.searchsorted(self.tk_hash, kh)
-        at[at == len(self.tk_hash)] = 0
-        return np.where(self.tk_hash[at] == kh, at, -1)
+    def find_templates(self, kh, ce, ck, ck3):
+        """Template id per (entry, rest-of-word key): a direct-mapped table of the known ones, -1 where it has none."""
+        sl = (kh >> _U64(64 - _TSLOT_BITS)).astype(np.intp)
+        t = self.dm_tid[sl]
+        hit = (self.dm_hash[sl] == kh) & (self.tid_key[t] == ck) & (self.tid_eid[t] == ce) & (self.tid_key3[t] == ck3)
+        return np.where(hit, t, -1)
 
     def _template(self, eid: int, word: int, data: bytes, off: int):
         """(format, pool base per cut) from one scalar render of ``word``; None if unusable."""
@@ -340,7 +349,7 @@ class ArchBatch:
         if not d.valid or len(d.data) != 4 * nd or not parts:
             return None
         texts, mods = parts
-        texts = [t.replace("{", "{{").replace("}", "}}") for t in texts]
+        texts = [t.replace("%", "%%") for t in texts]
         bases = []
         for j, (k, lo, w, reg, cls, base) in enumerate(slots):
             v = (word >> lo) & ((1 << w) - 1)
@@ -349,20 +358,20 @@ class ArchBatch:
                 r = parse_reg(cur)
                 if r is None or r[1] != v or r[0] not in (cls, "a") or opd.reg_text(r[0], v, r[2]) != cur:
                     return None
-                texts[k] = "{%d}" % j
+                texts[k] = "%s"
                 bases.append(self.reg_segment(r[0], r[2], w))
                 continue
             self.fill(np.array([base + v]))
-            if not self.pool_ok[base + v]:
-                return None
-            alone = self.pool_text[base + v].replace("{", "{{").replace("}", "}}")
+            if not self.pool_ok[base + v] or dec._operand_alone(entry, k, v) != self.pool_text[base + v]:
+                return None  # the operand prints unlike the others sharing its text table
+            alone = self.pool_text[base + v].replace("%", "%%")
             i = cur.find(alone)
             if i < 0 or len(cur) - len(alone) > 8:
                 return None
-            texts[k] = cur[:i] + "{%d}" % j + cur[i + len(alone):]
+            texts[k] = cur[:i] + "%s" + cur[i + len(alone):]
             bases.append(base)
-        fmt = join(dec.plans[f"{entry.name}|{entry.encoding}"]["m"], texts,
-                   [x.replace("{", "{{").replace("}", "}}") for x in mods])
+        fmt = join(dec.plans[f"{entry.name}|{entry.encoding}"]["m"].replace("%", "%%"), texts,
+                   [x.replace("%", "%%") for x in mods])
         return fmt, bases
 
 
@@ -385,8 +394,8 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
     tail = 0
     if n4 >= 2:
         dws = np.frombuffer(data, dtype="<u4", count=n4)
-        starts, texts, sizes, tail = _bulk(arch_batch(dec), dec, data, dws)
-        out = list(zip((starts * 4 + base_offset).tolist(), texts, sizes))
+        starts, texts, sizes, tail, _, _ = _bulk(arch_batch(dec), data, dws)
+        out = list(zip((starts * 4 + base_offset).tolist(), texts.tolist(), sizes.tolist()))
     off = tail
     while off < len(data):
         d = dec.decode_at(data, off)
@@ -395,9 +404,46 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
     return out
 
 
-def _bulk(ab: ArchBatch, dec, data: bytes, dws):
-    """Starts (dword index array), texts and sizes (lists) of the instructions the scalar main loop
-    would cover, and the byte offset where its tail loop begins."""
+def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
+    """One ``Decoded`` per instruction, as ``decode_at`` at each start would give."""
+    from .decoder import _quick
+
+    n4 = len(data) // 4
+    out: list = []
+    tail = 0
+    if n4 >= 2:
+        ab = arch_batch(dec)
+        dws = np.frombuffer(data, dtype="<u4", count=n4)
+        starts, texts, sizes, tail, eids, scalar = _bulk(ab, data, dws)
+        lo = dws[starts].tolist()
+        hi = dws[np.minimum(starts + 1, n4 - 1)].tolist()
+        top = dws[np.minimum(starts + 2, n4 - 1)].tolist()
+        ents = ab.entries
+        add = out.append
+        for s, t, n, eid, a, b, c in zip(starts.tolist(), texts.tolist(), sizes.tolist(), eids.tolist(), lo, hi, top):
+            off = 4 * s
+            if eid:
+                entry = ents[eid]
+                w = entry.width
+                word = a if w == 32 else (a | b << 32 if w == 64 else a | b << 32 | c << 64)
+                add(_quick(off + base_offset, data[off:off + n], t, entry, (dec, entry, word)))
+            else:
+                d = scalar[s][3]
+                d.offset = off + base_offset
+                add(d)
+    off = tail
+    while off < len(data):
+        d = dec.decode_at(data, off)
+        d.offset += base_offset
+        out.append(d)
+        off += len(d.data) if d.valid else min(4, len(data) - off)
+    return out
+
+
+def _bulk(ab: ArchBatch, data: bytes, dws):
+    """Starts (a dword index array), texts (object array), sizes in bytes and entry ids (0: decoded by
+    the scalar path) of the instructions the scalar main loop would cover, the byte offset where its
+    tail loop begins, and the scalar results by start."""
     n4 = len(dws)
     e = ab.classify(dws)
     rows = ab.np_rows()
@@ -407,7 +453,7 @@ def _bulk(ab: ArchBatch, dec, data: bytes, dws):
     if ab.dec.vopd is not None:  # 96-bit words go through the generic path, which tries VOPD first
         vm, vv = ab.dec.vopd
         size[(size == 3) & ((dws & np.uint32(vm)) == np.uint32(vv))] = 0
-    text_at = np.empty(n4, dtype=object)
+    text_at = None  # texts by dword, once the walk had to be redone
     tried = np.zeros(n4, dtype=bool)
     scalar: dict[int, tuple] = {}
     dec = ab.scalar_decoder()
@@ -415,26 +461,43 @@ def _bulk(ab: ArchBatch, dec, data: bytes, dws):
     i = 0
     while True:
         seg, i, tail = _walk(dec, data, size, i, scalar)
-        batch = seg[size[seg] > 0]
+        in_batch = size[seg] > 0
+        batch = seg[in_batch]
         new = batch[~tried[batch]]
         tried[new] = True
-        failed = _render(ab, data, dws, new, e, text_at)
-        if not len(failed):
+        utext, at_u, bad = _render(ab, data, dws, new, e)
+        if text_at is None and not bad.any() and len(new) == len(batch):  # the usual case: one walk
             done = np.concatenate([done, seg])
+            # one gather: the batch texts, then the scalar ones appended
+            pick = np.empty(len(seg), dtype=np.intp)
+            pick[in_batch] = at_u
+            out_of = np.flatnonzero(~in_batch)
+            pick[out_of] = len(utext) + np.arange(len(out_of))
+            extra = np.empty(len(out_of), dtype=object)
+            extra[:] = [scalar[p][0] for p in seg[out_of].tolist()]
+            texts = np.concatenate([utext, extra])[pick]
             break
+        if text_at is None:
+            text_at = np.empty(n4, dtype=object)
+        text_at[new] = utext[at_u]
+        if not bad.any():
+            done = np.concatenate([done, seg])
+            texts = text_at[done]
+            break
+        failed = new[bad]
         first = int(failed.min())
         size[failed] = 0
         done = np.concatenate([done, seg[seg < first]])
         i = first
-    texts = text_at[done]
     sizes = size[done] * 4
+    eids = np.where(sizes > 0, e[done], 0)
     for j in np.flatnonzero(sizes == 0).tolist():
-        t, s, _ = scalar[int(done[j])]
-        texts[j] = t
+        t, s = scalar[int(done[j])][:2]
+        texts[j] = t  # (already there in the usual case)
         sizes[j] = s
     if tail is None:
         tail = 4 * i
-    return done, texts.tolist(), sizes.tolist(), tail
+    return done, texts, sizes, tail, eids, scalar
 
 
 def _walk(dec, data, size, i: int, scalar: dict):
@@ -445,14 +508,15 @@ def _walk(dec, data, size, i: int, scalar: dict):
     jump = np.arange(n4 + 1)
     jump[:n4] += size
     jump = np.minimum(jump, n4)
-    j2 = jump[jump]
-    j4 = j2[j2]
-    j8 = j4[j4].tolist()  # a position of size 0 jumps to itself
+    far = jump
+    for _ in range(_STRIDE_LOG):
+        far = far[far]  # 2**_STRIDE_LOG instructions on; a position of size 0 jumps to itself
+    far = far.item
     bases: list[int] = []
     scal: list[int] = []
     tail = None
     while i < lim:
-        nxt = j8[i]
+        nxt = far(i)
         if nxt != i:
             bases.append(i)
             i = nxt
@@ -460,16 +524,16 @@ def _walk(dec, data, size, i: int, scalar: dict):
         r = scalar.get(i)
         if r is None:
             d = dec.decode_at(data, 4 * i)
-            r = scalar[i] = (d.text if d.valid else None, len(d.data), d.valid)
+            r = scalar[i] = (d.text if d.valid else None, len(d.data), d.valid, d)
         scal.append(i)
-        t, n, valid = r
+        t, n, valid = r[:3]
         if valid and n & 3:  # cut short by the end of the buffer: the tail loop takes over
             tail = 4 * i + n
             break
         i += n >> 2 if valid else 1
     b = np.array(bases, dtype=np.int64)
     cols = [b]
-    for _ in range(7):
+    for _ in range((1 << _STRIDE_LOG) - 1):
         cols.append(jump[cols[-1]])
     p = np.stack(cols, axis=1)
     keep = (size[np.minimum(p, lim)] > 0) & (p < lim)
@@ -481,27 +545,42 @@ def _walk(dec, data, size, i: int, scalar: dict):
     return starts, i, tail
 
 
-def _render(ab: ArchBatch, data: bytes, dws, pos, eids, text_at):
-    """Texts of the instructions at dword positions ``pos`` into ``text_at``; returns the positions failed."""
+def _render(ab: ArchBatch, data: bytes, dws, pos, eids):
+    """Texts of the instructions at dword positions ``pos``: the distinct texts (an object array, None where
+    the batch path fails), the index of each position's text in it, and where the batch path fails."""
     if not len(pos):
-        return pos
+        return np.empty(0, dtype=object), np.zeros(0, dtype=np.intp), np.zeros(0, dtype=bool)
     n4 = len(dws)
-    dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, any3 = ab.np_rows()
+    dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
     e = eids[pos]
     w64 = (dws[pos].astype(_U64) | (dws[np.minimum(pos + 1, n4 - 1)].astype(_U64) << _U64(32))) & wm[e]
-    w3 = dws[np.minimum(pos + 2, n4 - 1)] & w3m[e] if any3 else np.zeros(len(pos), np.uint32)
-    # distinct words (a repeat in the input is rendered once)
-    h = w64 * _M1 ^ w3.astype(_U64) * _M2
-    _, first, inv = np.unique(h, return_index=True, return_inverse=True)
-    inv = inv.reshape(-1)
-    ue, uw, uw3 = e[first], w64[first], w3[first]
-    nu = len(first)
+    w3 = dws[np.minimum(pos + 2, n4 - 1)] & w3m[e] if any3 else None
+    # distinct words: a repeat in the input takes the text of the word's first-seen copy (a direct-mapped
+    # table of word hashes finds it; words that share a slot are simply rendered on their own)
+    n = len(pos)
+    h = w64 * _M1
+    if any3:
+        h ^= w3.astype(_U64) * _M2
+    slot = (h >> _U64(64 - _SLOT_BITS)).astype(np.intp)
+    ar = np.arange(n)
+    tab = ab.slot_table
+    tab[slot[::-1]] = ar[::-1]  # the first copy wins
+    rep = tab[slot]
+    same = w64[rep] == w64
+    if any3:
+        same &= w3[rep] == w3
+    target = np.where(same, rep, ar)
+    u = np.flatnonzero(target == ar)
+    ue, uw = e[u], w64[u]
+    uw3 = w3[u] if any3 else np.zeros(len(u), np.uint32)
+    nu = len(u)
     vals = []
     ok = np.ones(nu, dtype=bool)
     for j in range(nslots):
-        v = (uw >> s_sh[ue, j]) & s_mk[ue, j]
-        if any3:
-            v = np.where(s_3[ue, j], (uw3.astype(_U64) >> s_sh[ue, j]) & s_mk[ue, j], v)
+        sh, mk = s_sh[ue, j], s_mk[ue, j]
+        v = (uw >> sh) & mk
+        if slot3[j]:  # some entry has this operand in the third dword
+            v = np.where(s_3[ue, j], (uw3.astype(_U64) >> sh) & mk, v)
         v = v.astype(np.int64)
         vals.append(v)
         ix = s_base[ue, j] + v
@@ -515,34 +594,43 @@ def _render(ab: ArchBatch, data: bytes, dws, pos, eids, text_at):
     if len(cand):
         ce, ck, ck3 = ue[cand], key[cand], key3[cand]
         kh = ck * _M1 ^ ck3.astype(_U64) * _M2 ^ ce.astype(_U64) * _M3
-        at = ab.find_templates(kh)
-        miss = at < 0
-        if miss.any():  # templates not made yet: one scalar render each
-            mi = np.flatnonzero(miss)
-            _, kfirst = np.unique(kh[mi], return_index=True)
-            reps = cand[mi[kfirst]]
-            for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
-                                          uw[reps].tolist(), uw3[reps].tolist(), pos[first[reps]].tolist()):
-                ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
-            at = ab.find_templates(kh)
-        ok_at = np.maximum(at, 0)
-        same = (at >= 0) & (ab.tk_eid[ok_at] == ce) & (ab.tk_key[ok_at] == ck) & (ab.tk_key3[ok_at] == ck3)
-        tid[cand] = np.where(same, ab.tk_tid[ok_at], 0)
+        at = ab.find_templates(kh, ce, ck, ck3)
+        miss = np.flatnonzero(at < 0)
+        if len(miss):  # not in the direct-mapped table: the template dictionary, or one scalar render each
+            _, kfirst, kinv = np.unique(kh[miss], return_index=True, return_inverse=True)
+            reps = cand[miss[kfirst]]
+            got = [ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
+                   for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
+                                                 uw[reps].tolist(), uw3[reps].tolist(), pos[u[reps]].tolist())]
+            got = np.array(got, dtype=np.int64)[kinv.reshape(-1)]
+            # members of one hash group must have the representative's key (else: a hash collision)
+            same = (ce[miss] == ue[reps][kinv.reshape(-1)]) & (ck[miss] == key[reps][kinv.reshape(-1)]) & \
+                (ck3[miss] == key3[reps][kinv.reshape(-1)])
+            at[miss] = np.where(same, got, 0)
+        tid[cand] = at
     ok = tid > 0
     cols = []
-    for j in range(nslots):
+    for j in range(nslots):  # texts known: sources and immediates were filled above, register tables are whole
         ix = np.where(ok, ab.tpl_base[tid, j] + vals[j], 0)
-        ab.fill(ix)
         ok &= ab.pool_ok[ix]
         cols.append(ab.pool_text[ix])
     if ab.tpl_fmt_arr is None:
         ab.tpl_fmt_arr = np.array(ab.tpl_fmt, dtype=object)
-    good = np.flatnonzero(ok)
-    fmts = ab.tpl_fmt_arr[tid[good]].tolist()
+        ab.tpl_nph_arr = np.array(ab.tpl_nph, dtype=np.int8)
     utext = np.empty(nu, dtype=object)
-    utext[good] = list(map(str.format, fmts, *[c[good].tolist() for c in cols]))
-    # a hash collision between distinct words: the scalar path decides for those
-    same_word = (w64 == uw[inv]) & (w3 == uw3[inv])
-    good_pos = ok[inv] & same_word
-    text_at[pos[good_pos]] = utext[inv[good_pos]]
-    return pos[~good_pos]
+    nph = np.where(ok, ab.tpl_nph_arr[tid], -1)
+    for c in range(nslots + 1):  # one %-format per distinct word, grouped by its number of placeholders
+        g = np.flatnonzero(nph == c)
+        if not len(g):
+            continue
+        fmts = ab.tpl_fmt_arr[tid[g]].tolist()
+        if c == 0:
+            utext[g] = list(map(_mod, fmts, repeat(())))
+        elif c == 1:
+            utext[g] = list(map(_mod, fmts, cols[0][g].tolist()))
+        else:
+            utext[g] = list(map(_mod, fmts, zip(*[cols[j][g].tolist() for j in range(c)])))
+    at_u = np.empty(n, dtype=np.intp)
+    at_u[u] = np.arange(nu)
+    at_u = at_u[target]
+    return utext, at_u, ~ok[at_u]

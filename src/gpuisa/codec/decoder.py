@@ -300,6 +300,7 @@ class Decoder:
         if addr is not None and addr[1] is None:
             base.error = f"{entry.name}: address fields not valid for DIM={fields.get('DIM')} A16={fields.get('A16', 0)}"
             return base
+        raw_nsa = False
         for cnt in self.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
             nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
             idx = shift = 0
@@ -314,6 +315,13 @@ class Decoder:
                 # GFX11 (one-bit NSA): at most 5 address slots, the last one holding the remaining registers
                 slots = n if enc.field("NSA").width > 1 else min(n, 5)
                 extra = (slots + 2) // 4
+                if enc.field("NSA").width > 1 and fields["NSA"] != extra and self.gfx == "GFX10":
+                    # GFX10 (probed): with more NSA dwords than needed LLVM lists the n addresses; with fewer it
+                    # prints the form as decoded, all 1 + 4*NSA address bytes and one data register
+                    extra = fields["NSA"]
+                    if extra < (n + 2) // 4:
+                        n = slots = 1 + 4 * extra
+                        raw_nsa = True
                 if (enc.field("NSA").width > 1 and fields["NSA"] != extra) or n < 2:
                     base.error = f"{entry.name}: NSA={fields['NSA']} does not match {n} address registers"
                     return base
@@ -329,6 +337,8 @@ class Decoder:
                 continue
             op_specs = list(op_specs)
             op_specs[cnt["op"]] = {**op_specs[cnt["op"]], "n": n}
+        if raw_nsa:
+            op_specs = [{**sp, "n": 1} if sp.get("f") == "VDATA" and sp.get("k") == "vreg" else sp for sp in op_specs]
         texts: list[str] = []
         mods_extra: list[str] = []
         lit: int | None = None
@@ -492,7 +502,9 @@ class Decoder:
         was = gc.isenabled()
         gc.disable()  # the loop makes one object per instruction and no cycles: collections only cost time
         try:
-            return self._decode_stream(bytes(data), base_offset)
+            from .batch import decode_objects
+
+            return decode_objects(self, bytes(data), base_offset)
         finally:
             if was:
                 gc.enable()

@@ -21,6 +21,8 @@ from . import special
 from .decoder import operand_type
 from .plans import load_plans
 from .syntax import split_operands
+
+_COMMENT = re.compile(r"/\*.*?\*/")
 from .tables import ArchTables, Entry, load_arch_tables
 
 
@@ -84,7 +86,7 @@ class Encoder:
         return found
 
     def encode_line(self, text: str) -> Encoded:
-        text = " ".join(text.strip().split())
+        text = " ".join(_COMMENT.sub("", text).strip().split())  # /* ... */ comments (LLVM's notes) are blanks
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
@@ -225,6 +227,8 @@ class Encoder:
                             if kk != k:
                                 continue
                             pre, post = tp.split("{}")
+                            if pre == "-" and not post and tok.startswith("neg(") and tok.endswith(")"):
+                                pre, post = "neg(", ")"  # LLVM's spelling of a negated constant
                             if tok.startswith(pre) and tok.endswith(post) and len(tok) > len(pre) + len(post):
                                 inner = tok[len(pre):len(tok) - len(post) if post else None]
                                 if pre == "-" and not post and (_NUM.match(tok) or _FLOAT.match(tok)):
@@ -235,6 +239,15 @@ class Encoder:
             for fname, v in bits.items():
                 values[fname] = values.get(fname, 0) | v
             kind = spec.get("k")
+            vl = self.named.get("vaddr_lists", {}).get(f"{e.name}|{e.encoding}")
+            if vl is not None and k == vl["op"]:  # a GFX12 image address list: one VADDR field per register
+                regs = [opd.parse_reg(x.strip()) for x in (tok[1:-1] if tok.startswith("[") else tok).split(",")]
+                slots = [f"VADDR{i}" for i in range(5) if enc.field(f"VADDR{i}") is not None]
+                if any(r is None or r[0] != "v" for r in regs) or len(regs) > len(slots):
+                    raise EncodeError(f"operand {k + 1} {tok!r}: expected VGPR addresses")
+                for fname, r in zip(slots, regs):
+                    values[fname] = r[1]
+                continue
             if "imm_if" in spec and _NUM.match(tok):
                 f = enc.field(spec["f"])
                 values[spec["f"]] = int(tok, 0) & ((1 << f.width) - 1)
@@ -307,11 +320,13 @@ class Encoder:
                     n = b
                 lit = n & 0xFFFFFFFF
             elif "alt" in spec:
+                if spec["alt"] == ["SVE"]:  # scratch: SVE says whether a VGPR address is used (no modifier says so)
+                    values["SVE"] = int(tok != "off")
                 if tok != "off":
                     r = opd.parse_reg(tok)
                     if r is None or r[0] != "v":
                         raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address")
-                    values["VADDR"] = r[1]
+                    values["VADDR" if enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
             elif "table" in spec and (sp := special.parse_special(self.named, spec, tok, values)) is not None:
                 values.update(sp)
             elif "table" in spec:

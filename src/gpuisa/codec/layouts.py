@@ -14,6 +14,7 @@ after regenerating, rerun ``python -m gpuisa.codec.plans <arch>`` and ``python -
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -40,6 +41,15 @@ GFX9_GRAPHICS: dict[str, tuple[int, str | None, list[tuple[str, int, int, int | 
 }
 # architecture -> the encodings of GFX9_GRAPHICS to add (only opcodes llvm-mc-19 decodes are kept)
 EXTRA = {"cdna1": ["EXP", "VINTRP", "MIMG"]}
+# The matrix (MFMA) form of VOP3P: the CDNA1/CDNA2 ISA guides list the v_mfma_* opcodes under VOP3P but
+# their words carry CBSZ/ABID/BLGP, the AGPR bits of SRC0/SRC1 (ACC) and of SRC2/VDST (ACC_CD; gfx908
+# ignores it, its C/D are always AGPRs), the VOP3P_MFMA layout of the CDNA3 guide.  Same fixed bits and
+# opcode field as VOP3P: the entries named below move from VOP3P into it.
+MFMA_LAYOUT = [("BLGP", 63, 61, None), ("ACC", 60, 59, None), ("SRC2", 58, 50, None), ("SRC1", 49, 41, None),
+               ("SRC0", 40, 32, None), ("ENCODING", 31, 23, 0b110100111), ("OP", 22, 16, None),
+               ("ACC_CD", 15, 15, None), ("ABID", 14, 11, None), ("CBSZ", 10, 8, None), ("VDST", 7, 0, None)]
+# architecture -> (new encoding, its fields, the store encoding its entries come from, their name prefix)
+SPLITS = {arch: [("VOP3P_MFMA", MFMA_LAYOUT, "VOP3P", "v_mfma_")] for arch in ("cdna1", "cdna2", "cdna3")}
 # architecture -> encoding -> field -> (hi, lo): store layouts LLVM reads differently.  GFX9 FLAT's
 # offset is 13 bits unsigned to llvm-mc-19 (bit 12 prints as +4096), not the 12 the store gives.
 FIELD_OVERRIDES = {arch: {"FLAT": {"OFFSET": (12, 0)}} for arch in ("cdna1", "cdna2", "cdna3")}
@@ -48,6 +58,8 @@ _FILL = {"DMASK": 0xF, "VDATA": 4, "VADDR": 6, "SRSRC": 2, "EN": 0xF, "VDST": 4,
          "VSRC0": 1, "VSRC1": 2, "VSRC2": 3, "VSRC3": 4}
 _PROVENANCE = Provenance("GFX9 format layout (AMD Vega ISA guide), opcodes probed from llvm-mc-19",
                          note=f"codec-side layout fact: {COMMAND}", inferred=True)
+_MFMA_PROVENANCE = Provenance("VOP3P_MFMA layout (AMD CDNA3 ISA guide), checked against llvm-mc-19 on gfx908/gfx90a",
+                              note="codec-side layout fact: gpuisa.codec.layouts.SPLITS", inferred=True)
 
 
 def encoding_of(name: str, doc: dict | None = None) -> Encoding:
@@ -92,6 +104,18 @@ def with_overrides(arch_name: str, enc: Encoding) -> Encoding:
         return enc
     fields = tuple(Field(f.name, (over[f.name],), f.value) if f.name in over else f for f in enc.fields)
     return Encoding(enc.name, enc.width, fields, enc.op_field, enc.provenance)
+
+
+def apply_splits(arch_name: str, encs: dict[str, Encoding], entries: list) -> None:
+    """Move the entries ``SPLITS`` names into their own encoding (added to ``encs`` if the store lacks it)."""
+    for name, fields, source, prefix in SPLITS.get(arch_name, []):
+        if name not in encs:
+            encs[name] = Encoding(name, 64, tuple(Field(n, ((hi, lo),), v) for n, hi, lo, v in fields), "OP",
+                                  _MFMA_PROVENANCE)
+        enc = encs[name]
+        for i, e in enumerate(entries):
+            if e.encoding == source and e.name.startswith(prefix):
+                entries[i] = dataclasses.replace(e, encoding=name, identifier=enc.identifier(e.opcode))
 
 
 def load_layouts(arch_name: str) -> dict:

@@ -224,7 +224,8 @@ def _vopd_patterns(named: dict) -> list[tuple[re.Pattern, int, int]]:
     pats = named.get("_vopd_re")
     if pats is None:
         pats = []
-        for key, tp in named.get("vopd", {}).items():
+        zero = [(k, z["t"]) for k, z in named.get("vopd_zero", {}).items()]
+        for key, tp in list(named.get("vopd", {}).items()) + zero:
             opx, opy = (int(x) for x in key.split("/"))
             rx = re.escape(tp)
             for slot in ("VDSTX", "VDSTY", "SRCX0", "VSRCX1", "SRCY0", "VSRCY1", "LIT"):
@@ -245,6 +246,8 @@ def vopd_fields(enc, gfx: str, named: dict, text: str) -> tuple[dict[str, int], 
         g = m.groupdict()
         regs = {}
         for k in ("VDSTX", "VDSTY", "VSRCX1", "VSRCY1"):
+            if g.get(k) is None and k.startswith("VSRC"):  # a half without a second source: the field stays zero
+                g[k] = "v0"
             r = opd.parse_reg(g[k])
             if r is None or r[0] != "v" or r[2] != 1:
                 return None

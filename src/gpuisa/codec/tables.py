@@ -104,10 +104,11 @@ def load_arch_tables(arch_name: str) -> ArchTables:
 
 def _add_codec_layouts(arch_name: str, encs: dict[str, Encoding], entries: list[Entry]) -> None:
     """Encodings the store lacks but LLVM decodes for this architecture (``layouts.py``, generated data)."""
-    from .layouts import encoding_of, load_layouts, with_overrides
+    from .layouts import apply_splits, encoding_of, load_layouts, with_overrides
 
     for name in list(encs):
         encs[name] = with_overrides(arch_name, encs[name])
+    apply_splits(arch_name, encs, entries)
     doc = load_layouts(arch_name)
     for name, d in doc.get("encodings", {}).items():
         if name not in encs:

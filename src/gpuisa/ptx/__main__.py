@@ -13,11 +13,14 @@ from ..errors import UserError
 from . import cli
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gpuisa.ptx")
+def main(argv: list[str] | None = None, prog: str = "python -m gpuisa.ptx") -> int:
+    parser = argparse.ArgumentParser(prog=prog)
     sub = parser.add_subparsers(dest="cmd", required=True)
     cli.register(sub)
-    args = parser.parse_args(["ptx", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        args = parser.parse_args(["ptx", *(sys.argv[1:] if argv is None else argv)])
+    except SystemExit as exc:  # argparse already printed a one-line usage error
+        return 2 if exc.code else 0
     try:
         return args.func(args)
     except UserError as exc:

@@ -71,46 +71,13 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
 
 
 @functools.lru_cache(maxsize=None)
-def _family_file(path) -> dict:
-    import json
-
-    return json.loads(dict(_fact_texts())[path])
-
-
-@functools.lru_cache(maxsize=1)
-def _fact_texts() -> tuple:
-    return tuple((p, p.read_text()) for p in fact_paths())
-
-
-_FORM_HEAD = re.compile(r'"opcode":\s*\[\s*\{\s*"lit":\s*"([^".]*)')
-
-
-@functools.lru_cache(maxsize=1)
-def _head_index() -> dict[str, list]:
-    """Opcode head -> family files holding a form with that head, from one regex pass over the texts."""
-    index: dict[str, list] = {}
-    for path, text in _fact_texts():
-        for head in set(_FORM_HEAD.findall(text)):
-            index.setdefault(head, []).append(path)
-    return index
-
-
-@functools.lru_cache(maxsize=None)
 def forms_for_head(head: str) -> list[tuple[str, dict]]:
-    """Like ``forms_by_head()[head]`` but reads only that head's forms (from the forms cache, else
-    from the family files that hold that head), so the validator of a whole .ptx file parses a
-    handful of forms, not all."""
+    """Like ``forms_by_head()[head]`` but reads only that head's forms from the forms cache, so the
+    validator of a whole .ptx file unpacks a handful of forms, not all."""
     if families.cache_info().currsize:  # everything is parsed already
         return forms_by_head().get(head, [])
-    cached = _forms_cache()
-    if cached is not None:
-        blob = cached[1].get(head)
-        return marshal.loads(blob) if blob else []
-    out: list[tuple[str, dict]] = []
-    for path in _head_index().get(head, []):
-        for inst in _family_file(path)["instructions"]:
-            out += [(inst["name"], f) for f in inst["forms"] if _form_head(f) == head]
-    return out
+    blob = _forms_cache()[1].get(head)
+    return marshal.loads(blob) if blob else []
 
 
 def forms_cache_path() -> str:
@@ -141,9 +108,9 @@ def _catalog_key() -> tuple:
 
 
 @functools.lru_cache(maxsize=1)
-def _forms_cache() -> tuple | None:
-    """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog, or None when the
-    cache can be neither read nor written."""
+def _forms_cache() -> tuple:
+    """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog: read from the cache
+    file when it was written for these family files, else built (and written when possible)."""
     key = _catalog_key()
     path = forms_cache_path()
     try:
@@ -162,15 +129,14 @@ def _forms_cache() -> tuple | None:
             fh.write(marshal.dumps((key, ignored, blobs)))
         os.replace(tmp, path)
     except OSError:
-        return None
+        pass  # not writable here: this process still uses what it built
     return ignored, blobs
 
 
 @functools.lru_cache(maxsize=1)
 def ignored_tokens() -> tuple[tuple[str, ...], ...]:
     """Modifier token sequences ptxas accepts and ignores in any instruction (measured; see generate.py)."""
-    cached = _forms_cache() if _forms_cache.cache_info().currsize else None
-    return cached[0] if cached else _read_ignored_tokens()
+    return _forms_cache()[0] if _forms_cache.cache_info().currsize else _read_ignored_tokens()
 
 
 def _read_ignored_tokens() -> tuple[tuple[str, ...], ...]:

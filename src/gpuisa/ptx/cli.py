@@ -37,7 +37,7 @@ def _validate_args(args) -> None:
 
 
 def cmd_check(args) -> int:
-    from .check import check_file, check_instruction
+    from .check import check_instruction, check_lines
 
     _validate_args(args)
     if bool(args.file) == bool(args.instruction):
@@ -46,17 +46,21 @@ def cmd_check(args) -> int:
         if not os.path.isfile(args.file):
             raise UserError(f"no such file: {args.file}")
         with open(args.file, encoding="utf-8", errors="replace") as fh:
-            results = check_file(fh.read(), args.target, args.version)
-        bad = [r for r in results if not r["valid"]]
+            text = fh.read()
+        count, bad = 0, []
+        for lineno, r in check_lines(text, args.target, args.version):
+            count += 1
+            if not r["valid"]:
+                bad.append({**r, "line": lineno})
         shown_name = os.path.basename(args.file)
         if args.json:
             import json
 
-            sys.stdout.write(json.dumps({"instructions": len(results), "invalid": len(bad), "errors": bad}, indent=1) + "\n")
+            sys.stdout.write(json.dumps({"instructions": count, "invalid": len(bad), "errors": bad}, indent=1) + "\n")
         else:
             for r in bad:
                 print(f"{shown_name}:{r['line']}: {r['error']}")
-            print(f"{len(results)} instructions, {len(bad)} invalid")
+            print(f"{count} instructions, {len(bad)} invalid")
         return 1 if bad else 0
     r = check_instruction(args.instruction, args.target, args.version)
     out = {k: r[k] for k in ("valid", "form", "error", "min_target", "ptx_version")}

@@ -16,7 +16,12 @@ from .match import dot_tokens
 TYPE_RE = re.compile(r"^\.(?:u|s|b|f|bf|tf|e\dm\d|ue\dm\d)(\d+)(?:x(\d+))?$")
 PRED_NAMES = {"p", "q", "pred", "pa", "pb", "pd", "pq"}
 LABEL_NAMES = {"tgt", "label", "l", "tgt-label"}
-STRATEGIES = ("typed", "imm", "b32", "b64", "typed32", "lastpred", "b16")
+STRATEGIES = ("typed", "imm", "b32", "b64", "typed32", "lastpred", "b16", "named", "packed", "sized")
+# named: each operand X gets the width of the value bound to the form's `.Xtype` set (or a set like
+# `.abtype` naming it), others the opcode's first type: mixed-precision forms (add.f32.f16 d, a, c);
+# packed: like typed, with packed narrow floats as wide as their pack (.e4m3x2 16 bits, .e2m1x4 16);
+# sized: like typed, but `d|p` is a typed register and a predicate, an operand named p is a typed
+# register (cvta), and a wait's completion flag is a predicate (mbarrier.test_wait waitComplete)
 
 
 def _choice_points(elems: list[dict], form: dict) -> list:
@@ -149,6 +154,17 @@ def _width(tok: str) -> int | None:
     return bits * int(m.group(2) or 1)
 
 
+PACKED_RE = re.compile(r"^\.u?e(\d)m(\d)x(\d)$")  # .e4m3x2, .e2m1x4, .ue8m0x2: sign? + exponent + mantissa bits
+
+
+def _packed_width(tok: str) -> int | None:
+    m = PACKED_RE.match(tok)
+    if not m:
+        return _width(tok)
+    bits = 4 if (m.group(1), m.group(2)) == ("2", "1") else 8  # fp4 packs two to a byte; fp6/fp8 take a byte
+    return bits * int(m.group(3))
+
+
 class RegPool:
     def __init__(self):
         self.n = {"p": 1, "h": 1, "r": 1, "rd": 1, "q": 1}
@@ -166,7 +182,10 @@ def operand_text(form: dict, opcode: str, strategy: str, rng: random.Random | No
     """Operands for one concrete opcode under a strategy (see STRATEGIES)."""
     rng = rng or random.Random(0)
     toks = dot_tokens(opcode)
-    widths = [w for w in (_width(t) for t in toks) if w]
+    width_of = _packed_width if strategy == "packed" else _width
+    if strategy == "packed":
+        strategy = "typed"
+    widths = [w for w in (width_of(t) for t in toks) if w]
     first = widths[0] if widths else 32
     last = widths[-1] if widths else 32
     if ".wide" in toks:
@@ -174,10 +193,36 @@ def operand_text(form: dict, opcode: str, strategy: str, rng: random.Random | No
     vec = next((int(t[2:]) for t in toks if re.fullmatch(r"\.v\d+", t)), 0)
     pool = RegPool()
     pats = [p for p in form["operands"] if with_optional or not p["optional"]]
+    named = _named_widths(form, toks, pats, first) if strategy == "named" else {}
     out = []
     for idx, p in enumerate(pats):
+        if idx in named:
+            out.append(_one(form, p, idx, len(pats), "typed", named[idx], named[idx], vec, pool, rng, toks))
+            continue
         out.append(_one(form, p, idx, len(pats), strategy, first, last, vec, pool, rng, toks))
     return ", ".join(out)
+
+
+def _named_widths(form: dict, toks: list[str], pats: list[dict], first: int) -> dict[int, int]:
+    """Operand index -> register width under the "named" strategy (plain register operands only)."""
+    from .match import match_opcode
+
+    bind, _ = match_opcode(form, toks)
+    if bind is None:
+        return {}
+    out = {}
+    for idx, p in enumerate(pats):
+        if p["kind"] != "reg" or p.get("values") is not None:
+            continue
+        base = p["name"].lower()
+        width = None
+        for key, value in bind.items():
+            letters = key[1:-4] if key.startswith(".") and key.endswith("type") else ""
+            if letters and (letters == base or (len(base) == 1 and base in letters and len(letters) <= 3)):
+                width = _width(value) if isinstance(value, str) else None
+                break
+        out[idx] = width or first
+    return out
 
 
 def _one(form, p, idx, n, strategy, first, last, vec, pool, rng, toks) -> str:
@@ -193,7 +238,10 @@ def _one(form, p, idx, n, strategy, first, last, vec, pool, rng, toks) -> str:
     if kind == "paren":
         return "(rd2)"
     if kind == "pred2":
-        return pool.take(1) + ("|" + pool.take(1) if not p["second"]["optional"] else "")
+        head = pool.take(first) if strategy == "sized" else pool.take(1)
+        return head + ("|" + pool.take(1) if not p["second"]["optional"] else "")
+    if strategy == "sized" and "complete" in name:
+        return pool.take(1)
     vals = p.get("values")
     if vals is not None:
         allowed = form["value_sets"].get(vals, []) if isinstance(vals, str) else vals
@@ -222,7 +270,8 @@ def _one(form, p, idx, n, strategy, first, last, vec, pool, rng, toks) -> str:
         return pre + pool.take(64) + sel
     if "imm" in name or name in ("n", "count") and strategy == "typed":
         return "1"
-    if name in PRED_NAMES or (p.get("prefix") or "").startswith("!") or (strategy == "lastpred" and idx == n - 1):
+    if ((name in PRED_NAMES and not (strategy == "sized" and name == "p"))
+            or (p.get("prefix") or "").startswith("!") or (strategy == "lastpred" and idx == n - 1)):
         return pre + pool.take(1) + sel
     if strategy == "b32":
         return pre + pool.take(32) + sel
@@ -230,6 +279,8 @@ def _one(form, p, idx, n, strategy, first, last, vec, pool, rng, toks) -> str:
         return pre + pool.take(64) + sel
     if strategy == "b16":
         return pre + pool.take(16) + sel
+    if strategy == "sized":
+        strategy = "typed"
     width = first if is_dest else last
     if strategy == "typed32" and is_dest:
         width = 32

@@ -381,6 +381,19 @@ def _vmad(toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
     return items[0]["name"], result & _mask(32)
 
 
+def _lop3_pred(toks: list[str], items: list[dict], inputs) -> dict:
+    """lop3.BoolOp.b32 d|p, a, b, c, immLut, q: d as plain lop3, p = (d != 0) BoolOp q; d may be the sink _."""
+    dname, pname = (x.strip() for x in items[0]["text"].split("|", 1))
+    _, d = _integer("lop3", toks, [{"name": dname}] + items[1:5], inputs)
+    q = _value({**items[5], "prefix": None}, inputs) & 1
+    if items[5].get("prefix") == "!":
+        q ^= 1
+    nonzero = int(d != 0)
+    p = nonzero | q if ".or" in toks else nonzero & q
+    outputs = {pname: p} if dname == "_" else {dname: d, pname: p}
+    return {"outputs": outputs, "fidelity": "exact"}
+
+
 def _prmt(a: int, b: int, sel: int) -> int:
     pool = [((b << 32 | a & _mask(32)) >> (8 * i)) & 0xFF for i in range(8)]
     d = 0
@@ -469,6 +482,8 @@ def _dispatch(head: str, toks: list[str], items: list[dict], inputs) -> dict:
         if head not in COVERED_FLOAT:
             raise UnsupportedInstruction(f"no executable semantics for {head} on floating-point types")
         return evaluate(head, toks, items, inputs)
+    if head == "lop3" and items and items[0]["kind"] == "pred2":
+        return _lop3_pred(toks, items, inputs)
     if head == "vmad":
         name, value = _vmad(toks, items, inputs)
     elif head in ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"):

@@ -46,6 +46,8 @@ MODIFIERS = {"OPSEL": 4, "OPSEL_HI": 4, "NEG": 3, "NEG_HI": 3, "ABS": 3, "OMOD":
 REG_WIDTH = {"VCC": 64, "EXEC": 64, "SCC": 1, "M0": 32, "PC": 64, "SIMM16": 16, "SIMM32": 32}
 REGISTERS = {"S0", "S1", "S2", "S3", "D0", "D1", "VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC"} | set(MODIFIERS)
 REGNUM = {"SRC0": "S0", "SRC1": "S1", "SRC2": "S2", "VDST": "D0", "DST": "D0", "SDST": "D0"}
+# operand names that a VALU instruction may read as a register number (a wave-wide operand)
+NUMBERED = ("SRC0", "DST")
 _CONV = re.compile(r"^(f16|f32|f64|bf16|i4|u4|i8|u8|i16|u16|i32|u32|i64|u64|fp8|bf8|fp6|bf6|fp4)_to_"
                    r"(f16|f32|f64|bf16|i4|u4|i8|u8|i16|u16|i32|u32|i64|u64|fp8|bf8|fp6|bf6|fp4|snorm|unorm)"
                    r"(_sr_scale|_scale|_sr|_SR)?$")
@@ -229,7 +231,10 @@ class ExprGen:
         if n in INT_CONST:
             return self.const(INT_CONST[n], Ty("i", 32, soft=True))
         if n in REGNUM:
-            raise CompileError(f"{n} as a number (register-relative addressing) is not modelled")
+            if n in NUMBERED and not self.scalar:
+                # the operand's VGPR number, given as a wave-wide operand (V_MOVREL* add M0 to it)
+                return self.reg_raw(n)
+            raise CompileError(f"{n} as a number (register-relative addressing of SGPRs) is not modelled")
         if n in UNSUPPORTED_ROOTS:
             raise CompileError(f"{n} ({UNSUPPORTED_ROOTS[n]}) is not modelled")
         raise CompileError(f"unknown name {n}")

@@ -10,6 +10,7 @@ checks that both give the same bits on random and special inputs.
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -21,13 +22,26 @@ PK32 = re.compile(r"^v_cvt_scalef32_(sr_)?pk32_(f32|f16|bf16|fp6|bf6)_(f32|f16|b
 _FLOAT = {"f32": ("f", 32), "f16": ("f", 16), "bf16": ("bf", 16)}
 
 
+def _group(bits: int) -> tuple[int, int]:
+    """(bytes, fields) of the smallest whole-byte group of ``bits``-bit fields (fits in int64)."""
+    nbytes = bits // math.gcd(bits, 8)
+    return nbytes, nbytes * 8 // bits
+
+
 def _unpack(wide, bits: int, count: int) -> np.ndarray:
     """(lanes,) wide ints -> (lanes, count) unsigned fields of ``bits`` bits, lowest first."""
     nbytes = -(-bits * count // 8)
-    raw = b"".join((int(v) & ((1 << (8 * nbytes)) - 1)).to_bytes(nbytes, "little") for v in wide)
+    keep = (1 << (8 * nbytes)) - 1
+    raw = b"".join([(int(v) & keep).to_bytes(nbytes, "little") for v in wide])
     u8 = np.frombuffer(raw, dtype=np.uint8).reshape(len(wide), nbytes)
     if bits in (16, 32):
         return u8.view(np.uint16 if bits == 16 else np.uint32)[:, :count].astype(np.int64)
+    gb, gf = _group(bits)
+    if nbytes % gb == 0 and gb <= 7:  # whole groups: each is one integer of gb bytes
+        g = u8.reshape(len(wide), nbytes // gb, gb).astype(np.int64) << (8 * np.arange(gb))
+        v = g.sum(axis=2)
+        f = (v[:, :, None] >> (bits * np.arange(gf))) & ((1 << bits) - 1)
+        return f.reshape(len(wide), -1)[:, :count]
     b = np.unpackbits(u8, axis=1, bitorder="little")[:, : bits * count].reshape(len(wide), count, bits)
     return (b.astype(np.int64) << np.arange(bits)).sum(axis=2)
 
@@ -35,12 +49,19 @@ def _unpack(wide, bits: int, count: int) -> np.ndarray:
 def _pack(codes: np.ndarray, bits: int) -> np.ndarray:
     """(lanes, count) fields -> object array of wide ints."""
     lanes, count = codes.shape
+    gb, gf = _group(bits)
     if bits in (16, 32):
         u8 = codes.astype(np.uint16 if bits == 16 else np.uint32).view(np.uint8).reshape(lanes, -1)
+    elif count % gf == 0 and gb <= 7:
+        f = (np.asarray(codes, dtype=np.int64) & ((1 << bits) - 1)).reshape(lanes, count // gf, gf)
+        v = (f << (bits * np.arange(gf))).sum(axis=2)
+        u8 = ((v[:, :, None] >> (8 * np.arange(gb))) & 0xFF).astype(np.uint8).reshape(lanes, -1)
     else:
         b = ((codes[:, :, None] >> np.arange(bits)) & 1).astype(np.uint8).reshape(lanes, count * bits)
         u8 = np.packbits(b, axis=1, bitorder="little")
-    return np.array([int.from_bytes(row.tobytes(), "little") for row in u8], dtype=object)
+    raw = np.ascontiguousarray(u8).tobytes()
+    n = u8.shape[1]
+    return np.array([int.from_bytes(raw[i * n:(i + 1) * n], "little") for i in range(lanes)], dtype=object)
 
 
 def _clmul197(h):

@@ -81,19 +81,35 @@ def convert(x, src: tuple[str, int], dst: tuple[str, int], mode: int = RNE) -> n
     if dst == ("bf", 16):
         return to_bf16(x.astype(np.float64) if src[1] == 64 else x.astype(np.float32), mode)
     sw, dw = src[1], dst[1]
+    if sw == 16 and x.ndim:  # binary16 widens by table lookup (same values as below)
+        return _f16_widening_table(dw)[x.view(np.uint16)]
     if dw > sw:
         out = x.astype(dtype(*dst))
         nan = np.isnan(x)
-        if nan.any():
+        if np.count_nonzero(nan):
             out = np.where(nan, from_bits(_nan_bits_widen(x, sw, dw), "f", dw), out)
         return out
     out = x.astype(dtype(*dst))
     if mode == RTZ:
         back = out.astype(x.dtype)
         away = np.isfinite(x) & (np.abs(back) > np.abs(x))
-        if away.any():
+        if np.count_nonzero(away):
             out = np.where(away, np.nextafter(out, np.zeros_like(out)), out)
     return out
+
+
+_F16_WIDE: dict = {}
+
+
+def _f16_widening_table(dw: int) -> np.ndarray:
+    """Every binary16 value widened to binary32/64 (signalling NaNs stay signalling), by code."""
+    table = _F16_WIDE.get(dw)
+    if table is None:
+        codes = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
+        out = codes.astype(dtype("f", dw))
+        nan = np.isnan(codes)
+        table = _F16_WIDE[dw] = np.where(nan, from_bits(_nan_bits_widen(codes, 16, dw), "f", dw), out)
+    return table
 
 
 def to_bf16(x, mode: int = RNE) -> np.ndarray:
@@ -115,7 +131,7 @@ def to_bf16(x, mode: int = RNE) -> np.ndarray:
 def _round_to_odd_f32(x: np.ndarray) -> np.ndarray:
     y = x.astype(np.float32)
     inexact = np.isfinite(x) & (y.astype(np.float64) != x)
-    if inexact.any():
+    if np.count_nonzero(inexact):
         even = (y.view(np.uint32) & 1) == 0
         fix = inexact & even
         toward = np.where(y.astype(np.float64) > x, np.float32(-np.inf), np.float32(np.inf))
@@ -129,7 +145,7 @@ def _two_sum_odd(p: np.ndarray, c: np.ndarray) -> np.ndarray:
     bb = s - p
     err = (p - (s - bb)) + (c - bb)
     fix = np.isfinite(s) & (err != 0) & ((s.view(np.int64) & 1) == 0)
-    if fix.any():
+    if np.count_nonzero(fix):
         s = np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
     return s
 
@@ -239,7 +255,7 @@ class MiniFloat:
         code = np.where(over | (a > self.max) & (saturate or rand is not None), over_code, code)
         code = np.where(sign, code | (1 << (self.e + self.m)), code)
         nan = np.isnan(x)
-        if nan.any():
+        if np.count_nonzero(nan):
             if self.nan == "ieee":
                 nan_code = (((1 << self.e) - 1) << self.m) | (1 << (self.m - 1))
             elif self.nan == "fn":

@@ -111,6 +111,7 @@ def is_matrix(name: str) -> bool:
 
 # ---------------------------------------------------------------- layouts
 
+@functools.lru_cache(maxsize=None)
 def _input_map(s: Shape, which: str, wave: int, k_total: int):
     """(lane, element) -> (block, outer index, k) for A (outer = row) or B (outer = column)."""
     outer = s.M if which == "a" else s.N
@@ -143,6 +144,7 @@ def _input_map(s: Shape, which: str, wave: int, k_total: int):
     return np.zeros_like(o), o, k, epl
 
 
+@functools.lru_cache(maxsize=None)
 def _output_map(s: Shape, wave: int):
     """(lane, element) -> (block, row, column) of C/D; element e is bits [e*w, (e+1)*w)."""
     M, N, B = s.M, s.N, s.blocks
@@ -204,8 +206,13 @@ def operand_bits(s: Shape, wave: int) -> dict[str, int]:
 def _unpack(wide, bits: int, count: int) -> np.ndarray:
     """Per-lane wide integers -> (lanes, count) array of unsigned element codes."""
     nbytes = max(1, -(-count * bits // 8))
-    raw = b"".join((int(v) & ((1 << (nbytes * 8)) - 1)).to_bytes(nbytes, "little") for v in wide)
-    u8 = np.frombuffer(raw, dtype=np.uint8).reshape(len(wide), nbytes)
+    wide = np.asarray(wide)
+    if wide.dtype == np.int64 and nbytes <= 8:
+        u8 = wide.view(np.uint8).reshape(len(wide), 8)[:, :nbytes]
+    else:
+        keep = (1 << (nbytes * 8)) - 1
+        raw = b"".join([(int(v) & keep).to_bytes(nbytes, "little") for v in wide])
+        u8 = np.frombuffer(raw, dtype=np.uint8).reshape(len(wide), nbytes)
     if bits == 4:
         return np.stack([u8 & 0xF, u8 >> 4], axis=-1).reshape(len(wide), -1)[:, :count].astype(np.int64)
     dt = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
@@ -213,14 +220,12 @@ def _unpack(wide, bits: int, count: int) -> np.ndarray:
 
 
 def _pack(codes: np.ndarray, bits: int) -> list[int]:
-    m = (1 << bits) - 1
-    out = []
-    for row in codes:
-        acc = 0
-        for e, c in enumerate(row):
-            acc |= (int(c) & m) << (e * bits)
-        out.append(acc)
-    return out
+    """(lanes, count) element codes (16, 32 or 64 bits, low bits kept) -> one wide integer per lane."""
+    dt = {16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
+    lanes = codes.shape[0]
+    raw = np.ascontiguousarray(np.asarray(codes).astype(np.uint64).astype(dt)).tobytes()
+    n = len(raw) // lanes if lanes else 0
+    return [int.from_bytes(raw[i * n:(i + 1) * n], "little") for i in range(lanes)]
 
 
 def _decode(codes: np.ndarray, kind: str) -> np.ndarray:
@@ -253,62 +258,91 @@ def _encode(x: np.ndarray, out: str) -> np.ndarray:
 
 # ---------------------------------------------------------------- the operation
 
+@functools.lru_cache(maxsize=None)
+def _input_flat(s: Shape, which: str, wave: int, k_total: int) -> tuple[np.ndarray, int, int]:
+    """The input map as flat indices into a (blocks, outer, k_total) array, with (lanes, elements)."""
+    blk, o, k, _ = _input_map(s, which, wave, k_total)
+    outer = s.M if which == "a" else s.N
+    flat = np.ravel_multi_index((blk, o, k), (s.blocks, outer, k_total)).ravel()
+    return flat, o.shape[0], o.shape[1]
+
+
+@functools.lru_cache(maxsize=None)
+def _output_flat(s: Shape, wave: int) -> tuple[np.ndarray, int, int, int]:
+    """The C/D map as flat indices into a (blocks, M, N) array, with (lanes, elements, step)."""
+    omap = _output_map(s, wave)
+    blk, i, j = omap[:3]
+    step = omap[3] if len(omap) > 3 else 1
+    flat = np.ravel_multi_index((blk, i, j), (s.blocks, s.M, s.N))
+    return flat, i.shape[0], i.shape[1], step
+
+
+@functools.lru_cache(maxsize=None)
+def _sparse_flat(s: Shape, wave: int) -> tuple[np.ndarray, tuple, int, int]:
+    """Sparse A: flat index of each compressed element in (blocks, M, K/2), and (block, row,
+    first column of its group of 4) in the dense (blocks, M, K), per (lane, element); with
+    (lanes, elements)."""
+    bl, o, kc, _ = _input_map(s, "a", wave, s.K // 2)
+    src = np.ravel_multi_index((bl, o, kc), (s.blocks, s.M, s.K // 2))
+    return src, (bl, o, 4 * (kc // 2)), o.shape[0], o.shape[1]
+
+
 def _read_input(s: Shape, which: str, wide, wave: int) -> np.ndarray:
     """Dense (blocks, rows, cols) matrix for A (M x K) or B (K x N); sparse A decompressed later."""
     kind, bits = s.a if which == "a" else s.b
     k_total = s.K // 2 if (which == "a" and s.sparse) else s.K
-    blk, o, k, epl = _input_map(s, which, wave, k_total)
-    lanes = o.shape[0]
-    codes = _unpack(wide[:lanes], bits, o.shape[1])
+    flat, lanes, elems = _input_flat(s, which, wave, k_total)
+    codes = _unpack(wide[:lanes], bits, elems)
     vals = _decode(codes, kind)
     dt = np.int64 if kind in ("i8", "u8", "u4") else np.float64
     outer = s.M if which == "a" else s.N
-    m = np.zeros((s.blocks, outer, k_total), dtype=dt)
-    m[blk, o, k] = vals
-    return m
+    m = np.zeros(s.blocks * outer * k_total, dtype=dt)
+    m[flat] = vals.ravel()
+    return m.reshape(s.blocks, outer, k_total)
 
 
 def execute(s: Shape, regs: dict, wave: int) -> None:
     A = _read_input(s, "a", regs["S0"], wave)
     B = np.transpose(_read_input(s, "b", regs["S1"], wave), (0, 2, 1))  # blocks x K x N
-    omap = _output_map(s, wave)
-    step = 1
-    if s.gen == "rdna3":
-        blk, i, j, step = omap
-    else:
-        blk, i, j = omap
-    lanes, n = i.shape
+    flat, lanes, n, step = _output_flat(s, wave)
     obits = s.out_bits
     if s.sparse:
-        bl, o, kc, _ = _input_map(s, "a", wave, s.K // 2)
-        nl = o.shape[0]
-        idx = _index_bits(regs["S2"][:nl], kc.shape[1])
+        src, group, nl, ne = _sparse_flat(s, wave)
+        idx = _index_bits(regs["S2"][:nl], ne)
+        # each compressed element lands at its group's first column + its 2-bit index; two
+        # elements naming the same place add up
+        bl, o, base = group
         dense = np.zeros((s.blocks, s.M, s.K), dtype=A.dtype)
-        pos = 4 * (kc // 2) + idx
-        np.add.at(dense, (bl, o, pos), A[bl, o, kc])
+        np.add.at(dense, (bl, o, base + idx), A.reshape(-1)[src])
         A = dense
     acc_reg = regs["D0"] if s.sparse else regs["S2"]
     slots = n * step
     c_codes = _unpack(acc_reg[:lanes], obits, slots)
     sel = c_codes[:, ::step]
     integer = s.out == "i32"
+    size = s.blocks * s.M * s.N
     if integer:
-        C = np.zeros((s.blocks, s.M, s.N), dtype=np.int64)
-        C[blk, i, j] = ((sel & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
-        D = np.einsum("bik,bkj->bij", A.astype(np.int64), B.astype(np.int64)) + C
+        C = np.zeros(size, dtype=np.int64)
+        C[flat] = ((sel & 0xFFFFFFFF) ^ 0x80000000) - 0x80000000
+        D = np.einsum("bik,bkj->bij", A.astype(np.int64), B.astype(np.int64)) + C.reshape(s.blocks, s.M, s.N)
     else:
         ck = {"f32": "f32", "f16": "f16", "bf16": "bf16", "f64": "f64"}[s.out]
-        C = np.zeros((s.blocks, s.M, s.N), dtype=np.float64)
-        C[blk, i, j] = _decode(sel, ck)
+        C = np.zeros(size, dtype=np.float64)
+        C[flat] = _decode(sel, ck)
         with np.errstate(all="ignore"):
-            D = np.einsum("bik,bkj->bij", A.astype(np.float64), B.astype(np.float64)) + C
+            D = np.einsum("bik,bkj->bij", A.astype(np.float64), B.astype(np.float64)) + C.reshape(s.blocks, s.M, s.N)
     out_codes = c_codes.copy()
-    out_codes[:, ::step] = _encode(D[blk, i, j], s.out)
+    out_codes[:, ::step] = _encode(D.reshape(-1)[flat], s.out)
     regs["D0"] = np.array(_pack(out_codes, obits), dtype=object)
 
 
 def _index_bits(wide, count: int) -> np.ndarray:
     """2-bit sparse indices: element e of a lane is bits [2e, 2e+2) of its index operand (set 0)."""
+    if count <= 32:
+        v = np.asarray(wide)
+        if v.dtype != np.int64:
+            v = np.array([int(x) & 0xFFFFFFFFFFFFFFFF for x in v], dtype=np.uint64)
+        return ((v[:, None] >> (2 * np.arange(count)).astype(v.dtype)[None, :]) & 3).astype(np.int64)
     return np.array([[(int(v) >> (2 * e)) & 3 for e in range(count)] for v in wide], dtype=np.int64)
 
 

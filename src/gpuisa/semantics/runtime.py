@@ -73,7 +73,7 @@ def many(m) -> bool:
         return True
     if m is False:
         return False
-    return bool(m.any())
+    return np.count_nonzero(m) != 0  # (much cheaper than m.any() on short arrays)
 
 
 def mminus(a, b):
@@ -210,7 +210,7 @@ def _uniform(lo):
     """A per-lane offset that is the same in every lane, as a Python int (loop offsets)."""
     if isinstance(lo, np.ndarray) and lo.ndim == 1 and len(lo) and lo.dtype != object:
         first_v = lo[0]
-        if (lo == first_v).all():
+        if not np.count_nonzero(lo != first_v):
             return int(first_v)
     return lo
 
@@ -544,7 +544,7 @@ def scatter(arr, idx, v, m):
             sel = sel & m
         elif m is False:
             continue
-        if sel.any():
+        if np.count_nonzero(sel):
             arr[k] = np.where(sel, v, arr[k])
 
 
@@ -564,3 +564,39 @@ def lane_put(reg, lane, v, m):
     if 0 <= k < len(reg):
         reg[k] = first(m, v)
     return reg
+
+
+# ------------------------------------------------------------------ the VGPR file (V_MOVREL*)
+
+VGPR_FILE_SIZE = 256  # v0..v255: the registers an instruction can name
+
+
+class VgprAddressError(ValueError):
+    """A computed VGPR number outside the register file."""
+
+
+def _vgpr_rows(addr, m, C, rows: int):
+    """Per-lane register numbers, checked on the active lanes (inactive lanes read row 0)."""
+    a = np.broadcast_to(np.asarray(addr).astype(np.int64), (C.L,))
+    active = np.ones(C.L, dtype=bool) if m is None else (np.zeros(C.L, dtype=bool) if m is False else m)
+    bad = active & ((a < 0) | (a >= rows))
+    if np.count_nonzero(bad):
+        raise VgprAddressError(f"VGPR number {int(a[bad][0])} (a register operand plus M0) is outside "
+                               f"the register file (allowed: 0..{rows - 1})")
+    return np.where(active, a, 0), active
+
+
+def vgpr_file_get(file, addr, m, C):
+    """``VGPR[laneId][addr]``: file is (registers, lanes), addr one register number per lane."""
+    rows, active = _vgpr_rows(addr, m, C, file.shape[0])
+    return file[rows, C.lane]
+
+
+def vgpr_file_put(file, addr, v, m, C):
+    """A copy of the file with ``VGPR[laneId][addr] = v`` in the active lanes (written rows noted in C)."""
+    rows, active = _vgpr_rows(addr, m, C, file.shape[0])
+    new = file.copy()
+    vals = np.broadcast_to(np.asarray(v).astype(np.int64) & 0xFFFFFFFF, (C.L,))
+    new[rows[active], C.lane[active]] = vals[active]
+    C.vgpr_written.update(int(r) for r in np.unique(rows[active]))
+    return new

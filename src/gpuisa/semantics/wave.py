@@ -13,16 +13,18 @@ instruction runs once.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import archs
-from . import compiler, floats, sources
+from . import compiler, floats, runtime, sources
 from .types import Ty
 
-SCALAR_REGS = {"VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC"} | set(compiler.MODIFIERS)
-REQUIRED = ("S0", "S1", "S2", "S3", "SIMM16", "SIMM32", "VCC", "SCC")
+SCALAR_REGS = {"VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC", "SRC0", "DST"} | set(compiler.MODIFIERS)
+REQUIRED = ("S0", "S1", "S2", "S3", "SIMM16", "SIMM32", "VCC", "SCC", "SRC0", "DST")
+VGPR_NAME = re.compile(r"^V(\d{1,3})$")  # a VGPR of the register file (V_MOVREL*): V0 .. V255
 
 
 class EvalError(ValueError):
@@ -37,6 +39,7 @@ class Context:
     ieee: bool = True
     round_mode: int = floats.RNE
     state: dict = field(default_factory=dict)
+    vgpr_written: set = field(default_factory=set)  # rows of R['VGPR'] written (V_MOVRELD and kin)
 
     def __post_init__(self):
         self.lane = np.arange(self.L, dtype=np.int64)
@@ -44,14 +47,19 @@ class Context:
         self.w32 = self.wave == 32
 
     def call(self, name: str, args: list) -> np.ndarray:
-        prog = _callee(self.arch, name)
-        regs = {}
-        for r, w in prog.widths.items():
-            regs[r] = np.zeros(self.L, dtype=object if w > 64 else np.int64)
+        fn, zeros = _callee_setup(self.arch, name)
+        regs = {r: np.zeros(self.L, dtype=dt) for r, dt in zeros}
         for r, a in zip(("S0", "S1", "S2"), args):
             regs[r] = np.asarray(a)
-        prog.fn(regs, None, self)
-        return regs.get("D0", np.zeros(self.L, dtype=np.int64))
+        fn(regs, None, self)
+        return regs["D0"] if "D0" in regs else np.zeros(self.L, dtype=np.int64)
+
+
+@functools.lru_cache(maxsize=None)
+def _callee_setup(arch: str, name: str) -> tuple:
+    """A called instruction's function and its registers' zero dtypes (looked up once)."""
+    prog = _callee(arch, name)
+    return prog.fn, tuple((r, object if w > 64 else np.int64) for r, w in prog.widths.items())
 
 
 @functools.lru_cache(maxsize=None)
@@ -142,8 +150,9 @@ def evaluate(arch: str, name: str, lanes: int | None = None, wave: int | None = 
 def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operands: dict) -> dict:
     allowed = set(prog.widths) | {"EXEC"}
     for op in operands:
-        if op not in allowed:
-            raise EvalError(f"{prog.name} has no operand {op} (allowed: {', '.join(sorted(allowed))})")
+        if op not in allowed and not (prog.vgpr_file and _vgpr_number(op) is not None):
+            extra = ", V0..V255 (the VGPR file)" if prog.vgpr_file else ""
+            raise EvalError(f"{prog.name} has no operand {op} (allowed: {', '.join(sorted(allowed))}{extra})")
     missing = [r for r in REQUIRED if r in prog.inputs and r not in operands]
     if missing:
         raise EvalError(f"{prog.name} needs {', '.join(missing)} (operands: {', '.join(sorted(allowed))})")
@@ -196,6 +205,9 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
             arr = np.array(vals, dtype=object)
         regs[r] = arr
         before[r] = arr.copy()
+    if prog.vgpr_file:
+        regs["VGPR"] = _vgpr_file(operands, L)
+        before["VGPR"] = regs["VGPR"].copy()
     if "EXEC" in operands:
         if isinstance(operands["EXEC"], (list, tuple)):
             raise EvalError("EXEC is one value per wave; give a single value, not a list")
@@ -213,7 +225,7 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
     with np.errstate(all="ignore"):
         try:
             prog.fn(regs, mask, ctx)
-        except MatrixLayoutError as exc:
+        except (MatrixLayoutError, runtime.VgprAddressError) as exc:
             raise EvalError(f"{prog.name}: {exc}") from None
     return _result(prog, regs, before, active, lanes, wave, ctx)
 
@@ -245,6 +257,11 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
             outputs[r] = vals[:lanes]
             if vals[:lanes] != old[:lanes]:
                 changed.append(r)
+    for row in sorted(ctx.vgpr_written):
+        r = f"V{row}"
+        outputs[r] = _masked_list(regs["VGPR"][row], 32)[:lanes]
+        if outputs[r] != _masked_list(before["VGPR"][row], 32)[:lanes]:
+            changed.append(r)
     state = {k: v for k, v in ctx.state.items()}
     final = {}
     for r in ("EXEC", "VCC", "SCC", "M0"):
@@ -254,6 +271,23 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
             "scalar_registers": scalar_regs, "state": {"changed": changed, **final, **state},
             "formats": {r: _fmt_name(prog.formats.get(r)) for r in outputs},
             "interpreted": {r: _interpret_all(vals, prog.formats.get(r)) for r, vals in outputs.items()}}
+
+
+def _vgpr_number(name: str) -> int | None:
+    m = VGPR_NAME.match(name)
+    return int(m.group(1)) if m and int(m.group(1)) < runtime.VGPR_FILE_SIZE else None
+
+
+def _vgpr_file(operands: dict, L: int) -> np.ndarray:
+    """The VGPR file (registers x lanes) from operands V0..V255 (one value, or one per lane); others 0."""
+    file = np.zeros((runtime.VGPR_FILE_SIZE, L), dtype=np.int64)
+    for k, v in operands.items():
+        row = _vgpr_number(k)
+        if row is None:
+            continue
+        vals = [_parse_value(x, None, k, 32) for x in v] if isinstance(v, (list, tuple)) else [_parse_value(v, None, k, 32)] * L
+        file[row, :len(vals)] = vals
+    return file
 
 
 def _masked_list(arr, w: int) -> list[int]:
