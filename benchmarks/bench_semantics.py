@@ -66,6 +66,8 @@ def main() -> int:
         ops = {r: (rng.getrandbits(prog.widths[r]) if r in wave.SCALAR_REGS else
                    [rng.getrandbits(min(prog.widths[r], 32)) for _ in range(64)])
                for r in prog.inputs if r in wave.REQUIRED}
+        if prog.vgpr_file:  # V_MOVREL*: register numbers (plus M0) inside the VGPR file
+            ops.update({r: rng.randrange(100) for r in ("SRC0", "DST", "M0") if r in prog.widths})
         ctx = wave.Context(64, 64, arch)
         regs = {}
         for r, w in prog.widths.items():
@@ -73,6 +75,8 @@ def main() -> int:
             vals = vals if isinstance(vals, list) else [vals] * 64
             vals = [v - (1 << 64) if w <= 64 and v >> 63 else v for v in vals]
             regs[r] = np.array(vals, dtype=object if w > 64 else np.int64)
+        if prog.vgpr_file:
+            regs["VGPR"] = np.array([[rng.getrandbits(32) for _ in range(64)] for _ in range(256)], dtype=np.int64)
         jobs.append((prog, ops, ctx, regs))
     compile_s = time.perf_counter() - t0
     fast = sum(1 for prog, *_ in jobs if prog.reference_fn is not None)

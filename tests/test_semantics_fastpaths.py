@@ -106,3 +106,45 @@ def test_permlane16_hand_computed():
     r = wave.evaluate("rdna4", "v_permlane16_b32", S0=list(range(100, 132)), S1=sel & 0xFFFFFFFF, S2=sel >> 32,
                       lanes=32)
     assert r["outputs"]["D0"][:3] == [115, 114, 113] and r["outputs"]["D0"][16:18] == [131, 130]
+
+
+def _batching_programs():
+    if not sources.available():
+        return []
+    out = []
+    for arch in sources.default_source().archs():
+        for name in sorted(sources.default_source().entries(arch)):
+            try:
+                if "C.call_many(" in compiler.program(arch, name).code:
+                    out.append((arch, name))
+            except compiler.NoSemantics:
+                pass
+    return out
+
+
+@pytest.mark.parametrize(("arch", "name"), _batching_programs())
+def test_batched_instruction_calls_match_one_call_each(arch, name, monkeypatch):
+    """Programs whose calls to another instruction run side by side (``callbatch``) give the
+    bits the same pseudocode compiled with one call each gives (wave32 and wave64, all lanes
+    and a partial EXEC mask, random bits mixed with the special values of each width)."""
+    from gpuisa.semantics import callbatch
+
+    prog = compiler.program(arch, name)
+    entry = sources.lookup(arch, name)
+    monkeypatch.setattr(callbatch, "batch_calls", lambda cache_lines, lines, *rest: (cache_lines, lines))
+    plain = compiler.compile_text(entry.text, False, lambda callee: wave._callee(arch, callee), name, arch)
+    assert "call_many" not in plain.code and "call_many" in prog.code
+    rng = random.Random(name + arch)
+    specials = SPECIAL16 + [s | (t << 16) for s, t in zip(SPECIAL16, reversed(SPECIAL16))] + SPECIAL32
+    for lanes in (32, 64):
+        for mask in (None, np.array([rng.random() < 0.5 for _ in range(lanes)])):
+            regs = {}
+            for r, w in prog.widths.items():
+                vals = [rng.choice(specials) if rng.random() < 0.4 else rng.getrandbits(min(w, 32)) for _ in range(lanes)]
+                regs[r] = np.array(vals, dtype=np.int64)
+            outs = []
+            for fn in (prog.fn, plain.fn):
+                with np.errstate(all="ignore"):
+                    got = fn(dict(regs), mask, wave.Context(lanes, lanes, arch))
+                outs.append({r: np.asarray(v).tolist() for r, v in got.items()})
+            assert outs[0] == outs[1], (arch, name, lanes, mask is None)

@@ -544,9 +544,42 @@ def test_scalar_alu_with_scc(name, a, b, scc):
             assert out["SCC"] == [want_scc], (arch, name)
 
 
+MOVREL = ("v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32", "v_swaprel_b32")
+
+
+@pytest.mark.parametrize("name", MOVREL)
+@settings(max_examples=25, deadline=None)
+@given(src=st.integers(0, 120), dst=st.integers(0, 120), off_s=st.integers(0, 120), off_d=st.integers(0, 120),
+       execm=st.integers(1, (1 << 8) - 1), data=st.data())
+def test_vgpr_file_moves(name, src, dst, off_s, off_d, execm, data):
+    """V_MOVREL*: a VGPR chosen by a register number plus M0 (the _2 form and V_SWAPREL:
+    M0[9:0] for the source, M0[25:16] for the destination), 8 lanes, inactive lanes unchanged."""
+    n = 8
+    file = {r: data.draw(st.lists(st.integers(0, M32), min_size=n, max_size=n)) for r in {src + off_s, dst + off_d, dst + off_s}}
+    s0 = data.draw(st.lists(st.integers(0, M32), min_size=n, max_size=n))
+    if name in ("v_movrelsd_2_b32", "v_swaprel_b32"):
+        m0, read, write = off_s | (off_d << 16), src + off_s, dst + off_d
+    else:
+        m0, read, write = off_s, src + off_s, dst + off_s
+    ops = {f"V{r}": v for r, v in file.items()}
+    active = [(execm >> i) & 1 for i in range(n)]
+    for arch in archs_with(name):
+        if name == "v_movrels_b32":
+            out = evaluate(arch, name, wave=32, lanes=n, SRC0=src, M0=m0, EXEC=execm, D0=[0] * n, **ops)["outputs"]
+            assert out["D0"] == [file[read][i] if active[i] else 0 for i in range(n)]
+            continue
+        extra = {"S0": s0, "DST": dst} if name == "v_movreld_b32" else {"SRC0": src, "DST": dst}
+        out = evaluate(arch, name, wave=32, lanes=n, M0=m0, EXEC=execm, **extra, **ops)["outputs"]
+        new = s0 if name == "v_movreld_b32" else file[read]
+        old = file.get(write, [0] * n)
+        assert out[f"V{write}"] == [new[i] if active[i] else old[i] for i in range(n)], (arch, name)
+        if name == "v_swaprel_b32":  # and the source takes the destination's old value
+            assert out[f"V{read}"] == [old[i] if active[i] else file[read][i] for i in range(n)], (arch, name)
+
+
 TESTED = (set(INT3) | set(FLOAT2) | set(FMA) | set(MINMAX) | set(CVT) | set(PK) | set(PKF) | set(SALU)
           | {f"v_cmp_{c}_f{w}" for c in CMP for w in (16, 32, 64)} | {f"v_cmp_class_f{w}" for w in (16, 32, 64)}
-          | {"v_cndmask_b32"})
+          | {"v_cndmask_b32"} | set(MOVREL))
 
 
 def test_fidelity_claims_only_what_is_tested():

@@ -101,3 +101,51 @@ def test_prng_chain_matches_stepping():
             expect.append(r)
             r = ((r << 1) & 0xFFFFFFFF) ^ (197 if r >> 31 else 0)
         assert row == expect
+
+
+def _fma_reference(a: float, b: float, c: float) -> float:
+    """a * b + c with one rounding: exact rationals, Python's correctly rounded int division."""
+    from fractions import Fraction
+
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:
+        return None  # the sign of an exact zero is a separate rule (tested with the FMA family)
+    try:
+        return float(exact)
+    except OverflowError:
+        return float("inf") if exact > 0 else float("-inf")
+
+
+def _fma_cases(n: int):
+    """Random operands with the hard cases for an emulated FMA: c cancelling the product
+    (exactly, or to a few ulps), c at the product's rounding-error scale (halfway cases),
+    short mantissas (exact ties), subnormal products and extreme exponents."""
+    rng = np.random.default_rng(5)
+
+    def f64(elo, ehi):
+        m = np.ldexp(rng.integers(1 << 52, 1 << 53, n).astype(np.float64), -52)
+        return np.where(rng.random(n) < 0.5, -1.0, 1.0) * np.ldexp(m, rng.integers(elo, ehi, n))
+
+    with np.errstate(all="ignore"):
+        a, b = f64(-500, 500), f64(-500, 500)
+        p = a * b
+        yield a, b, f64(-1000, 1000)
+        yield a, b, -p
+        yield a, b, -p * (1 + rng.integers(-3, 4, n) * 2.0 ** -52)
+        yield a, b, np.ldexp(rng.integers(-16, 17, n) / 8.0, np.frexp(p)[1] - 53)
+        short = lambda: np.ldexp(rng.integers(1, 1 << 27, n).astype(np.float64), rng.integers(-40, 40, n))  # noqa: E731
+        yield short(), short(), np.ldexp(rng.integers(-(1 << 53), 1 << 53, n).astype(np.float64), rng.integers(-40, 40, n))
+        yield f64(-1074, -900), f64(-300, 300), f64(-1074, -1000)
+        yield f64(400, 1023), f64(400, 1023), f64(900, 1023)
+
+
+def test_fma64_is_correctly_rounded_on_hard_cases():
+    checked = 0
+    for a, b, c in _fma_cases(4000):
+        got = floats.fma(a, b, c, "f", 64)
+        for x, y, z, g in zip(a.tolist(), b.tolist(), c.tolist(), got.tolist()):
+            want = _fma_reference(x, y, z)
+            if want is not None:
+                assert np.float64(g).view(np.int64) == np.float64(want).view(np.int64), (x, y, z, g, want)
+                checked += 1
+    assert checked > 20000

@@ -1,33 +1,40 @@
 """Batch decoding of a whole buffer with numpy, in front of the scalar decoder.
 
-``Decoder.decode_listing`` runs here.  The result is, instruction for instruction, what the scalar
-path (``Decoder.decode_at`` at each instruction start) gives; every text comes from the scalar
-renderer and operand printer, only reused:
+``Decoder.decode_listing`` and ``Decoder.decode`` run here.  The result is, instruction for
+instruction, what the scalar path (``Decoder.decode_at`` at each instruction start) gives; every text
+comes from the scalar renderer and operand printer, only reused:
 
 1. Classify: the buffer is viewed as little-endian dwords; the bits that choose a decode class and
    opcode (``FastPath.sel_mask``, per 9-bit prefix) index a dense table of entry ids, filled by the
    scalar class chooser the first time a selector is met.  Each dword gets the size the instruction
-   starting there would have if the batch path handles its entry, 0 where the scalar path decides.
-2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 8 steps made with numpy,
-   a short Python loop over them); where the size is 0 the scalar decoder decodes and gives the size.
-3. Render: distinct instruction words are rendered once.  Per entry a plan cuts out the operands whose
-   text depends on their own field value alone (registers, plain sources, immediates); the rest of
-   the word keys a format template made by rendering one instruction with the scalar renderer and
-   putting placeholders where the cut operands' texts are.  Cut values index a pool of operand texts
-   (filled from the scalar operand printer for the values met); one ``str.format`` per distinct word.
-4. Anything the batch path cannot vouch for -- a cut value the operand printer rejects (a literal,
-   DPP, an out-of-range tuple), a reserved value, a template that fails -- is decoded by the scalar
-   path instead, and the walk is redone from the first such start (its size may differ).
+   starting there would have if the batch path handles its entry, 0 where the scalar path decides
+   (no plan, VOPD, exports, a truncated tail).
+2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 16 steps made with numpy, a
+   short Python loop over them); where the size is 0 the scalar decoder decodes and gives the size.
+3. Render: each distinct instruction word is rendered once.  Per entry a plan cuts out the operands
+   whose text depends on their own field value alone (registers, plain sources, immediates); the rest
+   of the word keys a %-format template made by rendering one instruction with the scalar renderer
+   and putting placeholders where the cut operands' texts are.  Cut values index a pool of operand
+   texts (filled from the scalar operand printer for the values met, or ``operands.reg_text`` for
+   registers whose class and count the template's render showed).
+4. Anything the batch path cannot vouch for -- a cut value the operand printer rejects (a literal
+   marker, DPP, an out-of-range tuple), a field with reserved values (kept in the key), a template
+   whose render fails -- is decoded by the scalar path instead, and the walk is redone from the first
+   such start (its size may differ).
 
-The class table, operand-text pool and templates depend only on the architecture's tables and plans
-(a template is keyed by an entry and the bits of the word that are not operand values: opcode,
-modifiers), so they are kept per process like the tables; the per-decoder word caches of the scalar
-path are not used.  ``tests/test_codec_batch.py`` checks batch == scalar on random and real words.
+The class table, operand-text pool and templates depend only on the architecture's tables and plans (a
+template is keyed by an entry and the bits of the word that are not cut operand values: opcode,
+modifiers, reserved-value fields, the literal of a fixed-literal form), so they are kept per process,
+like the tables, and shared by the decoders of one (architecture, wave size) under a lock.  The
+scalar decoder's per-word caches are not used (the one the batch path falls back to is emptied per
+stream): only repeats inside the input are rendered once.  ``tests/test_codec_batch.py`` checks
+batch == scalar on random words, code-like streams and cut-short buffers.
 """
 
 from __future__ import annotations
 
 import bisect
+import threading
 from itertools import repeat
 from operator import mod as _mod
 
@@ -36,7 +43,7 @@ import numpy as np
 from . import operands as opd
 from .syntax import join
 
-_NO_TEMPLATE = ("EXP", "VEXPORT", "VOPD")
+_NO_TEMPLATE = ("EXP", "VEXPORT")
 _SIMPLE_KINDS = ("vreg", "src", "ssrc", "imm")
 MAXC = 8  # cut operands per entry at most
 _WIDE = 16  # cut fields wider than this stay in the template key
@@ -47,8 +54,9 @@ _U64 = np.uint64
 _SLOT_BITS = 20
 _TSLOT_BITS = 18
 _STRIDE_LOG = 4  # the walk's Python loop takes 16 instructions a step
-_PROBES = (0, 1, 2, 15, 16, 63, 64, 65, 100, 106, 124, 125, 126, 127, 128, 129, 193, 200, 235, 240, 248, 251, 253,
-           254, 255, 256, 257, 300, 383, 384, 385, 511, 1000, 4095, 4096, 32767, 32768, 65535)
+# field values whose operand texts tell apart operands that print differently (registers, specials,
+# inline constants, the literal marker, VGPRs above 128, large immediates)
+_PROBES = (1, 65, 106, 125, 129, 200, 242, 248, 254, 255, 300, 400, 1000, 40000)
 
 
 class ArchBatch:
@@ -56,6 +64,7 @@ class ArchBatch:
 
     def __init__(self, dec):
         self.dec = dec
+        self.lock = threading.Lock()  # one stream at a time: the tables and scratch arrays are shared
         sm = dec.fast.sel_mask
         self.sel_mask = np.array(sm, dtype=np.uint32)
         base = np.full(512, -1, dtype=np.int64)
@@ -79,11 +88,8 @@ class ArchBatch:
         self.rows: list = [(0, 0, 0, 0, 0, [])]
         self.arrays = None
         # operand-text pool: index 0 is the empty text of an absent slot
-        self.pool_text = np.empty(4096, dtype=object)
-        self.pool_text[0] = ""
-        self.pool_ok = np.zeros(4096, dtype=bool)
-        self.pool_known = np.zeros(4096, dtype=bool)
-        self.pool_ok[0] = self.pool_known[0] = True
+        self.pool_text, self.pool_ok, self.pool_known = np.full(4096, "", dtype=object), *np.ones((2, 4096), bool)
+        self.pool_ok[1:] = self.pool_known[1:] = False
         self.pool_used = 1
         self.seg_starts: list[int] = []
         self.seg_compute: list = []
@@ -94,10 +100,9 @@ class ArchBatch:
         self.tpl_nph: list = [0]
         self.slot_table = np.zeros(1 << _SLOT_BITS, dtype=np.intp)
         self.tpl_base = np.zeros((256, MAXC), dtype=np.int64)
-        self.tpl_fmt_arr = None
+        self.tpl_fmt_arr = self.tpl_nph_arr = None
         self.tid_eid = np.full(256, -1, dtype=np.int32)  # what each template is for (-1: none)
-        self.tid_key = np.zeros(256, dtype=_U64)
-        self.tid_key3 = np.zeros(256, dtype=np.uint32)
+        self.tid_key, self.tid_key3 = np.zeros(256, dtype=_U64), np.zeros(256, dtype=np.uint32)
         self.dm_hash = np.zeros(1 << _TSLOT_BITS, dtype=_U64)  # key hash -> template id, direct-mapped
         self.dm_tid = np.zeros(1 << _TSLOT_BITS, dtype=np.int64)
 
@@ -165,6 +170,8 @@ class ArchBatch:
         dec = self.dec
         if entry.encoding in _NO_TEMPLATE or entry.width not in (32, 64, 96):
             return None
+        if entry.encoding == "VOPD":
+            return self._compile_vopd(entry) if dec.vopd is not None and entry.width == 64 else None
         plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
         if plan is None:
             return None
@@ -224,6 +231,62 @@ class ArchBatch:
             rest &= ~fmask
         wmask = (1 << min(width, 64)) - 1
         return (width // 32, wmask, 0xFFFFFFFF if width == 96 else 0, rest & ((1 << 64) - 1), rest >> 64, slots)
+
+    def _compile_vopd(self, entry):
+        """Dual-issue words print from learned templates, not plans: their VGPR fields are candidates,
+        each tried by rendering (``_template_vopd``); VDSTX's low bit (it also picks VDSTY) stays in the key."""
+        enc = self.dec.tables.encodings[entry.encoding]
+        slots = []
+        rest = (1 << 64) - 1
+        for name, low_in_key in (("VDSTX", True), ("VSRCX1", False), ("VSRCY1", False)):
+            f = enc.field(name)
+            if f is None or len(f.ranges) != 1 or f.ranges[0][0] - f.ranges[0][1] != 7:
+                continue
+            lo = f.ranges[0][1]
+            every = self._segment(("any", 8), 256, None, ([""] * 256, np.ones(256, bool)))
+            slots.append((None, lo, 8, True, "v", every))
+            rest &= ~((0xFE if low_in_key else 0xFF) << lo)
+        return (2, (1 << 64) - 1, 0, rest, 0, slots) if slots else None
+
+    def _template_vopd(self, eid: int, word: int, data: bytes, off: int):
+        """(format, pool bases) of a dual-issue word: each candidate field is changed and the word rendered
+        again; a field whose VGPR text alone changes, in one place, gets a placeholder there.  The format
+        is checked against a render with every field changed."""
+        dec = self.dec
+        entry, slots = self.entries[eid], self.rows[eid][5]
+
+        def text(w):
+            d = dec._render(entry, w, data, off)
+            return d.text if d.valid and len(d.data) == 8 else None
+
+        def moved(flip):
+            w = word
+            for (_, lo, _, _, _, _) in slots:
+                w ^= flip << lo
+            return w
+
+        base = text(word)
+        if base is None:
+            return None
+        spans = []
+        for (_, lo, w, _, _, _) in slots:
+            v = (word >> lo) & 0xFF
+            s0, s1 = opd.reg_text("v", v, 1), opd.reg_text("v", v ^ 0x54, 1)
+            other = text(word ^ (0x54 << lo))
+            hits = [i for i in range(len(base)) if base.startswith(s0, i) and
+                    base[:i] + s1 + base[i + len(s0):] == other]
+            if len(hits) != 1 or (spans and hits[0] < spans[-1][1]):
+                return None
+            spans.append((hits[0], hits[0] + len(s0)))
+        fmt, at = "", 0
+        for a, b in spans:
+            fmt += base[at:a].replace("%", "%%") + "%s"
+            at = b
+        fmt += base[at:].replace("%", "%%")
+        if text(moved(0xA8)) != fmt % tuple(opd.reg_text("v", ((word >> lo) & 0xFF) ^ 0xA8, 1)
+                                           for (_, lo, _, _, _, _) in slots):
+            return None
+        return fmt, [self.reg_segment("v", 1, 8) for _ in slots]
 
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
         from .decoder import operand_type
@@ -343,6 +406,8 @@ class ArchBatch:
 
         dec = self.dec
         entry = self.entries[eid]
+        if entry.encoding == "VOPD":
+            return self._template_vopd(eid, word, data, off)
         nd, slots = self.rows[eid][0], self.rows[eid][5]
         parts: list = []
         d = dec._render(entry, word & ((1 << entry.width) - 1), data, off, parts)
@@ -394,7 +459,9 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
     tail = 0
     if n4 >= 2:
         dws = np.frombuffer(data, dtype="<u4", count=n4)
-        starts, texts, sizes, tail, _, _ = _bulk(arch_batch(dec), data, dws)
+        ab = arch_batch(dec)
+        with ab.lock:
+            starts, texts, sizes, tail, _, _ = _bulk(ab, data, dws)
         out = list(zip((starts * 4 + base_offset).tolist(), texts.tolist(), sizes.tolist()))
     off = tail
     while off < len(data):
@@ -414,7 +481,8 @@ def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
     if n4 >= 2:
         ab = arch_batch(dec)
         dws = np.frombuffer(data, dtype="<u4", count=n4)
-        starts, texts, sizes, tail, eids, scalar = _bulk(ab, data, dws)
+        with ab.lock:
+            starts, texts, sizes, tail, eids, scalar = _bulk(ab, data, dws)
         lo = dws[starts].tolist()
         hi = dws[np.minimum(starts + 1, n4 - 1)].tolist()
         top = dws[np.minimum(starts + 2, n4 - 1)].tolist()
@@ -427,10 +495,9 @@ def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
                 w = entry.width
                 word = a if w == 32 else (a | b << 32 if w == 64 else a | b << 32 | c << 64)
                 add(_quick(off + base_offset, data[off:off + n], t, entry, (dec, entry, word)))
-            else:
-                d = scalar[s][3]
-                d.offset = off + base_offset
-                add(d)
+            else:  # the scalar path's object
+                add(scalar[s][3])
+                scalar[s][3].offset = off + base_offset
     off = tail
     while off < len(data):
         d = dec.decode_at(data, off)
@@ -453,51 +520,39 @@ def _bulk(ab: ArchBatch, data: bytes, dws):
     if ab.dec.vopd is not None:  # 96-bit words go through the generic path, which tries VOPD first
         vm, vv = ab.dec.vopd
         size[(size == 3) & ((dws & np.uint32(vm)) == np.uint32(vv))] = 0
-    text_at = None  # texts by dword, once the walk had to be redone
     tried = np.zeros(n4, dtype=bool)
-    scalar: dict[int, tuple] = {}
+    where = np.zeros(n4, dtype=np.intp)  # dword -> index of its text in the rendered texts (all rounds)
+    rendered: list = []
+    count = 0
+    scalar: dict[int, tuple] = {}  # start -> (text, size, valid, Decoded) from the scalar path
     dec = ab.scalar_decoder()
-    done = np.empty(0, dtype=np.int64)  # final starts before the walk's restart point
-    i = 0
+    done, i = np.empty(0, dtype=np.int64), 0  # final starts before the walk's restart point
     while True:
         seg, i, tail = _walk(dec, data, size, i, scalar)
-        in_batch = size[seg] > 0
-        batch = seg[in_batch]
+        batch = seg[size[seg] > 0]
         new = batch[~tried[batch]]
         tried[new] = True
         utext, at_u, bad = _render(ab, data, dws, new, e)
-        if text_at is None and not bad.any() and len(new) == len(batch):  # the usual case: one walk
-            done = np.concatenate([done, seg])
-            # one gather: the batch texts, then the scalar ones appended
-            pick = np.empty(len(seg), dtype=np.intp)
-            pick[in_batch] = at_u
-            out_of = np.flatnonzero(~in_batch)
-            pick[out_of] = len(utext) + np.arange(len(out_of))
-            extra = np.empty(len(out_of), dtype=object)
-            extra[:] = [scalar[p][0] for p in seg[out_of].tolist()]
-            texts = np.concatenate([utext, extra])[pick]
-            break
-        if text_at is None:
-            text_at = np.empty(n4, dtype=object)
-        text_at[new] = utext[at_u]
+        where[new] = count + at_u
+        rendered.append(utext)
+        count += len(utext)
         if not bad.any():
             done = np.concatenate([done, seg])
-            texts = text_at[done]
             break
-        failed = new[bad]
+        failed = new[bad]  # the scalar path decides there, and the walk goes on from the first of them
         first = int(failed.min())
         size[failed] = 0
         done = np.concatenate([done, seg[seg < first]])
         i = first
     sizes = size[done] * 4
     eids = np.where(sizes > 0, e[done], 0)
-    for j in np.flatnonzero(sizes == 0).tolist():
-        t, s = scalar[int(done[j])][:2]
-        texts[j] = t  # (already there in the usual case)
-        sizes[j] = s
-    if tail is None:
-        tail = 4 * i
-    return done, texts, sizes, tail, eids, scalar
+    pick = where[done]
+    by_scalar = np.flatnonzero(sizes == 0)
+    pick[by_scalar] = count + np.arange(len(by_scalar))
+    rendered.append(np.array([None] + [scalar[p][0] for p in done[by_scalar].tolist()], dtype=object)[1:])
+    sizes[by_scalar] = [scalar[p][1] for p in done[by_scalar].tolist()]
+    texts = np.concatenate(rendered)[pick]
+    return done, texts, sizes, 4 * i if tail is None else tail, eids, scalar
 
 
 def _walk(dec, data, size, i: int, scalar: dict):
@@ -505,9 +560,8 @@ def _walk(dec, data, size, i: int, scalar: dict):
     tail's byte offset if an instruction was cut short.  Sizes of 0: the scalar decoder decides."""
     n4 = len(size)
     lim = n4 - 1
-    jump = np.arange(n4 + 1)
-    jump[:n4] += size
-    jump = np.minimum(jump, n4)
+    i0 = i  # jump tables for the dwords from i0 on only (the walk may be a redo from a failed start)
+    jump = np.minimum(np.arange(i0, n4 + 1) + np.append(size[i0:], 0), n4) - i0
     far = jump
     for _ in range(_STRIDE_LOG):
         far = far[far]  # 2**_STRIDE_LOG instructions on; a position of size 0 jumps to itself
@@ -515,8 +569,8 @@ def _walk(dec, data, size, i: int, scalar: dict):
     bases: list[int] = []
     scal: list[int] = []
     tail = None
-    while i < lim:
-        nxt = far(i)
+    while i < lim:  # (Python, but 16 instructions a step)
+        nxt = far(i - i0) + i0
         if nxt != i:
             bases.append(i)
             i = nxt
@@ -526,16 +580,15 @@ def _walk(dec, data, size, i: int, scalar: dict):
             d = dec.decode_at(data, 4 * i)
             r = scalar[i] = (d.text if d.valid else None, len(d.data), d.valid, d)
         scal.append(i)
-        t, n, valid = r[:3]
+        _, n, valid, _ = r
         if valid and n & 3:  # cut short by the end of the buffer: the tail loop takes over
             tail = 4 * i + n
             break
         i += n >> 2 if valid else 1
-    b = np.array(bases, dtype=np.int64)
-    cols = [b]
+    cols = [np.array(bases, dtype=np.int64) - i0]
     for _ in range((1 << _STRIDE_LOG) - 1):
         cols.append(jump[cols[-1]])
-    p = np.stack(cols, axis=1)
+    p = np.stack(cols, axis=1) + i0
     keep = (size[np.minimum(p, lim)] > 0) & (p < lim)
     keep[:, 1:] &= p[:, 1:] != p[:, :-1]
     starts = p[keep]
@@ -615,8 +668,7 @@ def _render(ab: ArchBatch, data: bytes, dws, pos, eids):
         ok &= ab.pool_ok[ix]
         cols.append(ab.pool_text[ix])
     if ab.tpl_fmt_arr is None:
-        ab.tpl_fmt_arr = np.array(ab.tpl_fmt, dtype=object)
-        ab.tpl_nph_arr = np.array(ab.tpl_nph, dtype=np.int8)
+        ab.tpl_fmt_arr, ab.tpl_nph_arr = np.array(ab.tpl_fmt, dtype=object), np.array(ab.tpl_nph, dtype=np.int8)
     utext = np.empty(nu, dtype=object)
     nph = np.where(ok, ab.tpl_nph_arr[tid], -1)
     for c in range(nslots + 1):  # one %-format per distinct word, grouped by its number of placeholders

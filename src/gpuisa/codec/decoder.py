@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .. import archs
 from . import operands as opd
-from . import special
+from . import gfx9, special
 from .named import load_named, vaddr_list_text
 from .plans import load_plans
 from .syntax import join
@@ -121,6 +121,7 @@ class Decoder:
         self.named = load_named(self.arch)
         self.fast = FastPath(self)
         self.dpp8 = bool(self.named.get("dpp8"))
+        self.dpp_gfx9 = bool(self.named.get("dpp_gfx9", {}).get("mn"))
         vopd = self.tables.encodings.get("VOPD")
         self.vopd = (vopd.fixed_mask, vopd.fixed_value) if vopd is not None and "vopd" in self.named else None
         self.wave64 = wave64
@@ -168,9 +169,9 @@ class Decoder:
         if v == opd.LITERAL and spec.get("s", 1) == 1:
             return False
         cnt = spec["n"]
-        tab = self._src_table(entry, k) if kind == "src" else None
+        tab = self._src_table(entry, k) if kind in ("src", "ssrc") else None
         if tab is not None:
-            return False if tab[v] is None else tab[v]
+            return False if tab[v] is None or "{}" in tab[v] else tab[v]
         osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
         t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
@@ -199,13 +200,14 @@ class Decoder:
         """Immediate ``k`` is printed in hex above 64 (probed, ``named.py``)."""
         return k in self.named.get("imm_hex_above_64", {}).get(f"{entry.name}|{entry.encoding}", ())
 
-    def _src_table(self, entry: Entry, k: int) -> list | None:
-        """LLVM's token for each value of source ``k`` where its register class is restricted (``named.py``);
-        learned in wave32, so not used for wave64."""
+    def _src_table(self, entry: Entry, k: int, acc: bool = False) -> list | None:
+        """LLVM's token for each value of source ``k`` where its register class is restricted (``named.py``,
+        ``gfx9.py``; with ``acc`` the table for the operand's AGPR bit set, GFX9); "{}" in a token stands for
+        our own text.  Learned in wave32, so not used for wave64 (GFX9 has wave64 only)."""
         st = self.named.get("src_tables")
-        if not st or self.wave64:
+        if not st or (self.wave64 and self.gfx != "GFX9"):
             return None
-        i = st["ops"].get(f"{entry.name}|{entry.encoding}", {}).get(str(k))
+        i = st["ops"].get(f"{entry.name}|{entry.encoding}", {}).get(str(k) + ("a" if acc else ""))
         return None if i is None else st["tables"][i]
 
     def _src_note(self, entry: Entry, plan: dict, k: int) -> str:
@@ -266,6 +268,12 @@ class Decoder:
                 enc = self.tables.encodings[entry.encoding]
                 fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
                 return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields)
+        if self.dpp_gfx9 and entry.width == 32 and word & 0x1FF == 0xFA and entry.encoding in ("VOP1", "VOP2", "VOPC"):
+            text, size = gfx9.dpp_text(self, entry, word, buf, off)  # GFX9 DPP16
+            if text is not None:
+                enc = self.tables.encodings[entry.encoding]
+                fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields)
         enc = self.tables.encodings[entry.encoding]
         size = entry.width // 8
         plan = self.plans.get(f"{entry.name}|{entry.encoding}")
@@ -274,6 +282,12 @@ class Decoder:
         if plan is None:
             base.error = f"{entry.name} ({entry.encoding}): no operand syntax known for this architecture"
             return base
+        lds = self.named.get("lds_forms", {}).get(f"{entry.name}|{entry.encoding}") if self.gfx == "GFX9" else None
+        if lds is not None and fields.get(lds["f"]):  # GFX9 load into LDS: no data register (``gfx9.py``)
+            if any(fields.get(f) for f in lds["zero"]):
+                base.error = f"{entry.name}: {', '.join(lds['zero'])} must be 0 in a load into LDS"
+                return base
+            plan, parts = gfx9.lds_plan(self, f"{entry.name}|{entry.encoding}", plan, lds), None
         if word & self.named.get("must_zero", {}).get(entry.encoding, 0):
             base.error = f"{entry.name}: reserved bits of {entry.encoding} are set"
             return base
@@ -302,6 +316,8 @@ class Decoder:
             return base
         raw_nsa = False
         for cnt in self.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
+            if op_specs[cnt["op"]].get("omit"):
+                continue
             nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
             idx = shift = 0
             for d, wd in zip(cnt["deps"], cnt["widths"]):
@@ -367,6 +383,9 @@ class Decoder:
                 cnt = spec["n"]
                 osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
                 if v == opd.LITERAL and spec.get("s", 1) == 1:
+                    if spec["f"] in self.named.get("no_literal", {}).get(f"{entry.name}|{entry.encoding}", ()):
+                        base.error = f"{entry.name}: a literal is not allowed in field {spec['f']}"  # GFX9 (gfx9.py)
+                        return base
                     if lit is None:
                         if len(buf) - off < size + 4:
                             base.error = "truncated literal: 4 more bytes needed"
@@ -391,9 +410,10 @@ class Decoder:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
                     if v == 254 and kind == "ssrc" and cnt == 1:
                         t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
-                tab = self._src_table(entry, len(texts)) if kind == "src" else None
+                tab = self._src_table(entry, len(texts), _acc(spec, fields)) if kind in ("src", "ssrc") else None
                 if tab is not None:  # a source of a restricted register class: LLVM's token per value
-                    t = tab[v] if v != opd.LITERAL else (None if tab[v] is None or t is None else tab[v].replace("{}", t))
+                    tv = tab[v]
+                    t = None if tv is None or (t is None and "{}" in tv) else tv.replace("{}", t or "")
             elif kind == "vreg":
                 v = fields[spec["f"]]
                 t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
@@ -494,6 +514,8 @@ class Decoder:
         total = size + (4 if lit is not None else 0)
         if parts is not None:
             parts.extend([texts, mods])
+        if lds is not None and fields.get(lds["f"]):
+            texts = [x for x, sp in zip(texts, op_specs) if not sp.get("omit")]
         return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,
                        entry.name, fields, meanings)
 

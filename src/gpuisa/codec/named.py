@@ -103,6 +103,10 @@ def build_arch(arch_name: str) -> dict:
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
         out["dpp8"] = _probe_dpp8(arch_name)
         out["dpp16"] = _probe_dpp16(arch_name, out["dpp8"])
+    if archs.by_name(arch_name).gfx.split(".")[0] == "GFX9":
+        from .gfx9 import probe_named
+
+        out.update(probe_named(arch_name))  # DPP16 forms and register-class tables (``gfx9.py``)
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX11", "GFX12"):
         out["src_note"] = _probe_src_notes(arch_name)
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
@@ -271,7 +275,9 @@ def _probe_src_tables(arch_name: str) -> dict:
     tables: list[list] = []
     index: dict = {}
     for i, (key, k) in enumerate(full):
-        toks = [token(r, w, k) for r, w in zip(got[512 * i:512 * i + 512], words[512 * i:512 * i + 512])]
+        # a value that makes LLVM read more than the word (DPP/SDWA markers) is another form: no token here
+        toks = [token(r, w, k) if (r and (r[0].size == len(w) or v == 255)) else None
+                for v, (r, w) in enumerate(zip(got[512 * i:512 * i + 512], words[512 * i:512 * i + 512]))]
         lit = toks[255]  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
         toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")
         if toks not in tables:

@@ -86,7 +86,9 @@ def fallback(dec, entry, spec, fields, plan) -> str | None:
         from . import operands as opd
 
         v = fields[spec["f"]] * spec.get("s", 1)
-        name = opd.PAIRS["GFX9"].get(v) if v != 125 else None
+        if v == 125:
+            return "null"  # printed without a note (probed: s_load_dwordx8/x16 on gfx908)
+        name = opd.PAIRS["GFX9"].get(v)
         if name is not None:
             return f"{name}/*Invalid register, operand has 'SReg_{32 * spec['n']}' register class*/"
     return None

@@ -403,19 +403,55 @@ def _rejected(form: dict, bind: dict, name: str) -> str | None:
 def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None, version: str | None) -> dict:
     reqs = form.get("value_requirements")
     used = tuple(sorted(f"{k}={v}" for k, v in bind.items() if f"{k}={v}" in reqs)) if reqs else ()
-    key = (id(form), name, used, target, version)
+    wide = name in WIDE_ACCESS_NAMES and _wide_access(bind)
+    space = _space_problem(bind) if wide else None
+    key = (id(form), name, used, target, version, wide, space)
     hit = _ACCEPT_CACHE.get(key)
     if hit is None:
-        hit = _ACCEPT_CACHE[key] = _verdict(name, form, bind, target, version)
+        hit = _ACCEPT_CACHE[key] = _verdict(name, form, bind, target, version, wide, space)
     result.update(hit)
     return result
+
+
+# A value combination with its own target rule, measured with ptxas 13: a 256-bit vector load/store
+# (.v4 of a 64-bit type, .v8 of a 32-bit type) needs sm_100 or newer and the .global (or generic) space.
+WIDE_ACCESS_NAMES = {"ld", "st", "ld.global.nc"}
+WIDE_ACCESS_MIN = (100, "")
+NOT_GLOBAL = (".shared", ".local", ".const", ".param")
+VEC_RE = re.compile(r"^\.v(\d+)$")
+BITS_RE = re.compile(r"^\.[usbf](\d+)$")
+
+
+def _wide_access(bind: dict) -> bool:
+    vec = bits = 0
+    for v in bind.values():
+        if not isinstance(v, str):
+            continue
+        m = VEC_RE.match(v)
+        if m:
+            vec = int(m.group(1))
+        m = BITS_RE.match(v)
+        if m:
+            bits = int(m.group(1))
+    return vec * bits == 256
+
+
+def _space_problem(bind: dict) -> str | None:
+    space = next((v for v in bind.values() if isinstance(v, str) and v.startswith(NOT_GLOBAL)), None)
+    return f"a 256-bit vector access needs the .global (or generic) state space, not {space}" if space else None
 
 
 _ACCEPT_CACHE: dict = {}  # (form, requirement keys used, target, version) -> result fields
 
 
-def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str | None) -> dict:
+def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str | None,
+             wide: bool = False, space: str | None = None) -> dict:
     need_version, targets = _requirements(form, bind)
+    if wide:
+        if space:
+            return {"valid": False, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
+                    "min_target": None, "error": f"{name}: {space}"}
+        targets = [t for t in targets if catalog.target_key(t) >= WIDE_ACCESS_MIN]
     out = {"valid": True, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
            "min_target": targets[0] if targets else (form["min_target"] or None)}
     problems = []
@@ -426,7 +462,7 @@ def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str
         problems.append(f"is not available on {target}; available on: {shown}")
     if problems:
         out["valid"] = False
-        out["error"] = f"{name} " + " and ".join(problems)
+        out["error"] = f"{name}{' with a 256-bit vector' if wide else ''} " + " and ".join(problems)
     return out
 
 

@@ -16,12 +16,14 @@ from .match import dot_tokens
 TYPE_RE = re.compile(r"^\.(?:u|s|b|f|bf|tf|e\dm\d|ue\dm\d)(\d+)(?:x(\d+))?$")
 PRED_NAMES = {"p", "q", "pred", "pa", "pb", "pd", "pq"}
 LABEL_NAMES = {"tgt", "label", "l", "tgt-label"}
-STRATEGIES = ("typed", "imm", "b32", "b64", "typed32", "lastpred", "b16", "named", "packed", "sized")
+STRATEGIES = ("typed", "imm", "b32", "b64", "typed32", "lastpred", "b16", "named", "packed", "sized", "shaped")
 # named: each operand X gets the width of the value bound to the form's `.Xtype` set (or a set like
 # `.abtype` naming it), others the opcode's first type: mixed-precision forms (add.f32.f16 d, a, c);
 # packed: like typed, with packed narrow floats as wide as their pack (.e4m3x2 16 bits, .e2m1x4 16);
 # sized: like typed, but `d|p` is a typed register and a predicate, an operand named p is a typed
-# register (cvta), and a wait's completion flag is a predicate (mbarrier.test_wait waitComplete)
+# register (cvta), and a wait's completion flag is a predicate (mbarrier.test_wait waitComplete);
+# shaped: vectors sized by the opcode's shape and types (matrix fragments, texture coordinates),
+# declared symbols for calls and branch lists (see instances_shaped)
 
 
 def _choice_points(elems: list[dict], form: dict) -> list:
@@ -181,6 +183,10 @@ def operand_text(form: dict, opcode: str, strategy: str, rng: random.Random | No
                  with_optional: bool = False) -> str:
     """Operands for one concrete opcode under a strategy (see STRATEGIES)."""
     rng = rng or random.Random(0)
+    if strategy == "shaped":
+        from . import instances_shaped
+
+        return instances_shaped.operand_text(form, opcode, rng, with_optional)
     toks = dot_tokens(opcode)
     width_of = _packed_width if strategy == "packed" else _width
     if strategy == "packed":

@@ -164,6 +164,9 @@ def classify(item: str) -> dict:
         rest = s[end + 1:] if end > 0 else ""
         out["suffixes"] = ["." + x for x in rest.split(".") if x]
         return out
+    if s.startswith("{") and "|" in s[s.rfind("}") + 1:]:
+        out["kind"] = "pred2"  # a vector with a predicate: {d0, d1, d2, d3}|p
+        return out
     if s.startswith("{"):
         end = s.rfind("}")
         out["kind"] = "vec"
@@ -228,12 +231,12 @@ KIND_WORDS = {"mem": "a memory operand [..]", "vec": "a vector {..}", "paren": "
 
 def _item_error(form: dict, pat: dict, got: dict) -> str | None:
     pk, gk = pat["kind"], got["kind"]
-    ok_kind = (pk == gk or (pk == "reg" and gk in ("vec",)) or (pk == "pred2" and gk == "reg"
+    ok_kind = (pk == gk or (pk == "reg" and gk in ("vec",)) or (pk == "pred2" and gk in ("reg", "vec")
                                                                and pat.get("second", {}).get("optional")))
-    if pk == "pred2" and gk == "reg" and not pat.get("second", {}).get("optional"):
-        ok_kind = False
     if not ok_kind:
         return f"operand {pat['name']} must be {KIND_WORDS[pk]}; got `{got['text']}`"
+    if pat.get("vector") and gk not in ("vec", "pred2"):
+        return f"operand {pat['name']} must be a vector {{..}} of registers; got `{got['text']}`"
     if got["prefix"] and not pat.get("prefix"):
         return f"operand {pat['name']} takes no `{got['prefix']}` prefix; got `{got['text']}`"
     vals = pat.get("values")

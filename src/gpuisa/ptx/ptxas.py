@@ -22,6 +22,16 @@ from pathlib import Path
 # Register classes every wrapper declares; instance generators use these names.
 REG_DECLS = (".reg .pred p<8>;\n.reg .b16 h<16>;\n.reg .b32 r<80>;\n.reg .b64 rd<40>;\n.reg .b128 q<8>;\n"
              ".reg .f32 f<16>;\n.reg .f64 fd<8>;\n")
+# Fragment banks for register vectors (matrix fragments, texture coordinates): see instances_shaped.
+VECTOR_DECLS = ".reg .b32 v<291>;\n.reg .b64 vd<61>;\n.reg .b16 vh<61>;\n.reg .b8 vb<9>;\n"
+# Symbols that call and brx.idx instances name: functions (module level) and, inside the kernel,
+# call-target lists, call prototypes and a branch-target list; declared only when a batch uses them.
+SYMBOL_FUNCS = (".func (.param .b32 cr) fn_rp (.param .b32 ca)\n{\nret;\n}\n"
+                ".func fn_p (.param .b32 ca)\n{\nret;\n}\n.func fn_0 ()\n{\nret;\n}\n")
+SYMBOL_DECLS = ("CT_rp: .calltargets fn_rp;\nCT_p: .calltargets fn_p;\nCT_0: .calltargets fn_0;\n"
+                "CP_rp: .callprototype (.param .b32 _) _ (.param .b32 _);\nCP_p: .callprototype _ (.param .b32 _);\n"
+                "CP_0: .callprototype _ ();\nBT_all: .branchtargets L_end;\n")
+SYMBOL_RE = re.compile(r"\b(?:fn_rp|fn_p|fn_0|CT_rp|CT_p|CT_0|CP_rp|CP_p|CP_0|BT_all)\b")
 OLD_REG_DECLS = REG_DECLS.replace(".reg .b128 q<8>;", ".reg .b64 q<8>;")  # .b128 registers need sm_70
 LINE_ERR = re.compile(r"^ptxas [^,]*, line (\d+); (error|fatal)\s*: (.*)$")
 VERSION_REQ = re.compile(r"requires PTX ISA \.version (\d+\.\d+)")
@@ -48,28 +58,32 @@ def arch_for(target: str) -> str:
 
 
 def wrap(lines: list[str], target: str, version: str) -> str:
+    return wrap_at(lines, target, version)[0]
+
+
+def wrap_at(lines: list[str], target: str, version: str) -> tuple[str, int]:
+    """(the kernel holding ``lines``, the file line number of the first of them)."""
     body = "".join(f"{ln}\n" for ln in lines)
     m = re.match(r"sm_(\d+)", target)
     new_enough = tuple(map(int, version.split("."))) >= (8, 3)  # .b128 registers need PTX ISA 8.3
-    decls = REG_DECLS if m and int(m.group(1)) >= 70 and new_enough else OLD_REG_DECLS
-    return (f".version {version}\n.target {target}\n.address_size 64\n"
-            f".visible .entry k()\n{{\n{decls}{body}L_end:\nret;\n}}\n")
-
-
-def _first_body_line() -> int:
-    return HEADER_LINES + 3 + REG_DECLS.count("\n")
+    decls = (REG_DECLS if m and int(m.group(1)) >= 70 and new_enough else OLD_REG_DECLS) + VECTOR_DECLS
+    funcs = ""
+    if any(SYMBOL_RE.search(ln) for ln in lines):
+        funcs, decls = SYMBOL_FUNCS, decls + SYMBOL_DECLS
+    head = f".version {version}\n.target {target}\n.address_size 64\n{funcs}.visible .entry k()\n{{\n{decls}"
+    return head + body + "L_end:\nret;\n}\n", head.count("\n") + 1
 
 
 def compile_lines(ptxas: str, lines: list[str], target: str, version: str) -> list[list[str]]:
     """Errors (messages) per line: [] means ptxas accepted that line."""
     results: list[list[str] | None] = [None] * len(lines)
     start = 0
-    first = _first_body_line()
     with tempfile.TemporaryDirectory(prefix="gpuisa-ptxas-") as tmp:
         src = Path(tmp) / "k.ptx"
         while start < len(lines):
             chunk = lines[start:]
-            src.write_text(wrap(chunk, target, version))
+            text, first = wrap_at(chunk, target, version)
+            src.write_text(text)
             proc = subprocess.run([ptxas, "-arch", arch_for(target), str(src), "-o", os.devnull],
                                   capture_output=True, text=True)
             errs: dict[int, list[str]] = {}

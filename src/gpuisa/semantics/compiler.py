@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import fastpaths, floats, matrix, parser, runtime, sources
+from . import callbatch, fastpaths, floats, matrix, parser, runtime, sources
 from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, E, CompileError, ExprGen
 from .functions import CallGen
 from .stores import LANE, StoreGen, root_register
@@ -340,6 +340,9 @@ class Gen(ExprGen, CallGen, StoreGen):
     def function_source(self, body_stmts) -> str:
         self.block(body_stmts)
         self.resolve_whole_writes()
+        self.cache_lines, self.lines = callbatch.batch_calls(
+            self.cache_lines, self.lines, self.lazy, self.mode_written, self.written,
+            lambda callee: self.resolver is not None and callbatch.lane_independent(self.resolver(callee), self.resolver))
         head = ["def _prog(R, _m, C):", "    v_ROUND_MODE = C.round_mode"]
         if self.vgpr_file:
             head.append("    f_VGPR = R['VGPR']")

@@ -31,8 +31,7 @@ def _group(bits: int) -> tuple[int, int]:
 def _unpack(wide, bits: int, count: int) -> np.ndarray:
     """(lanes,) wide ints -> (lanes, count) unsigned fields of ``bits`` bits, lowest first."""
     nbytes = -(-bits * count // 8)
-    keep = (1 << (8 * nbytes)) - 1
-    raw = b"".join([(int(v) & keep).to_bytes(nbytes, "little") for v in wide])
+    raw = rt.wide_bytes(wide, nbytes)
     u8 = np.frombuffer(raw, dtype=np.uint8).reshape(len(wide), nbytes)
     if bits in (16, 32):
         return u8.view(np.uint16 if bits == 16 else np.uint32)[:, :count].astype(np.int64)

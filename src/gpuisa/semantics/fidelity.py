@@ -52,6 +52,8 @@ TESTED_FAMILIES: dict[str, tuple[str, ...]] = {
                             "s_mul_hi_u32", "s_mul_i32", "s_cmp_lt_i32", "s_cmp_ge_u32", "s_cmp_eq_u32",
                             "s_bcnt1_i32_b32"),
     "lane select": ("v_cndmask_b32",),
+    "VGPR file moves (M0-relative)": ("v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32",
+                                      "v_swaprel_b32"),
 }
 
 
@@ -97,6 +99,8 @@ def _check(arch: str, name: str) -> str | None:
 
     ops = {r: (0x3F800000 + i) & ((1 << prog.widths[r]) - 1) for i, r in enumerate(sorted(prog.inputs))
            if r in wave.REQUIRED}
+    if prog.vgpr_file:  # register numbers that, plus M0 (0), stay inside the VGPR file
+        ops.update({r: 1 + i for i, r in enumerate(("SRC0", "DST")) if r in ops})
     try:
         with np.errstate(all="ignore"):
             wave.run(prog, None, wave.default_wave(arch), True, ops)

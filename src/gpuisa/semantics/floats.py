@@ -22,13 +22,16 @@ def dtype(kind: str, width: int):
 
 
 _I64 = np.dtype(np.int64)
-_FROM = {("f", 16): (np.uint16, np.float16), ("f", 32): (np.uint32, np.float32)}
+# (dtype objects, not scalar types: numpy resolves them faster in astype/view)
+_FROM = {("f", 16): (np.dtype(np.uint16), np.dtype(np.float16)), ("f", 32): (np.dtype(np.uint32), np.dtype(np.float32))}
+_TO = {("f", 16): np.dtype(np.uint16), ("f", 32): np.dtype(np.uint32)}
 
 
 def from_bits(bits, kind: str, width: int) -> np.ndarray:
-    if type(bits) is np.ndarray and bits.dtype is _I64 and (kind, width) in _FROM:
-        u, f = _FROM[(kind, width)]  # a narrowing integer cast keeps the low bits, like a mask
-        return bits.astype(u).view(f)
+    if type(bits) is np.ndarray and bits.dtype is _I64:
+        uf = _FROM.get((kind, width))
+        if uf is not None:  # a narrowing integer cast keeps the low bits, like a mask
+            return bits.astype(uf[0]).view(uf[1])
     b = np.asarray(bits)
     if b.dtype == object:
         b = np.array([int(x) & ((1 << width) - 1) for x in b.ravel()], dtype=np.uint64).astype(np.int64)
@@ -42,9 +45,15 @@ def from_bits(bits, kind: str, width: int) -> np.ndarray:
     return b.copy().view(np.float64)
 
 
+_DTYPES = {k: np.dtype(v) for k, v in DTYPE.items()}
+
+
 def to_bits(x, kind: str, width: int) -> np.ndarray:
-    if type(x) is not np.ndarray or x.dtype != DTYPE[(kind, width)]:
+    key = (kind, width)
+    if type(x) is not np.ndarray or x.dtype is not _DTYPES[key]:
         x = np.asarray(x, dtype=dtype(kind, width))
+    elif key in _TO:
+        return x.view(_TO[key]).astype(_I64)
     if kind == "bf":
         return (x.view(np.uint32) >> 16).astype(np.int64)
     if width == 16:
@@ -177,7 +186,17 @@ def _fma64(a, b, c) -> np.ndarray:
     inf_c = fin_ab & np.isinf(c)  # an exact finite product plus an infinity is that infinity, even
     out[inf_c] = c[inf_c]  # where a * b alone overflows (max * max + -inf = -inf, not NaN)
     fin = fin_ab & np.isfinite(c)
-    for i in zip(*np.nonzero(fin)):
+    if not np.count_nonzero(fin):
+        return out
+    fast, value = _fma64_fast(a, b, c, fin)
+    out[fast] = value[fast]
+    _fma64_exact(a, b, c, fin & ~fast, out)
+    return out
+
+
+def _fma64_exact(a, b, c, lanes, out) -> None:
+    """Exact a * b + c with Python integers, rounded once, into ``out`` on ``lanes``."""
+    for i in zip(*np.nonzero(lanes)):
         fa, fb, fc = float(a[i]), float(b[i]), float(c[i])
         (na, ea), (nb, eb), (nc, ec) = _exact(fa), _exact(fb), _exact(fc)
         n1, e1 = na * nb, ea + eb
@@ -191,7 +210,64 @@ def _fma64(a, b, c) -> np.ndarray:
             out[i] = float(n << e) if e >= 0 else n / (1 << -e)  # int/int division rounds correctly
         except OverflowError:
             out[i] = math.inf if n > 0 else -math.inf
-    return out
+
+
+_VELTKAMP = 134217729.0  # 2**27 + 1: splits a binary64 value into two 26-bit halves
+
+
+def _two_sum(x, y):
+    """s + t = x + y exactly, s = RN(x + y) (Knuth; no overflow assumed)."""
+    s = x + y
+    yy = s - x
+    return s, (x - (s - yy)) + (y - yy)
+
+
+def _two_product(x, y):
+    """p + e = x * y exactly, p = RN(x * y) (Dekker, Veltkamp splitting; no over/underflow assumed)."""
+    p = x * y
+    t = _VELTKAMP * x
+    xh = t - (t - x)
+    xl = x - xh
+    t = _VELTKAMP * y
+    yh = t - (t - y)
+    yl = y - yh
+    return p, ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+
+
+def _fma64_fast(a, b, c, fin):
+    """Lanes of ``fin`` whose fused multiply-add error-free transformations decide, and the values.
+
+    * a * b = 0 exactly, c != 0: the result is c.
+    * |a * b| below half the gap from c to its neighbour toward zero (bounded by powers of
+      two from the exponents): c + (a * b) rounds to c.
+    * operands and result well inside the normal range: Boldo and Melquiond's emulated
+      FMA (IEEE TC 57(4), 2008): uh + ul = a * b and th + tl = c + uh exactly, then
+      RN(th + RO(tl + ul)), RO being round-to-odd (``_two_sum_odd``).
+    Every other lane (zeros, cancellation to tiny results, extreme exponents) is left to the
+    exact integer path."""
+    with np.errstate(all="ignore"):
+        zero_ab = (a == 0) | (b == 0)
+        c_nz = c != 0
+        out = np.array(c, dtype=np.float64, copy=True)
+        take = fin & zero_ab & c_nz
+        _, ea = np.frexp(a)
+        _, eb = np.frexp(b)
+        bound = np.ldexp(1.0, np.clip(ea + eb, -1200, 1100))  # |a * b| < bound (0 below 2**-1074)
+        gap = np.abs(c - np.nextafter(c, 0.0))
+        take |= fin & c_nz & ~zero_ab & (bound <= gap * 0.5)
+        rest = fin & ~take
+        if np.count_nonzero(rest):
+            lo, hi = 2.0 ** -450, 2.0 ** 450
+            aa, ab, ac = np.abs(a), np.abs(b), np.abs(c)
+            ok = rest & (aa >= lo) & (aa <= hi) & (ab >= lo) & (ab <= hi) & (ac >= 2.0 ** -900) & (ac <= 2.0 ** 900)
+            if np.count_nonzero(ok):
+                uh, ul = _two_product(a, b)
+                th, tl = _two_sum(c, uh)
+                r = th + _two_sum_odd(tl, ul)
+                ok &= (np.abs(r) >= 2.0 ** -900) & np.isfinite(r)
+                out = np.where(ok, r, out)
+                take |= ok
+    return take, out
 
 
 # ---------------------------------------------------------------- small floats (OCP FP8/FP6/FP4)
@@ -230,30 +306,27 @@ class MiniFloat:
         return self.table[c].astype(np.float32)
 
     def encode(self, x, saturate: bool = False, rand=None) -> np.ndarray:
+        """Codes of float64 values: round to nearest even (or stochastically with 32 random
+        bits per value), beyond the largest finite value to it (``saturate``, stochastic) or
+        to infinity/NaN/the largest value as the format has them; NaN to the format's NaN."""
         x = np.asarray(x, dtype=np.float64)
-        sign = np.signbit(x)
         a = np.abs(x)
+        t = self._tables()
+        # interval [pos_vals[idx-1], pos_vals[idx]] holds a
         idx = np.clip(np.searchsorted(self.pos_vals, a), 1, len(self.pos_vals) - 1)
-        lo, hi = self.pos_vals[idx - 1], self.pos_vals[idx]
-        lo_c, hi_c = self.pos_codes[idx - 1], self.pos_codes[idx]
         if rand is None:
-            up = (a - lo > hi - a) | ((a - lo == hi - a) & ((lo_c & 1) == 1))
+            # nearer end, ties to the even code; a - lo and hi - a are exact for these short
+            # values (neighbours within a factor 2), so comparing with the midpoint is the same test
+            mid = t["mid"][idx]
+            up = (a > mid) | ((a == mid) & t["lo_odd"][idx])
         else:
-            frac = (a - lo) / np.where(hi > lo, hi - lo, 1.0)
+            frac = (a - t["lo"][idx]) / t["span"][idx]
             up = frac * 4294967296.0 > np.asarray(rand, dtype=np.float64) % 4294967296.0
-        code = np.where(up, hi_c, lo_c)
-        code = np.where(a <= self.pos_vals[0], self.pos_codes[0], code)
-        top = len(self.pos_vals) - 1
-        ulp = self.pos_vals[top] - self.pos_vals[top - 1]
-        over = a > self.max + (0 if saturate or rand is not None else ulp / 2)
-        if saturate or not (self.has_inf or self.nan != "none"):
-            over_code = self.pos_codes[top]
-        elif self.has_inf:
-            over_code = ((1 << self.e) - 1) << self.m
-        else:
-            over_code = (1 << (self.e + self.m)) - 1
-        code = np.where(over | (a > self.max) & (saturate or rand is not None), over_code, code)
-        code = np.where(sign, code | (1 << (self.e + self.m)), code)
+        code = np.where(up, self.pos_codes[idx], t["lo_code"][idx])  # (0 stays code 0: up is false there)
+        code = np.where(a > t["over_sat"] if (saturate or rand is not None) else a > t["over_rne"], t["over_code"][
+            bool(saturate)], code)
+        sign_bit = 1 << (self.e + self.m)
+        code = code | (np.signbit(x).astype(np.int64) * sign_bit)
         nan = np.isnan(x)
         if np.count_nonzero(nan):
             if self.nan == "ieee":
@@ -261,9 +334,31 @@ class MiniFloat:
             elif self.nan == "fn":
                 nan_code = (1 << (self.e + self.m)) - 1
             else:
-                nan_code = self.pos_codes[top]
-            code = np.where(nan, nan_code | (1 << (self.e + self.m)), code)
-        return code.astype(np.int64)
+                nan_code = self.pos_codes[len(self.pos_vals) - 1]
+            code = np.where(nan, nan_code | sign_bit, code)
+        return np.array(code, dtype=np.int64)  # (an array also for one value, as np.where gives)
+
+    def _tables(self) -> dict:
+        """Per-interval tables for ``encode`` (interval i lies between positive values i-1 and i)."""
+        t = self.__dict__.get("_encode_tables")
+        if t is None:
+            v, c = self.pos_vals, self.pos_codes
+            lo = np.concatenate([v[:1], v[:-1]])
+            top = len(v) - 1
+            if self.has_inf:
+                over_code = ((1 << self.e) - 1) << self.m
+            elif self.nan != "none":
+                over_code = (1 << (self.e + self.m)) - 1
+            else:
+                over_code = c[top]
+            t = self._encode_tables = {
+                "lo": lo, "span": np.where(v > lo, v - lo, 1.0), "mid": (lo + v) / 2,
+                "lo_code": np.concatenate([c[:1], c[:-1]]), "lo_odd": (np.concatenate([c[:1], c[:-1]]) & 1) == 1,
+                "over_sat": self.max, "over_rne": self.max + (v[top] - v[top - 1]) / 2,
+                # beyond the range: the largest value when saturating, else what the format has
+                "over_code": {True: c[top], False: over_code},
+            }
+        return t
 
 
 MINI = {

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import floats
+from . import runtime as rt
 
 NAME = re.compile(r"^v_(wmma|swmmac|mfma|smfmac)_(f32|f16|bf16|i32|f64)_(\d+)x(\d+)x(\d+)(?:_(\d+)b)?_([a-z0-9_]+)$")
 # input format names in the mnemonic -> (kind, bits) of A and B
@@ -210,8 +211,7 @@ def _unpack(wide, bits: int, count: int) -> np.ndarray:
     if wide.dtype == np.int64 and nbytes <= 8:
         u8 = wide.view(np.uint8).reshape(len(wide), 8)[:, :nbytes]
     else:
-        keep = (1 << (nbytes * 8)) - 1
-        raw = b"".join([(int(v) & keep).to_bytes(nbytes, "little") for v in wide])
+        raw = rt.wide_bytes(wide, nbytes)
         u8 = np.frombuffer(raw, dtype=np.uint8).reshape(len(wide), nbytes)
     if bits == 4:
         return np.stack([u8 & 0xF, u8 >> 4], axis=-1).reshape(len(wide), -1)[:, :count].astype(np.int64)

@@ -32,8 +32,9 @@ def mask(w: int) -> int:
 # with widths and offsets known at compile time; anything else takes the general code.
 _ND = np.ndarray
 _I64 = np.dtype(np.int64)
-_UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32}
-_SIGNED = {8: np.int8, 16: np.int16, 32: np.int32}
+_OBJ = np.dtype(object)
+_UNSIGNED = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32)}
+_SIGNED = {8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32)}
 _MASKS = [mask(w) for w in range(65)]
 _SETBITS_KEEP: dict = {}  # (lo, w) -> int64 mask of the bits that setbits keeps
 
@@ -89,8 +90,11 @@ def mminus(a, b):
 
 def merge(m, new, old):
     """new in the lanes of m, old elsewhere."""
-    if m is None and type(new) is _ND and new.ndim:
-        return new
+    if m is None:
+        if type(new) is _ND and new.ndim:
+            return new
+    elif type(m) is _ND and type(new) is _ND and type(old) is _ND and new.dtype is not _OBJ and old.dtype is not _OBJ:
+        return np.where(m, new, old)  # the common masked case: two int/float arrays
     if old is None:
         old = np.zeros_like(np.asarray(new)) if np.ndim(new) else np.zeros(np.shape(m) if m is not None and m is not False else 1, dtype=np.asarray(new).dtype)
     if m is None:
@@ -134,6 +138,16 @@ def from_obj(x):
     if isinstance(x, int):
         return i64(x)
     return x
+
+
+def wide_bytes(wide, nbytes: int) -> bytes:
+    """The low ``nbytes`` bytes of each value (little-endian), concatenated."""
+    vals = wide.tolist() if isinstance(wide, np.ndarray) else list(wide)
+    try:  # values already in range (the usual case): no masking
+        return b"".join([v.to_bytes(nbytes, "little") for v in vals])
+    except (OverflowError, AttributeError):
+        keep = (1 << (8 * nbytes)) - 1
+        return b"".join([(int(v) & keep).to_bytes(nbytes, "little") for v in vals])
 
 
 def view_u(x, w: int):
@@ -218,7 +232,12 @@ def _uniform(lo):
 def getbits(x, lo, w):
     """Bits [lo, lo+w) of x (lo may be per lane; w uniform)."""
     if type(lo) is int and type(x) is _ND and x.dtype is _I64 and 0 <= lo < 64:
-        return view_u(x >> lo, w) if lo else view_u(x, w)
+        if lo:
+            x = x >> lo
+        if w >= 64:
+            return x
+        t = _UNSIGNED.get(w)  # (view_u's int64 case, inline)
+        return x.astype(t).astype(_I64) if t is not None else x & _MASKS[w]
     w = int(w)
     lo = _uniform(lo)
     if isinstance(x, np.ndarray) and x.dtype == object:
@@ -404,20 +423,29 @@ def isnan(x):
 def is_snan(x, ty: Ty):
     if not ty.is_float:
         return np.zeros(np.shape(x), dtype=bool)
+    nan = np.isnan(x)
+    if not np.count_nonzero(nan):  # no NaN at all (the common case): no bit work
+        return nan
     mbits = {16: 10, 32: 23, 64: 52}[ty.width] if ty.kind == "f" else 7
     bits = floats.to_bits(x, ty.kind, ty.width)
-    return np.isnan(x) & (((bits >> (mbits - 1)) & 1) == 0)
+    return nan & (((bits >> (mbits - 1)) & 1) == 0)
 
 
 def is_qnan(x, ty: Ty):
-    return np.isnan(x) & ~is_snan(x, ty)
+    nan = np.isnan(x)
+    if not np.count_nonzero(nan):
+        return nan
+    return nan & ~is_snan(x, ty)
 
 
 def quiet(x, ty: Ty):
+    nan = np.isnan(x)
+    if type(x) is _ND and x.ndim and not np.count_nonzero(nan):  # nothing to quiet: a copy, as np.where gives
+        return x.astype(np.result_type(floats.dtype(ty.kind, ty.width), x.dtype))
     mbits = {16: 10, 32: 23, 64: 52}[ty.width] if ty.kind == "f" else 7
     bits = floats.to_bits(x, ty.kind, ty.width)
     q = floats.from_bits(bits | (1 << (mbits - 1)), ty.kind, ty.width)
-    return np.where(np.isnan(x), q, x)
+    return np.where(nan, q, x)
 
 
 def sign(x, ty: Ty):

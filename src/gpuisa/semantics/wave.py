@@ -54,6 +54,32 @@ class Context:
         fn(regs, None, self)
         return regs["D0"] if "D0" in regs else np.zeros(self.L, dtype=np.int64)
 
+    def call_many(self, name: str, arglists: list) -> list:
+        """``call`` for several argument lists; one run on their lanes side by side where the
+        callee is lane-independent (see ``callbatch``), else one call each."""
+        args = [[np.asarray(a) for a in al] for al in arglists]
+        L = self.L
+        if not batchable(self.arch, name) or any(a.shape != (L,) or a.dtype != args[0][j].dtype
+                                                  for al in args for j, a in enumerate(al)):
+            return [self.call(name, al) for al in args]
+        wide = Context(L * len(args), self.wave, self.arch, self.ieee, self.round_mode, self.state, self.vgpr_written)
+        d0 = wide.call(name, [np.concatenate(col) for col in zip(*args)])
+        return [d0[i * L:(i + 1) * L].copy() for i in range(len(args))]
+
+
+@functools.lru_cache(maxsize=None)
+def batchable(arch: str, name: str) -> bool:
+    """Whether a called instruction may run on several waves' lanes side by side (``callbatch``)."""
+    from .callbatch import lane_independent
+
+    def lookup(callee):
+        try:
+            return _callee(arch, callee)
+        except compiler.NoSemantics:
+            return None
+
+    return lane_independent(lookup(name), lookup)
+
 
 @functools.lru_cache(maxsize=None)
 def _callee_setup(arch: str, name: str) -> tuple:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from gpuisa.ptx import grammar, instances, ptxas
 from gpuisa.data.ptx import families
+from gpuisa.data.ptx.grammar_fixes import FIXES
 
 HERE = Path(__file__).parent
 DEFAULT_SYNTAX = Path(__file__).resolve().parents[5] / "shared" / "reference" / "ptx-9.0" / "syntax"
@@ -40,23 +41,6 @@ TOP_TARGETS = ("sm_90a", "sm_100a", "sm_120a", "sm_110a")
 VERSIONS = ("1.0", "1.4", "2.0", "2.2", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2",
             "6.3", "6.4", "6.5", "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "8.0", "8.1", "8.2",
             "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0")
-# Known transcription defects of the grammar files: (old text, corrected text, why).
-FIXES = {
-    "vset4.txt": [
-        (".b1, .b10\n", ".b1, .b10,\n", "a comma is missing in the .mask list"),
-        ("\ndefaults to .b3210\n", "\n", "a comment lost its '//'"),
-        ("""{ .b00, .b01, .b02, .b03, .b04, .b05, .b06, .b07,
-                  .b10, .b11, .b12, .b13, .b14, .b15, .b16, .b17,
-                  .b20, .b21, .b22, .b23, .b24, .b25, .b26, .b27,
-                  .b30, .b31, .b32, .b33, .b34, .b35, .b36, .b37,
-                  .b40, .b41, .b42, .b43, .b44, .b45, .b46, .b47,
-                  .b50, .b51, .b52, .b53, .b54, .b55, .b56, .b57,
-                  .b60, .b61, .b62, .b63, .b64, .b65, .b66, .b67,
-                  .b70, .b71, .b72, .b73, .b74, .b75, .b76, .b77
-                  }""", "{ .b.n.n.n.n };\n.n = { 0, 1, 2, 3, 4, 5, 6, 7 }",
-         "the byte selectors have four digits (.bxyzw), as in vop4"),
-    ],
-}
 SOURCE = {"source": "PTX ISA 9.0 syntax grammars (ptx-90-parser b5d7089, MIT)", "version": "9.0"}
 
 
@@ -84,7 +68,11 @@ def choose_strategies(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
             break
         lines, owners = [], []
         for fi in pending:
-            for opcode, _ in forms[fi]["_combos"][:6]:
+            combos = forms[fi]["_combos"]
+            picked = combos[:6]
+            if strategy == "shaped":  # the last strategy: also a spread over the other combinations
+                picked += combos[6::max(1, (len(combos) - 6) // 24)][:24]
+            for opcode, _ in picked:
                 lines.append(_instance_text(forms[fi], opcode, strategy, 1))
                 owners.append(fi)
         ok = set()
@@ -248,7 +236,23 @@ def summarise(form: dict) -> dict:
               and targets[0] in acc[ci]]
     ex = (oldest[:1] + [ci for ci in sorted(acc) if ci not in oldest[:1]])[:3]
     out["examples"] = [_instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
+    if form["operand_strategy"] == "shaped":
+        _mark_vectors(out, [_instance_text(form, form["_combos"][ci][0], "shaped", ci) for ci in sorted(acc)])
     return out
+
+
+def _mark_vectors(entry: dict, accepted: list[str]) -> None:
+    """Register operands that are vectors of two or more registers in every accepted instance (matrix
+    fragments): the validator then rejects a scalar there, as ptxas does."""
+    required = [p for p in entry["operands"] if not p["optional"]]
+    vec_at = None
+    for text in accepted:
+        ops = instances._split(text.rstrip(";").partition(" ")[2])
+        here = {i for i, o in enumerate(ops) if o.startswith("{") and "," in o}
+        vec_at = here if vec_at is None else vec_at & here
+    for i in sorted(vec_at or ()):
+        if i < len(required) and required[i]["kind"] == "reg":
+            required[i]["vector"] = True
 
 
 def measure_pair_requires(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:

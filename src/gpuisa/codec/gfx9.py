@@ -1,0 +1,276 @@
+"""GFX9 (CDNA1-3) specifics of LLVM's syntax, learned from llvm-mc-19 at generation time and applied
+when decoding: DPP16 forms of 32-bit vector instructions, and sources of a restricted register class.
+
+    python -m gpuisa.codec.named cdna1 cdna2 cdna3   # calls ``probe_named`` for GFX9 architectures
+
+* DPP16 (src0 = 0xFA, a DPP dword follows): the GFX9 word has the same layout as GFX10's (src0 VGPR,
+  dpp_ctrl, bound_ctrl, source neg/abs bits, bank and row masks) but no DPP8 and no fetch-inactive bit;
+  which dpp_ctrl values print as what (``row_bcast:15``, ``wave_shr:1``, a comment for values the target
+  lacks) is probed once, and for each instruction with a DPP form its mnemonic and how each of the 16
+  source-modifier bit combinations prints (``-v1``, ``|v1|``, ``sext(v1)``, or rejected).
+* Register classes: a source LLVM restricts (MFMA's A/B operands are ``AV_32``/``AV_64``, its C operand an
+  AGPR or VGPR tuple; ``v_swap_b32``'s source a VGPR) prints other values with an ``Invalid register`` or
+  ``Invalid immediate`` comment.  Each such operand gets a token table (one token per field value); the
+  table is probed on one operand per print signature (its tokens for a few trial values), separately
+  for an operand's AGPR bit clear and set.  Values on which llvm-mc-19 itself crashes print our own text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import archs
+from .plans import load_plans
+from .syntax import join, split_operands
+from .tables import load_arch_tables
+
+# -- register-class tables ----------------------------------------------------------------------
+SIGNATURE_TRIAL = (4, 102, 125, 129, 235, 254, 255, 266, 511)  # SGPRs, specials, inline 1, literal, v10, v255
+
+
+def _set(enc, word: int, fname: str, v: int) -> int:
+    f = enc.field(fname)
+    return (word & ~f.place((1 << f.width) - 1)) | f.place(v)
+
+
+def _token(r, size: int, k: int) -> str | None:
+    from . import oracle
+
+    if r and r[0].text == oracle.CRASHED:
+        return "{}"  # llvm-mc-19 crashes on this value: nothing to learn, our own text is printed
+    text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= size else None
+    ops = split_operands(text)[0] if text else []
+    return ops[k] if k < len(ops) else None
+
+
+def probe_src_tables(arch_name: str) -> dict:
+    """{"tables": [512 tokens], "ops": {plan key: {"k" or "k" + "a" (AGPR bit set): table index}}}."""
+    from . import oracle
+    from .decoder import operand_type
+
+    t = load_arch_tables(arch_name)
+    target = archs.by_name(arch_name).llvm_target
+    plans = load_plans(arch_name)
+    jobs = []  # (key, k, acc, base word)
+    for key, plan in sorted(plans.items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.width > 64:
+            continue
+        for k, spec in enumerate(plan["ops"]):
+            f = enc.field(spec.get("f", ""))
+            if spec.get("k") not in ("src", "ssrc") or f is None or f.width != 9:
+                continue
+            if spec["k"] == "ssrc" and not key.startswith("v_mfma"):
+                continue
+            jobs.append((key, k, False, plan["w"]))
+            if "acc" in spec:
+                a = spec["acc"]
+                jobs.append((key, k, True, _set(enc, plan["w"], a[0], enc.field(a[0]).extract(plan["w"]) | a[1])))
+    words = []
+    for key, k, _, w in jobs:
+        enc = t.encodings[key.split("|")[1]]
+        words += [_set(enc, w, plans[key]["ops"][k]["f"], v).to_bytes(enc.width // 8, "little") for v in SIGNATURE_TRIAL]
+    got = oracle.disassemble(target, words)
+    n = len(SIGNATURE_TRIAL)
+    groups: dict[tuple, list] = {}
+    for i, job in enumerate(jobs):
+        size = t.encodings[job[0].split("|")[1]].width // 8
+        toks = tuple(_token(r, size, job[1]) for r in got[n * i:n * i + n])
+        # an LLVM comment, or a rejected value other than the literal (GFX9 VOP3 has none; already known)
+        if any((x is None and v != 255) or (x is not None and "/*" in x) for v, x in zip(SIGNATURE_TRIAL, toks)):
+            groups.setdefault((toks, operand_type(job[0].split("|")[0])), []).append(job)
+    tables: list[list] = []
+    out: dict = {}
+    crashing: set[int] = set()  # values llvm-mc crashed on so far: probed one per call (no batch splitting)
+    for members in groups.values():
+        key, k, acc, w = members[0]
+        enc = t.encodings[key.split("|")[1]]
+        f = plans[key]["ops"][k]["f"]
+        words = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(512)]
+        rest = [v for v in range(512) if v not in crashing]
+        got = dict(zip(rest, oracle.disassemble(target, [words[v] for v in rest])))
+        for v in sorted(crashing):
+            got[v] = oracle.disassemble(target, [words[v]])[0]
+        crashing.update(v for v, r in got.items() if r and r[0].text == oracle.CRASHED)
+        toks = [_token(got[v], enc.width // 8, k) for v in range(512)]
+        lit = toks[255]  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
+        toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")
+        if toks not in tables:
+            tables.append(toks)
+        for key, k, acc, _ in members:
+            out.setdefault(key, {})[str(k) + ("a" if acc else "")] = tables.index(toks)
+    return {"tables": tables, "ops": out}
+
+
+# -- DPP16 ----------------------------------------------------------------------------------------
+DPP_BASE = " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"
+
+
+def dpp_word(src: int, ctrl: int, mods: int = 0, row: int = 0xF, bank: int = 0xF) -> int:
+    """The DPP dword: src0 VGPR, dpp_ctrl, the four source modifier bits (20..23), bank and row masks."""
+    return src | (ctrl << 8) | (mods << 20) | (bank << 24) | (row << 28)
+
+
+def _template(base: str, new: str) -> str | None:
+    i = new.find(base)
+    return None if i < 0 else new[:i] + "{}" + new[i + len(base):]
+
+
+def probe_dpp(arch_name: str) -> dict:
+    """{"ctrl": text per dpp_ctrl value (None: rejected), "mn": {key: DPP mnemonic},
+    "mods": {key: index into "tables"}, "tables": [per modifier-bit combination: operand templates or None]}."""
+    from . import oracle
+    from .decoder import Decoder
+
+    t = load_arch_tables(arch_name)
+    target = archs.by_name(arch_name).llvm_target
+    dec = Decoder(arch_name)
+    keys, firsts, wants = [], [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.name not in ("VOP1", "VOP2", "VOPC") or enc.field("SRC0") is None:
+            continue
+        w = _set(enc, plan["w"], "SRC0", 256 + 5)
+        mine = dec._decode_slow(w.to_bytes(4, "little") + b"\0" * 8, 0)
+        if not mine.valid or len(mine.data) != 4:
+            continue
+        keys.append(key)
+        firsts.append(_set(enc, plan["w"], "SRC0", 0xFA).to_bytes(4, "little"))
+        wants.append(mine.text)
+    words = [w + dpp_word(5, 0xE4, m).to_bytes(4, "little") for w in firsts for m in range(16)]
+    got = oracle.disassemble(target, words)
+    mn, mods, tables = {}, {}, []
+    for i, (key, want) in enumerate(zip(keys, wants)):
+        rows = got[16 * i:16 * i + 16]
+        texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in rows]
+        if texts[0] is None:
+            continue
+        m = texts[0].split()[0]
+        if texts[0] != m + want[len(want.split()[0]):] + DPP_BASE:
+            continue
+        base_ops = split_operands(texts[0])[0]
+        table = []
+        for text in texts:
+            ops = split_operands(text)[0] if text and text.endswith(DPP_BASE) else None
+            tps = [_template(b, o) for b, o in zip(base_ops, ops)] if ops and len(ops) == len(base_ops) else None
+            table.append(None if tps is None or None in tps else tps)
+        if table not in tables:
+            tables.append(table)
+        mn[key] = m
+        mods[key] = tables.index(table)
+    ctrl = []
+    if mn:
+        first = firsts[keys.index(sorted(mn)[0])]
+        for r in oracle.disassemble(target, [first + dpp_word(5, c).to_bytes(4, "little") for c in range(512)]):
+            text = r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None
+            found = re.search(r"\s(\S+|/\*.*\*/) row_mask:0xf bank_mask:0xf$", text or "")
+            ctrl.append(found.group(1) if found else None)
+    return {"ctrl": ctrl, "mn": mn, "mods": mods, "tables": tables}
+
+
+def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
+    """(text, size) of a GFX9 32-bit vector instruction whose src0 is 0xFA (DPP16); (None, 4) if LLVM rejects it."""
+    from .special import _dpp_parts
+
+    d = dec.named["dpp_gfx9"]
+    key = f"{entry.name}|{entry.encoding}"
+    mn = d["mn"].get(key)
+    if mn is None or len(buf) - off < 8:
+        return None, 4
+    dpp = int.from_bytes(buf[off + 4:off + 8], "little")
+    tps = d["tables"][d["mods"][key]][(dpp >> 20) & 15]
+    ctrl = d["ctrl"][(dpp >> 8) & 0x1FF]
+    got = _dpp_parts(dec, entry, word, dpp & 0xFF) if tps is not None and ctrl is not None else None
+    if got is None or len(got[0]) != len(tps):
+        return None, 4
+    texts = [tp.replace("{}", x) for tp, x in zip(tps, got[0])]
+    mods = got[1] + [ctrl, f"row_mask:0x{dpp >> 28:x}", f"bank_mask:0x{(dpp >> 24) & 15:x}"]
+    if dpp >> 19 & 1:
+        mods.append("bound_ctrl:1")
+    return join(mn, texts, mods), 8
+
+
+# -- loads into LDS ---------------------------------------------------------------------------------
+LDS_ENCODINGS = ("MUBUF", "FLAT", "GLOBAL", "SCRATCH")
+
+
+def probe_lds_forms(arch_name: str) -> dict:
+    """Loads whose ``lds`` bit makes LLVM leave out the data register: {key: {"f": the bit's field,
+    "drop": the operand left out, "zero": one-bit fields LLVM rejects set together with it}}."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.name not in LDS_ENCODINGS:
+            continue
+        lds = next((f for f, m in plan.get("mods", {}).items() if m.get("v", {}).get("1", [[]])[0] == ["lds"]), None)
+        if lds is None:
+            continue
+        w = _set(enc, plan["w"], lds, 1)
+        others = [f.name for f in enc.fields if f.width == 1 and f.value is None and f.name != lds]
+        jobs.append((key, lds, others))
+        words += [w.to_bytes(8, "little")] + [_set(enc, w, f, 1).to_bytes(8, "little") for f in others]
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    out, i = {}, 0
+    for key, lds, others in jobs:
+        rows = got[i:i + 1 + len(others)]
+        i += 1 + len(others)
+        ok = [bool(r) and r[0].offset == 0 and r[0].text is not None and r[0].size == 8 for r in rows]
+        if not ok[0]:
+            continue
+        base = split_operands(load_plans(arch_name)[key]["m"] + " " + ", ".join(
+            sp["t"] for sp in load_plans(arch_name)[key]["ops"]))[0]
+        ops = split_operands(rows[0][0].text)[0]
+        drop = next((k for k in range(len(base)) if len(ops) == len(base) - 1 and
+                     [x for j, x in enumerate(base) if j != k] == ops), None)
+        if drop is None:
+            continue
+        out[key] = {"f": lds, "drop": drop, "zero": [f for f, good in zip(others, ok[1:]) if not good]}
+    return out
+
+
+def lds_plan(dec, key: str, plan: dict, form: dict) -> dict:
+    """``plan`` with the data operand left out (marked ``omit``: operand positions stay as in ``plan``)."""
+    cache = dec.__dict__.setdefault("_lds_plans", {})
+    got = cache.get(key)
+    if got is None:
+        ops = list(plan["ops"])
+        ops[form["drop"]] = {"t": "", "omit": True}
+        got = cache[key] = {**plan, "ops": ops}
+    return got
+
+
+def probe_no_literal(arch_name: str) -> dict:
+    """Scalar sources where LLVM rejects the literal marker (255) that our generic rule accepts (the buffer
+    offset SOFFSET of MUBUF/MTBUF): {key: [field]}.  Compared with our own decoder on each plan's base word."""
+    from . import oracle
+    from .decoder import Decoder
+
+    t = load_arch_tables(arch_name)
+    dec = Decoder(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.width > 64:
+            continue
+        for spec in plan["ops"]:
+            f = enc.field(spec.get("f", ""))
+            if spec.get("k") in ("src", "ssrc") and f is not None and f.width >= 8 and spec.get("s", 1) == 1:
+                jobs.append((key, f.name))
+                words.append(_set(enc, plan["w"], f.name, 255).to_bytes(enc.width // 8, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    out: dict = {}
+    for (key, fname), w, r in zip(jobs, words, got):
+        theirs = bool(r) and r[0].offset == 0 and r[0].text is not None
+        mine = dec._decode_slow(w + oracle.separator(0), 0)
+        if mine.valid and not theirs and r and r[0].text != oracle.CRASHED:
+            out.setdefault(key, []).append(fname)
+    return out
+
+
+def probe_named(arch_name: str) -> dict:
+    """The GFX9 tables ``named.py`` stores for an architecture."""
+    return {"src_tables": probe_src_tables(arch_name), "dpp_gfx9": probe_dpp(arch_name),
+            "lds_forms": probe_lds_forms(arch_name), "no_literal": probe_no_literal(arch_name)}
