@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import archs
-from . import compiler, floats, runtime, sources
+from . import compiler, floats, registers, sources
 from .types import Ty
 
 SCALAR_REGS = {"VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC", "SRC0", "DST"} | set(compiler.MODIFIERS)
@@ -251,7 +251,7 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
     with np.errstate(all="ignore"):
         try:
             prog.fn(regs, mask, ctx)
-        except (MatrixLayoutError, runtime.VgprAddressError) as exc:
+        except (MatrixLayoutError, registers.VgprAddressError) as exc:
             raise EvalError(f"{prog.name}: {exc}") from None
     return _result(prog, regs, before, active, lanes, wave, ctx)
 
@@ -301,12 +301,12 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
 
 def _vgpr_number(name: str) -> int | None:
     m = VGPR_NAME.match(name)
-    return int(m.group(1)) if m and int(m.group(1)) < runtime.VGPR_FILE_SIZE else None
+    return int(m.group(1)) if m and int(m.group(1)) < registers.VGPR_FILE_SIZE else None
 
 
 def _vgpr_file(operands: dict, L: int) -> np.ndarray:
     """The VGPR file (registers x lanes) from operands V0..V255 (one value, or one per lane); others 0."""
-    file = np.zeros((runtime.VGPR_FILE_SIZE, L), dtype=np.int64)
+    file = np.zeros((registers.VGPR_FILE_SIZE, L), dtype=np.int64)
     for k, v in operands.items():
         row = _vgpr_number(k)
         if row is None:
