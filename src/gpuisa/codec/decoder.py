@@ -302,6 +302,10 @@ class Decoder:
                     (isinstance(b, list) and f.width == 8 and b[-1] == 128 and v > 128):  # a Lo128 register field
                 base.error = f"reserved value {v} in field {fname} of {entry.name}"
                 return base
+        if self.gfx == "GFX9" and entry.name in ("s_waitcnt", "s_sendmsg", "s_sendmsghalt"):
+            text = gfx9.scalar_text(self, entry.name, fields)  # counters and message names (``gfx9.py``)
+            if text is not None:
+                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
         if entry.encoding in ("EXP", "VEXPORT") and "exp_target" in self.named:
             text, base.error = special.export_text(self, plan["m"], fields)
             if text is None:

@@ -60,8 +60,6 @@ def probe_src_tables(arch_name: str) -> dict:
             f = enc.field(spec.get("f", ""))
             if spec.get("k") not in ("src", "ssrc") or f is None or f.width != 9:
                 continue
-            if spec["k"] == "ssrc" and not key.startswith("v_mfma"):
-                continue
             jobs.append((key, k, False, plan["w"]))
             if "acc" in spec:
                 a = spec["acc"]
@@ -270,7 +268,67 @@ def probe_no_literal(arch_name: str) -> dict:
     return out
 
 
+# -- s_waitcnt, s_sendmsg / s_sendmsghalt, s_set_gpr_idx_on -------------------------------------------
+def waitcnt_text(v: int) -> str:
+    """s_waitcnt's operand: the counters of the GFX9 SIMM16 layout (vmcnt in bits 3:0 and 15:14, expcnt in
+    6:4, lgkmcnt in 11:8); LLVM names those below their maximum, or all three when none is (checked on all
+    65536 values with llvm-mc-19 on gfx908 and gfx942)."""
+    counters = [("vmcnt", (v & 15) | ((v >> 14) & 3) << 4, 63), ("expcnt", (v >> 4) & 7, 7), ("lgkmcnt", (v >> 8) & 15, 15)]
+    shown = [(n, c) for n, c, top in counters if c != top] or [(n, c) for n, c, _ in counters]
+    return " ".join(f"{n}({c})" for n, c in shown)
+
+
+def sendmsg_text(table: dict, v: int) -> str:
+    """s_sendmsg's operand from the probed table: the low 10 bits name a message (else the value prints in
+    decimal); with higher bits set only the messages in ``keep`` still print by name."""
+    low = v & 1023
+    if v == low or low in table["keep"]:
+        return table["low"].get(str(low), str(v))
+    return str(v)
+
+
+def probe_scalar_operands(arch_name: str) -> dict:
+    """{"sendmsg": {mnemonic: {"low": {value: text}, "keep": [low values]}}, "gpr_idx": [text per SSRC1 value]}:
+    every SIMM16 value of s_sendmsg/s_sendmsghalt and every mode value of s_set_gpr_idx_on, probed."""
+    from . import oracle
+
+    t = load_arch_tables(arch_name)
+    plans = load_plans(arch_name)
+    target = archs.by_name(arch_name).llvm_target
+    out: dict = {"sendmsg": {}}
+    for mn in ("s_sendmsg", "s_sendmsghalt"):
+        key = f"{mn}|SOPP"
+        if key not in plans:
+            continue
+        enc = t.encodings["SOPP"]
+        words = [_set(enc, plans[key]["w"], "SIMM16", v).to_bytes(4, "little") for v in range(65536)]
+        texts = [r[0].text if r and r[0].offset == 0 else None for r in oracle.disassemble(target, words)]
+        ops = [x.split(" ", 1)[1] if x and " " in x else None for x in texts]
+        low = {str(v): ops[v] for v in range(1024) if ops[v] != str(v)}
+        keep = [v for v in range(1024) if ops[v] != str(v) and all(ops[v | h << 10] == ops[v] for h in range(1, 64))]
+        table = {"low": low, "keep": keep}
+        if all(sendmsg_text(table, v) == ops[v] for v in range(65536)):  # the compact form is exact
+            out["sendmsg"][mn] = table
+    key = "s_set_gpr_idx_on|SOPC"
+    if key in plans:
+        enc = t.encodings["SOPC"]
+        words = [_set(enc, plans[key]["w"], "SSRC1", v).to_bytes(4, "little") for v in range(256)]
+        out["gpr_idx"] = [split_operands(r[0].text)[0][1] if r and r[0].offset == 0 and r[0].text else None
+                          for r in oracle.disassemble(target, words)]
+    return out
+
+
+def scalar_text(dec, name: str, fields: dict) -> str | None:
+    """Whole text of s_waitcnt / s_sendmsg / s_sendmsghalt (None where no table was learned)."""
+    v = fields.get("SIMM16", 0)
+    if name == "s_waitcnt":
+        return f"{name} {waitcnt_text(v)}"
+    table = dec.named.get("sendmsg", {}).get(name)
+    return None if table is None else f"{name} {sendmsg_text(table, v)}"
+
+
 def probe_named(arch_name: str) -> dict:
     """The GFX9 tables ``named.py`` stores for an architecture."""
     return {"src_tables": probe_src_tables(arch_name), "dpp_gfx9": probe_dpp(arch_name),
-            "lds_forms": probe_lds_forms(arch_name), "no_literal": probe_no_literal(arch_name)}
+            "lds_forms": probe_lds_forms(arch_name), "no_literal": probe_no_literal(arch_name),
+            **probe_scalar_operands(arch_name)}

@@ -81,6 +81,8 @@ def buffer_format(dec, fields: dict[str, int]) -> tuple[bool, str]:
 
 
 def fallback(dec, entry, spec, fields, plan) -> str | None:
+    if dec.gfx == "GFX9" and spec.get("t") == "gpr_idx()" and "gpr_idx" in dec.named:
+        return dec.named["gpr_idx"][fields.get("SSRC1", 0)]  # s_set_gpr_idx_on's mode, probed (gfx9.py)
     if dec.gfx == "GFX9" and spec.get("k") == "ssrc" and spec.get("n", 1) > 2 and spec.get("f") in fields:
         # GFX9: a 4/8/16-dword scalar operand on a 64-bit special register prints its name and LLVM's note
         from . import operands as opd

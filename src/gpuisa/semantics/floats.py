@@ -252,7 +252,7 @@ def _fma64_fast(a, b, c, fin):
         take = fin & zero_ab & c_nz
         _, ea = np.frexp(a)
         _, eb = np.frexp(b)
-        bound = np.ldexp(1.0, np.clip(ea + eb, -1200, 1100))  # |a * b| < bound (0 below 2**-1074)
+        bound = np.ldexp(1.0, np.minimum(np.maximum(ea + eb, -1200), 1100))  # |a * b| < bound (0 below 2**-1074)
         gap = np.abs(c - np.nextafter(c, 0.0))
         take |= fin & c_nz & ~zero_ab & (bound <= gap * 0.5)
         rest = fin & ~take
@@ -313,7 +313,7 @@ class MiniFloat:
         a = np.abs(x)
         t = self._tables()
         # interval [pos_vals[idx-1], pos_vals[idx]] holds a
-        idx = np.clip(np.searchsorted(self.pos_vals, a), 1, len(self.pos_vals) - 1)
+        idx = np.minimum(np.maximum(np.searchsorted(self.pos_vals, a), 1), len(self.pos_vals) - 1)
         if rand is None:
             # nearer end, ties to the even code; a - lo and hi - a are exact for these short
             # values (neighbours within a factor 2), so comparing with the midpoint is the same test

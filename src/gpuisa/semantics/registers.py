@@ -15,7 +15,7 @@ def gather(arr, idx):
     if idx.ndim and len(idx) and idx.min() == idx.max() and 0 <= idx[0] < len(arr):
         return np.broadcast_to(arr[int(idx[0])], np.shape(idx))
     st = np.stack([np.broadcast_to(a, np.shape(idx)) for a in arr])
-    i = np.clip(np.asarray(idx).astype(np.int64), 0, len(arr) - 1)
+    i = np.minimum(np.maximum(np.asarray(idx).astype(np.int64), 0), len(arr) - 1)
     return st[i, np.arange(len(i))]
 
 
@@ -34,7 +34,7 @@ def scatter(arr, idx, v, m):
 def lane_get(reg, lane):
     """VGPR[lane][reg] for a lane index that is uniform or per lane."""
     if isinstance(lane, np.ndarray):
-        return reg[np.clip(lane.astype(np.int64), 0, len(reg) - 1)]
+        return reg[np.minimum(np.maximum(lane.astype(np.int64), 0), len(reg) - 1)]
     return np.full(len(reg), reg[min(max(int(lane), 0), len(reg) - 1)], dtype=reg.dtype)
 
 

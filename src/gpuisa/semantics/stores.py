@@ -62,7 +62,8 @@ class StoreGen:
                     self.emit(f"rt.scatter(v_{base[1]}, {i.code}, {v.code}, {self.mask})")
                 return
             i = self.as_int(self.ex(idx))
-            return self.store_bits(base, i.code, 1, self.bits(self.as_int(e)))
+            flag = e.code if i.code == "C.lane" and e.boolean and not e.uni else None
+            return self.store_bits(base, i.code, 1, self.bits(self.as_int(e)), flag)
         if kind in ("slice", "pslice"):
             base = target[1]
             if kind == "pslice":
@@ -111,7 +112,9 @@ class StoreGen:
             n = "D0"
         if n in REGISTERS:
             if n in self.lane_masks and not self.scalar:
-                return self.store_bits(("name", n), "C.lane", 1, self.as_int(self.as_bool(e)))
+                b = self.as_bool(e)
+                flag = b.code if b.boolean and not b.uni else None
+                return self.store_bits(("name", n), "C.lane", 1, self.as_int(b), flag)
             raw = self.reg_raw(n, read=False)
             b = self.bits(self.as_int(e))
             if raw.ty.width > 64 or b.ty.width > 64:
@@ -133,8 +136,9 @@ class StoreGen:
         code = self.arr(v) if self.vars[n].width <= 64 else f"rt.obj({self.arr(v)}, {_ty(v.ty)})"
         self.emit(f"v_{n} = rt.merge({self.mask}, {code}, v_{n})")
 
-    def store_bits(self, base, lo, w: int, bits: E) -> None:
-        """Replace bits [lo, lo+w) of the storage named by ``base``."""
+    def store_bits(self, base, lo, w: int, bits: E, flag: str | None = None) -> None:
+        """Replace bits [lo, lo+w) of the storage named by ``base`` (``flag``: the code of a
+        per-lane boolean whose 0/1 is ``bits``, for writes of bit laneId)."""
         while True:
             if base[0] == "field" and view_type(base[2]):
                 base = base[1]
@@ -183,7 +187,7 @@ class StoreGen:
             width = lo + w
         new = f"rt.setbits({old}, {lo}, {w}, {bits.code})"
         if lo == "C.lane" and w == 1:
-            new = f"rt.set_lane_bit({old}, {bits.code}, C)"
+            new = f"rt.set_lane_flag({old}, {flag}, C)" if flag else f"rt.set_lane_bit({old}, {bits.code}, C)"
         if width > 64:
             new = f"rt.setbits(rt.obj({old}, Ty('b', 64)) if {old}.dtype != object else {old}, {lo}, {w}, {bits.code})"
         elif n in REGISTERS and lo == 0 and w <= 64 and not bits.uni:

@@ -43,7 +43,8 @@ class Context:
 
     def __post_init__(self):
         self.lane = np.arange(self.L, dtype=np.int64)
-        self.lane_keep = ~np.left_shift(np.int64(1), self.lane)  # every bit but the lane's own
+        self.lane_bit = np.left_shift(np.int64(1), self.lane)  # the lane's own bit (lane 63: the sign bit)
+        self.lane_keep = ~self.lane_bit  # every bit but the lane's own
         self.w32 = self.wave == 32
 
     def call(self, name: str, args: list) -> np.ndarray:
