@@ -1,4 +1,6 @@
-"""The vectorised pk32 FP6/BF6 conversions give the same bits as the compiled pseudocode.
+"""Faster forms of compiled pseudocode give the same bits as the plain compiled pseudocode:
+the vectorised pk32 FP6/BF6 conversions, and calls of another instruction run side by side
+(``callbatch``) against one call each.
 
 The reference is AMD's own pseudocode for each instruction, compiled statement by
 statement (``Program.reference_fn``); inputs are random bits mixed with special values

@@ -43,7 +43,8 @@ def test_views(w):
     assert rt.view_i(ARR, w).tolist() == [signed(v, w) for v in VALUES]
 
 
-@pytest.mark.parametrize("lo,w", [(0, 1), (0, 16), (0, 32), (5, 1), (8, 8), (16, 16), (31, 1), (32, 32), (40, 24), (63, 1)])
+@pytest.mark.parametrize("lo,w", [(0, 1), (0, 16), (0, 32), (5, 1), (8, 8), (16, 16), (31, 1), (32, 32), (40, 24), (63, 1),
+                                  (24, 8), (56, 8), (48, 16), (0, 8)])
 def test_getbits_and_setbits(lo, w):
     got = rt.getbits(ARR, lo, w).tolist()
     # bits above bit 63 of a negative int64 read as copies of the sign bit (an arithmetic shift)

@@ -38,8 +38,8 @@ M1 = np.uint64(0x9E3779B97F4A7C15)
 M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 M3 = np.uint64(0x165667B19E3779F9)
 _U64 = np.uint64
-_TSLOT_BITS = 18
-SLOT_BITS = 20  # the stream's table of distinct words
+_DEMOTE = 3  # an entry whose first this many templates all fail is left to the scalar path
+SLOT_BITS = 19  # the stream's table of distinct words
 # field values whose operand texts tell apart operands that print differently (registers, specials,
 # inline constants, the literal marker, VGPRs above 128, large immediates)
 _PROBES = (1, 65, 106, 125, 129, 200, 242, 248, 254, 255, 300, 400, 1000, 40000)
@@ -85,6 +85,7 @@ class ArchBatch:
         self.seg_info: list = []  # per segment: what ``batch_data.py`` needs to store it
         # templates: tid 0 = none (the scalar path decides)
         self.tpl_ids: dict = {}
+        self.tpl_fails: dict[int, int] = {}  # entry id -> templates that failed (-1 once one worked)
         self.tpl_fmt: list = [""]
         self.tpl_nph: list = [0]
         self.slot_table = np.zeros(1 << SLOT_BITS, dtype=np.int32)
@@ -92,8 +93,10 @@ class ArchBatch:
         self.tpl_fmt_arr = self.tpl_nph_arr = None
         self.tid_eid = np.full(256, -1, dtype=np.int32)  # what each template is for (-1: none)
         self.tid_key, self.tid_key3 = np.zeros(256, dtype=_U64), np.zeros(256, dtype=np.uint32)
-        self.dm_hash = np.zeros(1 << _TSLOT_BITS, dtype=_U64)  # key hash -> template id, direct-mapped
-        self.dm_tid = np.zeros(1 << _TSLOT_BITS, dtype=np.int64)
+        self.th_sorted = np.zeros(0, dtype=_U64)  # key hashes of the templates, sorted, and their ids
+        self.th_tid = np.zeros(0, dtype=np.int64)
+        self.th_new: list = []  # (hashes, ids) not sorted in yet
+        self.first_tid = None  # entry id -> its first template's id
 
     # -- classification ------------------------------------------------------
     def classify(self, dws):
@@ -234,8 +237,15 @@ class ArchBatch:
 
     def _compile_vopd(self, entry):
         """Dual-issue words print from learned templates, not plans: their VGPR fields are candidates,
-        each tried by rendering (``_template_vopd``); VDSTX's low bit (it also picks VDSTY) stays in the key."""
-        enc = self.dec.tables.encodings[entry.encoding]
+        each tried by rendering (``_template_vopd``); VDSTX's low bit (it also picks VDSTY) stays in the key.
+        An entry whose plan word renders with a literal (12 bytes) keeps the literal dword in the key."""
+        dec = self.dec
+        enc = dec.tables.encodings[entry.encoding]
+        plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+        nd = 2
+        if plan is not None:
+            d = dec._render(entry, plan["w"], plan["w"].to_bytes(8, "little") + bytes(4), 0)
+            nd = 3 if d.valid and len(d.data) == 12 else 2
         slots = []
         rest = (1 << 64) - 1
         for name, low_in_key in (("VDSTX", True), ("VSRCX1", False), ("VSRCY1", False)):
@@ -246,23 +256,27 @@ class ArchBatch:
             every = self._segment(("any", 8), 256, None, ([""] * 256, np.ones(256, bool)), info=["any", 8])
             slots.append((None, lo, 8, True, "v", every))
             rest &= ~((0xFE if low_in_key else 0xFF) << lo)
-        return (2, (1 << 64) - 1, 0, rest, 0, slots) if slots else None
+        if not slots:
+            return None
+        return (nd, (1 << 64) - 1, 0xFFFFFFFF if nd == 3 else 0, rest, 0xFFFFFFFF if nd == 3 else 0, slots)
 
     def _template_vopd(self, eid: int, word: int, data: bytes, off: int):
         """(format, pool bases) of a dual-issue word: each candidate field is changed and the word rendered
-        again; a field whose VGPR text alone changes, in one place, gets a placeholder there.  The format
-        is checked against a render with every field changed."""
+        again; a field whose VGPR text alone changes, in one place, gets a placeholder there, a field whose
+        change leaves the text as it is (unused by the pair) an empty one.  The format is checked against
+        a render with every field changed."""
         dec = self.dec
-        entry, slots = self.entries[eid], self.rows[eid][5]
+        entry, (nd, _, _, _, _, slots) = self.entries[eid], self.rows[eid]
+        word &= (1 << 64) - 1
 
         def text(w):
             d = dec._render(entry, w, data, off)
-            return d.text if d.valid and len(d.data) == 8 else None
+            return d.text if d.valid and len(d.data) == 4 * nd else None
 
         def moved(flip):
             w = word
-            for (_, lo, _, _, _, _) in slots:
-                w ^= flip << lo
+            for (_, lo, _, _, _, _), sp in zip(slots, spans):
+                w ^= flip << lo if sp[2] is not None else 0
             return w
 
         base = text(word)
@@ -273,20 +287,31 @@ class ArchBatch:
             v = (word >> lo) & 0xFF
             s0, s1 = opd.reg_text("v", v, 1), opd.reg_text("v", v ^ 0x54, 1)
             other = text(word ^ (0x54 << lo))
+            at = spans[-1][1] if spans else 0
+            if other == base or other is None:  # not printed (None: and must keep its value)
+                spans.append((at, at, False if other == base else None))
+                continue
             hits = [i for i in range(len(base)) if base.startswith(s0, i) and
                     base[:i] + s1 + base[i + len(s0):] == other]
-            if len(hits) != 1 or (spans and hits[0] < spans[-1][1]):
+            if len(hits) != 1 or hits[0] < at:
                 return None
-            spans.append((hits[0], hits[0] + len(s0)))
+            spans.append((hits[0], hits[0] + len(s0), True))
         fmt, at = "", 0
-        for a, b in spans:
+        for a, b, _ in spans:
             fmt += base[at:a].replace("%", "%%") + "%s"
             at = b
         fmt += base[at:].replace("%", "%%")
-        if text(moved(0xA8)) != fmt % tuple(opd.reg_text("v", ((word >> lo) & 0xFF) ^ 0xA8, 1)
-                                           for (_, lo, _, _, _, _) in slots):
+        if text(moved(0xA8)) != fmt % tuple(opd.reg_text("v", ((word >> lo) & 0xFF) ^ 0xA8, 1) if printed else ""
+                                           for (_, lo, _, _, _, _), (_, _, printed) in zip(slots, spans)):
             return None
-        return fmt, [self.reg_segment("v", 1, 8) for _ in slots]
+        return fmt, [self.reg_segment("v", 1, 8) if printed else slots[j][5] if printed is False else
+                     self._only_segment((word >> slots[j][1]) & 0xFF) for j, (_, _, printed) in enumerate(spans)]
+
+    def _only_segment(self, v: int) -> int:
+        """An 8-bit field that must keep the value ``v`` (text "")."""
+        ok = np.zeros(256, bool)
+        ok[v] = True
+        return self._segment(("reserved", 8, ok.tobytes()), 256, None, ([""] * 256, ok), info=["ok", 8, [v]])
 
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
         from .decoder import operand_type
@@ -299,27 +324,30 @@ class ArchBatch:
         return sig + tuple(self.dec._operand_alone(entry, k, v) if v < 1 << w else False for v in _PROBES)
 
     def np_rows(self):
-        """Per-entry numpy arrays (rebuilt when entries were added)."""
+        """Per-entry numpy arrays (rebuilt when entries were added): dwords, word masks, rest-of-word masks,
+        and per cut operand (``nslots`` columns) its shift, mask, place (third dword or not) and pool segment."""
         if self.arrays is None:
-            n = len(self.rows)
-            dw = np.zeros(n, np.int64)
-            wm = np.zeros(n, np.uint64)
-            w3m = np.zeros(n, np.uint32)
-            rlo = np.zeros(n, np.uint64)
-            rhi = np.zeros(n, np.uint32)
-            s_sh = np.zeros((n, MAXC), np.uint64)
-            s_mk = np.zeros((n, MAXC), np.uint64)
-            s_3 = np.zeros((n, MAXC), bool)
-            s_base = np.zeros((n, MAXC), np.int64)
-            for i, (d, w, w3, r, r3, slots) in enumerate(self.rows):
-                dw[i], wm[i], w3m[i], rlo[i], rhi[i] = d, w, w3, r, r3
-                for j, (_, lo, width, _, _, base) in enumerate(slots):
-                    s_sh[i, j] = lo - 64 if lo >= 64 else lo
-                    s_mk[i, j] = (1 << width) - 1
-                    s_3[i, j] = lo >= 64
-                    s_base[i, j] = base
-            nslots = max(len(r[5]) for r in self.rows)
-            self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, s_3.any(axis=0).tolist(),
+            rows = self.rows
+            n = len(rows)
+            dw = np.array([r[0] for r in rows], np.int32)
+            wm = np.array([r[1] for r in rows], np.uint64)
+            w3m = np.array([r[2] for r in rows], np.uint32)
+            rlo = np.array([r[3] for r in rows], np.uint64)
+            rhi = np.array([r[4] for r in rows], np.uint32)
+            nslots = max(len(r[5]) for r in rows)
+            s_sh = np.zeros((n, nslots), np.uint64)
+            s_mk = np.zeros((n, nslots), np.uint64)
+            s_3 = np.zeros((n, nslots), bool)
+            s_base = np.zeros((n, nslots), np.int64)
+            flat = [(i, j, lo, width, base) for i, r in enumerate(rows) for j, (_, lo, width, _, _, base) in enumerate(r[5])]
+            if flat:
+                i, j, lo, width, base = (np.array(c, dtype=np.int64) for c in zip(*flat))
+                s_sh[i, j] = np.where(lo >= 64, lo - 64, lo)
+                s_mk[i, j] = (1 << width) - 1
+                s_3[i, j] = lo >= 64
+                s_base[i, j] = base
+            self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
+            self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()),
                            bool(w3m.any()))
         return self.arrays
 
@@ -341,6 +369,15 @@ class ArchBatch:
         key = ("reserved", w, ok.tobytes())
         return self._segment(key, 1 << w, None, ([""] * (1 << w), ok), info=["ok", w, ok.nonzero()[0].tolist()])
 
+    def reserve(self, size: int) -> None:
+        """Room for ``size`` operand texts in the pool."""
+        if size > len(self.pool_text):
+            for name in ("pool_text", "pool_ok", "pool_known"):
+                old = getattr(self, name)
+                new = np.empty(size, dtype=object) if name == "pool_text" else np.zeros(size, dtype=bool)
+                new[:len(old)] = old
+                setattr(self, name, new)
+
     def _segment(self, key, size: int, compute, eager=None, info=None) -> int:
         got = self.seg_by_key.get(key)
         if got is not None:
@@ -348,18 +385,14 @@ class ArchBatch:
         start = self.pool_used
         need = start + size
         if need > len(self.pool_text):
-            grow = max(need, 2 * len(self.pool_text))
-            for name in ("pool_text", "pool_ok", "pool_known"):
-                old = getattr(self, name)
-                new = np.empty(grow, dtype=object) if name == "pool_text" else np.zeros(grow, dtype=bool)
-                new[:len(old)] = old
-                setattr(self, name, new)
+            self.reserve(max(need, 2 * len(self.pool_text)))
         self.pool_used = need
         if eager is not None:
-            texts, ok = eager
-            self.pool_text[start:need] = texts
-            self.pool_ok[start:need] = ok
-            self.pool_known[start:need] = True
+            texts, ok = eager  # (a segment's first values only, or all)
+            end = start + len(texts)
+            self.pool_text[start:end] = texts
+            self.pool_ok[start:end] = ok
+            self.pool_known[start:end] = True
         self.seg_starts.append(start)
         self.seg_compute.append(compute)
         self.seg_info.append(info)
@@ -393,31 +426,89 @@ class ArchBatch:
         tid = self.tpl_ids.get(k)
         if tid is None:
             got = self._template(eid, word, data, off)
-            tid = 0
-            if got is not None:
-                tid = len(self.tpl_fmt)
-                self.tpl_fmt.append(got[0])
-                self.tpl_nph.append(len(got[1]))
-                if tid >= len(self.tpl_base):
-                    for name in ("tpl_base", "tid_eid", "tid_key", "tid_key3"):
-                        old = getattr(self, name)
-                        setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
-                self.tpl_base[tid, :len(got[1])] = got[1]
-                self.tpl_fmt_arr = None
-            self.tpl_ids[k] = tid
+            tid = self.tpl_ids[k] = 0 if got is None else self.add_template(eid, key, key3, *got)
             if tid:
-                self.tid_eid[tid], self.tid_key[tid], self.tid_key3[tid] = eid, key, key3
-                h = (key * int(M1) ^ key3 * int(M2) ^ eid * int(M3)) & 0xFFFFFFFFFFFFFFFF  # as numpy computes it
-                sl = h >> (64 - _TSLOT_BITS)
-                self.dm_hash[sl], self.dm_tid[sl] = h, tid
+                self.tpl_fails[eid] = -1
+            elif self.tpl_fails.get(eid, 0) >= 0:
+                self.tpl_fails[eid] = self.tpl_fails.get(eid, 0) + 1
+                if self.tpl_fails[eid] == _DEMOTE:  # no template of this entry ever worked: the scalar path takes it
+                    self.demote(eid)
         return tid
 
+    def demote(self, eid: int) -> None:
+        self.rows[eid] = (0,) + self.rows[eid][1:]
+        self.arrays = None
+
+    def add_template(self, eid: int, key: int, key3: int, fmt: str, bases: list) -> int:
+        tid = len(self.tpl_fmt)
+        self.tpl_fmt.append(fmt)
+        self.tpl_nph.append(len(bases))
+        if tid >= len(self.tpl_base):
+            for name in ("tpl_base", "tid_eid", "tid_key", "tid_key3"):
+                old = getattr(self, name)
+                setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
+        self.tpl_base[tid, :len(bases)] = bases
+        self.tpl_fmt_arr = self.first_tid = None
+        self.tpl_ids[(eid, key, key3)] = tid
+        self.tid_eid[tid], self.tid_key[tid], self.tid_key3[tid] = eid, key, key3
+        h = (key * int(M1) ^ key3 * int(M2) ^ eid * int(M3)) & 0xFFFFFFFFFFFFFFFF  # as numpy computes it
+        self.th_new.append((np.array([h], dtype=_U64), np.array([tid])))
+        return tid
+
+    def add_templates(self, eids: list, keys: list, keys3: list, fmts: list, bases: list) -> None:
+        """``add_template`` for many at once (the precomputed ones)."""
+        first, n = len(self.tpl_fmt), len(fmts)
+        self.tpl_fmt += fmts
+        self.tpl_nph += [len(b) for b in bases]
+        size = len(self.tpl_base)
+        while size < first + n:
+            size *= 2
+        for name in ("tpl_base", "tid_eid", "tid_key", "tid_key3"):
+            old = getattr(self, name)
+            if len(old) < size:
+                new = np.zeros((size,) + old.shape[1:], dtype=old.dtype)
+                new[:len(old)] = old
+                setattr(self, name, new)
+        tids = np.arange(first, first + n)
+        for j in range(MAXC):
+            col = [b[j] if len(b) > j else 0 for b in bases]
+            if any(col):
+                self.tpl_base[tids, j] = col
+        e = np.array(eids, dtype=np.int32)
+        k = np.array(keys, dtype=_U64)
+        k3 = np.array(keys3, dtype=np.uint32)
+        self.tid_eid[tids], self.tid_key[tids], self.tid_key3[tids] = e, k, k3
+        h = k * M1 ^ k3.astype(_U64) * M2 ^ e.astype(_U64) * M3
+        self.th_new.append((h, tids))
+        self.tpl_ids.update(zip(zip(eids, keys, keys3), range(first, first + n)))
+        self.tpl_fmt_arr = self.first_tid = None
+
     def find_templates(self, kh, ce, ck, ck3):
-        """Template id per (entry, rest-of-word key): a direct-mapped table of the known ones, -1 where it has none."""
-        sl = (kh >> _U64(64 - _TSLOT_BITS)).astype(np.intp)
-        t = self.dm_tid[sl]
-        hit = (self.dm_hash[sl] == kh) & (self.tid_key[t] == ck) & (self.tid_eid[t] == ce) & (self.tid_key3[t] == ck3)
-        return np.where(hit, t, -1)
+        """Template id per (entry, rest-of-word key) with key hash ``kh``: a binary search in the known ones'
+        hashes, -1 where it finds none."""
+        if self.th_new:
+            h = np.concatenate([self.th_sorted] + [a for a, _ in self.th_new])
+            t = np.concatenate([self.th_tid] + [b for _, b in self.th_new])
+            order = np.argsort(h, kind="stable")
+            self.th_sorted, self.th_tid, self.th_new = h[order], t[order], []
+        if not len(self.th_sorted):
+            return np.full(len(kh), -1)
+        if self.first_tid is None or len(self.first_tid) != len(self.entries):
+            self.first_tid = np.zeros(len(self.entries), dtype=np.int64)
+            t = np.arange(len(self.tpl_fmt) - 1, 0, -1)
+            self.first_tid[self.tid_eid[t]] = t  # (the first one wins)
+        t = self.first_tid[ce]  # most words of an entry have its first template's key (default modifiers)
+        hit = (self.tid_key[t] == ck) & (self.tid_eid[t] == ce) & (self.tid_key3[t] == ck3)
+        out = np.where(hit, t, -1)
+        rest = np.flatnonzero(~hit)
+        if len(rest):
+            kr = kh[rest]
+            at = np.minimum(np.searchsorted(self.th_sorted, kr), len(self.th_sorted) - 1)
+            t = self.th_tid[at]
+            hit = (self.th_sorted[at] == kr) & (self.tid_key[t] == ck[rest]) & (self.tid_eid[t] == ce[rest]) & \
+                (self.tid_key3[t] == ck3[rest])
+            out[rest] = np.where(hit, t, -1)
+        return out
 
     def _template(self, eid: int, word: int, data: bytes, off: int):
         """(format, pool base per cut) from one scalar render of ``word``; None if unusable."""
@@ -463,8 +554,15 @@ _SHARED: dict[tuple, ArchBatch] = {}
 
 
 def arch_batch(dec) -> ArchBatch:
+    """The shared ``ArchBatch`` of the decoder's (architecture, wave size), seeded from the precomputed
+    tables where they are current (``batch_data.py``; wave32 only)."""
     key = (dec.arch, dec.wave64)
     ab = _SHARED.get(key)
     if ab is None:
-        ab = _SHARED[key] = ArchBatch(dec)
+        ab = ArchBatch(dec)
+        if not dec.wave64:
+            from .batch_data import seed
+
+            seed(ab)
+        _SHARED[key] = ab
     return ab

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .. import archs
 from . import operands as opd
-from . import gfx9, special
+from . import gfx9, rdna, special
 from .named import load_named, vaddr_list_text
 from .plans import load_plans
 from .syntax import join
@@ -468,7 +468,7 @@ class Decoder:
                             tp = "neg({})"  # LLVM negates an inline constant or literal without abs so
                         texts[k] = tp.replace("{}", texts[k])
         ret = plan.get("ret")
-        if ret is not None and fields.get(ret["f"]) and texts:  # a GFX9 atomic returning the old value: VDST first
+        if ret is not None and fields.get(ret["f"], 0) & ret.get("bit", -1) and texts:  # an atomic returning the old value: VDST first
             v = fields[ret["dst"]]
             if v + ret["n"] > 256:
                 base.error = f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})"
@@ -513,11 +513,15 @@ class Decoder:
             mods = [x for x in mods if not x.startswith(name + ":")]
             if v:
                 mods.append(f"{name}:{_fmt_imm(v, width, m['hex'], m['signed'])}")
+        if self.gfx == "GFX12" and "TH" in fields:  # GFX12 cache-policy names that depend on the scope too
+            tok = rdna.th_token(self, plan, fields)
+            if tok is not None:
+                mods = [x for x in mods if not x.startswith("th:")] + ([tok] if tok else [])
         rank = _MOD_RANK_BY_ENCODING.get(entry.encoding, _MOD_RANK)
         mods.sort(key=lambda x: rank.get(x.split(":")[0], 50))
         total = size + (4 if lit is not None else 0)
-        if parts is not None:
-            parts.extend([texts, mods])
+        if parts is not None and not (ret is not None and texts and fields.get(ret["f"], 0) & ret.get("bit", -1)):
+            parts.extend([texts, mods])  # (not for a returning atomic: its first text holds two registers)
         if lds is not None and fields.get(lds["f"]):
             texts = [x for x, sp in zip(texts, op_specs) if not sp.get("omit")]
         return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .. import archs
 from . import operands as opd
-from . import special
+from . import rdna, special
 from .decoder import operand_type
 from .plans import load_plans
 from .syntax import split_operands
@@ -176,11 +176,13 @@ class Encoder:
         specs = plan["ops"]
         values: dict[str, int] = {f.name: f.extract(word) for f in enc.fields if f.value is None}
         ret = plan.get("ret")
+        ret_bit = 0
         if ret is not None and len(ops) == len(specs) + 1:  # a GFX9 atomic returning the old value: VDST first
             r = opd.parse_reg(ops[0].strip())
             if r is None or r[0] not in (ret["c"], "a") or r[2] != ret["n"] or (r[0] == "a" and "acc" not in ret):
                 raise EncodeError(f"{ops[0]!r}: expected the returned value's register(s) ({ret['n']} x {ret['c']})")
-            values[ret["dst"]], values[ret["f"]] = r[1], 1
+            values[ret["dst"]], values[ret["f"]] = r[1], values.get(ret["f"], 0) | ret.get("bit", 1)
+            ret_bit = ret.get("bit", 0)
             if r[0] == "a":
                 values[ret["acc"][0]] = values.get(ret["acc"][0], 0) | ret["acc"][1]
             ops = ops[1:]
@@ -338,7 +340,7 @@ class Encoder:
             elif tok != spec["t"] and not (self.wave64 and spec["t"] == "vcc_lo" and tok == "vcc"):
                 raise EncodeError(f"operand {k + 1} must be {spec['t']}, got {tok!r}")
         # modifiers
-        given = list(mods)
+        given = rdna.th_plain_mods(self.named, plan, list(mods)) if "TH" in values else list(mods)
         base_mods = plan.get("mods0", [])
         for fname, m in plan.get("mods", {}).items():
             if "v" in m:
@@ -390,6 +392,8 @@ class Encoder:
         for g in given:
             if g not in set_mods and g not in base_mods:
                 raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
+        if ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)
+            values[ret["f"]] |= ret_bit
         for counted, n in count_given:
             if specs[counted["op"]]["f"] == "VADDR" and values.get("NSA"):
                 continue

@@ -44,7 +44,8 @@ def _token(r, size: int, k: int) -> str | None:
 
 
 def probe_src_tables(arch_name: str) -> dict:
-    """{"tables": [512 tokens], "ops": {plan key: {"k" or "k" + "a" (AGPR bit set): table index}}}."""
+    """{"tables": [a token per field value], "ops": {plan key: {"k" or "k" + "a" (AGPR bit set): table index}}}
+    for the 8- and 9-bit register/source fields of the plans."""
     from . import oracle
     from .decoder import operand_type
 
@@ -58,7 +59,7 @@ def probe_src_tables(arch_name: str) -> dict:
             continue
         for k, spec in enumerate(plan["ops"]):
             f = enc.field(spec.get("f", ""))
-            if spec.get("k") not in ("src", "ssrc") or f is None or f.width != 9:
+            if spec.get("k") not in ("src", "ssrc") or f is None or f.width not in (8, 9) or spec.get("s", 1) != 1:
                 continue
             jobs.append((key, k, False, plan["w"]))
             if "acc" in spec:
@@ -67,13 +68,16 @@ def probe_src_tables(arch_name: str) -> dict:
     words = []
     for key, k, _, w in jobs:
         enc = t.encodings[key.split("|")[1]]
-        words += [_set(enc, w, plans[key]["ops"][k]["f"], v).to_bytes(enc.width // 8, "little") for v in SIGNATURE_TRIAL]
+        f = enc.field(plans[key]["ops"][k]["f"])
+        words += [_set(enc, w, f.name, v & ((1 << f.width) - 1)).to_bytes(enc.width // 8, "little") for v in SIGNATURE_TRIAL]
     got = oracle.disassemble(target, words)
     n = len(SIGNATURE_TRIAL)
     groups: dict[tuple, list] = {}
     for i, job in enumerate(jobs):
         size = t.encodings[job[0].split("|")[1]].width // 8
         toks = tuple(_token(r, size, job[1]) for r in got[n * i:n * i + n])
+        if t.encodings[job[0].split("|")[1]].field(plans[job[0]]["ops"][job[1]]["f"]).width == 8:
+            toks = toks[:SIGNATURE_TRIAL.index(266)]  # an 8-bit field: the values past 255 wrapped round
         # an LLVM comment, or a rejected value other than the literal (GFX9 VOP3 has none; already known)
         if any((x is None and v != 255) or (x is not None and "/*" in x) for v, x in zip(SIGNATURE_TRIAL, toks)):
             groups.setdefault((toks, operand_type(job[0].split("|")[0])), []).append(job)
@@ -84,13 +88,15 @@ def probe_src_tables(arch_name: str) -> dict:
         key, k, acc, w = members[0]
         enc = t.encodings[key.split("|")[1]]
         f = plans[key]["ops"][k]["f"]
-        words = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(512)]
-        rest = [v for v in range(512) if v not in crashing]
+        size = 1 << enc.field(f).width
+        words = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(size)]
+        rest = [v for v in range(size) if v not in crashing]
         got = dict(zip(rest, oracle.disassemble(target, [words[v] for v in rest])))
         for v in sorted(crashing):
-            got[v] = oracle.disassemble(target, [words[v]])[0]
+            if v < size:
+                got[v] = oracle.disassemble(target, [words[v]])[0]
         crashing.update(v for v, r in got.items() if r and r[0].text == oracle.CRASHED)
-        toks = [_token(got[v], enc.width // 8, k) for v in range(512)]
+        toks = [_token(got[v], enc.width // 8, k) for v in range(size)]
         lit = toks[255]  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
         toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")
         if toks not in tables:
@@ -101,7 +107,11 @@ def probe_src_tables(arch_name: str) -> dict:
 
 
 # -- DPP16 ----------------------------------------------------------------------------------------
-DPP_BASE = " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf"
+DPP_TAIL = " row_mask:0xf bank_mask:0xf"
+# dpp_ctrl values whose texts tell instructions' dpp_ctrl tables apart (quad_perm, row_shl:1, wave_shl:1,
+# row_mirror, row_bcast:15, row_newbcast:0 (gfx90a+), an undefined value); the first that prints without
+# a comment is used to learn the source modifiers
+CTRL_SENTINELS = (0xE4, 0x101, 0x130, 0x140, 0x142, 0x150, 0x160, 0x0)
 
 
 def dpp_word(src: int, ctrl: int, mods: int = 0, row: int = 0xF, bank: int = 0xF) -> int:
@@ -114,9 +124,17 @@ def _template(base: str, new: str) -> str | None:
     return None if i < 0 else new[:i] + "{}" + new[i + len(base):]
 
 
+def _ctrl_of(text: str | None, head: str) -> str | None:
+    """The dpp_ctrl text of a DPP form printed as ``head`` + ctrl + the masks probed (None if another shape)."""
+    if not text or not text.startswith(head + " ") or not text.endswith(DPP_TAIL):
+        return None
+    return text[len(head) + 1:-len(DPP_TAIL)] or None
+
+
 def probe_dpp(arch_name: str) -> dict:
-    """{"ctrl": text per dpp_ctrl value (None: rejected), "mn": {key: DPP mnemonic},
-    "mods": {key: index into "tables"}, "tables": [per modifier-bit combination: operand templates or None]}."""
+    """{"mn": {key: DPP mnemonic}, "ctrl": [dpp_ctrl tables: text per value (None: rejected)], "ctrl_of":
+    {key: table index}, "tables": [per modifier-bit combination: operand templates or None], "mods":
+    {key: index into "tables"}}; the first dword's other fields print as in the 32-bit form."""
     from . import oracle
     from .decoder import Decoder
 
@@ -135,35 +153,52 @@ def probe_dpp(arch_name: str) -> dict:
         keys.append(key)
         firsts.append(_set(enc, plan["w"], "SRC0", 0xFA).to_bytes(4, "little"))
         wants.append(mine.text)
-    words = [w + dpp_word(5, 0xE4, m).to_bytes(4, "little") for w in firsts for m in range(16)]
+    n = len(CTRL_SENTINELS)
+    got = oracle.disassemble(target, [w + dpp_word(5, c).to_bytes(4, "little") for w in firsts for c in CTRL_SENTINELS])
+    heads, groups = {}, {}
+    for i, (key, want) in enumerate(zip(keys, wants)):
+        texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in got[n * i:n * i + n]]
+        m = next((x.split()[0] for x in texts if x), None)
+        if m is None or not m.endswith("_dpp"):
+            continue
+        head = m + want[len(want.split()[0]):]
+        sig = tuple(_ctrl_of(x, head) for x in texts)
+        clean = next((c for c, x in zip(CTRL_SENTINELS, sig) if x and "/*" not in x), None)
+        if clean is None:
+            continue
+        heads[key] = (head, clean, i)
+        groups.setdefault(sig, []).append(key)
+    ctrl, ctrl_of = [], {}
+    for members in groups.values():
+        head, _, i = heads[members[0]]
+        rows = oracle.disassemble(target, [firsts[i] + dpp_word(5, c).to_bytes(4, "little") for c in range(512)])
+        table = [_ctrl_of(r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None, head) for r in rows]
+        if table not in ctrl:
+            ctrl.append(table)
+        for key in members:
+            ctrl_of[key] = ctrl.index(table)
+    order = sorted(heads)
+    words = [firsts[heads[k][2]] + dpp_word(5, heads[k][1], m).to_bytes(4, "little") for k in order for m in range(16)]
     got = oracle.disassemble(target, words)
     mn, mods, tables = {}, {}, []
-    for i, (key, want) in enumerate(zip(keys, wants)):
-        rows = got[16 * i:16 * i + 16]
-        texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in rows]
-        if texts[0] is None:
-            continue
-        m = texts[0].split()[0]
-        if texts[0] != m + want[len(want.split()[0]):] + DPP_BASE:
-            continue
-        base_ops = split_operands(texts[0])[0]
+    for j, key in enumerate(order):
+        head, clean = heads[key][0], heads[key][1]
+        tail = " " + ctrl[ctrl_of[key]][clean] + DPP_TAIL
+        texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in got[16 * j:16 * j + 16]]
+        base_ops = split_operands(head)[0]
         table = []
         for text in texts:
-            ops = split_operands(text)[0] if text and text.endswith(DPP_BASE) else None
+            ops = split_operands(text[:-len(tail)])[0] if text and text.endswith(tail) else None
             tps = [_template(b, o) for b, o in zip(base_ops, ops)] if ops and len(ops) == len(base_ops) else None
             table.append(None if tps is None or None in tps else tps)
+        if table[0] != ["{}"] * len(base_ops):
+            continue
         if table not in tables:
             tables.append(table)
-        mn[key] = m
+        mn[key] = head.split()[0]
         mods[key] = tables.index(table)
-    ctrl = []
-    if mn:
-        first = firsts[keys.index(sorted(mn)[0])]
-        for r in oracle.disassemble(target, [first + dpp_word(5, c).to_bytes(4, "little") for c in range(512)]):
-            text = r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None
-            found = re.search(r"\s(\S+|/\*.*\*/) row_mask:0xf bank_mask:0xf$", text or "")
-            ctrl.append(found.group(1) if found else None)
-    return {"ctrl": ctrl, "mn": mn, "mods": mods, "tables": tables}
+    return {"mn": mn, "ctrl": ctrl, "ctrl_of": {k: v for k, v in ctrl_of.items() if k in mn},
+            "tables": tables, "mods": mods}
 
 
 def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
@@ -177,7 +212,7 @@ def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
         return None, 4
     dpp = int.from_bytes(buf[off + 4:off + 8], "little")
     tps = d["tables"][d["mods"][key]][(dpp >> 20) & 15]
-    ctrl = d["ctrl"][(dpp >> 8) & 0x1FF]
+    ctrl = d["ctrl"][d["ctrl_of"][key]][(dpp >> 8) & 0x1FF]
     got = _dpp_parts(dec, entry, word, dpp & 0xFF) if tps is not None and ctrl is not None else None
     if got is None or len(got[0]) != len(tps):
         return None, 4
@@ -241,13 +276,11 @@ def lds_plan(dec, key: str, plan: dict, form: dict) -> dict:
 
 
 def probe_no_literal(arch_name: str) -> dict:
-    """Scalar sources where LLVM rejects the literal marker (255) that our generic rule accepts (the buffer
-    offset SOFFSET of MUBUF/MTBUF): {key: [field]}.  Compared with our own decoder on each plan's base word."""
+    """Sources where LLVM rejects the literal marker (255) in a word it accepts with the plan's value (the
+    buffer offset SOFFSET of MUBUF/MTBUF, VOP3 sources): {key: [field]}."""
     from . import oracle
-    from .decoder import Decoder
 
     t = load_arch_tables(arch_name)
-    dec = Decoder(arch_name)
     jobs, words = [], []
     for key, plan in sorted(load_plans(arch_name).items()):
         enc = t.encodings.get(key.split("|")[1])
@@ -257,13 +290,13 @@ def probe_no_literal(arch_name: str) -> dict:
             f = enc.field(spec.get("f", ""))
             if spec.get("k") in ("src", "ssrc") and f is not None and f.width >= 8 and spec.get("s", 1) == 1:
                 jobs.append((key, f.name))
-                words.append(_set(enc, plan["w"], f.name, 255).to_bytes(enc.width // 8, "little"))
+                words += [plan["w"].to_bytes(enc.width // 8, "little"),
+                          _set(enc, plan["w"], f.name, 255).to_bytes(enc.width // 8, "little")]
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
     out: dict = {}
-    for (key, fname), w, r in zip(jobs, words, got):
-        theirs = bool(r) and r[0].offset == 0 and r[0].text is not None
-        mine = dec._decode_slow(w + oracle.separator(0), 0)
-        if mine.valid and not theirs and r and r[0].text != oracle.CRASHED:
+    for i, (key, fname) in enumerate(jobs):
+        base, lit = got[2 * i], got[2 * i + 1]
+        if base and base[0].offset == 0 and base[0].text not in (None, oracle.CRASHED) and lit and lit[0].text is None:
             out.setdefault(key, []).append(fname)
     return out
 

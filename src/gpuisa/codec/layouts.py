@@ -40,7 +40,11 @@ GFX9_GRAPHICS: dict[str, tuple[int, str | None, list[tuple[str, int, int, int | 
                         ("VDATA", 47, 40, None), ("VADDR", 39, 32, None)]),
 }
 # architecture -> the encodings of GFX9_GRAPHICS to add (only opcodes llvm-mc-19 decodes are kept)
-EXTRA = {"cdna1": ["EXP", "VINTRP", "MIMG"]}
+EXTRA = {"cdna1": ["EXP", "VINTRP", "MIMG"], "cdna2": ["MIMG"]}
+# (architecture, encoding) -> field changes from GFX9_GRAPHICS: gfx90a's image words (the CDNA2 guide lists
+# none; llvm-mc-19 decodes them) have the AGPR bit of VDATA where GFX9 has TFE and an SCC bit at 7 (probed
+# one bit at a time with llvm-mc-19 on gfx90a; gfx942 decodes no image words)
+VARIANTS = {("cdna2", "MIMG"): {"TFE": ("ACC", 16, 16, None), "+SCC": ("SCC", 7, 7, None)}}
 # The matrix (MFMA) form of VOP3P: the CDNA1/CDNA2 ISA guides list the v_mfma_* opcodes under VOP3P but
 # their words carry CBSZ/ABID/BLGP, the AGPR bits of SRC0/SRC1 (ACC) and of SRC2/VDST (ACC_CD; gfx908
 # ignores it, its C/D are always AGPRs), the VOP3P_MFMA layout of the CDNA3 guide.  Same fixed bits and
@@ -62,8 +66,16 @@ _MFMA_PROVENANCE = Provenance("VOP3P_MFMA layout (AMD CDNA3 ISA guide), checked 
                               note="codec-side layout fact: gpuisa.codec.layouts.SPLITS", inferred=True)
 
 
-def encoding_of(name: str, doc: dict | None = None) -> Encoding:
-    width, op, fields = GFX9_GRAPHICS[name] if doc is None else (doc["width"], doc["op_field"], doc["fields"])
+def layout_of(arch_name: str, name: str) -> tuple[int, str | None, list]:
+    """GFX9_GRAPHICS[name] with the architecture's VARIANTS applied."""
+    width, op, fields = GFX9_GRAPHICS[name]
+    change = VARIANTS.get((arch_name, name), {})
+    fields = [change.get(f[0], f) for f in fields] + [v for k, v in change.items() if k.startswith("+")]
+    return width, op, fields
+
+
+def encoding_of(name: str, doc: dict | None = None, arch_name: str = "") -> Encoding:
+    width, op, fields = layout_of(arch_name, name) if doc is None else (doc["width"], doc["op_field"], doc["fields"])
     return Encoding(name, width, tuple(Field(n, ((hi, lo),), v) for n, hi, lo, v in fields), op, _PROVENANCE)
 
 
@@ -81,7 +93,7 @@ def build_arch(arch_name: str) -> dict:
     target = archs.by_name(arch_name).llvm_target
     encodings, entries = {}, []
     for name in EXTRA.get(arch_name, []):
-        enc = encoding_of(name)
+        enc = encoding_of(name, arch_name=arch_name)
         op = enc.field(enc.op_field) if enc.op_field else None
         opcodes = list(range(1 << op.width)) if op is not None else [None]
         words = [_probe_word(enc, o) for o in opcodes]
@@ -93,7 +105,7 @@ def build_arch(arch_name: str) -> dict:
             mnemonic = text.split()[0]
             base = mnemonic[:-4] if mnemonic.endswith(("_e32", "_e64")) else mnemonic
             entries.append({"name": base, "encoding": name, "opcode": o, "syntax": text})
-        encodings[name] = {"width": enc.width, "op_field": enc.op_field, "fields": GFX9_GRAPHICS[name][2]}
+        encodings[name] = {"width": enc.width, "op_field": enc.op_field, "fields": layout_of(arch_name, name)[2]}
     return {"arch": arch_name, "target": target, "generated_by": COMMAND, "encodings": encodings, "entries": entries}
 
 

@@ -69,15 +69,15 @@ def sgpr_name(gfx: str, value: int, count: int) -> str | None:
             value &= ~(1 if count == 2 else 3)
         if count == 1:
             return f"s{value}"
-        if gfx in ("GFX9", "GFX940") and value + count > 106:
-            return None  # llvm-mc-19 knows SGPR tuples up to s105 only (probed on gfx908/gfx90a/gfx942)
+        if value + count > 106:
+            return None  # llvm-mc-19 knows SGPR tuples up to s105 only (probed on gfx908/gfx90a/gfx942, gfx10-12)
         return f"s[{value}:{value + count - 1}]"
     if 108 <= value < 124:
         t = value - 108
         if count > 1:
             t &= ~(1 if count == 2 else 3)
-        if gfx in ("GFX9", "GFX940") and t + count > 16:
-            return None  # past ttmp15
+        if t + count > 16:
+            return None  # past ttmp15 (every generation)
         return f"ttmp{t}" if count == 1 else f"ttmp[{t}:{t + count - 1}]"
     if count == 1:
         return SPECIAL[gfx].get(value)

@@ -156,20 +156,22 @@ def build_plan(enc, rec: dict) -> dict:
 
 
 def _returning_form(plan: dict, enc, rec: dict) -> None:
-    """GFX9 atomics that return the old value when a 1-bit field (glc / sc0) is set: LLVM then prints the
+    """Atomics that return the old value when a 1-bit field (glc / sc0; GFX12: TH bit 0) is set: LLVM then prints the
     VDST register(s) before the other operands.  Recorded as ``ret``: the field, VDST's count and class,
     and the ACC bit the data operand shares with it."""
     ops = split_operands(rec["text"])[0]
     for key, d in rec["fields"].items():
         fname, v = key.split("=")
         f = enc.field(fname)
-        if "text" not in d or v != "1" or f is None or f.width != 1 or enc.field("VDST") is None:
+        # GFX12: the 3-bit TH field, returning when its low bit is set (TH_ATOMIC_RETURN)
+        if "text" not in d or v != "1" or f is None or (f.width != 1 and fname != "TH") or enc.field("VDST") is None:
             continue
         pops = split_operands(d["text"])[0]
         r = parse_reg(pops[0].split("/*")[0]) if pops else None
         if pops[1:] == ops and r is not None and r[1] == 0:
             acc = next((sp["acc"] for sp in plan["ops"] if "acc" in sp), None)
-            plan["ret"] = {"f": fname, "dst": "VDST", "n": r[2], "c": r[0], **({"acc": acc} if acc else {})}
+            plan["ret"] = {"f": fname, "dst": "VDST", "n": r[2], "c": r[0], **({"acc": acc} if acc else {}),
+                           **({"bit": 1} if f.width != 1 else {})}
 
 
 def _hex_above_64(target: str, tables, plans: dict) -> None:
@@ -207,8 +209,7 @@ def build_arch(arch_name: str) -> dict:
         if enc is None:
             continue
         plans[key] = build_plan(enc, rec)
-        if tables.gfx.startswith("GFX9"):
-            _returning_form(plans[key], enc, rec)
+        _returning_form(plans[key], enc, rec)  # GFX9 and GFX10/11 (glc) atomics returning the old value
     if tables.gfx.startswith("GFX9"):
         _hex_above_64(probe["target"], tables, plans)
     # LLVM's encoder fills the bits the printer ignores in its own way: keep its word as the encoder's base

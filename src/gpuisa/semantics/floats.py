@@ -15,6 +15,7 @@ import numpy as np
 
 DTYPE = {("f", 16): np.float16, ("f", 32): np.float32, ("f", 64): np.float64, ("bf", 16): np.float32}
 RNE, RTZ = 0, 3  # AMD ROUND_MODE encodings used by the pseudocode
+_DTYPES = {k: np.dtype(v) for k, v in DTYPE.items()}
 
 
 def dtype(kind: str, width: int):
@@ -43,9 +44,6 @@ def from_bits(bits, kind: str, width: int) -> np.ndarray:
     if width == 32:
         return (b & 0xFFFFFFFF).astype(np.uint32).view(np.float32)
     return b.copy().view(np.float64)
-
-
-_DTYPES = {k: np.dtype(v) for k, v in DTYPE.items()}
 
 
 def to_bits(x, kind: str, width: int) -> np.ndarray:
@@ -80,7 +78,8 @@ def _nan_bits_widen(x, src_w: int, dst_w: int) -> np.ndarray:
 
 def convert(x, src: tuple[str, int], dst: tuple[str, int], mode: int = RNE) -> np.ndarray:
     """Float-to-float conversion, src/dst = (kind, width)."""
-    x = np.asarray(x, dtype=dtype(*src))
+    if type(x) is not np.ndarray or x.dtype is not _DTYPES[src]:
+        x = np.asarray(x, dtype=dtype(*src))
     if src == dst:
         return x
     if src == ("bf", 16):

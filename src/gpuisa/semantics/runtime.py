@@ -9,6 +9,7 @@ Lane masks are ``None`` (every lane) or numpy bool arrays.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -35,6 +36,7 @@ _ND = np.ndarray
 _I64 = np.dtype(np.int64)
 _OBJ = np.dtype(object)
 _BOOL = np.dtype(bool)
+_LITTLE = sys.byteorder == "little"  # aligned fields of an int64 are then its uint8/16/32 view's elements
 _UNSIGNED = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32)}
 _SIGNED = {8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32)}
 _MASKS = [mask(w) for w in range(65)]
@@ -235,6 +237,9 @@ def getbits(x, lo, w):
     """Bits [lo, lo+w) of x (lo may be per lane; w uniform)."""
     if type(lo) is int and type(x) is _ND and x.dtype is _I64 and 0 <= lo < 64:
         if lo:
+            t = _UNSIGNED.get(w)
+            if t is not None and lo % w == 0 and _LITTLE and x.ndim == 1 and x.flags.c_contiguous:
+                return x.view(t)[lo // w::64 // w].astype(_I64)  # an aligned field: read it in place
             x = x >> lo
         if w >= 64:
             return x
@@ -258,6 +263,12 @@ def getbits(x, lo, w):
 def setbits(old, lo, w, v):
     """old with bits [lo, lo+w) replaced by the low bits of v."""
     if type(lo) is int and type(old) is _ND and old.dtype is _I64 and lo >= 0 and lo + w <= 64:
+        t = _UNSIGNED.get(w)
+        if (t is not None and lo % w == 0 and _LITTLE and type(v) is _ND and v.dtype is _I64 and old.ndim == 1
+                and v.shape == old.shape and old.flags.c_contiguous):
+            out = old.copy()  # an aligned field: write it in place (the cast keeps v's low bits)
+            out.view(t)[lo // w::64 // w] = v
+            return out
         keep = _SETBITS_KEEP.get((lo, w))
         if keep is None:
             keep = _SETBITS_KEEP[(lo, w)] = ~i64(((1 << w) - 1) << lo)
@@ -392,8 +403,15 @@ def int_to_float(x, src: Ty, dst: Ty):
     return np.asarray(f).astype(floats.dtype(dst.kind, dst.width))
 
 
+_FLOATS = [Ty("f", 16), Ty("f", 32), Ty("f", 64), Ty("bf", 16)]
+_FLOAT_PAIRS = {(a, b): ((a.kind, a.width), (b.kind, b.width)) for a in _FLOATS for b in _FLOATS}
+
+
 def conv(x, src: Ty, dst: Ty, mode: int = floats.RNE, bitcast: bool = False):
     """Value of type src -> value of type dst (numeric, or bit-cast when asked)."""
+    pair = _FLOAT_PAIRS.get((src, dst))  # the common float -> float case, looked up once
+    if pair is not None:
+        return floats.convert(x, pair[0], pair[1], mode)
     if src.is_float and dst.is_float:
         return floats.convert(x, (src.kind, src.width), (dst.kind, dst.width), mode)
     if src.is_mini and dst.is_float:

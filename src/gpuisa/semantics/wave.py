@@ -5,7 +5,9 @@ per-lane register (S0, S1, S2, D0, ...) is an array with one value per lane, EXE
 selects the active lanes, and only active lanes write.  Wave-wide registers (VCC,
 EXEC, SCC, M0, SGPR operands) hold one value; a compare or carry-out writes one bit
 per active lane into VCC/EXEC/SDST and zero for inactive lanes.  A scalar (SALU)
-instruction runs once.
+instruction runs once.  V_MOVREL* address the VGPR file by a register number plus M0:
+for them the file is given as operands V0..V255 (one value or one per lane), SRC0/DST
+are the operands' VGPR numbers, and each VGPR written comes back as an output ``V<n>``.
 
 ``evaluate(arch, name, lanes=..., **operands)`` is the public entry point.
 """
