@@ -1,14 +1,19 @@
 """The batch path (``Decoder.decode_listing``, numpy) must give exactly what the scalar path gives:
 ``decode_at`` at each instruction start, walked one instruction at a time -- on random words (most are
 invalid or change the alignment), on real-looking instruction streams with randomised registers (as the
-benchmark's input), with ragged and cut-short tails, and again once the per-process templates exist."""
+benchmark's input), with ragged and cut-short tails, and again once the per-process templates exist; and
+the generated tables of ``gpuisa.codec.batch_data`` against the scalar decoder as it is now."""
 
 from __future__ import annotations
 
+import json
 import random
 
+import numpy as np
 import pytest
 
+from gpuisa.codec import batch_arch, batch_data
+from gpuisa.codec.batch_arch import ArchBatch
 from gpuisa.codec.decoder import Decoder
 from gpuisa.codec.differential import random_words
 from gpuisa.codec.examples import variant_words
@@ -125,3 +130,86 @@ def test_batch_objects_equal_scalar_objects(arch):
     got = [_object_key(d) for d in Decoder(arch).decode(blob, 0x20)]
     want = [_object_key(d) for d in one_object_at_a_time(Decoder(arch), blob, 0x20)]
     assert got == want, _diff(got, want)
+
+
+# -- the precomputed tables (codec/data/batch_<arch>.json, ``gpuisa.codec.batch_data``) -----------------------
+def _stored(arch: str) -> dict:
+    path = batch_data.data_path(arch)
+    assert path.exists(), f"{path.name} missing: run {batch_data.REGEN} {arch}"
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("arch", TARGETS)
+def test_precomputed_tables_are_current(arch):
+    """The file's fingerprint (the scalar decoder's code and data it was made from) must be the current one;
+    a stale file is ignored at run time (same output, slow first decode), so regenerate it."""
+    doc = _stored(arch)
+    assert doc["fingerprint"] == batch_data.fingerprint(Decoder(arch)), \
+        f"{batch_data.data_path(arch).name} is stale (the scalar decoder changed): run {batch_data.REGEN} {arch}"
+
+
+def _forced(arch: str, doc: dict) -> ArchBatch:
+    """An ``ArchBatch`` filled from the stored file whatever its fingerprint says."""
+    ab = ArchBatch(Decoder(arch))
+    batch_data._load(ab, doc)
+    ab.precomputed = "loaded"
+    return ab
+
+
+@pytest.mark.parametrize("arch", ["rdna2", "rdna3", "rdna4", "cdna3"])
+def test_stored_class_table_and_operand_texts_equal_the_scalar_decoder(arch):
+    doc = _stored(arch)
+    dec = Decoder(arch)
+    ab = _forced(arch, doc)
+    rng = random.Random(4)
+    # class table: a sample of first dwords, through the scalar class chooser
+    for dw in [rng.getrandbits(32) for _ in range(3000)]:
+        eid = int(ab.classify(np.array([dw], dtype=np.uint32))[0])
+        c = dec.fast._choose(dw)
+        if eid > 0:
+            assert c and c[0] is ab.entries[eid], hex(dw)
+    # operand texts: sampled values of every stored table, through the scalar operand printer
+    entries = dec.tables.entries
+    for info in doc["segments"]:
+        if info[0] != "alone":
+            continue
+        _, ei, k, w, blob, invalid = info
+        texts = blob.split("\n")
+        for v in rng.sample(range(len(texts)), min(40, len(texts))):
+            want = dec._operand_alone(entries[ei], k, v)
+            assert (False if v in invalid else texts[v]) == want, (entries[ei].name, k, v)
+
+
+@pytest.mark.parametrize("arch", ["rdna1", "rdna3", "rdna4", "cdna1", "cdna3"])
+def test_stored_templates_equal_fresh_scalar_renders(arch, monkeypatch):
+    """Words made from sampled stored templates (their key, random values the stored tables accept in the cut
+    operands) decode in batch, with the stored tables forced in, exactly as decode_at decodes them now."""
+    doc = _stored(arch)
+    ab = _forced(arch, doc)
+    monkeypatch.setitem(batch_arch._SHARED, (ab.dec.arch, False), ab)
+    rng = random.Random(6)
+    words = []
+    for eid, key, key3, fmt, bases in rng.sample(doc["templates"], min(600, len(doc["templates"]))):
+        nd, _, _, _, _, slots = ab.rows[eid]
+        if not nd:
+            continue
+        word = key | key3 << 64
+        for (_, lo, w, _, _, seg), base in zip(slots, bases):
+            okv = [v for v in range(1 << min(w, 10)) if ab.pool_ok[seg + v] and ab.pool_ok[ab.seg_starts[base] + v]]
+            word |= rng.choice(okv) << lo if okv else 0
+        words.append(word.to_bytes(4 * nd, "little"))
+    blob = b"".join(words)
+    known = len(ab.tpl_fmt)
+    got = Decoder(arch).decode_listing(blob)
+    assert got == one_at_a_time(Decoder(arch), blob), _diff(got, one_at_a_time(Decoder(arch), blob))
+    assert len(ab.tpl_fmt) - known < len(words) // 10  # the stored templates did the work
+    assert sum(t is not None for _, t, _ in got) > len(words) // 2
+
+
+def test_stale_precomputed_tables_are_not_used(monkeypatch):
+    monkeypatch.setattr(batch_data, "fingerprint", lambda dec: "not the stored one")
+    dec = Decoder("rdna3")
+    ab = ArchBatch(dec)
+    batch_data.seed(ab)
+    assert ab.precomputed.startswith("batch_rdna3.json is stale") and batch_data.REGEN in ab.precomputed
+    assert (ab.cls_table < 0).all() and len(ab.tpl_fmt) == 1

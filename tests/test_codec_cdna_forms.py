@@ -110,14 +110,35 @@ def test_waitcnt_sendmsg_gpr_idx_like_llvm(llvm_mc, arch):
     words += [(0xBF900000 | v).to_bytes(4, "little") for v in list(range(1100)) + [rng.getrandbits(16) for _ in range(300)]]
     words += [(0xBF910000 | rng.getrandbits(16)).to_bytes(4, "little") for _ in range(200)]  # s_sendmsghalt
     words += [(0xBF110000 | v << 8 | 5).to_bytes(4, "little") for v in range(256)]  # s_set_gpr_idx_on s5, mode
+    words += [(0xBF9D0000 | v).to_bytes(4, "little") for v in list(range(40)) + [rng.getrandbits(16) for _ in range(100)]]
+    words += [(0xBF810000 | v).to_bytes(4, "little") for v in (0, 1, 65, 3401, 0xFFFF)]  # s_endpgm
     n, bad = _disagreements(arch, words)
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna3"])
+def test_16bit_integer_literals_like_llvm(llvm_mc, arch):
+    # VOP2 e32 with src0 = 255 (literal) for 16-bit integer and float instructions, literal values around
+    # the inline-integer range and with high halves set
+    t = load_arch_tables(arch)
+    enc = t.encodings["VOP2"]
+    lits = [0, 6, 64, 65, 0xFFF0, 0xFFFF, 0x10006, 0x3C00, 0xBF800007, 0xFFFF0006, 0xFFFFFFF0, 0xFFFFFFEF, 0x80000000]
+    words = []
+    for name in ("v_add_u16", "v_min_i16", "v_lshlrev_b16", "v_add_f16", "v_max_i16"):
+        e = next(e for e in t.entries if e.name == name and e.encoding == "VOP2")
+        w = e.identifier | enc.field("SRC0").place(255) | enc.field("VSRC1").place(2) | enc.field("VDST").place(1)
+        words += [w.to_bytes(4, "little") + v.to_bytes(4, "little") for v in lits]
+    ref = oracle.disassemble(archs.by_name(arch).llvm_target, words)
+    dec = get_decoder(arch)
+    mine = [dec.decode_at(w + bytes(8), 0).text for w in words]
+    bad = [f"{w.hex()} ours={m!r} llvm={r[0].text!r}" for w, m, r in zip(words, mine, ref) if m != r[0].text]
     assert not bad, bad[:5]
 
 
 def test_waitcnt_counters_by_hand():
     # vmcnt in bits 3:0 and 15:14, expcnt in 6:4, lgkmcnt in 11:8; counters at their maximum are left out
     assert waitcnt_text(0x0F7F | 0xC000) == "vmcnt(63) expcnt(7) lgkmcnt(15)"
-    assert waitcnt_text(0x0F70) == "vmcnt(48)"
+    assert waitcnt_text(0xCF70) == "vmcnt(48)"
     assert waitcnt_text(0xC07F) == "lgkmcnt(0)"
     assert waitcnt_text((13 << 8) | (3 << 4) | 2) == "vmcnt(2) expcnt(3) lgkmcnt(13)"
 

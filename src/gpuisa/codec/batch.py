@@ -8,7 +8,7 @@ derived from them, ``batch_data.py`` a precomputed copy of it):
 1. Classify: the buffer is viewed as little-endian dwords; each dword's class selector indexes the
    class table.  Each dword gets the size the instruction starting there would have if the batch path
    handles its entry, 0 where the scalar path decides (no plan, exports, a truncated tail).
-2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 64 steps made with numpy, a
+2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 128 steps made with numpy, a
    short Python loop over them); where the size is 0 the scalar decoder decodes and gives the size.
 3. Render: each distinct instruction word is rendered once: its cut operand values index the
    operand-text pool, the rest of the word finds its %-format template (made on first use by one
@@ -17,9 +17,11 @@ derived from them, ``batch_data.py`` a precomputed copy of it):
    marker, DPP, an out-of-range tuple), a template whose render fails -- is decoded by the scalar path
    instead, and the walk is redone from the first such start (its size may differ).
 
-The scalar decoder's per-word caches are not used (the one the batch path falls back to is emptied per
-stream): only repeats inside the input are rendered once.  ``tests/test_codec_batch.py`` checks
-batch == scalar on random words, code-like streams and cut-short buffers.
+The buffer is taken a step (``STEP`` dwords, with a look-ahead past its end) at a time, so that numpy's
+scratch arrays stay small; a table of the stream's distinct words carries across steps.  The scalar
+decoder's per-word caches are not used (the one the batch path falls back to is emptied per stream):
+only repeats inside the input are rendered once.  ``tests/test_codec_batch.py`` checks batch == scalar
+on random words, code-like streams and cut-short buffers.
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ import numpy as np
 from .batch_arch import M1 as _M1, M2 as _M2, M3 as _M3, SLOT_BITS as _SLOT_BITS, ArchBatch, arch_batch
 
 _U64 = np.uint64
-_STRIDE_LOG = 6  # the walk's Python loop takes 64 instructions a step
+_STRIDE_LOG = 7  # the walk's Python loop takes 128 instructions a step
 
 
 # -- the stream ------------------------------------------------------------------------------------
-STEP = 65536  # dwords per step: numpy's scratch arrays stay small (heap memory reused, cache-resident)
+STEP = 16384  # dwords per step: numpy's scratch arrays stay small (heap memory reused, cache-resident)
 _AHEAD = 16  # dwords a step sees past its end: more than the longest instruction
 
 
@@ -124,8 +126,17 @@ class _Seen:
         self.w = np.zeros(cap + 2, _U64)  # (pages are only touched as far as they are used)
         self.w3 = np.zeros(cap + 2, np.uint32)
         self.bad = np.zeros(cap + 2, bool)
-        self.texts: list = [None]  # (index 0: none; the scalar path's instructions point there)
+        self.texts = np.empty(min(cap + 2, 1 << 14), dtype=object)  # index 0: none (the scalar path's point there)
         self.n = 1
+
+    def add(self, texts: list) -> None:
+        n0, n1 = self.n, self.n + len(texts)
+        if n1 > len(self.texts):
+            grown = np.empty(max(n1, 2 * len(self.texts)), dtype=object)
+            grown[:n0] = self.texts[:n0]
+            self.texts = grown
+        self.texts[n0:n1] = texts
+        self.n = n1
 
 
 def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
@@ -164,7 +175,7 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
         i = first
     sizes = size[done] * 4
     eids = np.where(sizes > 0, e[done], 0)
-    texts = list(map(seen.texts.__getitem__, where[done].tolist()))
+    texts = seen.texts[where[done]].tolist()
     by_scalar = np.flatnonzero(sizes == 0)
     if len(by_scalar):
         at = done[by_scalar].tolist()
@@ -191,7 +202,7 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
     bases: list[int] = []
     scal: list[int] = []
     tail = None
-    while i < lim:  # (Python, but 64 instructions a step)
+    while i < lim:  # (Python, but 128 instructions a step)
         nxt = far(i - i0) + i0
         if nxt != i:
             bases.append(i)
@@ -207,7 +218,7 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
             tail = 4 * i + n
             break
         i += n >> 2 if valid else 1
-    # every start the walk stepped over: the bases and 1..63 instructions on from each (doubling back)
+    # every start the walk stepped over: the bases and 1..127 instructions on from each (doubling back)
     p = np.array(bases, dtype=np.int32) - i0
     for table in reversed(levels[:-1]):
         p = np.concatenate([p, table[p]])
@@ -264,23 +275,23 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
         if any3:
             seen.w3[n0:n1] = w3[u]
         seen.bad[n0:n1] = ~ok
-        seen.texts += texts
-        seen.n = n1
+        seen.add(texts)
     return at, seen.bad[at]
 
 
 def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
-    """Texts (a list) of distinct words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword
+    """Texts (an object array) of distinct words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword
     positions ``upos``, and where they could be made (elsewhere the text is None)."""
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
     nu = len(uw)
     # the cut operands' values (one column per operand; an entry's unused columns are 0 and index the empty text)
-    sh, mk = s_sh[ue], s_mk[ue]
+    pack = ab.s_pack[ue]
+    sh, mk = pack[:, 0], pack[:, 1]
     vals = (uw[:, None] >> sh) & mk
     if slot3:  # some entry has an operand in the third dword
         vals = np.where(s_3[ue], (uw3.astype(_U64)[:, None] >> sh) & mk, vals)
+    ix = (pack[:, 2] + vals).astype(np.intp)
     vals = vals.astype(np.int64)
-    ix = s_base[ue] + vals
     ab.fill(ix.ravel())
     ok = ab.pool_ok[ix].all(axis=1)
     # templates, keyed by the entry and the rest of the word
@@ -309,13 +320,22 @@ def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
     ix = ab.tpl_base[tid, :nslots] + vals  # texts known: sources and immediates were filled above, register tables are whole
     ix[~ok] = 0
     ok &= ab.pool_ok[ix].all(axis=1)
-    cols = ab.pool_text[ix.T].tolist()
-    if ab.tpl_fmt_arr is None or len(ab.tpl_fmt_arr) != len(ab.tpl_fmt) or ab.tpl_nph_arr != nslots:
-        # every format takes ``nslots`` values: the ones it has no placeholder for print nothing (``%.0s``)
-        ab.tpl_fmt_arr = np.array([f + "%.0s" * (nslots - n) for f, n in zip(ab.tpl_fmt, ab.tpl_nph)], dtype=object)
-        ab.tpl_nph_arr = nslots  # (the padding)
-    utext = list(map(_mod, ab.tpl_fmt_arr[tid].tolist(), zip(*cols) if cols else repeat((), nu)))
-    if not ok.all():
-        for i in np.flatnonzero(~ok).tolist():
-            utext[i] = None
+    if ab.tpl_fmt_arr is None or len(ab.tpl_fmt_arr) != len(ab.tpl_fmt):
+        ab.tpl_fmt_arr, ab.tpl_nph_arr = np.array(ab.tpl_fmt, dtype=object), np.array(ab.tpl_nph, dtype=np.int64)
+    # one %-format per distinct word, grouped by its number of placeholders (the sorted order makes each
+    # group, and the words that have a j-th value, runs)
+    tid[~ok] = 0  # (template 0: the empty format)
+    nph = ab.tpl_nph_arr[tid]
+    order = np.argsort(nph, kind="stable")
+    ends = np.cumsum(np.bincount(nph, minlength=nslots + 1)).tolist()
+    fmts = ab.tpl_fmt_arr[tid[order]].tolist()
+    cols = [ab.pool_text[ix[order[ends[j]:], j]].tolist() for j in range(nslots)]
+    utext = np.empty(nu, dtype=object)
+    for c in range(nslots + 1):
+        a, b = (ends[c - 1] if c else 0), ends[c]
+        if a == b:
+            continue
+        args = zip(*[col[a - ends[j]:b - ends[j]] for j, col in enumerate(cols[:c])]) if c else repeat(())
+        utext[order[a:b]] = list(map(_mod, fmts[a:b], args))
+    utext[~ok] = None
     return utext, ok

@@ -28,6 +28,7 @@ import threading
 import numpy as np
 
 from . import operands as opd
+from .batch_learned import compile_vopd, learned_operand, template_vopd
 from .syntax import join
 
 _NO_TEMPLATE = ("EXP", "VEXPORT")
@@ -163,7 +164,7 @@ class ArchBatch:
         if entry.encoding in _NO_TEMPLATE or entry.width not in (32, 64, 96):
             return None
         if entry.encoding == "VOPD":
-            return self._compile_vopd(entry) if dec.vopd is not None and entry.width == 64 else None
+            return compile_vopd(self, entry) if dec.vopd is not None and entry.width == 64 else None
         plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
         if plan is None:
             return None
@@ -232,86 +233,24 @@ class ArchBatch:
                 slots.append((k, lo, w, False, None, self._segment(sig, 1 << w, compute,
                                                                    info=["alone", entry.name, entry.encoding, k, w])))
             rest &= ~fmask
+        vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
+        if vl is not None and width == entry.width and all(sl[0] != vl["op"] for sl in slots):
+            # GFX12 image address lists (where the plan does not cut the operand): each field learned (``batch_learned.py``)
+            learned = []
+            for i in range(5):
+                fld = enc.field(f"VADDR{i}")
+                if fld is None or len(fld.ranges) != 1 or fld.ranges[0][0] - fld.ranges[0][1] != 7:
+                    continue
+                lo = fld.ranges[0][1]
+                if not (0xFF << lo) & must_zero:
+                    learned.append((vl["op"], lo, 8, True, "learned",
+                                    self._segment(("any", 8), 256, None, ([""] * 256, np.ones(256, bool)), info=["any", 8])))
+            if learned and len(slots) + len(learned) <= MAXC:
+                slots = sorted(slots + learned, key=lambda sl: sl[0])  # (stable) the placeholders' order
+                for sl in learned:
+                    rest &= ~(0xFF << sl[1])
         wmask = (1 << min(width, 64)) - 1
         return (width // 32, wmask, 0xFFFFFFFF if width == 96 else 0, rest & ((1 << 64) - 1), rest >> 64, slots)
-
-    def _compile_vopd(self, entry):
-        """Dual-issue words print from learned templates, not plans: their VGPR fields are candidates,
-        each tried by rendering (``_template_vopd``); VDSTX's low bit (it also picks VDSTY) stays in the key.
-        An entry whose plan word renders with a literal (12 bytes) keeps the literal dword in the key."""
-        dec = self.dec
-        enc = dec.tables.encodings[entry.encoding]
-        plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
-        nd = 2
-        if plan is not None:
-            d = dec._render(entry, plan["w"], plan["w"].to_bytes(8, "little") + bytes(4), 0)
-            nd = 3 if d.valid and len(d.data) == 12 else 2
-        slots = []
-        rest = (1 << 64) - 1
-        for name, low_in_key in (("VDSTX", True), ("VSRCX1", False), ("VSRCY1", False)):
-            f = enc.field(name)
-            if f is None or len(f.ranges) != 1 or f.ranges[0][0] - f.ranges[0][1] != 7:
-                continue
-            lo = f.ranges[0][1]
-            every = self._segment(("any", 8), 256, None, ([""] * 256, np.ones(256, bool)), info=["any", 8])
-            slots.append((None, lo, 8, True, "v", every))
-            rest &= ~((0xFE if low_in_key else 0xFF) << lo)
-        if not slots:
-            return None
-        return (nd, (1 << 64) - 1, 0xFFFFFFFF if nd == 3 else 0, rest, 0xFFFFFFFF if nd == 3 else 0, slots)
-
-    def _template_vopd(self, eid: int, word: int, data: bytes, off: int):
-        """(format, pool bases) of a dual-issue word: each candidate field is changed and the word rendered
-        again; a field whose VGPR text alone changes, in one place, gets a placeholder there, a field whose
-        change leaves the text as it is (unused by the pair) an empty one.  The format is checked against
-        a render with every field changed."""
-        dec = self.dec
-        entry, (nd, _, _, _, _, slots) = self.entries[eid], self.rows[eid]
-        word &= (1 << 64) - 1
-
-        def text(w):
-            d = dec._render(entry, w, data, off)
-            return d.text if d.valid and len(d.data) == 4 * nd else None
-
-        def moved(flip):
-            w = word
-            for (_, lo, _, _, _, _), sp in zip(slots, spans):
-                w ^= flip << lo if sp[2] is not None else 0
-            return w
-
-        base = text(word)
-        if base is None:
-            return None
-        spans = []
-        for (_, lo, w, _, _, _) in slots:
-            v = (word >> lo) & 0xFF
-            s0, s1 = opd.reg_text("v", v, 1), opd.reg_text("v", v ^ 0x54, 1)
-            other = text(word ^ (0x54 << lo))
-            at = spans[-1][1] if spans else 0
-            if other == base or other is None:  # not printed (None: and must keep its value)
-                spans.append((at, at, False if other == base else None))
-                continue
-            hits = [i for i in range(len(base)) if base.startswith(s0, i) and
-                    base[:i] + s1 + base[i + len(s0):] == other]
-            if len(hits) != 1 or hits[0] < at:
-                return None
-            spans.append((hits[0], hits[0] + len(s0), True))
-        fmt, at = "", 0
-        for a, b, _ in spans:
-            fmt += base[at:a].replace("%", "%%") + "%s"
-            at = b
-        fmt += base[at:].replace("%", "%%")
-        if text(moved(0xA8)) != fmt % tuple(opd.reg_text("v", ((word >> lo) & 0xFF) ^ 0xA8, 1) if printed else ""
-                                           for (_, lo, _, _, _, _), (_, _, printed) in zip(slots, spans)):
-            return None
-        return fmt, [self.reg_segment("v", 1, 8) if printed else slots[j][5] if printed is False else
-                     self._only_segment((word >> slots[j][1]) & 0xFF) for j, (_, _, printed) in enumerate(spans)]
-
-    def _only_segment(self, v: int) -> int:
-        """An 8-bit field that must keep the value ``v`` (text "")."""
-        ok = np.zeros(256, bool)
-        ok[v] = True
-        return self._segment(("reserved", 8, ok.tobytes()), 256, None, ([""] * 256, ok), info=["ok", 8, [v]])
 
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
         from .decoder import operand_type
@@ -347,6 +286,7 @@ class ArchBatch:
                 s_3[i, j] = lo >= 64
                 s_base[i, j] = base
             self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
+            self.s_pack = np.stack([s_sh, s_mk, s_base.astype(np.uint64)], axis=1)  # (one gather for all three)
             self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()),
                            bool(w3m.any()))
         return self.arrays
@@ -517,18 +457,28 @@ class ArchBatch:
         dec = self.dec
         entry = self.entries[eid]
         if entry.encoding == "VOPD":
-            return self._template_vopd(eid, word, data, off)
+            return template_vopd(self, eid, word, data, off)
         nd, slots = self.rows[eid][0], self.rows[eid][5]
         parts: list = []
         d = dec._render(entry, word & ((1 << entry.width) - 1), data, off, parts)
         if not d.valid or len(d.data) != 4 * nd or not parts:
             return None
         texts, mods = parts
+        raw = list(texts)
         texts = [t.replace("%", "%%") for t in texts]
         bases = []
         for j, (k, lo, w, reg, cls, base) in enumerate(slots):
             v = (word >> lo) & ((1 << w) - 1)
             cur = texts[k]
+            if cls == "learned":
+                if j and slots[j - 1][4] == "learned" and slots[j - 1][0] == k:
+                    continue  # (done with the first of its operand)
+                got = learned_operand(self, entry, word, data, off, nd, raw, mods, k, [sl for sl in slots if sl[0] == k])
+                if got is None:
+                    return None
+                texts[k] = got[0]
+                bases += got[1]
+                continue
             if reg:
                 r = parse_reg(cur)
                 if r is None or r[1] != v or r[0] not in (cls, "a") or opd.reg_text(r[0], v, r[2]) != cur:

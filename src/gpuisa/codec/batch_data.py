@@ -4,14 +4,16 @@
 
 A fresh process would otherwise derive, on its first bulk decode, what ``batch_arch.ArchBatch`` holds:
 the class table (every first-dword selector run through the scalar class chooser), the entry rows
-(each operand's printing probed with the scalar operand printer), the operand texts of the narrow
-source fields and a template per (instruction, encoding) -- the scalar renderer's text of the plan's
-own word and of the encoder's example words (``examples.variant_words``), i.e. the instruction with its
-default modifiers; any other form still gets its template made on first use.  Everything in the file
-is output of the scalar decoder, stored; nothing is written by hand.  Generation also renders every
-value of a register field with reserved values, so those fields become table lookups too.
+(each operand's printing probed with the scalar operand printer), the operand texts (values below
+1024 of every table; wider fields fill the rest at run time) and the templates of each (instruction,
+encoding) for the plan's own word and the encoder's example words (``examples.variant_words``, with an
+odd and an even VOPD destination), i.e. the instruction with its default modifiers; any other form
+still gets its template made on first use.  Everything in the file is output of the scalar decoder,
+stored; nothing is written by hand.  Generation also renders every value of a register field with
+reserved values, so those fields become table lookups too; an entry none of whose own words makes a
+template is left to the scalar path.
 
-Staleness: the file carries a fingerprint of all the scalar decoder depends on (its source modules,
+Staleness: the file carries a fingerprint of all the scalar decoder depends on (the codec's modules,
 the architecture's plan/named/layout data, the instruction tables from the store).  ``seed`` uses the
 file only when the fingerprint matches; otherwise the batch decoder derives everything at run time, as
 without the file (slower first decode, same output).  ``tests/test_codec_batch.py`` fails while a file
@@ -30,9 +32,9 @@ import numpy as np
 HERE = Path(__file__).parent
 DATA_DIR = HERE / "data"
 REGEN = ".venv/bin/python -m gpuisa.codec.batch_data"
-# the modules whose code decides the scalar decoder's texts, and the batch tables' own derivation
-SOURCES = ("decoder.py", "operands.py", "special.py", "named.py", "plans.py", "gfx9.py", "syntax.py", "tables.py",
-           "layouts.py", "fastpath.py", "batch_arch.py", "batch_data.py", "../archs.py", "../model.py")
+# the modules whose code may decide the scalar decoder's texts or the batch tables' derivation: every codec
+# module but these (the stream loop, the command line, pages, LLVM runners), and the model
+_NOT_SOURCES = {"batch.py", "cli.py", "pages.py", "differential.py", "oracle.py", "probe.py", "elf.py"}
 _STORED_TEXTS = 1024  # operand texts stored per table: values below this (wider fields fill the rest at run time)
 
 
@@ -55,12 +57,13 @@ def _arch_files(arch: str) -> list[Path]:
 
 def fingerprint(dec) -> str:
     h = hashlib.sha256()
-    for name in SOURCES:
-        h.update((HERE / name).read_bytes())
+    for p in sorted(HERE.glob("*.py")) + [HERE.parent / "archs.py", HERE.parent / "model.py"]:
+        if p.name not in _NOT_SOURCES:
+            h.update(p.name.encode() + p.read_bytes())
     for p in _arch_files(dec.arch):
         h.update(p.name.encode() + p.read_bytes())
     t = dec.tables
-    h.update(repr([(e.name, e.encoding, e.opcode, e.syntax, e.mnemonic, e.width) for e in t.entries]).encode())
+    h.update("\n".join([f"{e.name} {e.encoding} {e.opcode} {e.mnemonic} {e.width}" for e in t.entries]).encode())
     h.update(repr([(n, e.width, e.op_field, [(f.name, f.ranges, f.value) for f in e.fields])
                    for n, e in sorted(t.encodings.items())]).encode())
     return h.hexdigest()
@@ -143,6 +146,9 @@ def generate(arch: str) -> dict:
         words = [data for _, data in variant_words(arch, entry.name, entry.encoding)]
         if plan is not None:
             words.insert(0, plan["w"].to_bytes(entry.width // 8, "little") + (words[0][entry.width // 8:] if words else b""))
+        vdstx = dec.tables.encodings[entry.encoding].field("VDSTX") if entry.encoding == "VOPD" else None
+        if vdstx is not None:  # dual-issue templates keep VDSTX's low bit (odd and even destinations)
+            words += [(int.from_bytes(w[:8], "little") ^ vdstx.place(1)).to_bytes(8, "little") + w[8:] for w in words]
         for data in words:
             data = data + b"\0" * 12
             dws = np.frombuffer(data[:12], dtype="<u4")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .. import archs
 from . import operands as opd
-from . import gfx9, rdna, special
+from . import gfx9, image, rdna, special
 from .named import load_named, vaddr_list_text
 from .plans import load_plans
 from .syntax import join
@@ -169,6 +169,8 @@ class Decoder:
         if v == opd.LITERAL and spec.get("s", 1) == 1:
             return False
         cnt = spec["n"]
+        if kind == "ssrc" and entry.encoding == "SMEM" and rdna.smem_null(self, spec, v):
+            return False  # printed with the offset's value (``rdna.smem_null_offset``)
         tab = self._src_table(entry, k) if kind in ("src", "ssrc") else None
         if tab is not None:
             return False if tab[v] is None or "{}" in tab[v] else tab[v]
@@ -282,7 +284,7 @@ class Decoder:
         if plan is None:
             base.error = f"{entry.name} ({entry.encoding}): no operand syntax known for this architecture"
             return base
-        lds = self.named.get("lds_forms", {}).get(f"{entry.name}|{entry.encoding}") if self.gfx == "GFX9" else None
+        lds = self.named.get("lds_forms", {}).get(f"{entry.name}|{entry.encoding}") if self.gfx in ("GFX9", "GFX10") else None
         if lds is not None and fields.get(lds["f"]):  # GFX9 load into LDS: no data register (``gfx9.py``)
             if any(fields.get(f) for f in lds["zero"]):
                 base.error = f"{entry.name}: {', '.join(lds['zero'])} must be 0 in a load into LDS"
@@ -302,8 +304,12 @@ class Decoder:
                     (isinstance(b, list) and f.width == 8 and b[-1] == 128 and v > 128):  # a Lo128 register field
                 base.error = f"reserved value {v} in field {fname} of {entry.name}"
                 return base
-        if self.gfx == "GFX9" and entry.name in ("s_waitcnt", "s_sendmsg", "s_sendmsghalt"):
+        if self.gfx == "GFX9" and entry.name in gfx9.SCALAR_TEXT:
             text = gfx9.scalar_text(self, entry.name, fields)  # counters and message names (``gfx9.py``)
+            if text is not None:
+                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
+        if entry.encoding == "SOPP" and self.gfx != "GFX9" and entry.name in rdna.SOPP_PRINTED:
+            text = rdna.scalar_text(self, entry, fields)  # learned counters and messages (``rdna.py``)
             if text is not None:
                 return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
         if entry.encoding in ("EXP", "VEXPORT") and "exp_target" in self.named:
@@ -312,53 +318,10 @@ class Decoder:
                 return base
             return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
         tsize, is_float = operand_type(entry.mnemonic)
-        op_specs = plan["ops"]
-        nsa_text = None
-        addr = self._vaddr_list(entry, fields)  # GFX12 image address lists: (op index, text)
-        if addr is not None and addr[1] is None:
-            base.error = f"{entry.name}: address fields not valid for DIM={fields.get('DIM')} A16={fields.get('A16', 0)}"
+        err, op_specs, nsa_text, addr, size = image.operand_counts(self, entry, enc, plan, fields, buf, off, size)
+        if err is not None:  # register counts and address lists of image instructions (``image.py``)
+            base.error = err
             return base
-        raw_nsa = False
-        for cnt in self.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
-            if op_specs[cnt["op"]].get("omit"):
-                continue
-            nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
-            idx = shift = 0
-            for d, wd in zip(cnt["deps"], cnt["widths"]):
-                idx |= fields.get(d, 0) << shift
-                shift += wd
-            n = cnt["n"][idx]
-            if n is None:
-                base.error = f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt['deps'])} are not valid together"
-                return base
-            if nsa:  # non-sequential addresses: the first in VADDR, the others one byte each in extra dwords
-                # GFX11 (one-bit NSA): at most 5 address slots, the last one holding the remaining registers
-                slots = n if enc.field("NSA").width > 1 else min(n, 5)
-                extra = (slots + 2) // 4
-                if enc.field("NSA").width > 1 and fields["NSA"] != extra and self.gfx == "GFX10":
-                    # GFX10 (probed): with more NSA dwords than needed LLVM lists the n addresses; with fewer it
-                    # prints the form as decoded, all 1 + 4*NSA address bytes and one data register
-                    extra = fields["NSA"]
-                    if extra < (n + 2) // 4:
-                        n = slots = 1 + 4 * extra
-                        raw_nsa = True
-                if (enc.field("NSA").width > 1 and fields["NSA"] != extra) or n < 2:
-                    base.error = f"{entry.name}: NSA={fields['NSA']} does not match {n} address registers"
-                    return base
-                if len(buf) - off < size + 4 * extra:
-                    base.error = f"truncated: {entry.name} needs {size + 4 * extra} bytes"
-                    return base
-                regs = [fields["VADDR"]] + list(buf[off + size:off + size + slots - 1])
-                toks = [f"v{r}" for r in regs]
-                if slots < n:
-                    toks[-1] = opd.reg_text("v", regs[-1], n - slots + 1)
-                nsa_text = "[" + ", ".join(toks) + "]"
-                size += 4 * extra
-                continue
-            op_specs = list(op_specs)
-            op_specs[cnt["op"]] = {**op_specs[cnt["op"]], "n": n}
-        if raw_nsa:
-            op_specs = [{**sp, "n": 1} if sp.get("f") == "VDATA" and sp.get("k") == "vreg" else sp for sp in op_specs]
         texts: list[str] = []
         mods_extra: list[str] = []
         lit: int | None = None
@@ -397,7 +360,7 @@ class Decoder:
                             return base
                         lit = int.from_bytes(buf[off + size:off + size + 4], "little")
                     if osize == 16 and self.gfx == "GFX9" and kind == "src":  # GFX9 prints a 16-bit operand's half
-                        t = opd.literal16_text(lit, True) if is_float else opd.literal_text(lit & 0xFFFF, osize, is_float)
+                        t = opd.literal16_text(lit, True) if is_float else gfx9.int16_literal_text(lit)
                     elif osize == 16 and (kind == "src" or is_float) and self.gfx in ("GFX10", "GFX11", "GFX12") and entry.encoding != "VOP3P":
                         t = opd.literal16_text(lit, is_float)  # GFX10+: a 16-bit operand's low half
                     else:
@@ -439,7 +402,7 @@ class Decoder:
             elif "alt" in spec:
                 on = [a for a in spec["alt"] if fields.get(a)]
                 va = "VADDR" if "VADDR" in fields else "ADDR"  # GFX11 scratch names its address field ADDR
-                t = "off" if not on else (opd.reg_text("v", fields[va], len(on)) if va in fields else None)
+                t = "off" if not on else (opd.reg_text("v", fields[va], len(on)) if va in fields and fields[va] + len(on) <= 256 else None)
             elif "table" in spec:
                 t = special.operand(self, entry, spec, fields)
             else:
@@ -475,7 +438,7 @@ class Decoder:
                 return base
             texts[0] = opd.reg_text("a" if _acc(ret, fields) else ret["c"], v, ret["n"]) + ", " + texts[0]
         mods = list(plan.get("mods0", [])) + mods_extra
-        typed = entry.encoding == "MTBUF" and "format" in self.named
+        typed = (entry.encoding == "MTBUF" or (entry.encoding == "VBUFFER" and entry.name.startswith("tbuffer_"))) and "format" in self.named
         if typed:
             ok, tok = special.buffer_format(self, fields)
             if not ok:
@@ -517,6 +480,8 @@ class Decoder:
             tok = rdna.th_token(self, plan, fields)
             if tok is not None:
                 mods = [x for x in mods if not x.startswith("th:")] + ([tok] if tok else [])
+        if entry.encoding == "SMEM" and self.gfx in ("GFX10", "GFX11", "GFX12"):
+            rdna.smem_null_offset(self, op_specs, texts, mods, fields)  # ``s[0:1], 0x10`` for a null SOFFSET
         rank = _MOD_RANK_BY_ENCODING.get(entry.encoding, _MOD_RANK)
         mods.sort(key=lambda x: rank.get(x.split(":")[0], 50))
         total = size + (4 if lit is not None else 0)

@@ -194,7 +194,7 @@ class Encoder:
                 raise EncodeError("export operands do not fit: target, four sources (vN or off), done/compr/vm/row_en")
             values.update(got)
             return self._finish(e, enc, values, None, specs=[])
-        if e.encoding == "MTBUF" and "format" in self.named:
+        if (e.encoding == "MTBUF" or (e.encoding == "VBUFFER" and e.name.startswith("tbuffer_"))) and "format" in self.named:
             toks = [m for m in mods if m.startswith("format:")]
             fv = special.format_value(self.named, toks[0] if toks else None)
             if fv is None or len(toks) > 1:
@@ -210,6 +210,8 @@ class Encoder:
         nsa_tail = b""
         if "SOFFSET_EN" in values and any(s.get("imm_if") for s in specs):
             ops, mods = self._smem_soffset(ops, mods, specs, values)
+        if e.encoding == "SMEM" and self.tables.gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
+            ops, mods = rdna.smem_null_offset_ops(self.tables.gfx, ops, specs, mods)
         lit: int | None = None
         tsize, is_float = operand_type(e.mnemonic)
         set_mods: set[str] = set()

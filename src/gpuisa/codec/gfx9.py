@@ -1,23 +1,27 @@
 """GFX9 (CDNA1-3) specifics of LLVM's syntax, learned from llvm-mc-19 at generation time and applied
-when decoding: DPP16 forms of 32-bit vector instructions, and sources of a restricted register class.
+when decoding.
 
     python -m gpuisa.codec.named cdna1 cdna2 cdna3   # calls ``probe_named`` for GFX9 architectures
 
 * DPP16 (src0 = 0xFA, a DPP dword follows): the GFX9 word has the same layout as GFX10's (src0 VGPR,
   dpp_ctrl, bound_ctrl, source neg/abs bits, bank and row masks) but no DPP8 and no fetch-inactive bit;
   which dpp_ctrl values print as what (``row_bcast:15``, ``wave_shr:1``, a comment for values the target
-  lacks) is probed once, and for each instruction with a DPP form its mnemonic and how each of the 16
-  source-modifier bit combinations prints (``-v1``, ``|v1|``, ``sext(v1)``, or rejected).
+  lacks; the f64 ops of gfx90a+ know row_newbcast only) is probed per group of instructions, and for
+  each instruction with a DPP form its mnemonic and how each of the 16 source-modifier bit combinations
+  prints (``-v1``, ``|v1|``, ``sext(v1)``, or rejected).
 * Register classes: a source LLVM restricts (MFMA's A/B operands are ``AV_32``/``AV_64``, its C operand an
-  AGPR or VGPR tuple; ``v_swap_b32``'s source a VGPR) prints other values with an ``Invalid register`` or
-  ``Invalid immediate`` comment.  Each such operand gets a token table (one token per field value); the
-  table is probed on one operand per print signature (its tokens for a few trial values), separately
-  for an operand's AGPR bit clear and set.  Values on which llvm-mc-19 itself crashes print our own text.
+  AGPR or VGPR tuple; ``v_swap_b32``'s source a VGPR; SMEM atomics' data not m0/exec) prints other values
+  with an ``Invalid register`` or ``Invalid immediate`` comment.  Each such operand gets a token table
+  (one token per field value), probed on one operand per print signature (its tokens for a few trial
+  values), separately for an operand's AGPR bit clear and set.  Values on which llvm-mc-19 itself
+  crashes print our own text.
+* Loads into LDS (the ``lds`` bit of MUBUF/GLOBAL/SCRATCH loads) print without their data register.
+* Sources where LLVM rejects a literal (MUBUF/MTBUF SOFFSET, VOP3 sources); 16-bit integer literals.
+* Scalar operands: s_waitcnt counters, s_sendmsg message names (a table over the 65536 values, stored
+  compactly), s_set_gpr_idx_on / s_set_gpr_idx_mode modes, s_endpgm's immediate.
 """
 
 from __future__ import annotations
-
-import re
 
 from .. import archs
 from .plans import load_plans
@@ -25,7 +29,7 @@ from .syntax import join, split_operands
 from .tables import load_arch_tables
 
 # -- register-class tables ----------------------------------------------------------------------
-SIGNATURE_TRIAL = (4, 102, 125, 129, 235, 254, 255, 266, 511)  # SGPRs, specials, inline 1, literal, v10, v255
+SIGNATURE_TRIAL = (4, 102, 124, 125, 126, 129, 235, 254, 255, 266, 511)  # SGPRs, specials, 1, literal, v10, v255
 
 
 def _set(enc, word: int, fname: str, v: int) -> int:
@@ -59,7 +63,8 @@ def probe_src_tables(arch_name: str) -> dict:
             continue
         for k, spec in enumerate(plan["ops"]):
             f = enc.field(spec.get("f", ""))
-            if spec.get("k") not in ("src", "ssrc") or f is None or f.width not in (8, 9) or spec.get("s", 1) != 1:
+            if spec.get("k") not in ("src", "ssrc") or f is None or spec.get("s", 1) != 1 or not (
+                    f.width in (8, 9) or (f.width == 7 and enc.name == "SMEM")):  # SMEM's SDATA: 7 bits
                 continue
             jobs.append((key, k, False, plan["w"]))
             if "acc" in spec:
@@ -74,12 +79,12 @@ def probe_src_tables(arch_name: str) -> dict:
     n = len(SIGNATURE_TRIAL)
     groups: dict[tuple, list] = {}
     for i, job in enumerate(jobs):
-        size = t.encodings[job[0].split("|")[1]].width // 8
-        toks = tuple(_token(r, size, job[1]) for r in got[n * i:n * i + n])
-        if t.encodings[job[0].split("|")[1]].field(plans[job[0]]["ops"][job[1]]["f"]).width == 8:
-            toks = toks[:SIGNATURE_TRIAL.index(266)]  # an 8-bit field: the values past 255 wrapped round
+        enc = t.encodings[job[0].split("|")[1]]
+        top = 1 << enc.field(plans[job[0]]["ops"][job[1]]["f"]).width
+        trial = [(v, _token(r, enc.width // 8, job[1])) for v, r in zip(SIGNATURE_TRIAL, got[n * i:n * i + n]) if v < top]
+        toks = tuple(x for _, x in trial)
         # an LLVM comment, or a rejected value other than the literal (GFX9 VOP3 has none; already known)
-        if any((x is None and v != 255) or (x is not None and "/*" in x) for v, x in zip(SIGNATURE_TRIAL, toks)):
+        if any((x is None and v != 255) or (x is not None and "/*" in x) for v, x in trial):
             groups.setdefault((toks, operand_type(job[0].split("|")[0])), []).append(job)
     tables: list[list] = []
     out: dict = {}
@@ -97,8 +102,9 @@ def probe_src_tables(arch_name: str) -> dict:
                 got[v] = oracle.disassemble(target, [words[v]])[0]
         crashing.update(v for v, r in got.items() if r and r[0].text == oracle.CRASHED)
         toks = [_token(got[v], enc.width // 8, k) for v in range(size)]
-        lit = toks[255]  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
-        toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")
+        if size > 255:  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
+            lit = toks[255]
+            toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")
         if toks not in tables:
             tables.append(toks)
         for key, k, acc, _ in members:
@@ -301,6 +307,14 @@ def probe_no_literal(arch_name: str) -> dict:
     return out
 
 
+def int16_literal_text(lit: int) -> str:
+    """A literal read by a 16-bit integer source: decimal when the whole dword is an inline integer
+    (-16..64), else its low half in hex (probed with llvm-mc-19 on gfx908 and gfx942: 0x10006 prints 0x6)."""
+    if lit <= 64 or lit >= 0xFFFFFFF0:
+        return str(lit if lit <= 64 else lit - (1 << 32))
+    return f"0x{lit & 0xFFFF:x}"
+
+
 # -- s_waitcnt, s_sendmsg / s_sendmsghalt, s_set_gpr_idx_on -------------------------------------------
 def waitcnt_text(v: int) -> str:
     """s_waitcnt's operand: the counters of the GFX9 SIMM16 layout (vmcnt in bits 3:0 and 15:14, expcnt in
@@ -351,11 +365,17 @@ def probe_scalar_operands(arch_name: str) -> dict:
     return out
 
 
+SCALAR_TEXT = ("s_waitcnt", "s_sendmsg", "s_sendmsghalt", "s_endpgm")
+
+
 def scalar_text(dec, name: str, fields: dict) -> str | None:
-    """Whole text of s_waitcnt / s_sendmsg / s_sendmsghalt (None where no table was learned)."""
+    """Whole text of the SCALAR_TEXT instructions (None where no table was learned); s_endpgm prints a
+    nonzero SIMM16 in decimal (probed on gfx908 and gfx942)."""
     v = fields.get("SIMM16", 0)
     if name == "s_waitcnt":
         return f"{name} {waitcnt_text(v)}"
+    if name == "s_endpgm":
+        return f"{name} {v}" if v else name
     table = dec.named.get("sendmsg", {}).get(name)
     return None if table is None else f"{name} {sendmsg_text(table, v)}"
 

@@ -117,12 +117,12 @@ def build_arch(arch_name: str) -> dict:
         out["imm_hex_above_64"] = _probe_imm_styles(arch_name)
     if {"VSAMPLE", "VIMAGE"} & set(load_arch_tables(arch_name).encodings):
         out["vaddr_lists"] = _probe_vaddr_lists(arch_name)
+    out["must_zero"] = _probe_must_zero(arch_name)
+    out["counts"] = _probe_counts(arch_name)
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
         from . import rdna
 
         out.update(rdna.probe_named(arch_name, out))  # GFX10+ rules (``rdna.py``)
-    out["must_zero"] = _probe_must_zero(arch_name)
-    out["counts"] = _probe_counts(arch_name)
     if "VOPD" in load_arch_tables(arch_name).encodings:
         out["vopd"] = _probe_vopd(arch_name)
         out["vopd_zero"] = _probe_vopd_zero(arch_name, out["vopd"])

@@ -81,8 +81,13 @@ def buffer_format(dec, fields: dict[str, int]) -> tuple[bool, str]:
 
 
 def fallback(dec, entry, spec, fields, plan) -> str | None:
+    if dec.gfx in ("GFX10", "GFX11", "GFX12"):
+        from . import rdna
+
+        return rdna.fallback(dec, entry, spec, fields)
     if dec.gfx == "GFX9" and spec.get("t") == "gpr_idx()" and "gpr_idx" in dec.named:
-        return dec.named["gpr_idx"][fields.get("SSRC1", 0)]  # s_set_gpr_idx_on's mode, probed (gfx9.py)
+        v = fields.get("SSRC1", fields.get("SIMM16", 0))  # s_set_gpr_idx_on / _mode's mode, probed (gfx9.py)
+        return dec.named["gpr_idx"][v] if v < 256 else f"0x{v:x}"
     if dec.gfx == "GFX9" and spec.get("k") == "ssrc" and spec.get("n", 1) > 2 and spec.get("f") in fields:
         # GFX9: a 4/8/16-dword scalar operand on a 64-bit special register prints its name and LLVM's note
         from . import operands as opd
@@ -97,6 +102,10 @@ def fallback(dec, entry, spec, fields, plan) -> str | None:
 
 
 def modifier(dec, entry, fname, value, m) -> list[str] | None:
+    if dec.gfx in ("GFX10", "GFX11", "GFX12"):
+        from . import rdna
+
+        return rdna.modifier(dec, fname, value, m)
     return None
 
 

@@ -1,0 +1,203 @@
+"""Image instructions (MIMG, VSAMPLE, VIMAGE): how many data and address registers LLVM prints.
+
+LLVM decodes an image word as one variant of its instruction (fixed data and address register
+counts, and for GFX10/11 NSA forms the number of extra address dwords), then asks for the variant
+with the counts its fields want: data from DMASK, D16 and TFE (four for gathers), addresses from DIM
+and A16.  Where the instruction has no such variant it prints the word as first decoded, whatever
+the fields say.  So the printed counts depend on all those fields together; on GFX10+ they are
+learned from llvm-mc-19 at generation time (``probe_image_forms``) as a table per plan:
+(NSA, DIM, A16, wanted data count) -> (data count, address count, size in bytes) or None where
+LLVM rejects the word.  The wanted data count itself is the ISA's rule (one register per enabled
+channel, or four for gathers; halved, rounded up, for packed 16-bit data; one more for TFE).
+
+GFX9 and words outside the table use the per-field ``counts`` tables of ``named.py``.
+"""
+
+from __future__ import annotations
+
+from . import operands as opd
+from .named import vaddr_list_text
+
+NSA_BYTES = bytes(range(1, 13))  # address bytes after a probed NSA word: v1..v12
+
+
+def wanted_data(fields: dict[str, int], gather: bool) -> int:
+    d = 4 if gather else max(bin(fields.get("DMASK", 0)).count("1"), 1)
+    if fields.get("D16"):
+        d = (d + 1) // 2
+    return d + (1 if fields.get("TFE") else 0)
+
+
+def _data_setting(d: int, gather: bool) -> dict[str, int] | None:
+    """Field values whose wanted data count is ``d`` (None if no setting gives it)."""
+    if gather:
+        return {4: {"D16": 0, "TFE": 0}, 5: {"D16": 0, "TFE": 1}, 2: {"D16": 1, "TFE": 0}, 3: {"D16": 1, "TFE": 1}}.get(d)
+    if d <= 4:
+        return {"DMASK": (1 << d) - 1, "D16": 0, "TFE": 0}
+    return {"DMASK": 15, "D16": 0, "TFE": 1}
+
+
+def _ops(plan: dict) -> tuple[int | None, int | None]:
+    kd = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "VDATA" and sp.get("k") == "vreg"), None)
+    ka = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "VADDR" and sp.get("k") == "vreg"
+               or "VADDR0" in sp.get("table", {}) or sp.get("f") == "VADDR0"), None)
+    return kd, ka
+
+
+def _count(tok: str) -> int | None:
+    inner = tok[1:-1] if tok.startswith("[") else tok
+    regs = [opd.parse_reg(x.strip().split("/*")[0]) for x in inner.split(",")]
+    return sum(r[2] for r in regs) if all(regs) else None
+
+
+def probe_image_forms(arch_name: str, counts: dict) -> dict:
+    """{"plans": {key: [gather, table index]}, "tables": [[nsa][dim | a16 << 3][wanted - 1] -> [data, addr, size] | None]}."""
+    from .. import archs
+    from . import oracle
+    from .plans import load_plans
+    from .syntax import split_operands
+    from .tables import load_arch_tables
+
+    t = load_arch_tables(arch_name)
+    plans = load_plans(arch_name)
+    jobs, words = [], []
+    for key, plan in sorted(plans.items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is None or enc.name not in ("MIMG", "VSAMPLE", "VIMAGE") or enc.field("DIM") is None:
+            continue
+        vd = next((c for c in counts.get(key, ()) if c["deps"][:1] == ["DMASK"]), None)
+        kd, ka = _ops(plan)
+        if vd is None or kd is None or ka is None:
+            continue
+        gather = vd["n"][1] == 4 and vd["n"][15] == 4  # four data registers whatever DMASK says
+        nsa = enc.field("NSA")
+        slots = [f"VADDR{i}" for i in range(5) if enc.field(f"VADDR{i}") is not None]
+        jobs.append((key, gather, kd, ka, 1 << (nsa.width if nsa else 0)))
+        for n in range(1 << (nsa.width if nsa else 0)):
+            for idx in range(16):
+                for d in range(1, 6):
+                    s = _data_setting(d, gather) or {}
+                    s = {**s, "DIM": idx & 7, "A16": idx >> 3, "VDATA": 100, **({"NSA": n} if nsa else {}),
+                         **({"VADDR": 20} if enc.field("VADDR") is not None else {}),
+                         **dict(zip(slots, (20, 30, 40, 50, 60)[:len(slots) - 1] + (0,)))}
+                    w = plan["w"]
+                    for fname, v in s.items():
+                        f = enc.field(fname)
+                        if f is not None:
+                            w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+                    words.append(w.to_bytes(enc.width // 8, "little") + (NSA_BYTES if nsa else b""))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    out: dict = {"plans": {}, "tables": []}
+    i = 0
+    for key, gather, kd, ka, nn in jobs:
+        width = t.encodings[key.split("|")[1]].width // 8
+        table = []
+        for n in range(nn):
+            rows = []
+            for idx in range(16):
+                row = []
+                for d in range(1, 6):
+                    r = got[i]
+                    i += 1
+                    text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= width else None
+                    ops = split_operands(text)[0] if text else []
+                    nd = _count(ops[kd]) if kd < len(ops) else None
+                    na = _count(ops[ka]) if ka < len(ops) else None
+                    ok = nd is not None and na is not None and _data_setting(d, gather) is not None
+                    row.append([nd, na, r[0].size] if ok else None)
+                rows.append(row)
+            table.append(rows)
+        if table not in out["tables"]:
+            out["tables"].append(table)
+        out["plans"][key] = [gather, out["tables"].index(table)]
+    return out
+
+
+def operand_counts(dec, entry, enc, plan: dict, fields: dict[str, int], buf, off: int, size: int):
+    """(error, op_specs, NSA address text, GFX12 address list (op index, text), size) of an image word;
+    other words come back with the plan's operands."""
+    op_specs = plan["ops"]
+    key = f"{entry.name}|{entry.encoding}"
+    form = dec.named.get("image_forms", {}).get("plans", {}).get(key)
+    if form is not None and not any(sp.get("omit") for sp in op_specs):
+        return _learned(dec, entry, enc, plan, fields, buf, off, form)
+    nsa_text = None
+    addr = dec._vaddr_list(entry, fields)  # GFX12 image address lists: (op index, text)
+    if addr is not None and addr[1] is None:
+        return f"{entry.name}: address fields not valid for DIM={fields.get('DIM')} A16={fields.get('A16', 0)}", None, None, None, size
+    raw_nsa = False
+    for cnt in dec.named.get("counts", {}).get(key, ()):
+        if op_specs[cnt["op"]].get("omit"):
+            continue
+        nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
+        idx = shift = 0
+        for d, wd in zip(cnt["deps"], cnt["widths"]):
+            idx |= fields.get(d, 0) << shift
+            shift += wd
+        n = cnt["n"][idx]
+        if n is None:
+            return (f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt['deps'])} are not valid together",
+                    None, None, None, size)
+        if nsa:  # non-sequential addresses: the first in VADDR, the others one byte each in extra dwords
+            # GFX11 (one-bit NSA): at most 5 address slots, the last one holding the remaining registers
+            slots = n if enc.field("NSA").width > 1 else min(n, 5)
+            extra = (slots + 2) // 4
+            if enc.field("NSA").width > 1 and fields["NSA"] != extra and dec.gfx == "GFX10":
+                # GFX10 (probed): with more NSA dwords than needed LLVM lists the n addresses; with fewer it
+                # prints the form as decoded, all 1 + 4*NSA address bytes and one data register
+                extra = fields["NSA"]
+                if extra < (n + 2) // 4:
+                    n = slots = 1 + 4 * extra
+                    raw_nsa = True
+            if (enc.field("NSA").width > 1 and fields["NSA"] != extra) or n < 2:
+                return f"{entry.name}: NSA={fields['NSA']} does not match {n} address registers", None, None, None, size
+            if len(buf) - off < size + 4 * extra:
+                return f"truncated: {entry.name} needs {size + 4 * extra} bytes", None, None, None, size
+            nsa_text = _nsa_text(fields["VADDR"], buf[off + size:off + size + slots - 1], n)
+            size += 4 * extra
+            continue
+        op_specs = list(op_specs)
+        op_specs[cnt["op"]] = {**op_specs[cnt["op"]], "n": n}
+    if raw_nsa:
+        op_specs = [{**sp, "n": 1} if sp.get("f") == "VDATA" and sp.get("k") == "vreg" else sp for sp in op_specs]
+    return None, op_specs, nsa_text, addr, size
+
+
+def _nsa_text(first: int, tail: bytes, n: int) -> str:
+    """NSA address list: VADDR, then one register per byte; the last slot holds the registers left over."""
+    regs = [first] + list(tail)
+    toks = [f"v{r}" for r in regs]
+    if len(regs) < n:
+        toks[-1] = opd.reg_text("v", regs[-1], n - len(regs) + 1)
+    return "[" + ", ".join(toks) + "]"
+
+
+def _learned(dec, entry, enc, plan, fields, buf, off, form):
+    gather, ti = form
+    table = dec.named["image_forms"]["tables"][ti]
+    nsa = enc.field("NSA")
+    n = fields.get("NSA", 0) if nsa else 0
+    got = table[n][fields.get("DIM", 0) | (fields.get("A16", 0) << 3)][min(wanted_data(fields, gather), 5) - 1]
+    width = enc.width // 8
+    if got is None:
+        return f"{entry.name}: DMASK, D16, TFE, DIM, A16 values not valid together", None, None, None, width
+    nd, na, size = got
+    kd, ka = _ops(plan)
+    op_specs = list(plan["ops"])
+    op_specs[kd] = {**op_specs[kd], "n": nd}
+    nsa_text = addr = None
+    if "VADDR0" in fields:  # GFX12: address fields in the word
+        vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
+        slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
+        idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
+        if vl is not None and "last_zero" in vl and vl["last_zero"][idx] and slots[-1]:
+            return f"{entry.name}: unused address field VADDR{len(slots) - 1} is not zero", None, None, None, width
+        addr = (ka, vaddr_list_text(slots, na))
+    elif n:  # NSA: extra dwords of address bytes
+        if len(buf) - off < size:
+            return f"truncated: {entry.name} needs {size} bytes", None, None, None, width
+        slots = na if nsa.width > 1 else min(na, 5)
+        nsa_text = _nsa_text(fields["VADDR"], buf[off + width:off + width + slots - 1], na)
+    else:
+        op_specs[ka] = {**op_specs[ka], "n": na}
+    return None, op_specs, nsa_text, addr, size
