@@ -42,10 +42,10 @@ STEP = 16384  # dwords per step: numpy's scratch arrays stay small (heap memory 
 _AHEAD = 16  # dwords a step sees past its end: more than the longest instruction
 
 
-def _steps(dec, data: bytes, emit) -> int:
+def _steps(dec, data: bytes, emit, text: bool = False) -> int:
     """Runs the batch path over ``data`` a step at a time, calling ``emit(first dword, step bytes, starts,
-    texts, sizes, entry ids, scalar results)`` per step; returns the byte offset where the scalar tail
-    loop begins."""
+    texts, sizes, entry ids, scalar results)`` per step (with ``text``: the step's listing as one string
+    in place of the texts); returns the byte offset where the scalar tail loop begins."""
     n4 = len(data) // 4
     if n4 < 2:
         return 0
@@ -59,7 +59,7 @@ def _steps(dec, data: bytes, emit) -> int:
             last = n4 - pos <= STEP + _AHEAD
             view = data[4 * pos:] if last else data[4 * pos:4 * (pos + STEP + _AHEAD)]
             starts, texts, sizes, stop, eids, scalar = _bulk(ab, seen, view, dws[pos:pos + len(view) // 4], sd,
-                                                             None if last else STEP)
+                                                             None if last else STEP, text)
             emit(pos, view, starts, texts, sizes, eids, scalar)
             if last:
                 return 4 * pos + stop
@@ -79,6 +79,31 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
         out.append((d.offset + base_offset, d.text if d.valid else None, len(d.data)))
         off += len(d.data) if d.valid else min(4, len(data) - off)
     return out
+
+
+def decode_text(dec, data: bytes) -> str:
+    """The listing as one string: per instruction its text and a newline, as ``decode_at`` at each start
+    would give; bytes that are no instruction as an assembler directive that makes them (``invalid_line``).
+    No per-instruction objects: each step's lines are one ``%`` of the joined templates with the operand texts."""
+    parts: list = []
+
+    def emit(pos, view, starts, text, sizes, eids, scalar):
+        parts.append(text)
+
+    off = _steps(dec, data, emit, text=True)
+    while off < len(data):
+        d = dec.decode_at(data, off)
+        parts.append(((d.text if d.valid else invalid_line(d.data)) + "\n").encode())
+        off += len(d.data) if d.valid else min(4, len(data) - off)
+    return b"".join(parts).decode()
+
+
+def invalid_line(data: bytes) -> str:
+    """The text form's line for bytes that are not an instruction: ``.long 0x...`` (a dword), or ``.byte``
+    for a tail shorter than a dword, so that the listing assembles back to the same bytes."""
+    if len(data) == 4:
+        return ".long 0x%08x" % int.from_bytes(data, "little")
+    return ".byte " + ", ".join("0x%02x" % b for b in data)
 
 
 def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
@@ -139,11 +164,11 @@ class _Seen:
         self.n = n1
 
 
-def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
-    """Starts (a dword index array), texts (a list), sizes in bytes and entry ids (0: decoded by
-    the scalar path) of the instructions the scalar main loop would cover, the byte offset where its
-    tail loop begins (the main loop's end where ``stop`` is given: the dword it stops at), and the scalar
-    results by start."""
+def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None, text: bool = False):
+    """Starts (a dword index array), texts (a list; with ``text``: their lines as one string), sizes in
+    bytes and entry ids (0: decoded by the scalar path) of the instructions the scalar main loop would
+    cover, the byte offset where its tail loop begins (the main loop's end where ``stop`` is given: the
+    dword it stops at), and the scalar results by start."""
     n4 = len(dws)
     e = ab.classify(dws)
     rows = ab.np_rows()
@@ -156,6 +181,9 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
         size[at[((dws[at] & np.uint32(vm)) == np.uint32(vv)) & ~ab.vopd_rows[e[at]]]] = 0
     tried = np.zeros(n4, dtype=bool)
     where = np.zeros(n4, dtype=np.int32)  # dword -> index of its text in ``seen.texts``
+    if text:  # dword -> template id and operand-text indices
+        tid_at = np.zeros(n4, dtype=np.int64)
+        ix_at = np.zeros((n4, ab.np_rows()[9]), dtype=np.int64)
     scalar: dict[int, tuple] = {}  # start -> (text, size, valid, Decoded) from the scalar path
     done, i = np.empty(0, dtype=np.int64), 0  # final starts before the walk's restart point
     while True:
@@ -163,8 +191,12 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
         batch = seg[size[seg] > 0]
         new = batch[~tried[batch]]
         tried[new] = True
-        at, bad = _render(ab, seen, data, dws, new, e)
-        where[new] = at
+        if text:
+            tid, ix, ok = _lookup(ab, data, dws, new, e)
+            tid_at[new], ix_at[new], bad = tid, ix, ~ok
+        else:
+            at, bad = _render(ab, seen, data, dws, new, e)
+            where[new] = at
         if not bad.any():
             done = np.concatenate([done, seg])
             break
@@ -175,14 +207,32 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
         i = first
     sizes = size[done] * 4
     eids = np.where(sizes > 0, e[done], 0)
-    texts = seen.texts[where[done]].tolist()
     by_scalar = np.flatnonzero(sizes == 0)
-    if len(by_scalar):
-        at = done[by_scalar].tolist()
+    at = done[by_scalar].tolist()
+    if text:
+        texts = _lines(ab, tid_at[done], ix_at[done], by_scalar, [scalar[p] for p in at])
+    else:
+        texts = seen.texts[where[done]].tolist()
         for j, p in zip(by_scalar.tolist(), at):
             texts[j] = scalar[p][0]
+    if at:
         sizes[by_scalar] = [scalar[p][1] for p in at]
     return done, texts, sizes, 4 * i if tail is None else tail, eids, scalar
+
+
+def _lines(ab: ArchBatch, tid, ix, by_scalar, scalar: list) -> bytes:
+    """The lines of a step's instructions (UTF-8): their line templates (each with a newline) joined, and one
+    ``%`` with all their operand texts (a C loop; on bytes, whose ``%`` finds its placeholders with memchr,
+    it measured faster than on str, than joining texts and literal pieces, and than gathering bytes with
+    numpy); an instruction the scalar path decoded is the line ``%s``."""
+    fmts, nph = ab.line_formats()
+    if len(by_scalar):
+        tid[by_scalar] = len(fmts) - 1
+    n = nph[tid]
+    args = ab.pool_utf8(ix[np.arange(ix.shape[1]) < n[:, None]])
+    if len(by_scalar):
+        args[np.cumsum(n)[by_scalar] - 1] = [(t if valid else invalid_line(d.data)).encode() for t, _, valid, d in scalar]
+    return b"".join(fmts[tid].tolist()) % tuple(args.tolist())
 
 
 def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
@@ -279,9 +329,28 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
     return at, seen.bad[at]
 
 
+def _lookup(ab: ArchBatch, data: bytes, dws, pos, eids):
+    """Template id, operand-text pool indices (one row per instruction) and whether the batch path can
+    print them, for the instructions at dword positions ``pos`` (each looked up, no table of distinct words:
+    the text form formats nothing per word)."""
+    n4 = len(dws)
+    wm, w3m, any3 = ab.np_rows()[1], ab.np_rows()[2], ab.np_rows()[11]
+    e = eids[pos]
+    w64 = (dws[pos].astype(_U64) | (dws[np.minimum(pos + 1, n4 - 1)].astype(_U64) << _U64(32))) & wm[e]
+    w3 = dws[np.minimum(pos + 2, n4 - 1)] & w3m[e] if any3 else np.zeros(len(pos), np.uint32)
+    return _lookup_words(ab, data, pos, e, w64, w3)
+
+
 def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
     """Texts (an object array) of distinct words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword
     positions ``upos``, and where they could be made (elsewhere the text is None)."""
+    tid, ix, ok = _lookup_words(ab, data, upos, ue, uw, uw3)
+    return _format(ab, tid, ix, ok), ok
+
+
+def _lookup_words(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
+    """Template id (0: none), operand-text pool indices (``nslots`` columns) and whether the batch path can
+    print it, of words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword positions ``upos``."""
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
     nu = len(uw)
     # the cut operands' values (one column per operand; an entry's unused columns are 0 and index the empty text)
@@ -320,11 +389,18 @@ def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
     ix = ab.tpl_base[tid, :nslots] + vals  # texts known: sources and immediates were filled above, register tables are whole
     ix[~ok] = 0
     ok &= ab.pool_ok[ix].all(axis=1)
+    tid[~ok] = 0  # (template 0: the empty format)
+    return tid, ix, ok
+
+
+def _format(ab: ArchBatch, tid, ix, ok):
+    """One %-format per word (None where not ``ok``)."""
+    nu = len(tid)
+    nslots = ix.shape[1]
     if ab.tpl_fmt_arr is None or len(ab.tpl_fmt_arr) != len(ab.tpl_fmt):
         ab.tpl_fmt_arr, ab.tpl_nph_arr = np.array(ab.tpl_fmt, dtype=object), np.array(ab.tpl_nph, dtype=np.int64)
     # one %-format per distinct word, grouped by its number of placeholders (the sorted order makes each
     # group, and the words that have a j-th value, runs)
-    tid[~ok] = 0  # (template 0: the empty format)
     nph = ab.tpl_nph_arr[tid]
     order = np.argsort(nph, kind="stable")
     ends = np.cumsum(np.bincount(nph, minlength=nslots + 1)).tolist()
@@ -338,4 +414,4 @@ def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
         args = zip(*[col[a - ends[j]:b - ends[j]] for j, col in enumerate(cols[:c])]) if c else repeat(())
         utext[order[a:b]] = list(map(_mod, fmts[a:b], args))
     utext[~ok] = None
-    return utext, ok
+    return utext

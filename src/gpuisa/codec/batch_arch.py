@@ -46,6 +46,13 @@ SLOT_BITS = 19  # the stream's table of distinct words
 _PROBES = (1, 65, 106, 125, 129, 200, 242, 248, 254, 255, 300, 400, 1000, 40000)
 
 
+def distinct(a):
+    """``np.unique(a)`` for a 1-d array, sorted (``np.unique`` without indices imports ``numpy.ma`` on its
+    first call: ~10 ms of a fresh process's first decode)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
+
+
 class ArchBatch:
     """Per (architecture, wave size): class table, entry plans, operand-text pool, templates."""
 
@@ -80,6 +87,8 @@ class ArchBatch:
         self.pool_text, self.pool_ok, self.pool_known = np.full(4096, "", dtype=object), *np.ones((2, 4096), bool)
         self.pool_ok[1:] = self.pool_known[1:] = False
         self.pool_used = 1
+        self.pool_bytes = np.empty(4096, dtype=object)  # their UTF-8 bytes (``pool_utf8``), where ``pool_encoded``
+        self.pool_encoded = np.zeros(4096, bool)
         self.seg_starts: list[int] = []
         self.seg_compute: list = []
         self.seg_by_key: dict = {}
@@ -91,7 +100,7 @@ class ArchBatch:
         self.tpl_nph: list = [0]
         self.slot_table = np.zeros(1 << SLOT_BITS, dtype=np.int32)
         self.tpl_base = np.zeros((256, MAXC), dtype=np.int64)
-        self.tpl_fmt_arr = self.tpl_nph_arr = None
+        self.tpl_fmt_arr = self.tpl_nph_arr = self.line_fmt_arr = None
         self.tid_eid = np.full(256, -1, dtype=np.int32)  # what each template is for (-1: none)
         self.tid_key, self.tid_key3 = np.zeros(256, dtype=_U64), np.zeros(256, dtype=np.uint32)
         self.th_sorted = np.zeros(0, dtype=_U64)  # key hashes of the templates, sorted, and their ids
@@ -312,9 +321,9 @@ class ArchBatch:
     def reserve(self, size: int) -> None:
         """Room for ``size`` operand texts in the pool."""
         if size > len(self.pool_text):
-            for name in ("pool_text", "pool_ok", "pool_known"):
+            for name in ("pool_text", "pool_ok", "pool_known", "pool_bytes", "pool_encoded"):
                 old = getattr(self, name)
-                new = np.empty(size, dtype=object) if name == "pool_text" else np.zeros(size, dtype=bool)
+                new = np.empty(size, dtype=object) if name in ("pool_text", "pool_bytes") else np.zeros(size, dtype=bool)
                 new[:len(old)] = old
                 setattr(self, name, new)
 
@@ -343,7 +352,7 @@ class ArchBatch:
         """Make sure the pool holds the texts at ``idx`` (computed by the scalar operand printer)."""
         miss = idx[~self.pool_known[idx]]
         if len(miss):
-            for i in np.unique(miss).tolist():
+            for i in distinct(miss).tolist():
                 s = bisect.bisect_right(self.seg_starts, i) - 1
                 t = self.seg_compute[s](i - self.seg_starts[s])
                 self.pool_text[i] = "" if t is False else t
@@ -422,6 +431,23 @@ class ArchBatch:
         self.th_new.append((h, tids))
         self.tpl_ids.update(zip(zip(eids, keys, keys3), range(first, first + n)))
         self.tpl_fmt_arr = self.first_tid = None
+
+    def line_formats(self):
+        """The templates as UTF-8 lines (with a newline; the last one, ``%s``, for a text made elsewhere) and
+        their numbers of placeholders, as arrays (the text form, ``batch.decode_text``)."""
+        if self.line_fmt_arr is None or len(self.line_fmt_arr) != len(self.tpl_fmt) + 1:
+            self.line_fmt_arr = np.array([(f + "\n").encode() for f in self.tpl_fmt] + [b"%s\n"], dtype=object)
+            self.line_nph_arr = np.array(self.tpl_nph + [1], dtype=np.int64)
+        return self.line_fmt_arr, self.line_nph_arr
+
+    def pool_utf8(self, idx):
+        """The UTF-8 bytes of the (known) pool texts at ``idx``, an object array (encoded on first use)."""
+        miss = ~self.pool_encoded[idx]
+        if miss.any():
+            u = distinct(idx[miss])
+            self.pool_bytes[u] = np.array([t.encode() for t in self.pool_text[u].tolist()] + [None], dtype=object)[:-1]
+            self.pool_encoded[u] = True
+        return self.pool_bytes[idx]
 
     def find_templates(self, kh, ce, ck, ck3):
         """Template id per (entry, rest-of-word key) with key hash ``kh``: a binary search in the known ones'

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .. import archs
 from . import operands as opd
 from . import gfx9, image, rdna, special
-from .named import load_named, vaddr_list_text
+from .named import load_named
 from .plans import load_plans
 from .syntax import join
 from .fastpath import FastPath, dwords
@@ -185,18 +185,6 @@ class Decoder:
         if v == 254 and kind == "ssrc" and cnt == 1:
             t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
         return False if t is None else t
-
-    def _vaddr_list(self, entry: Entry, fields: dict[str, int]) -> tuple[int, str | None] | None:
-        """(operand index, text or None if LLVM rejects) of a GFX12 image address list; None if not one."""
-        vl = self.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
-        if vl is None:
-            return None
-        idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
-        n = vl["n"][idx]
-        slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
-        if n is None or ("last_zero" in vl and vl["last_zero"][idx] and slots[-1]):
-            return vl["op"], None
-        return vl["op"], vaddr_list_text(slots, n)
 
     def _hex_above_64(self, entry: Entry, k: int) -> bool:
         """Immediate ``k`` is printed in hex above 64 (probed, ``named.py``)."""
@@ -555,6 +543,19 @@ class Decoder:
             from .batch import decode_listing
 
             return decode_listing(self, bytes(data), base_offset)
+        finally:
+            if was:
+                gc.enable()
+
+    def decode_text(self, data: bytes) -> str:
+        """The listing as one string, one line per instruction (its text, as ``decode_at`` at each start gives;
+        bytes that are no instruction as ``.long 0x...``/``.byte ...``, so the listing assembles back to them)."""
+        was = gc.isenabled()
+        gc.disable()
+        try:
+            from .batch import decode_text
+
+            return decode_text(self, bytes(data))
         finally:
             if was:
                 gc.enable()

@@ -6,8 +6,9 @@ with the counts its fields want: data from DMASK, D16 and TFE (four for gathers)
 and A16.  Where the instruction has no such variant it prints the word as first decoded, whatever
 the fields say.  So the printed counts depend on all those fields together; on GFX10+ they are
 learned from llvm-mc-19 at generation time (``probe_image_forms``) as a table per plan:
-(NSA, DIM, A16, wanted data count) -> (data count, address count, size in bytes) or None where
-LLVM rejects the word.  The wanted data count itself is the ISA's rule (one register per enabled
+(NSA, DIM, A16, wanted data count) -> (data count, address count, size llvm-mc re-encodes) or None
+where LLVM rejects the word.  (The size read is 8 bytes and the NSA dwords the field asks for: llvm-mc
+prints a shorter encoding where it lists fewer addresses than the NSA dwords hold.)  The wanted data count itself is the ISA's rule (one register per enabled
 channel, or four for gathers; halved, rounded up, for packed 16-bit data; one more for TFE).
 
 GFX9 and words outside the table use the per-field ``counts`` tables of ``named.py``.
@@ -122,7 +123,7 @@ def operand_counts(dec, entry, enc, plan: dict, fields: dict[str, int], buf, off
     if form is not None and not any(sp.get("omit") for sp in op_specs):
         return _learned(dec, entry, enc, plan, fields, buf, off, form)
     nsa_text = None
-    addr = dec._vaddr_list(entry, fields)  # GFX12 image address lists: (op index, text)
+    addr = _vaddr_list(dec, entry, fields)  # GFX12 image address lists: (op index, text)
     if addr is not None and addr[1] is None:
         return f"{entry.name}: address fields not valid for DIM={fields.get('DIM')} A16={fields.get('A16', 0)}", None, None, None, size
     raw_nsa = False
@@ -163,6 +164,19 @@ def operand_counts(dec, entry, enc, plan: dict, fields: dict[str, int], buf, off
     return None, op_specs, nsa_text, addr, size
 
 
+def _vaddr_list(dec, entry, fields: dict[str, int]) -> tuple[int, str | None] | None:
+    """(operand index, text or None if LLVM rejects) of a GFX12 image address list; None if not one."""
+    vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
+    if vl is None:
+        return None
+    idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
+    n = vl["n"][idx]
+    slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
+    if n is None or ("last_zero" in vl and vl["last_zero"][idx] and slots[-1]):
+        return vl["op"], None
+    return vl["op"], vaddr_list_text(slots, n)
+
+
 def _nsa_text(first: int, tail: bytes, n: int) -> str:
     """NSA address list: VADDR, then one register per byte; the last slot holds the registers left over."""
     regs = [first] + list(tail)
@@ -181,7 +195,9 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
     width = enc.width // 8
     if got is None:
         return f"{entry.name}: DMASK, D16, TFE, DIM, A16 values not valid together", None, None, None, width
-    nd, na, size = got
+    nd, na, _ = got
+    # the size LLVM reads: GFX10, one dword per NSA count; GFX11 (one-bit NSA), one dword (at most 5 slots)
+    size = width + 4 * (n if nsa is not None and nsa.width > 1 else (1 if n else 0))
     kd, ka = _ops(plan)
     op_specs = list(plan["ops"])
     op_specs[kd] = {**op_specs[kd], "n": nd}

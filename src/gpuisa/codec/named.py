@@ -493,12 +493,19 @@ def _probe_dpp16(arch_name: str, dpp8: dict) -> dict:
     for key in keys:
         w = first_word(key).to_bytes(4, "little")
         words += [w + dpp16_word(5, 0xE4, 1 << b).to_bytes(4, "little") for b in DPP16_MOD_BITS]
+        words.append(w + dpp16_word(5, 0xE4).to_bytes(4, "little"))
     got = oracle.disassemble(target, words)
-    mods = {}
+    mods, shown = {}, {}
     for i, key in enumerate(keys):
-        ok = [bool(r) and r[0].offset == 0 and r[0].text is not None for r in got[4 * i:4 * i + 4]]
+        rows = got[5 * i:5 * i + 5]
+        ok = [bool(r) and r[0].offset == 0 and r[0].text is not None for r in rows[:4]]
         mods[key] = sum(1 << j for j, x in enumerate(ok) if x)
-    return {"ctrl": ctrl, "mods": mods}
+        # accepted bits LLVM does not print (the operand has no such modifier: v_dot4c_i32_i8, v_ldexp_f16's src1)
+        plain = rows[4][0].text if rows[4] and rows[4][0].offset == 0 else None
+        seen = sum(1 << j for j, (x, r) in enumerate(zip(ok, rows[:4])) if x and r[0].text != plain)
+        if seen != mods[key]:
+            shown[key] = seen
+    return {"ctrl": ctrl, "mods": mods, **({"shown": shown} if shown else {})}
 
 
 VOPD_PROBE = {"VDSTX": 4, "VDSTY": 3, "SRCX0": 258, "VSRCX1": 3, "SRCY0": 261, "VSRCY1": 6}

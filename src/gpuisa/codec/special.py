@@ -363,6 +363,7 @@ def dpp16_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     if got is None or ctrl is None:
         return None, 4
     texts, mods, i0, i1 = got
+    bits &= table.get("shown", {}).get(key, allowed)  # accepted bits LLVM leaves unprinted (``named.py``)
     for k, neg, ab in ((i0, bits & 1, bits & 2), (i1, bits & 4, bits & 8)):
         if k is not None:
             t = texts[k]
