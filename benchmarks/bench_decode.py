@@ -8,18 +8,22 @@ randomised (so most words are distinct, as in real code objects), checked valid 
 decoders get exactly these bytes (llvm-mc as the hex text it needs, one instruction per line, which
 is its only input format; gpuisa as bytes).
 
-Headline ("cold"): each of ``--repeat`` runs is a fresh process for both tools.  llvm-mc is run as a
-command (its start-up, including its own table set-up, is part of its time: about 0.02 s, printed).
-gpuisa runs in a fresh Python process that imports gpuisa and makes a ``Decoder`` (loading the
-architecture's instruction tables from the store: reported on its own line, not part of the ratio),
-then times its first ``decode_listing`` of the input -- which includes loading the batch decoder's
-precomputed tables (``codec/batch_data.py``) or, when they are stale, deriving them.  Wall and CPU
-time (user + system, of the decode call / of the llvm-mc process) are both reported as median and
-range, with the ratio of the medians (goal: gpuisa >= 4x).
+Headline ("cold"): each of ``--repeat`` runs is a fresh process for both tools, and both make the same
+product: the listing as text.  llvm-mc is run as a command (its start-up, including its own table
+set-up, is part of its time: about 0.02 s, printed; it writes its listing to /dev/null).  gpuisa runs
+in a fresh Python process that imports gpuisa and makes a ``Decoder`` (loading the architecture's
+instruction tables from the store: reported on its own line, not part of the ratio), then times its
+first ``decode_text`` of the input (the listing as one string, one line per instruction) -- which
+includes loading the batch decoder's precomputed tables (``codec/batch_data.py``) or, when they are
+stale, deriving them.  Wall and CPU time (user + system, of the decode call / of the llvm-mc process)
+are both reported as median and range, with the ratio of the medians (goal: gpuisa >= 4x).  The
+gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run first (as an
+installed package has its modules compiled; this checkout may run with PYTHONDONTWRITEBYTECODE).
 
-Secondary ("warm"): the same input decoded again in one process (whatever the process derived from
-earlier runs is reused), for ``decode_listing`` and ``decode`` (one ``Decoded`` per instruction);
-and the single-instruction ``decode_at`` time in microseconds.
+Secondary: the same cold runs for ``decode_listing`` ((offset, text, size) tuples, one per
+instruction); "warm": the same input decoded again in one process (whatever the process derived from
+earlier runs is reused), for ``decode_text``, ``decode_listing`` and ``decode`` (one ``Decoded`` per
+instruction); and the single-instruction ``decode_at`` time in microseconds.
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from gpuisa.codec.plans import load_plans  # noqa: E402
 from gpuisa.codec.tables import load_arch_tables  # noqa: E402
 from gpuisa.sources.llvm import find_llvm_mc  # noqa: E402
 
-# the fresh process of one cold gpuisa run: argv = arch, path of the input bytes
+# the fresh process of one cold gpuisa run: argv = arch, path of the input bytes, form (text or listing)
 _CHILD = """
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
@@ -57,9 +61,10 @@ dec = Decoder(sys.argv[1])
 t1, c1 = time.perf_counter(), time.process_time()
 data = open(sys.argv[2], "rb").read()
 t2, c2 = time.perf_counter(), time.process_time()
-out = dec.decode_listing(data)
+out = dec.decode_text(data) if sys.argv[3] == "text" else dec.decode_listing(data)
 t3, c3 = time.perf_counter(), time.process_time()
-print(json.dumps({"load_wall": t1 - t0, "load_cpu": c1 - c0, "wall": t3 - t2, "cpu": c3 - c2, "n": len(out),
+n = out.count("\\n") if sys.argv[3] == "text" else len(out)
+print(json.dumps({"load_wall": t1 - t0, "load_cpu": c1 - c0, "wall": t3 - t2, "cpu": c3 - c2, "n": n,
                   "tables": arch_batch(dec).precomputed}))
 """
 
@@ -124,10 +129,11 @@ def _run_llvm(mc: str, target: str, hex_path: str) -> tuple[float, float]:
     return time.perf_counter() - t0, _children_cpu() - c0
 
 
-def _run_cold(arch: str, bin_path: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    res = subprocess.run([sys.executable, "-c", _CHILD, arch, bin_path], capture_output=True, text=True, env=env,
-                         check=True)
+def _run_cold(arch: str, bin_path: str, form: str, pycache: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONPYCACHEPREFIX": pycache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    res = subprocess.run([sys.executable, "-c", _CHILD, arch, bin_path, form], capture_output=True, text=True,
+                         env=env, check=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -144,12 +150,16 @@ def run_one(mc: str, arch, args) -> None:
         Path(bin_path).write_bytes(blob)
         Path(f"{tmp}/empty.txt").write_text("")
         setup = [_run_llvm(mc, arch.llvm_target, f"{tmp}/empty.txt")[0] for _ in range(3)]
-        llvm, cold = [], []
-        for _ in range(args.repeat):  # interleaved, so that both see the same machine load
+        pycache = f"{tmp}/pycache"
+        _run_cold(arch.name, bin_path, "text", pycache)  # (not counted: fills the bytecode cache)
+        llvm, cold, cold_listing = [], [], []
+        for _ in range(args.repeat):  # interleaved, so that all see the same machine load
             llvm.append(_run_llvm(mc, arch.llvm_target, hex_path))
-            cold.append(_run_cold(arch.name, bin_path))
-    if any(c["n"] != len(insts) for c in cold):  # (an instruction that reads past its own bytes in the stream)
-        print(f"note: the stream decodes as {cold[0]['n']} instructions, not {len(insts)}", file=sys.stderr)
+            cold.append(_run_cold(arch.name, bin_path, "text", pycache))
+            cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
+    if any(c["n"] != len(insts) for c in cold + cold_listing):  # (an instruction that reads past its own bytes)
+        print(f"note: the stream decodes as {cold[0]['n']} instructions, not {len(insts)} (an instruction that the "
+              f"scalar decoder reads past its own bytes takes the next one's)", file=sys.stderr)
     lw, lc = [w for w, _ in llvm], [c for _, c in llvm]
     gw, gc_ = [c["wall"] for c in cold], [c["cpu"] for c in cold]
     print(f"input: {len(insts)} instructions ({len(blob)} bytes, {len(set(insts))} distinct), {arch.name} ({arch.llvm_target})")
@@ -157,7 +167,7 @@ def run_one(mc: str, arch, args) -> None:
           f"{statistics.median(setup):.3f} s wall)")
     print(f"  wall {_spread(lw)}   cpu {_spread(lc)}")
     states = sorted({c["tables"] for c in cold})
-    print(f"gpuisa cold: fresh process each run, first decode_listing (precomputed tables: {'; '.join(states)})")
+    print(f"gpuisa cold: fresh process each run, first decode_text (precomputed tables: {'; '.join(states)})")
     print(f"  wall {_spread(gw)}   cpu {_spread(gc_)}")
     print(f"  not in the ratio: import + Decoder('{arch.name}') (instruction tables from the store): "
           f"wall {_spread([c['load_wall'] for c in cold])}   cpu {_spread([c['load_cpu'] for c in cold])}")
@@ -166,11 +176,16 @@ def run_one(mc: str, arch, args) -> None:
     print(f"throughput ratio gpuisa/llvm-mc, cold (goal >= 4x): wall {statistics.median(lw) / statistics.median(gw):.2f}x "
           f"(per-run {rw[0]:.2f}-{rw[-1]:.2f}), cpu {statistics.median(lc) / statistics.median(gc_):.2f}x "
           f"(per-run {rc[0]:.2f}-{rc[-1]:.2f})")
+    xw, xc = [c["wall"] for c in cold_listing], [c["cpu"] for c in cold_listing]
+    print(f"secondary, gpuisa cold decode_listing ((offset, text, size) per instruction; same fresh-process runs): "
+          f"wall {_spread(xw)}   cpu {_spread(xc)}   ratio wall {statistics.median(lw) / statistics.median(xw):.2f}x "
+          f"cpu {statistics.median(lc) / statistics.median(xc):.2f}x")
     # warm: the same process decodes the input again
-    warm: dict[str, list[float]] = {"decode_listing": [], "decode (objects)": []}
+    warm: dict[str, list[float]] = {"decode_text": [], "decode_listing": [], "decode (objects)": []}
     dec = Decoder(arch.name)
     dec.decode_listing(blob)
-    for form, key in ((dec.decode_listing, "decode_listing"), (dec.decode, "decode (objects)")):
+    for form, key in ((dec.decode_text, "decode_text"), (dec.decode_listing, "decode_listing"),
+                      (dec.decode, "decode (objects)")):
         for _ in range(args.repeat):
             out = None  # the previous result is freed before the clock starts
             t0 = time.process_time()

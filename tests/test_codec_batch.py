@@ -2,7 +2,8 @@
 ``decode_at`` at each instruction start, walked one instruction at a time -- on random words (most are
 invalid or change the alignment), on real-looking instruction streams with randomised registers (as the
 benchmark's input), with ragged and cut-short tails, and again once the per-process templates exist; and
-the generated tables of ``gpuisa.codec.batch_data`` against the scalar decoder as it is now."""
+the generated tables of ``gpuisa.codec.batch_data`` against the scalar decoder as it is now.  The text
+form (``Decoder.decode_text``) must be the scalar listing joined: each decode_at text and a newline."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 
 from gpuisa.codec import batch_arch, batch_data
 from gpuisa.codec.batch_arch import ArchBatch
+from gpuisa.codec.batch_text import invalid_line
 from gpuisa.codec.decoder import Decoder
 from gpuisa.codec.differential import random_words
 from gpuisa.codec.examples import variant_words
@@ -53,6 +55,13 @@ def stream_like_code(arch: str, count: int, seed: int) -> list[bytes]:
                 word = (word & ~f.place((1 << f.width) - 1)) | f.place(rng.randrange(1 << min(f.width, 9)))
         out.append(word.to_bytes(enc.width // 8, "little") + data[enc.width // 8:])
     return out
+
+
+def text_one_at_a_time(dec: Decoder, data: bytes) -> str:
+    """The scalar listing as text: decode_at's text per instruction, a newline after each; bytes that are no
+    instruction as the directive that makes them."""
+    return "".join((t if t is not None else invalid_line(data[off:off + n])) + "\n"
+                   for off, t, n in one_at_a_time(dec, data))
 
 
 def _diff(got, want):
@@ -189,7 +198,8 @@ def test_stored_templates_equal_fresh_scalar_renders(arch, monkeypatch):
     monkeypatch.setitem(batch_arch._SHARED, (ab.dec.arch, False), ab)
     rng = random.Random(6)
     words = []
-    for eid, key, key3, fmt, bases in rng.sample(doc["templates"], min(600, len(doc["templates"]))):
+    stored = batch_data.stored_templates(doc)
+    for eid, key, key3, fmt, bases in rng.sample(stored, min(600, len(stored))):
         nd, _, _, _, _, slots = ab.rows[eid]
         if not nd:
             continue
@@ -213,3 +223,88 @@ def test_stale_precomputed_tables_are_not_used(monkeypatch):
     batch_data.seed(ab)
     assert ab.precomputed.startswith("batch_rdna3.json is stale") and batch_data.REGEN in ab.precomputed
     assert (ab.cls_table < 0).all() and len(ab.tpl_fmt) == 1
+
+
+# -- the text form (``Decoder.decode_text``, ``gpuisa.codec.batch_text``) -----------------------------------
+def _text_diff(got: str, want: str):
+    g, w = got.split("\n"), want.split("\n")
+    return _diff(g, w)
+
+
+def test_invalid_line_assembles_back_to_its_bytes():
+    """Hand-computed: a dword is little-endian, a short tail is its bytes in order."""
+    assert invalid_line(bytes.fromhex("01020304")) == ".long 0x04030201"
+    assert invalid_line(bytes.fromhex("0700")) == ".byte 0x07, 0x00"
+    assert invalid_line(b"\xff") == ".byte 0xff"
+
+
+@pytest.mark.parametrize("arch", TARGETS)
+def test_text_equals_scalar_listing_on_random_words(arch):
+    blob = b"".join(random_words(3000, 8)) + bytes.fromhex("0700")  # mostly invalid or misaligned, a ragged tail
+    got = Decoder(arch).decode_text(blob)
+    want = text_one_at_a_time(Decoder(arch), blob)
+    assert got == want, _text_diff(got, want)
+    assert ".long 0x" in got and got.endswith(".byte 0x07, 0x00\n")
+
+
+@pytest.mark.parametrize("arch", TARGETS)
+def test_text_equals_scalar_listing_on_code_like_streams(arch):
+    blob = b"".join(stream_like_code(arch, 4000, 12))
+    want = text_one_at_a_time(Decoder(arch), blob)
+    for _ in range(2):  # again, with what the first run made
+        got = Decoder(arch).decode_text(blob)
+        assert got == want, _text_diff(got, want)
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna3"])
+def test_text_cut_short_anywhere_and_small_inputs(arch):
+    blob = b"".join(stream_like_code(arch, 300, 6))
+    rng = random.Random(3)
+    ends = sorted({len(blob)} | {rng.randrange(1, len(blob)) for _ in range(20)})
+    for part in [blob[:end] for end in ends] + [b"", b"\x01", b"\x00\x00\x80\xbf", bytes(7), b"\xff" * 13]:
+        assert Decoder(arch).decode_text(part) == text_one_at_a_time(Decoder(arch), part), len(part)
+
+
+@pytest.mark.parametrize("step", [256, 1000])
+def test_listing_and_text_span_steps(monkeypatch, step):
+    """Streams of many steps of the walk (steps made small here; the jump of 128 instructions must not pass a
+    step's end, or the instructions it passes are lost), with invalid words mixed in, in both wave sizes."""
+    from gpuisa.codec import batch
+
+    monkeypatch.setattr(batch, "STEP", step)
+    blob = b"".join(w for pair in zip(stream_like_code("rdna3", 2500, 8), random_words(500, 3) * 5) for w in pair)
+    blob = b"".join(stream_like_code("cdna3", 2000, 9)) + blob
+    for arch, wave64 in (("rdna3", False), ("rdna3", True), ("cdna3", False)):
+        want = one_at_a_time(Decoder(arch, wave64), blob)
+        got = Decoder(arch, wave64).decode_listing(blob)
+        assert got == want, _diff(got, want)
+        got_text = Decoder(arch, wave64).decode_text(blob)
+        want_text = text_one_at_a_time(Decoder(arch, wave64), blob)
+        assert got_text == want_text, _text_diff(got_text, want_text)
+
+
+@pytest.mark.parametrize("arch", ["rdna1", "rdna3", "rdna4", "cdna3"])
+def test_scalar_fallbacks_are_rare_on_default_forms(arch, monkeypatch):
+    """The batch path itself prints almost every instruction in its default form (the encoder's first example
+    of every instruction and encoding, valid, shuffled; DPP/SDWA forms are the scalar path's): special forms
+    with nothing cut (s_waitcnt, s_sendmsg, s_endpgm) and classes the second dword chooses (GFX10 MTBUF)
+    included; only exports are left to the scalar decoder.  (Counts calls, times nothing.)"""
+    from gpuisa.codec import batch
+
+    calls = []
+    real = batch._Scalar.decode_at
+
+    def counted(self, data, off):
+        d = real(self, data, off)
+        calls.append(d.encoding)
+        return d
+
+    monkeypatch.setattr(batch._Scalar, "decode_at", counted)
+    t = load_arch_tables(arch)
+    insts = [data for e in t.entries for _, data in variant_words(arch, e.name, e.encoding)[:1]]
+    ref = Decoder(arch)
+    insts = [w for w in insts if (d := ref.decode_at(w + bytes(12), 0)).valid and len(d.data) == len(w)]
+    random.Random(2).shuffle(insts)
+    Decoder(arch).decode_text(b"".join(insts))
+    others = [enc for enc in calls if enc not in ("EXP", "VEXPORT")]
+    assert len(others) <= len(insts) // 100, sorted(set(map(str, others)))

@@ -1,6 +1,7 @@
 """RDNA decoder classes checked against llvm-mc-19 at test time: image register counts (DMASK, D16, TFE,
 DIM, A16, NSA together), atomics that return, GFX12 cache-policy names that depend on the scope,
-scalar-memory register classes and null offsets, typed-buffer formats, SOPP counters and messages.
+scalar-memory register classes and null offsets, typed-buffer formats, SOPP counters and messages, true16
+register halves.
 Each test builds words of one class (random fields) and asserts that our decoder gives llvm-mc's
 verdict and text for (nearly) all of them; a few hand-checked words pin the rules themselves.
 """
@@ -135,3 +136,14 @@ def test_scalar_sources_of_restricted_classes(llvm_mc, arch):
     probes = _words(arch, "SOP1", 400, 8) + _words(arch, "VOP1", 200, 8, prefix="v_readfirstlane")
     pct, bad = _agreement(arch, [p + bytes(4) for p in probes])
     assert pct >= 99.0, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4"])
+def test_true16_register_halves(llvm_mc, arch):
+    """v_mov_b16_e32: bit 7 of a VGPR field picks the high half (``v112.h``); SGPR and constant sources."""
+    probes = _words(arch, "VOP1", 300, 12, lambda r, e: {"SRC0": r.choice([r.randrange(255), 256 + r.randrange(256)])},
+                    "v_mov_b16|")
+    pct, bad = _agreement(arch, [p + bytes(4) for p in probes])
+    assert pct >= 99.0, bad[:5]
+    rows = differential.compare(arch, [bytes.fromhex("1c39e07f")])  # hand-decoded: VDST 0xF0, SRC0 256 + 28
+    assert rows[0][1][0][1] == "v_mov_b16_e32 v112.h, v28.l", rows

@@ -1,6 +1,7 @@
 """Batch decoding of a whole buffer with numpy, in front of the scalar decoder.
 
-``Decoder.decode_listing`` and ``Decoder.decode`` run here.  The result is, instruction for
+``Decoder.decode_listing`` and ``Decoder.decode`` run here (``Decoder.decode_text``, the listing as one
+string, runs the same walk with its own render step: ``batch_text.py``).  The result is, instruction for
 instruction, what the scalar path (``Decoder.decode_at`` at each instruction start) gives; every text
 comes from the scalar renderer and operand printer, only reused (``batch_arch.py`` holds what is
 derived from them, ``batch_data.py`` a precomputed copy of it):
@@ -9,7 +10,8 @@ derived from them, ``batch_data.py`` a precomputed copy of it):
    class table.  Each dword gets the size the instruction starting there would have if the batch path
    handles its entry, 0 where the scalar path decides (no plan, exports, a truncated tail).
 2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 128 steps made with numpy, a
-   short Python loop over them); where the size is 0 the scalar decoder decodes and gives the size.
+   short Python loop over them, one instruction at a time where a jump would pass the step's end);
+   where the size is 0 the scalar decoder decodes and gives the size.
 3. Render: each distinct instruction word is rendered once: its cut operand values index the
    operand-text pool, the rest of the word finds its %-format template (made on first use by one
    scalar render), and one ``%`` makes the text.
@@ -44,8 +46,8 @@ _AHEAD = 16  # dwords a step sees past its end: more than the longest instructio
 
 def _steps(dec, data: bytes, emit, text: bool = False) -> int:
     """Runs the batch path over ``data`` a step at a time, calling ``emit(first dword, step bytes, starts,
-    texts, sizes, entry ids, scalar results)`` per step (with ``text``: the step's listing as one string
-    in place of the texts); returns the byte offset where the scalar tail loop begins."""
+    texts, sizes, entry ids, scalar results)`` per step (with ``text``: the step's lines, one string, in
+    place of the texts: ``batch_text.py``); returns the byte offset where the scalar tail loop begins."""
     n4 = len(data) // 4
     if n4 < 2:
         return 0
@@ -53,13 +55,19 @@ def _steps(dec, data: bytes, emit, text: bool = False) -> int:
     ab = arch_batch(dec)
     pos = 0
     with ab.lock:
-        sd = ab.scalar_decoder()
-        seen = _Seen(ab, n4)
+        sd = _Scalar(ab)
+        if text:
+            from .batch_text import bulk_lines as bulk
+        else:
+            seen = _Seen(ab, n4)
+
+            def bulk(ab, view, dws, sd, stop):
+                return _bulk(ab, seen, view, dws, sd, stop)
         while True:
             last = n4 - pos <= STEP + _AHEAD
             view = data[4 * pos:] if last else data[4 * pos:4 * (pos + STEP + _AHEAD)]
-            starts, texts, sizes, stop, eids, scalar = _bulk(ab, seen, view, dws[pos:pos + len(view) // 4], sd,
-                                                             None if last else STEP, text)
+            starts, texts, sizes, stop, eids, scalar = bulk(ab, view, dws[pos:pos + len(view) // 4], sd,
+                                                            None if last else STEP)
             emit(pos, view, starts, texts, sizes, eids, scalar)
             if last:
                 return 4 * pos + stop
@@ -79,31 +87,6 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
         out.append((d.offset + base_offset, d.text if d.valid else None, len(d.data)))
         off += len(d.data) if d.valid else min(4, len(data) - off)
     return out
-
-
-def decode_text(dec, data: bytes) -> str:
-    """The listing as one string: per instruction its text and a newline, as ``decode_at`` at each start
-    would give; bytes that are no instruction as an assembler directive that makes them (``invalid_line``).
-    No per-instruction objects: each step's lines are one ``%`` of the joined templates with the operand texts."""
-    parts: list = []
-
-    def emit(pos, view, starts, text, sizes, eids, scalar):
-        parts.append(text)
-
-    off = _steps(dec, data, emit, text=True)
-    while off < len(data):
-        d = dec.decode_at(data, off)
-        parts.append(((d.text if d.valid else invalid_line(d.data)) + "\n").encode())
-        off += len(d.data) if d.valid else min(4, len(data) - off)
-    return b"".join(parts).decode()
-
-
-def invalid_line(data: bytes) -> str:
-    """The text form's line for bytes that are not an instruction: ``.long 0x...`` (a dword), or ``.byte``
-    for a tail shorter than a dword, so that the listing assembles back to the same bytes."""
-    if len(data) == 4:
-        return ".long 0x%08x" % int.from_bytes(data, "little")
-    return ".byte " + ", ".join("0x%02x" % b for b in data)
 
 
 def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
@@ -140,6 +123,18 @@ def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
     return out
 
 
+class _Scalar:
+    """The scalar decoder the batch path falls back to (``ArchBatch.scalar_decoder``), made on first use."""
+
+    def __init__(self, ab: ArchBatch):
+        self.ab, self.dec = ab, None
+
+    def decode_at(self, data: bytes, off: int):
+        if self.dec is None:
+            self.dec = self.ab.scalar_decoder()
+        return self.dec.decode_at(data, off)
+
+
 class _Seen:
     """The distinct instruction words of one stream (all its steps), each with the index of its text in
     ``texts`` (None where the batch path fails): a direct-mapped table of word hashes finds a repeat
@@ -164,26 +159,15 @@ class _Seen:
         self.n = n1
 
 
-def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None, text: bool = False):
-    """Starts (a dword index array), texts (a list; with ``text``: their lines as one string), sizes in
-    bytes and entry ids (0: decoded by the scalar path) of the instructions the scalar main loop would
-    cover, the byte offset where its tail loop begins (the main loop's end where ``stop`` is given: the
-    dword it stops at), and the scalar results by start."""
+def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
+    """Starts (a dword index array), texts (a list), sizes in bytes and entry ids (0: decoded by
+    the scalar path) of the instructions the scalar main loop would cover, the byte offset where its
+    tail loop begins (the main loop's end where ``stop`` is given: the dword it stops at), and the scalar
+    results by start."""
     n4 = len(dws)
-    e = ab.classify(dws)
-    rows = ab.np_rows()
-    size = rows[0][e]
-    end = size[-3:]  # the scalar path wants 8 bytes in view, 96-bit words all 12
-    end[np.arange(n4 - len(end), n4) + np.maximum(end, 2) > n4] = 0
-    if ab.dec.vopd is not None and rows[-1]:  # 96-bit words go through the generic path, which tries VOPD first
-        vm, vv = ab.dec.vopd
-        at = np.flatnonzero(size == 3)
-        size[at[((dws[at] & np.uint32(vm)) == np.uint32(vv)) & ~ab.vopd_rows[e[at]]]] = 0
+    e, size = _sizes(ab, dws)
     tried = np.zeros(n4, dtype=bool)
     where = np.zeros(n4, dtype=np.int32)  # dword -> index of its text in ``seen.texts``
-    if text:  # dword -> template id and operand-text indices
-        tid_at = np.zeros(n4, dtype=np.int64)
-        ix_at = np.zeros((n4, ab.np_rows()[9]), dtype=np.int64)
     scalar: dict[int, tuple] = {}  # start -> (text, size, valid, Decoded) from the scalar path
     done, i = np.empty(0, dtype=np.int64), 0  # final starts before the walk's restart point
     while True:
@@ -191,12 +175,8 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None, t
         batch = seg[size[seg] > 0]
         new = batch[~tried[batch]]
         tried[new] = True
-        if text:
-            tid, ix, ok = _lookup(ab, data, dws, new, e)
-            tid_at[new], ix_at[new], bad = tid, ix, ~ok
-        else:
-            at, bad = _render(ab, seen, data, dws, new, e)
-            where[new] = at
+        at, bad = _render(ab, seen, data, dws, new, e)
+        where[new] = at
         if not bad.any():
             done = np.concatenate([done, seg])
             break
@@ -207,32 +187,30 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None, t
         i = first
     sizes = size[done] * 4
     eids = np.where(sizes > 0, e[done], 0)
+    texts = seen.texts[where[done]].tolist()
     by_scalar = np.flatnonzero(sizes == 0)
-    at = done[by_scalar].tolist()
-    if text:
-        texts = _lines(ab, tid_at[done], ix_at[done], by_scalar, [scalar[p] for p in at])
-    else:
-        texts = seen.texts[where[done]].tolist()
+    if len(by_scalar):
+        at = done[by_scalar].tolist()
         for j, p in zip(by_scalar.tolist(), at):
             texts[j] = scalar[p][0]
-    if at:
         sizes[by_scalar] = [scalar[p][1] for p in at]
     return done, texts, sizes, 4 * i if tail is None else tail, eids, scalar
 
 
-def _lines(ab: ArchBatch, tid, ix, by_scalar, scalar: list) -> bytes:
-    """The lines of a step's instructions (UTF-8): their line templates (each with a newline) joined, and one
-    ``%`` with all their operand texts (a C loop; on bytes, whose ``%`` finds its placeholders with memchr,
-    it measured faster than on str, than joining texts and literal pieces, and than gathering bytes with
-    numpy); an instruction the scalar path decoded is the line ``%s``."""
-    fmts, nph = ab.line_formats()
-    if len(by_scalar):
-        tid[by_scalar] = len(fmts) - 1
-    n = nph[tid]
-    args = ab.pool_utf8(ix[np.arange(ix.shape[1]) < n[:, None]])
-    if len(by_scalar):
-        args[np.cumsum(n)[by_scalar] - 1] = [(t if valid else invalid_line(d.data)).encode() for t, _, valid, d in scalar]
-    return b"".join(fmts[tid].tolist()) % tuple(args.tolist())
+def _sizes(ab: ArchBatch, dws):
+    """Entry id (0: the scalar path decides) and size in dwords (0: the scalar path decides) per dword, for
+    the instruction that would start there."""
+    n4 = len(dws)
+    e = ab.classify(dws)
+    rows = ab.np_rows()
+    size = rows[0].take(e)
+    end = size[-3:]  # the scalar path wants 8 bytes in view, 96-bit words all 12
+    end[np.arange(n4 - len(end), n4) + np.maximum(end, 2) > n4] = 0
+    if ab.dec.vopd is not None and rows[-1]:  # 96-bit words go through the generic path, which tries VOPD first
+        vm, vv = ab.dec.vopd
+        at = np.flatnonzero(size == 3)
+        size[at[((dws[at] & np.uint32(vm)) == np.uint32(vv)) & ~ab.vopd_rows[e[at]]]] = 0
+    return e, size
 
 
 def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
@@ -247,16 +225,21 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
     np.minimum(nxt, m, out=nxt)
     levels = [nxt]  # 1, 2, 4, ... 2**_STRIDE_LOG instructions on; a position of size 0 jumps to itself
     for _ in range(_STRIDE_LOG):
-        levels.append(levels[-1][levels[-1]])
-    far = levels[-1].item
+        levels.append(levels[-1].take(levels[-1]))
+    far, one = levels[-1].item, levels[0].item
     bases: list[int] = []
+    singles: list[int] = []
     scal: list[int] = []
     tail = None
     while i < lim:  # (Python, but 128 instructions a step)
         nxt = far(i - i0) + i0
         if nxt != i:
-            bases.append(i)
-            i = nxt
+            if nxt <= lim:
+                bases.append(i)
+                i = nxt
+            else:  # the jump would pass the stop (and the starts before it would be lost): one at a time
+                singles.append(i)
+                i = one(i - i0) + i0
             continue
         r = scalar.get(i)
         if r is None:
@@ -271,13 +254,13 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
     # every start the walk stepped over: the bases and 1..127 instructions on from each (doubling back)
     p = np.array(bases, dtype=np.int32) - i0
     for table in reversed(levels[:-1]):
-        p = np.concatenate([p, table[p]])
+        p = np.concatenate([p, table.take(p)])
     mark = np.zeros(m + 1, dtype=bool)
     mark[p] = True
     top = max(min(lim, n4) - i0, 0)
     keep = mark[:top] & (size[i0:i0 + top] > 0)
-    if scal:
-        keep[np.array(scal, dtype=np.int64) - i0] = True
+    if scal or singles:
+        keep[np.array(scal + singles, dtype=np.int64) - i0] = True
     return np.flatnonzero(keep) + i0, i, tail
 
 
@@ -329,28 +312,9 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
     return at, seen.bad[at]
 
 
-def _lookup(ab: ArchBatch, data: bytes, dws, pos, eids):
-    """Template id, operand-text pool indices (one row per instruction) and whether the batch path can
-    print them, for the instructions at dword positions ``pos`` (each looked up, no table of distinct words:
-    the text form formats nothing per word)."""
-    n4 = len(dws)
-    wm, w3m, any3 = ab.np_rows()[1], ab.np_rows()[2], ab.np_rows()[11]
-    e = eids[pos]
-    w64 = (dws[pos].astype(_U64) | (dws[np.minimum(pos + 1, n4 - 1)].astype(_U64) << _U64(32))) & wm[e]
-    w3 = dws[np.minimum(pos + 2, n4 - 1)] & w3m[e] if any3 else np.zeros(len(pos), np.uint32)
-    return _lookup_words(ab, data, pos, e, w64, w3)
-
-
 def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
     """Texts (an object array) of distinct words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword
     positions ``upos``, and where they could be made (elsewhere the text is None)."""
-    tid, ix, ok = _lookup_words(ab, data, upos, ue, uw, uw3)
-    return _format(ab, tid, ix, ok), ok
-
-
-def _lookup_words(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
-    """Template id (0: none), operand-text pool indices (``nslots`` columns) and whether the batch path can
-    print it, of words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword positions ``upos``."""
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
     nu = len(uw)
     # the cut operands' values (one column per operand; an entry's unused columns are 0 and index the empty text)
@@ -363,44 +327,16 @@ def _lookup_words(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
     vals = vals.astype(np.int64)
     ab.fill(ix.ravel())
     ok = ab.pool_ok[ix].all(axis=1)
-    # templates, keyed by the entry and the rest of the word
-    key = uw & rlo[ue]
-    key3 = uw3 & rhi[ue]
-    cand = np.flatnonzero(ok)
-    tid = np.zeros(nu, dtype=np.int64)
-    if len(cand):
-        ce, ck, ck3 = ue[cand], key[cand], key3[cand]
-        kh = ck * _M1 ^ ck3.astype(_U64) * _M2 ^ ce.astype(_U64) * _M3
-        at = ab.find_templates(kh, ce, ck, ck3)
-        miss = np.flatnonzero(at < 0)
-        if len(miss):  # not in the direct-mapped table: the template dictionary, or one scalar render each
-            _, kfirst, kinv = np.unique(kh[miss], return_index=True, return_inverse=True)
-            reps = cand[miss[kfirst]]
-            got = [ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
-                   for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
-                                                 uw[reps].tolist(), uw3[reps].tolist(), upos[reps].tolist())]
-            got = np.array(got, dtype=np.int64)[kinv.reshape(-1)]
-            # members of one hash group must have the representative's key (else: a hash collision)
-            same = (ce[miss] == ue[reps][kinv.reshape(-1)]) & (ck[miss] == key[reps][kinv.reshape(-1)]) & \
-                (ck3[miss] == key3[reps][kinv.reshape(-1)])
-            at[miss] = np.where(same, got, 0)
-        tid[cand] = at
+    tid = template_ids(ab, data, upos, ue, uw, uw3, ok)
     ok = tid > 0
     ix = ab.tpl_base[tid, :nslots] + vals  # texts known: sources and immediates were filled above, register tables are whole
     ix[~ok] = 0
     ok &= ab.pool_ok[ix].all(axis=1)
-    tid[~ok] = 0  # (template 0: the empty format)
-    return tid, ix, ok
-
-
-def _format(ab: ArchBatch, tid, ix, ok):
-    """One %-format per word (None where not ``ok``)."""
-    nu = len(tid)
-    nslots = ix.shape[1]
     if ab.tpl_fmt_arr is None or len(ab.tpl_fmt_arr) != len(ab.tpl_fmt):
         ab.tpl_fmt_arr, ab.tpl_nph_arr = np.array(ab.tpl_fmt, dtype=object), np.array(ab.tpl_nph, dtype=np.int64)
     # one %-format per distinct word, grouped by its number of placeholders (the sorted order makes each
     # group, and the words that have a j-th value, runs)
+    tid[~ok] = 0  # (template 0: the empty format)
     nph = ab.tpl_nph_arr[tid]
     order = np.argsort(nph, kind="stable")
     ends = np.cumsum(np.bincount(nph, minlength=nslots + 1)).tolist()
@@ -414,4 +350,38 @@ def _format(ab: ArchBatch, tid, ix, ok):
         args = zip(*[col[a - ends[j]:b - ends[j]] for j, col in enumerate(cols[:c])]) if c else repeat(())
         utext[order[a:b]] = list(map(_mod, fmts[a:b], args))
     utext[~ok] = None
-    return utext
+    return utext, ok
+
+
+def template_ids(ab: ArchBatch, data: bytes, upos, ue, uw, uw3, ok):
+    """Template id (0: none) of each word ``uw`` (third dwords ``uw3``) of entries ``ue`` at dword positions
+    ``upos`` where ``ok``, keyed by the entry and the rest of the word."""
+    dw, wm, w3m, rlo, rhi = ab.np_rows()[:5]
+    tid = np.zeros(len(uw), dtype=np.int64)
+    every = bool(ok.all())
+    cand = None if every else np.flatnonzero(ok)
+    if not every and not len(cand):
+        return tid
+    key = uw & rlo.take(ue)
+    key3 = uw3 & rhi.take(ue)
+    ce, ck, ck3 = (ue, key, key3) if every else (ue[cand], key[cand], key3[cand])
+    at = ab.find_templates(ce, ck, ck3)
+    miss = np.flatnonzero(at < 0)
+    if len(miss):  # not known: one scalar render each (per distinct key)
+        if cand is None:
+            cand = np.arange(len(uw))
+        kh = ck[miss] * _M1 ^ ck3[miss].astype(_U64) * _M2 ^ ce[miss].astype(_U64) * _M3
+        _, kfirst, kinv = np.unique(kh, return_index=True, return_inverse=True)
+        kinv = kinv.reshape(-1)
+        reps = cand[miss[kfirst]]
+        got = [ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
+               for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
+                                             uw[reps].tolist(), uw3[reps].tolist(), upos[reps].tolist())]
+        got = np.array(got, dtype=np.int64)[kinv]
+        # members of one hash group must have the representative's key (else: a hash collision)
+        same = (ce[miss] == ue[reps][kinv]) & (ck[miss] == key[reps][kinv]) & (ck3[miss] == key3[reps][kinv])
+        at[miss] = np.where(same, got, 0)
+    if every:
+        return at
+    tid[cand] = at
+    return tid

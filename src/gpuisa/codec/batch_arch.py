@@ -13,7 +13,9 @@ operand-text pool and the %-format templates.
   values met, or ``operands.reg_text`` for registers whose class and count the template's render showed).
 * Templates: keyed by an entry and the bits of the word that are not cut operand values (opcode,
   modifiers, reserved-value fields, the literal of a fixed-literal form), made by rendering one
-  instruction with the scalar renderer and putting placeholders where the cut operands' texts are.
+  instruction with the scalar renderer and putting placeholders where the cut operands' texts are.  An
+  entry with nothing cut (s_waitcnt, s_sendmsg, s_endpgm, ...; also one without a plan) has the whole
+  word as its key and ``decode_at``'s text as its template.
 
 One ``ArchBatch`` per (architecture, wave size) per process, shared by its decoders under a lock.  The
 precomputed tables of ``batch_data.py`` (when current) seed it so that a fresh process does not derive
@@ -78,17 +80,31 @@ class ArchBatch:
         self.cls_base, self.cls_sh, self.cls_mk = base, sh, mk
         self.cls_table = np.full(off, -1, dtype=np.int32)
         self.sel_ids: dict[int, int] = {}
+        # buckets with a class that looks at the second dword (its mask or opcode, e.g. GFX10 MTBUF's opcode
+        # bit 53): there the first dword does not choose; the bits of both dwords that may choose, per bucket
+        fast = dec.fast
+        two = np.zeros(512, bool)
+        two_mask = np.zeros(512, dtype=np.uint64)
+        for q, bucket in enumerate(dec.tables.prefix_index):
+            if any(not fast.low_only[id(c)] for c in bucket):
+                two[q] = True
+                m = 0xFF800000
+                for c in bucket:
+                    m |= c.mask | (c.op.place((1 << c.op.width) - 1) if c.op is not None else 0)
+                two_mask[q] = m & 0xFFFFFFFFFFFFFFFF
+        self.two_dword, self.two_mask = (two, two_mask) if two.any() else (None, None)
+        self.sel64_ids: dict[int, int] = {}
+        self.wide_sel, self.wide_eid = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int32)
         # entries: eid 0 = the scalar path decides
         self.entries: list = [None]
         self.entry_ids: dict[int, int] = {}
-        self.rows: list = [(0, 0, 0, 0, 0, [])]
+        self._rows: list = [(0, 0, 0, 0, 0, [])]
+        self.rows_pending = None  # (precomputed tables) a function making the rows of the stored entries
         self.arrays = None
         # operand-text pool: index 0 is the empty text of an absent slot
         self.pool_text, self.pool_ok, self.pool_known = np.full(4096, "", dtype=object), *np.ones((2, 4096), bool)
         self.pool_ok[1:] = self.pool_known[1:] = False
         self.pool_used = 1
-        self.pool_bytes = np.empty(4096, dtype=object)  # their UTF-8 bytes (``pool_utf8``), where ``pool_encoded``
-        self.pool_encoded = np.zeros(4096, bool)
         self.seg_starts: list[int] = []
         self.seg_compute: list = []
         self.seg_by_key: dict = {}
@@ -108,15 +124,24 @@ class ArchBatch:
         self.th_new: list = []  # (hashes, ids) not sorted in yet
         self.first_tid = None  # entry id -> its first template's id
 
+    @property
+    def rows(self) -> list:
+        """Per entry id: (dwords, width mask, dword-3 mask, rest mask, rest mask of dword 3, cut slots); made
+        on first use where they come from the precomputed tables (whose numpy rows are loaded directly)."""
+        if self.rows_pending is not None:
+            make, self.rows_pending = self.rows_pending, None
+            self._rows += make()
+        return self._rows
+
     # -- classification ------------------------------------------------------
     def classify(self, dws):
         p = dws >> np.uint32(23)
-        base = self.cls_base[p]
-        idx = base + ((dws >> self.cls_sh[p]) & self.cls_mk[p])
+        base = self.cls_base.take(p)
+        idx = base + ((dws >> self.cls_sh.take(p)) & self.cls_mk.take(p))
         dense = base >= 0
         if not dense.all():
             idx[~dense] = 0
-        e = self.cls_table[idx]
+        e = self.cls_table.take(idx)
         miss = dense & (e < 0)
         if miss.any():
             mi = np.flatnonzero(miss)
@@ -124,12 +149,60 @@ class ArchBatch:
             reps = (dws[mi[first]] & self.sel_mask[p[mi[first]]]).tolist()
             self.cls_table[u] = [self.entry_id(s) for s in reps]
             e = self.cls_table[idx]
-        if not dense.all():
+        if not dense.all():  # selectors of more than 16 bits: a sorted table of those met so far
             si = np.flatnonzero(~dense)
-            sel = dws[si] & self.sel_mask[p[si]]
-            u, inv = np.unique(sel, return_inverse=True)
-            e[si] = np.array([self.entry_id(s) for s in u.tolist()], dtype=np.int32)[inv]
+            sel = dws.take(si) & self.sel_mask.take(p.take(si))
+            got = self._wide_lookup(sel)
+            miss = got < 0
+            if miss.any():
+                new = distinct(sel[miss])
+                eids = np.array([self.entry_id(s) for s in new.tolist()], dtype=np.int32)
+                h = np.concatenate([self.wide_sel, new])
+                order = np.argsort(h, kind="stable")
+                self.wide_sel, self.wide_eid = h[order], np.concatenate([self.wide_eid, eids])[order]
+                got = self._wide_lookup(sel)
+            e[si] = got
+        if self.two_dword is not None:  # the second stage: both dwords, where the first does not choose
+            at = np.flatnonzero((e == 0) & self.two_dword.take(p))
+            at = at[at + 1 < len(dws)]
+            if len(at):
+                key = (dws.take(at).astype(_U64) | (dws.take(at + 1).astype(_U64) << _U64(32))) & \
+                    self.two_mask.take(p.take(at))
+                u, inv = np.unique(key, return_inverse=True)
+                e[at] = np.array([self.entry_id64(k) for k in u.tolist()], dtype=np.int32)[inv.reshape(-1)]
         return e
+
+    def _wide_lookup(self, sel):
+        """Entry ids of wide selectors ``sel`` from the sorted table of those met (-1 where not met)."""
+        if not len(self.wide_sel):
+            return np.full(len(sel), -1, dtype=np.int32)
+        at = np.minimum(np.searchsorted(self.wide_sel, sel), len(self.wide_sel) - 1)
+        return np.where(self.wide_sel.take(at) == sel, self.wide_eid.take(at), -1).astype(np.int32)
+
+    def entry_id64(self, key: int) -> int:
+        """Entry id of a 64-bit word (only its bits in ``two_mask`` set), chosen as the scalar decoder chooses
+        (the first class whose mask and opcode match); 0 where a wider class would have to decide."""
+        got = self.sel64_ids.get(key)
+        if got is not None:
+            return got
+        dw = key & 0xFFFFFFFF
+        eid = 0
+        vopd = self.dec.vopd
+        if vopd is None or dw & vopd[0] != vopd[1]:
+            for dc in self.dec.tables.prefix_index[dw >> 23]:
+                if dc.width > 64:
+                    if key & dc.mask & 0xFFFFFFFFFFFFFFFF == dc.value & 0xFFFFFFFFFFFFFFFF:
+                        break
+                    continue
+                word = key if dc.width == 64 else dw
+                if word & dc.mask != dc.value:
+                    continue
+                entry = dc.entries.get(dc.op.extract(word) if dc.op is not None else -1)
+                if entry is not None:
+                    eid = self.entry_eid(entry)
+                    break
+        self.sel64_ids[key] = eid
+        return eid
 
     def scalar_decoder(self):
         """A decoder of the same architecture for what the batch path leaves to the scalar path; its word
@@ -151,20 +224,22 @@ class ArchBatch:
         c = fast.by_sel.get(sel)
         if c is None:
             c = fast.by_sel[sel] = fast._choose(sel)
-        eid = 0
-        if c and c[1] <= 96:
-            entry = c[0]
-            eid = self.entry_ids.get(id(entry))
-            if eid is None:
-                row = self._compile(entry)
-                eid = 0
-                if row is not None:
-                    eid = len(self.entries)
-                    self.entries.append(entry)
-                    self.rows.append(row)
-                    self.arrays = None
-                self.entry_ids[id(entry)] = eid
+        eid = self.entry_eid(c[0]) if c and c[1] <= 96 else 0
         self.sel_ids[sel] = eid
+        return eid
+
+    def entry_eid(self, entry) -> int:
+        """The entry's id (compiled on first use; 0: the scalar path decides)."""
+        eid = self.entry_ids.get(id(entry))
+        if eid is None:
+            row = self._compile(entry)
+            eid = 0
+            if row is not None:
+                eid = len(self.entries)
+                self.entries.append(entry)
+                self.rows.append(row)
+                self.arrays = None
+            self.entry_ids[id(entry)] = eid
         return eid
 
     def _compile(self, entry):
@@ -175,8 +250,8 @@ class ArchBatch:
         if entry.encoding == "VOPD":
             return compile_vopd(self, entry) if dec.vopd is not None and entry.width == 64 else None
         plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
-        if plan is None:
-            return None
+        if plan is None:  # (special forms: s_waitcnt, s_sendmsg, s_endpgm, ...) the whole word keys the template
+            return (1, 0xFFFFFFFF, 0, 0xFFFFFFFF, 0, []) if entry.width == 32 else None
         # a 32-bit instruction whose plan always reads a literal: the literal is its second dword, kept whole
         # in the template key (constants repeat)
         lit = any(sp.get("k") == "lit" for sp in plan["ops"])
@@ -276,29 +351,35 @@ class ArchBatch:
         and per cut operand (``nslots`` columns) its shift, mask, place (third dword or not) and pool segment."""
         if self.arrays is None:
             rows = self.rows
-            n = len(rows)
-            dw = np.array([r[0] for r in rows], np.int32)
-            wm = np.array([r[1] for r in rows], np.uint64)
-            w3m = np.array([r[2] for r in rows], np.uint32)
-            rlo = np.array([r[3] for r in rows], np.uint64)
-            rhi = np.array([r[4] for r in rows], np.uint32)
-            nslots = max(len(r[5]) for r in rows)
-            s_sh = np.zeros((n, nslots), np.uint64)
-            s_mk = np.zeros((n, nslots), np.uint64)
-            s_3 = np.zeros((n, nslots), bool)
-            s_base = np.zeros((n, nslots), np.int64)
             flat = [(i, j, lo, width, base) for i, r in enumerate(rows) for j, (_, lo, width, _, _, base) in enumerate(r[5])]
-            if flat:
-                i, j, lo, width, base = (np.array(c, dtype=np.int64) for c in zip(*flat))
-                s_sh[i, j] = np.where(lo >= 64, lo - 64, lo)
-                s_mk[i, j] = (1 << width) - 1
-                s_3[i, j] = lo >= 64
-                s_base[i, j] = base
-            self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
-            self.s_pack = np.stack([s_sh, s_mk, s_base.astype(np.uint64)], axis=1)  # (one gather for all three)
-            self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()),
-                           bool(w3m.any()))
+            self.set_arrays(*([r[c] for r in rows] for c in range(5)),
+                            *(np.array(c, dtype=np.int64) for c in (zip(*flat) if flat else [()] * 5)))
         return self.arrays
+
+    def set_arrays(self, dw, wm, w3m, rlo, rhi, si, sj, slo, sw, sbase) -> None:
+        """``np_rows``'s arrays from per-entry columns and per-cut-operand ones (entry id, column, low bit,
+        width, pool base)."""
+        n = len(dw)
+        dw, wm, w3m = np.array(dw, np.int32), np.array(wm, np.uint64), np.array(w3m, np.uint32)
+        rlo, rhi = np.array(rlo, np.uint64), np.array(rhi, np.uint32)
+        si, sj, slo, sw = (np.asarray(a, np.int64) for a in (si, sj, slo, sw))
+        nslots = int(sj.max()) + 1 if len(sj) else 0
+        s_sh = np.zeros((n, nslots), np.uint64)
+        s_mk = np.zeros((n, nslots), np.uint64)
+        s_3 = np.zeros((n, nslots), bool)
+        s_base = np.zeros((n, nslots), np.int64)
+        if len(si):
+            s_sh[si, sj] = np.where(slo >= 64, slo - 64, slo)
+            s_mk[si, sj] = (1 << sw) - 1
+            s_3[si, sj] = slo >= 64
+            s_base[si, sj] = sbase
+        self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
+        self.s_pack = np.stack([s_sh, s_mk, s_base.astype(np.uint64)], axis=1)  # (one gather for all three)
+        # the same by operand column, each contiguous (``batch_text.py`` works a column at a time)
+        self.s_cols = tuple(np.ascontiguousarray(a.T) for a in (s_sh, s_mk, s_base, s_3))
+        self.s_count = (s_mk != 0).sum(axis=1)  # cut operands per entry (columns 0 .. count-1)
+        self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()),
+                       bool(w3m.any()))
 
     # -- operand-text pool ---------------------------------------------------
     def _reserved_segment(self, entry, plan, k, lo, w):
@@ -321,9 +402,9 @@ class ArchBatch:
     def reserve(self, size: int) -> None:
         """Room for ``size`` operand texts in the pool."""
         if size > len(self.pool_text):
-            for name in ("pool_text", "pool_ok", "pool_known", "pool_bytes", "pool_encoded"):
+            for name in ("pool_text", "pool_ok", "pool_known"):
                 old = getattr(self, name)
-                new = np.empty(size, dtype=object) if name in ("pool_text", "pool_bytes") else np.zeros(size, dtype=bool)
+                new = np.empty(size, dtype=object) if name == "pool_text" else np.zeros(size, dtype=bool)
                 new[:len(old)] = old
                 setattr(self, name, new)
 
@@ -404,11 +485,12 @@ class ArchBatch:
         self.th_new.append((np.array([h], dtype=_U64), np.array([tid])))
         return tid
 
-    def add_templates(self, eids: list, keys: list, keys3: list, fmts: list, bases: list) -> None:
-        """``add_template`` for many at once (the precomputed ones)."""
+    def add_templates(self, eids, keys, keys3, fmts: list, bases, counts) -> None:
+        """``add_template`` for many at once (the precomputed ones): arrays of entry ids, keys, keys of the third
+        dword, the formats, pool bases (a row per template, ``MAXC`` columns) and placeholder counts."""
         first, n = len(self.tpl_fmt), len(fmts)
         self.tpl_fmt += fmts
-        self.tpl_nph += [len(b) for b in bases]
+        self.tpl_nph += counts.tolist()
         size = len(self.tpl_base)
         while size < first + n:
             size *= 2
@@ -419,56 +501,53 @@ class ArchBatch:
                 new[:len(old)] = old
                 setattr(self, name, new)
         tids = np.arange(first, first + n)
-        for j in range(MAXC):
-            col = [b[j] if len(b) > j else 0 for b in bases]
-            if any(col):
-                self.tpl_base[tids, j] = col
-        e = np.array(eids, dtype=np.int32)
-        k = np.array(keys, dtype=_U64)
-        k3 = np.array(keys3, dtype=np.uint32)
+        self.tpl_base[first:first + n] = bases
+        e = np.asarray(eids, dtype=np.int32)
+        k = np.asarray(keys, dtype=_U64)
+        k3 = np.asarray(keys3, dtype=np.uint32)
         self.tid_eid[tids], self.tid_key[tids], self.tid_key3[tids] = e, k, k3
         h = k * M1 ^ k3.astype(_U64) * M2 ^ e.astype(_U64) * M3
         self.th_new.append((h, tids))
-        self.tpl_ids.update(zip(zip(eids, keys, keys3), range(first, first + n)))
+        self.tpl_ids.update(zip(zip(e.tolist(), k.tolist(), k3.tolist()), range(first, first + n)))
+        self.tpl_fails.update(dict.fromkeys(e.tolist(), -1))  # (their entries have working templates: never demoted)
         self.tpl_fmt_arr = self.first_tid = None
 
+    def tpl_base_cols(self, k: int):
+        """The templates' pool bases of their first ``k`` operands, by operand column (each contiguous)."""
+        got = self.__dict__.get("_tpl_cols")
+        if got is None or got[0] != (len(self.tpl_fmt), k):
+            got = self._tpl_cols = ((len(self.tpl_fmt), k),
+                                    np.ascontiguousarray(self.tpl_base[:len(self.tpl_fmt), :k].T))
+        return got[1]
+
     def line_formats(self):
-        """The templates as UTF-8 lines (with a newline; the last one, ``%s``, for a text made elsewhere) and
-        their numbers of placeholders, as arrays (the text form, ``batch.decode_text``)."""
+        """The templates as lines (with a newline; the last one, ``%s``, for a text made elsewhere) and their
+        numbers of placeholders, as arrays (the text form, ``batch_text.py``)."""
         if self.line_fmt_arr is None or len(self.line_fmt_arr) != len(self.tpl_fmt) + 1:
-            self.line_fmt_arr = np.array([(f + "\n").encode() for f in self.tpl_fmt] + [b"%s\n"], dtype=object)
+            self.line_fmt_arr = np.array([f + "\n" for f in self.tpl_fmt] + ["%s\n"], dtype=object)
             self.line_nph_arr = np.array(self.tpl_nph + [1], dtype=np.int64)
         return self.line_fmt_arr, self.line_nph_arr
 
-    def pool_utf8(self, idx):
-        """The UTF-8 bytes of the (known) pool texts at ``idx``, an object array (encoded on first use)."""
-        miss = ~self.pool_encoded[idx]
-        if miss.any():
-            u = distinct(idx[miss])
-            self.pool_bytes[u] = np.array([t.encode() for t in self.pool_text[u].tolist()] + [None], dtype=object)[:-1]
-            self.pool_encoded[u] = True
-        return self.pool_bytes[idx]
-
-    def find_templates(self, kh, ce, ck, ck3):
-        """Template id per (entry, rest-of-word key) with key hash ``kh``: a binary search in the known ones'
-        hashes, -1 where it finds none."""
+    def find_templates(self, ce, ck, ck3):
+        """Template id per (entry ``ce``, rest-of-word key ``ck``, ``ck3``): the entry's first template where
+        the key is its key, else a binary search in the known ones' key hashes; -1 where none is known."""
         if self.th_new:
             h = np.concatenate([self.th_sorted] + [a for a, _ in self.th_new])
             t = np.concatenate([self.th_tid] + [b for _, b in self.th_new])
             order = np.argsort(h, kind="stable")
             self.th_sorted, self.th_tid, self.th_new = h[order], t[order], []
         if not len(self.th_sorted):
-            return np.full(len(kh), -1)
+            return np.full(len(ce), -1)
         if self.first_tid is None or len(self.first_tid) != len(self.entries):
             self.first_tid = np.zeros(len(self.entries), dtype=np.int64)
             t = np.arange(len(self.tpl_fmt) - 1, 0, -1)
             self.first_tid[self.tid_eid[t]] = t  # (the first one wins)
-        t = self.first_tid[ce]  # most words of an entry have its first template's key (default modifiers)
-        hit = (self.tid_key[t] == ck) & (self.tid_eid[t] == ce) & (self.tid_key3[t] == ck3)
+        t = self.first_tid.take(ce)  # most words of an entry have its first template's key (default modifiers)
+        hit = (self.tid_key.take(t) == ck) & (self.tid_eid.take(t) == ce) & (self.tid_key3.take(t) == ck3)
         out = np.where(hit, t, -1)
         rest = np.flatnonzero(~hit)
         if len(rest):
-            kr = kh[rest]
+            kr = ck[rest] * M1 ^ ck3[rest].astype(_U64) * M2 ^ ce[rest].astype(_U64) * M3
             at = np.minimum(np.searchsorted(self.th_sorted, kr), len(self.th_sorted) - 1)
             t = self.th_tid[at]
             hit = (self.th_sorted[at] == kr) & (self.tid_key[t] == ck[rest]) & (self.tid_eid[t] == ce[rest]) & \
@@ -485,6 +564,11 @@ class ArchBatch:
         if entry.encoding == "VOPD":
             return template_vopd(self, eid, word, data, off)
         nd, slots = self.rows[eid][0], self.rows[eid][5]
+        if not slots:  # nothing cut (s_waitcnt, s_sendmsg, s_endpgm, ...): the whole word keys the template, whose
+            w = (word & ((1 << 32 * nd) - 1)).to_bytes(4 * nd, "little")  # text is decode_at's, the same in two
+            a, b = dec.decode_at(w + bytes(12), 0), dec.decode_at(bytes(4) + w + b"\xff" * 12, 4)  # contexts
+            ok = a.valid and b.valid and len(a.data) == len(b.data) == 4 * nd and a.text == b.text and a.name == entry.name
+            return (a.text.replace("%", "%%"), []) if ok else None
         parts: list = []
         d = dec._render(entry, word & ((1 << entry.width) - 1), data, off, parts)
         if not d.valid or len(d.data) != 4 * nd or not parts:

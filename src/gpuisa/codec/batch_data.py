@@ -13,6 +13,11 @@ stored; nothing is written by hand.  Generation also renders every value of a re
 reserved values, so those fields become table lookups too; an entry none of whose own words makes a
 template is left to the scalar path.
 
+Format: JSON; the operand texts as text (one a line), the entries (with their cut operands), the
+templates' keys and the class table as numpy columns (``pack``: dtype and base64 bytes), so that loading
+is a few array copies rather than Python loops (the entries' numpy rows are loaded as they are; their
+Python rows are made when first needed).
+
 Staleness: the file carries a fingerprint of all the scalar decoder depends on (the codec's modules,
 the architecture's plan/named/layout data, the instruction tables from the store).  ``seed`` uses the
 file only when the fingerprint matches; otherwise the batch decoder derives everything at run time, as
@@ -22,6 +27,7 @@ is stale, and checks sampled stored templates against fresh scalar renders.
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 import json
 import sys
@@ -29,12 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
+from . import batch_arch
+
 HERE = Path(__file__).parent
 DATA_DIR = HERE / "data"
 REGEN = ".venv/bin/python -m gpuisa.codec.batch_data"
 # the modules whose code may decide the scalar decoder's texts or the batch tables' derivation: every codec
 # module but these (the stream loop, the command line, pages, LLVM runners), and the model
-_NOT_SOURCES = {"batch.py", "cli.py", "pages.py", "differential.py", "oracle.py", "probe.py", "elf.py"}
+_NOT_SOURCES = {"batch.py", "batch_text.py", "cli.py", "pages.py", "differential.py", "oracle.py", "probe.py", "elf.py"}
 _STORED_TEXTS = 1024  # operand texts stored per table: values below this (wider fields fill the rest at run time)
 
 
@@ -107,20 +115,60 @@ def _load(ab, doc: dict) -> None:
             ok = np.ones(len(texts), bool)
             ok[info[5]] = False
             starts.append(ab._segment(("stored", len(starts)), size, compute, (texts, ok), info=info))
-    for i, (ei, nd, wm, w3m, rlo, rhi, slots) in enumerate(doc["entries"], start=1):
-        entry = entries[ei]
-        ab.entries.append(entry)
-        ab.rows.append((nd, wm, w3m, rlo, rhi, [(k, lo, w, bool(reg), cls, starts[s]) for k, lo, w, reg, cls, s in slots]))
-        ab.entry_ids[id(entry)] = i
-    ab.arrays = None
-    classes = doc["classes"]
-    if len(classes) == len(ab.cls_table):
-        ab.cls_table[:] = classes
-    tpl = doc["templates"]
-    if tpl:
-        eids, keys, keys3, fmts, bases = zip(*tpl)
-        ab.add_templates(list(eids), list(keys), list(keys3), list(fmts),
-                         [[starts[s] for s in b] for b in bases])
+    starts = np.array(starts, dtype=np.int64)
+    # entries (columns) and their cut operands (one row per operand, in entry order)
+    ent = {k: unpack(v) for k, v in doc["entries"].items()}
+    first = len(ab.entries)
+    ab.entries += [entries[i] for i in ent["index"].tolist()]
+    ab.entry_ids.update((id(entries[i]), eid) for eid, i in enumerate(ent["index"].tolist(), start=first))
+    se, sk, slo, sw, sreg, scls = (ent[k] for k in ("slot_entry", "slot_k", "slot_lo", "slot_w", "slot_reg", "slot_cls"))
+    sbase = starts[ent["slot_seg"]]
+
+    def rows() -> list:  # (made when first needed: a template to make, an entry to add)
+        classes = [None] + doc["slot_classes"]  # (index 0: none)
+        slots: list = [[] for _ in range(len(ent["index"]))]
+        for e, k, lo, w, reg, c, b in zip(se.tolist(), sk.tolist(), slo.tolist(), sw.tolist(), sreg.tolist(),
+                                          scls.tolist(), sbase.tolist()):
+            slots[e].append((None if k < 0 else k, lo, w, bool(reg), classes[c], b))
+        return list(zip(*(ent[k].tolist() for k in ("dw", "wm", "w3m", "rlo", "rhi")), slots))
+
+    if ab.rows_pending is None and first == len(ab._rows) == 1:  # the numpy rows straight from the columns
+        ab.rows_pending = rows
+        col = np.concatenate([[0], np.cumsum(np.bincount(se, minlength=len(ent["index"])))])[:-1]
+        ab.set_arrays(*(np.concatenate([np.zeros(1, ent[k].dtype), ent[k]]) for k in ("dw", "wm", "w3m", "rlo", "rhi")),
+                      se + 1, np.arange(len(se)) - col[se], slo, sw, sbase)
+    else:
+        ab.rows.extend(rows())
+        ab.arrays = None
+    cls = unpack(doc["classes"])
+    if len(cls) == len(ab.cls_table):
+        ab.cls_table[:] = cls
+    tpl = {k: unpack(v) for k, v in doc["templates"].items()}
+    if len(tpl["eid"]):
+        nb = tpl["count"]
+        bases = np.zeros((len(nb), batch_arch.MAXC), dtype=np.int64)
+        bases[np.repeat(np.arange(len(nb)), nb), np.arange(nb.sum()) - np.repeat(np.cumsum(nb) - nb, nb)] = starts[tpl["seg"]]
+        ab.add_templates(tpl["eid"], tpl["key"], tpl["key3"], doc["template_formats"].split("\n"), bases, nb)
+
+
+def pack(a) -> str:
+    """A numpy array as text: its dtype and its bytes in base64."""
+    return f"{a.dtype.str}:{binascii.b2a_base64(np.ascontiguousarray(a).tobytes(), newline=False).decode()}"
+
+
+def unpack(s: str):
+    dtype, data = s.split(":", 1)
+    return np.frombuffer(binascii.a2b_base64(data), dtype=dtype)
+
+
+def stored_templates(doc: dict) -> list:
+    """The stored templates as rows: [entry id, key, key3, format, segment index of each placeholder]."""
+    tpl = {k: unpack(v) for k, v in doc["templates"].items()}
+    ends = np.cumsum(tpl["count"]).tolist()
+    seg = tpl["seg"].tolist()
+    return [[e, k, k3, f, seg[end - n:end]] for e, k, k3, f, n, end in
+            zip(tpl["eid"].tolist(), tpl["key"].tolist(), tpl["key3"].tolist(), doc["template_formats"].split("\n"),
+                tpl["count"].tolist(), ends)]
 
 
 # -- generation ------------------------------------------------------------------------------------
@@ -138,6 +186,11 @@ def generate(arch: str) -> dict:
         n = int(ab.cls_mk[p]) + 1
         sels = ((p << 23) | (np.arange(n, dtype=np.uint64) << np.uint64(ab.cls_sh[p]))) & np.uint64(ab.sel_mask[p])
         ab.cls_table[base:base + n] = [ab.entry_id(int(s)) for s in sels]
+    for bucket in dec.tables.prefix_index:  # and every other entry: those of the buckets classified at run time
+        for dc in bucket:  # (selectors of more than 16 bits) and of the classes the second dword chooses
+            if dc.width <= 64:
+                for entry in dc.entries.values():
+                    ab.entry_eid(entry)
     index = {id(e): i for i, e in enumerate(dec.tables.entries)}
     rows = ab.np_rows()
     for eid in range(1, len(ab.entries)):
@@ -152,7 +205,7 @@ def generate(arch: str) -> dict:
         for data in words:
             data = data + b"\0" * 12
             dws = np.frombuffer(data[:12], dtype="<u4")
-            if int(ab.classify(dws[:1])[0]) != eid:
+            if int(ab.classify(dws[:2])[0]) != eid:
                 continue
             word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
             w3 = int(dws[2]) & int(rows[2][eid])
@@ -171,30 +224,47 @@ def generate(arch: str) -> dict:
             assert not any("\n" in t for t in texts)
             info = ["alone", index[id(entry)], k, w, "\n".join(texts), np.flatnonzero(~ab.pool_ok[ix]).tolist()]
         segments.append(info)
-    entries = []
-    for eid in range(1, len(ab.entries)):
-        nd, wm, w3m, rlo, rhi, slots = ab.rows[eid]
-        entries.append([index[id(ab.entries[eid])], nd, wm, w3m, rlo, rhi,
-                        [[k, lo, w, int(reg), cls, seg_of[b]] for k, lo, w, reg, cls, b in slots]])
-    templates = []
-    for (eid, key, key3), tid in ab.tpl_ids.items():
-        if tid:
-            nph = ab.tpl_nph[tid]
-            templates.append([eid, key, key3, ab.tpl_fmt[tid], [seg_of[int(b)] for b in ab.tpl_base[tid, :nph]]])
+    rows = ab.rows[1:]
+    slot_classes = sorted({sl[4] for r in rows for sl in r[5] if sl[4] is not None})
+    slots = [(e, sl) for e, r in enumerate(rows) for sl in r[5]]
+    entries = {"index": np.array([index[id(e)] for e in ab.entries[1:]], np.int32),
+               "dw": np.array([r[0] for r in rows], np.int32), "wm": np.array([r[1] for r in rows], np.uint64),
+               "w3m": np.array([r[2] for r in rows], np.uint32), "rlo": np.array([r[3] for r in rows], np.uint64),
+               "rhi": np.array([r[4] for r in rows], np.uint32),
+               "slot_entry": np.array([e for e, _ in slots], np.int32),
+               "slot_k": np.array([-1 if sl[0] is None else sl[0] for _, sl in slots], np.int16),
+               "slot_lo": np.array([sl[1] for _, sl in slots], np.int16),
+               "slot_w": np.array([sl[2] for _, sl in slots], np.int16),
+               "slot_reg": np.array([sl[3] for _, sl in slots], bool),
+               "slot_cls": np.array([0 if sl[4] is None else 1 + slot_classes.index(sl[4]) for _, sl in slots], np.int8),
+               "slot_seg": np.array([seg_of[sl[5]] for _, sl in slots], np.int32)}
+    known = [(k, tid) for k, tid in ab.tpl_ids.items() if tid]
+    fmts = [ab.tpl_fmt[tid] for _, tid in known]
+    assert not any("\n" in f for f in fmts)
+    templates = {"eid": np.array([k[0] for k, _ in known], np.int32), "key": np.array([k[1] for k, _ in known], np.uint64),
+                 "key3": np.array([k[2] for k, _ in known], np.uint32),
+                 "count": np.array([ab.tpl_nph[tid] for _, tid in known], np.int8),
+                 "seg": np.array([seg_of[int(b)] for _, tid in known for b in ab.tpl_base[tid, :ab.tpl_nph[tid]]], np.int32)}
     return {"arch": arch, "generated_by": f"{REGEN} {arch}", "fingerprint": fingerprint(dec),
-            "pool_size": ab.pool_used, "segments": segments, "entries": entries, "classes": ab.cls_table.tolist(), "templates": templates}
+            "pool_size": ab.pool_used, "segments": segments, "slot_classes": slot_classes,
+            "entries": {k: pack(v) for k, v in entries.items()}, "classes": pack(ab.cls_table.astype(np.int32)),
+            "templates": {k: pack(v) for k, v in templates.items()}, "template_formats": "\n".join(fmts)}
 
 
 def write(arch: str) -> Path:
     doc = generate(arch)
     path = data_path(arch)
-    head = {k: doc[k] for k in ("arch", "generated_by", "fingerprint", "pool_size")}
+    head = {k: doc[k] for k in ("arch", "generated_by", "fingerprint", "pool_size", "slot_classes")}
     lines = [json.dumps(head)[:-1] + ","]
-    for key in ("segments", "entries", "templates"):
-        lines.append(f'"{key}": [')
-        lines.append(",\n".join(json.dumps(x, separators=(",", ":")) for x in doc[key]))
-        lines.append("],")
-    lines.append('"classes": ' + json.dumps(doc["classes"], separators=(",", ":")) + "}")
+    lines.append('"segments": [')
+    lines.append(",\n".join(json.dumps(x, separators=(",", ":")) for x in doc["segments"]))
+    lines.append("],")
+    for key in ("entries", "templates"):
+        lines.append(f'"{key}": {{')
+        lines.append(",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in doc[key].items()))
+        lines.append("},")
+    lines.append(f'"template_formats": {json.dumps(doc["template_formats"])},')
+    lines.append(f'"classes": {json.dumps(doc["classes"])}}}')
     path.write_text("\n".join(lines) + "\n")
     return path
 

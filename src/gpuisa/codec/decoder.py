@@ -553,7 +553,7 @@ class Decoder:
         was = gc.isenabled()
         gc.disable()
         try:
-            from .batch import decode_text
+            from .batch_text import decode_text
 
             return decode_text(self, bytes(data))
         finally:

@@ -331,6 +331,8 @@ class Encoder:
                     if r is None or r[0] != "v":
                         raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address")
                     values["VADDR" if enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
+            elif "table" in spec and (sp := rdna.parse_true16(self.tables.gfx.split(".")[0], spec, tok)) is not None:
+                values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
             elif "table" in spec and (sp := special.parse_special(self.named, spec, tok, values)) is not None:
                 values.update(sp)
             elif "table" in spec:

@@ -129,11 +129,11 @@ class FastPath:
     def _choose(self, dw: int):
         res = False
         for dc in self.dec.tables.prefix_index[dw >> 23]:
+            if dw & dc.mask & 0xFFFFFFFF != dc.value & 0xFFFFFFFF:
+                continue  # (its first dword already rules the class out, whatever the second says)
             if not self.low_only[id(dc)]:
                 res = False
                 break
-            if dw & dc.mask & 0xFFFFFFFF != dc.value & 0xFFFFFFFF:
-                continue
             entry = dc.entries.get(dc.op.extract(dw) if dc.op is not None else -1)
             if entry is None:
                 continue

@@ -151,7 +151,9 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
         return reg_text("v", value - vgpr_base, count)
     if value < 128 or 235 <= value <= 239 or 251 <= value <= 254:
         return sgpr_name(gfx, value, count)
-    if size == 16 and not is_float and gfx in ("GFX9", "GFX940") and (240 <= value <= 248) and vgpr_base is not None:
+    if size == 16 and 240 <= value <= 248 and not is_float and vgpr_base is not None:
+        # a float inline constant read by a 16-bit integer vector operand: its bits in hex (GFX9; GFX10+ probed
+        # with llvm-mc-19 on every VALU 16-bit integer source, but v_sad_u16, v_sat_pk_u8_i16 print the name)
         return f"0x{INV_2PI_BITS[16] if value == 248 else _bits(float(FLOAT_CONSTS[value]), 16):x}"
     return inline_constant(value, size)
 

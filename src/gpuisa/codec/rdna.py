@@ -149,7 +149,7 @@ def probe_scalar_tables(arch_name: str, st: dict) -> None:
         st["ops"].setdefault(key, {})[str(k)] = st["tables"].index(toks)
 
 
-SSRC_TRIAL = (4, 134, 106)  # s4, the inline constant 6, vcc_lo
+SSRC_TRIAL = (4, 134, 106, 127)  # s4, the inline constant 6, vcc_lo, exec_hi
 
 
 def probe_buffer_formats(arch_name: str) -> dict | None:
@@ -340,11 +340,43 @@ def scalar_text(dec, entry, fields: dict[str, int]) -> str | None:
 
 
 def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
-    """An operand the plan's few probed values do not cover: s_sendmsg_rtn's message (its learned token)."""
+    """An operand the plan's few probed values do not cover: s_sendmsg_rtn's message (its learned token), a
+    true16 register (``v_mov_b16_e32 v112.h, v28.l``: bit 7 of a VGPR field picks the high half)."""
     toks = dec.named.get("sendmsg_rtn", {}).get(entry.name)
     if toks is not None and "SSRC0" in spec.get("table", {}) and "SSRC0" in fields:
         return toks[fields["SSRC0"]]
+    if _true16(spec):
+        fname = next(iter(spec["table"]))
+        f = dec.tables.encodings[entry.encoding].field(fname)
+        v = fields.get(fname)
+        if f is None or v is None:
+            return None
+        if f.width == 9 and v < 256:  # a 16-bit integer source: SGPRs, constants (floats as their bits)
+            return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, False, 256)
+        r = v - 256 if f.width == 9 else v
+        return f"v{r & 127}.{'h' if r & 128 else 'l'}"
     return None
+
+
+def _true16(spec: dict) -> bool:
+    """A one-field operand LLVM prints as a 16-bit register half (``v0.l``) for some value."""
+    table = spec.get("table", {})
+    return len(table) == 1 and any(x.endswith((".l", ".h")) for tbl in table.values() for x in tbl.values())
+
+
+def parse_true16(gfx: str, spec: dict, tok: str) -> dict[str, int] | None:
+    """The encoder's side of ``fallback``'s true16 registers and sources; None if ``tok`` is not one."""
+    if not _true16(spec):
+        return None
+    fname = next(iter(spec["table"]))
+    m = re.match(r"^v(\d+)\.([lh])$", tok)
+    if m and int(m.group(1)) < 128:
+        r = int(m.group(1)) | (128 if m.group(2) == "h" else 0)
+        return {fname: r + (256 if fname.startswith("SRC") else 0)}
+    if not fname.startswith("SRC"):
+        return None
+    got = opd.parse_src(gfx, tok, 1)  # (a float constant's bits, 0x3c00, are a literal to llvm-mc's assembler)
+    return {fname: got[0]} if got is not None and got[1] is None and got[0] < 256 else None
 
 
 def modifier(dec, fname: str, value: int, m: dict) -> list[str] | None:
