@@ -2,8 +2,9 @@
 scalar decoder: the class table (first-dword selector -> entry), per-entry plans of cut operands, the
 operand-text pool and the %-format templates.
 
-* Class table: the bits that choose a decode class and opcode (``FastPath.sel_mask``, per 9-bit prefix)
-  index a dense table of entry ids, filled by the scalar class chooser the first time a selector is met.
+* Class table (``batch_classes.py``): the bits that choose a decode class and opcode (``FastPath.sel_mask``,
+  per 9-bit prefix) index a table of entry ids, filled by the scalar class chooser the first time a
+  selector is met (and both dwords where the first does not choose).
 * Entry rows: per entry a plan cuts out the operands whose text depends on their own field value alone
   (registers, plain sources, immediates); the rest of the word keys a template.  Fields with reserved
   values stay in the key (the scalar renderer alone decides on them) -- except, in tables made by
@@ -30,6 +31,7 @@ import threading
 import numpy as np
 
 from . import operands as opd
+from .batch_classes import Classes, distinct
 from .batch_learned import compile_vopd, learned_operand, template_vopd
 from .syntax import join
 
@@ -48,53 +50,16 @@ SLOT_BITS = 19  # the stream's table of distinct words
 _PROBES = (1, 65, 106, 125, 129, 200, 242, 248, 254, 255, 300, 400, 1000, 40000)
 
 
-def distinct(a):
-    """``np.unique(a)`` for a 1-d array, sorted (``np.unique`` without indices imports ``numpy.ma`` on its
-    first call: ~10 ms of a fresh process's first decode)."""
-    a = np.sort(a)
-    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
-
-
-class ArchBatch:
-    """Per (architecture, wave size): class table, entry plans, operand-text pool, templates."""
+class ArchBatch(Classes):
+    """Per (architecture, wave size): class table (``batch_classes.py``), entry plans, operand-text pool,
+    templates."""
 
     def __init__(self, dec, cut_reserved: bool = False):
         self.dec = dec
         self.cut_reserved = cut_reserved  # probe reserved-value register fields (``batch_data.py`` generation)
         self.precomputed = "not loaded"  # or "loaded", or why the precomputed tables were not used
         self.lock = threading.Lock()  # one stream at a time: the tables and scratch arrays are shared
-        sm = dec.fast.sel_mask
-        self.sel_mask = np.array(sm, dtype=np.uint32)
-        base = np.full(512, -1, dtype=np.int64)
-        sh = np.zeros(512, dtype=np.uint32)
-        mk = np.zeros(512, dtype=np.uint32)
-        off = 0
-        for p, m in enumerate(sm):
-            low = m & 0x7FFFFF
-            s = (low & -low).bit_length() - 1 if low else 0
-            span = low.bit_length() - s if low else 0
-            if span > 16:
-                continue  # such buckets are classified through np.unique on their selectors
-            base[p], sh[p], mk[p] = off, s, (1 << span) - 1
-            off += 1 << span
-        self.cls_base, self.cls_sh, self.cls_mk = base, sh, mk
-        self.cls_table = np.full(off, -1, dtype=np.int32)
-        self.sel_ids: dict[int, int] = {}
-        # buckets with a class that looks at the second dword (its mask or opcode, e.g. GFX10 MTBUF's opcode
-        # bit 53): there the first dword does not choose; the bits of both dwords that may choose, per bucket
-        fast = dec.fast
-        two = np.zeros(512, bool)
-        two_mask = np.zeros(512, dtype=np.uint64)
-        for q, bucket in enumerate(dec.tables.prefix_index):
-            if any(not fast.low_only[id(c)] for c in bucket):
-                two[q] = True
-                m = 0xFF800000
-                for c in bucket:
-                    m |= c.mask | (c.op.place((1 << c.op.width) - 1) if c.op is not None else 0)
-                two_mask[q] = m & 0xFFFFFFFFFFFFFFFF
-        self.two_dword, self.two_mask = (two, two_mask) if two.any() else (None, None)
-        self.sel64_ids: dict[int, int] = {}
-        self.wide_sel, self.wide_eid = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int32)
+        self.init_classes(dec)
         # entries: eid 0 = the scalar path decides
         self.entries: list = [None]
         self.entry_ids: dict[int, int] = {}
@@ -132,115 +97,6 @@ class ArchBatch:
             make, self.rows_pending = self.rows_pending, None
             self._rows += make()
         return self._rows
-
-    # -- classification ------------------------------------------------------
-    def classify(self, dws):
-        p = dws >> np.uint32(23)
-        base = self.cls_base.take(p)
-        idx = base + ((dws >> self.cls_sh.take(p)) & self.cls_mk.take(p))
-        dense = base >= 0
-        if not dense.all():
-            idx[~dense] = 0
-        e = self.cls_table.take(idx)
-        miss = dense & (e < 0)
-        if miss.any():
-            mi = np.flatnonzero(miss)
-            u, first = np.unique(idx[mi], return_index=True)
-            reps = (dws[mi[first]] & self.sel_mask[p[mi[first]]]).tolist()
-            self.cls_table[u] = [self.entry_id(s) for s in reps]
-            e = self.cls_table[idx]
-        if not dense.all():  # selectors of more than 16 bits: a sorted table of those met so far
-            si = np.flatnonzero(~dense)
-            sel = dws.take(si) & self.sel_mask.take(p.take(si))
-            got = self._wide_lookup(sel)
-            miss = got < 0
-            if miss.any():
-                new = distinct(sel[miss])
-                eids = np.array([self.entry_id(s) for s in new.tolist()], dtype=np.int32)
-                h = np.concatenate([self.wide_sel, new])
-                order = np.argsort(h, kind="stable")
-                self.wide_sel, self.wide_eid = h[order], np.concatenate([self.wide_eid, eids])[order]
-                got = self._wide_lookup(sel)
-            e[si] = got
-        if self.two_dword is not None:  # the second stage: both dwords, where the first does not choose
-            at = np.flatnonzero((e == 0) & self.two_dword.take(p))
-            at = at[at + 1 < len(dws)]
-            if len(at):
-                key = (dws.take(at).astype(_U64) | (dws.take(at + 1).astype(_U64) << _U64(32))) & \
-                    self.two_mask.take(p.take(at))
-                u, inv = np.unique(key, return_inverse=True)
-                e[at] = np.array([self.entry_id64(k) for k in u.tolist()], dtype=np.int32)[inv.reshape(-1)]
-        return e
-
-    def _wide_lookup(self, sel):
-        """Entry ids of wide selectors ``sel`` from the sorted table of those met (-1 where not met)."""
-        if not len(self.wide_sel):
-            return np.full(len(sel), -1, dtype=np.int32)
-        at = np.minimum(np.searchsorted(self.wide_sel, sel), len(self.wide_sel) - 1)
-        return np.where(self.wide_sel.take(at) == sel, self.wide_eid.take(at), -1).astype(np.int32)
-
-    def entry_id64(self, key: int) -> int:
-        """Entry id of a 64-bit word (only its bits in ``two_mask`` set), chosen as the scalar decoder chooses
-        (the first class whose mask and opcode match); 0 where a wider class would have to decide."""
-        got = self.sel64_ids.get(key)
-        if got is not None:
-            return got
-        dw = key & 0xFFFFFFFF
-        eid = 0
-        vopd = self.dec.vopd
-        if vopd is None or dw & vopd[0] != vopd[1]:
-            for dc in self.dec.tables.prefix_index[dw >> 23]:
-                if dc.width > 64:
-                    if key & dc.mask & 0xFFFFFFFFFFFFFFFF == dc.value & 0xFFFFFFFFFFFFFFFF:
-                        break
-                    continue
-                word = key if dc.width == 64 else dw
-                if word & dc.mask != dc.value:
-                    continue
-                entry = dc.entries.get(dc.op.extract(word) if dc.op is not None else -1)
-                if entry is not None:
-                    eid = self.entry_eid(entry)
-                    break
-        self.sel64_ids[key] = eid
-        return eid
-
-    def scalar_decoder(self):
-        """A decoder of the same architecture for what the batch path leaves to the scalar path; its word
-        caches are emptied for every stream (``Decoder`` instances give identical results)."""
-        sd = self.__dict__.get("_scalar")
-        if sd is None:
-            from .decoder import Decoder
-
-            sd = self._scalar = Decoder(self.dec.arch, self.dec.wave64)
-        sd.fast.done.clear()
-        sd.fast.pick.clear()
-        return sd
-
-    def entry_id(self, sel: int) -> int:
-        got = self.sel_ids.get(sel)
-        if got is not None:
-            return got
-        fast = self.dec.fast
-        c = fast.by_sel.get(sel)
-        if c is None:
-            c = fast.by_sel[sel] = fast._choose(sel)
-        eid = self.entry_eid(c[0]) if c and c[1] <= 96 else 0
-        self.sel_ids[sel] = eid
-        return eid
-
-    def entry_eid(self, entry) -> int:
-        """The entry's id (compiled on first use; 0: the scalar path decides)."""
-        eid = self.entry_ids.get(id(entry))
-        if eid is None:
-            row = self._compile(entry)
-            eid = 0
-            if row is not None:
-                eid = len(self.entries)
-                self.entries.append(entry)
-                self.rows.append(row)
-                self.arrays = None
-            self.entry_ids[id(entry)] = eid
-        return eid
 
     def _compile(self, entry):
         """(dwords, width mask, dword-3 mask, rest mask, rest mask of dword 3, cut slots) of an entry."""

@@ -1,5 +1,6 @@
 """The text form of batch decoding: ``Decoder.decode_text`` -- the listing as one string, one line per
-instruction, as ``llvm-mc -disassemble`` prints its output -- without an object per instruction.
+instruction (``llvm-mc -disassemble`` prints the same lines, each after a tab) -- without an object per
+instruction.
 
 It runs the stream walk of ``batch.py`` (classify, walk, scalar path where the batch path cannot vouch
 for an instruction, redo from a failed start), but renders no text per word: per step, each instruction's
