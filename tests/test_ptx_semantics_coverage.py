@@ -21,6 +21,15 @@ def test_ptx_coverage_lists_executable_and_missing(cli_env):
     assert out["outputs"]["d"] == 0x7FFFFFFF
 
 
+def test_ptx_coverage_text_states_the_json_counts(cli_env):
+    cov = json.loads(run_cli(["coverage", "semantics", "--isa", "ptx", "--json"], cli_env).stdout)["ptx"]
+    r = run_cli(["coverage", "semantics", "--isa", "ptx"], cli_env)
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.startswith(f"PTX: {cov['executable']}/{cov['total']} ")
+    assert "{" not in r.stdout  # readable lines, not a printed dict
+
+
 def test_catalog_examples_of_covered_instructions_evaluate():
     """The ptxas-accepted examples of every covered instruction run, apart from the forms named as not covered."""
     import random

@@ -137,7 +137,16 @@ def cmd_coverage(args) -> int:
         if not hasattr(ptx_semantics, "coverage"):
             raise UserError("PTX semantics coverage is not available yet (gpuisa.ptx.semantics.coverage is missing)")
         res = ptx_semantics.coverage()
-        print(json.dumps(res, indent=2) if args.json else res)
+        if args.json:
+            print(json.dumps(res, indent=2))
+            return 0
+        for isa, v in res.items():
+            pct = round(100 * v["executable"] / v["total"], 1) if v["total"] else 0.0
+            print(f"{isa.upper()}: {v['executable']}/{v['total']} value-computing instructions execute ({pct}%)")
+            for cat, c in sorted(v.get("categories", {}).items()):
+                print(f"  {cat}: {c['executable']}/{c['total']}")
+            for f in v.get("failed", []):
+                print(f"  not executable: {f['name']}: {f['reason']}")
         return 0
     from .. import archs
     from ..cli import _store
