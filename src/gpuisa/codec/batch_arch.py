@@ -33,6 +33,7 @@ import numpy as np
 from . import operands as opd
 from .batch_classes import Classes, distinct
 from .batch_learned import compile_vopd, learned_operand, template_vopd
+from .fastpath import plan_field_uses
 from .syntax import join
 
 _NO_TEMPLATE = ("EXP", "VEXPORT")
@@ -117,18 +118,8 @@ class ArchBatch(Classes):
         enc = dec.tables.encodings[entry.encoding]
         # fields with reserved values stay in the template key: the scalar renderer alone decides on them
         reserved = set(plan.get("bad", {}))
-        busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | {"FORMAT", "DFMT", "NFMT"}
-        uses: dict[str, int] = {}
-        for spec in plan["ops"]:
-            for key in ("f", "imm_if"):
-                if key in spec:
-                    uses[spec[key]] = uses.get(spec[key], 0) + 1
-            if "acc" in spec:
-                busy.add(spec["acc"][0])
-            if "alt" in spec:
-                busy.add("VADDR")
-                busy.update(spec["alt"])
-            busy.update(spec.get("table", {}))
+        uses, tied = plan_field_uses(plan)
+        busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | {"FORMAT", "DFMT", "NFMT"} | tied
         for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
             busy.update(c["deps"])
             sp = plan["ops"][c["op"]]

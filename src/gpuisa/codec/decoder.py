@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from .. import archs
 from . import operands as opd
-from . import gfx9, image, rdna, special
+from . import gfx9, image, rdna, sdwa, special, vop3dpp
 from .named import load_named
 from .plans import load_plans
 from .syntax import join
@@ -121,6 +121,8 @@ class Decoder:
         self.named = load_named(self.arch)
         self.fast = FastPath(self)
         self.dpp8 = bool(self.named.get("dpp8"))
+        self.vop3dpp = bool(self.named.get("vop3dpp", {}).get("dpp16"))
+        self.sdwa = bool(self.named.get("sdwa", {}).get("mn"))
         self.dpp_gfx9 = bool(self.named.get("dpp_gfx9", {}).get("mn"))
         vopd = self.tables.encodings.get("VOPD")
         self.vopd = (vopd.fixed_mask, vopd.fixed_value) if vopd is not None and "vopd" in self.named else None
@@ -258,6 +260,15 @@ class Decoder:
                 enc = self.tables.encodings[entry.encoding]
                 fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
                 return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields)
+        text = None
+        if self.vop3dpp and entry.width == 64 and entry.encoding in vop3dpp.ENCODINGS and (word >> 32) & 0x1FF in (0xE9, 0xEA, 0xFA):
+            text, size = vop3dpp.vop3dpp_text(self, entry, word, buf, off)  # GFX11/GFX12 VOP3 DPP
+        elif self.sdwa and entry.width == 32 and word & 0x1FF == 0xF9 and entry.encoding in ("VOP1", "VOP2", "VOPC"):
+            text, size = sdwa.sdwa_text(self, entry, word, buf, off)  # GFX9/GFX10 SDWA
+        if text is not None:
+            enc = self.tables.encodings[entry.encoding]
+            fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+            return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields)
         if self.dpp_gfx9 and entry.width == 32 and word & 0x1FF == 0xFA and entry.encoding in ("VOP1", "VOP2", "VOPC"):
             text, size = gfx9.dpp_text(self, entry, word, buf, off)  # GFX9 DPP16
             if text is not None:

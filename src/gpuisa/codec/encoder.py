@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .. import archs
 from . import operands as opd
-from . import rdna, special
+from . import rdna, sdwa, special, vop3dpp
 from .decoder import operand_type
 from .plans import load_plans
 from .syntax import split_operands
@@ -92,8 +92,14 @@ class Encoder:
         mnemonic = text.split()[0].lower()
         if " :: " in text and "vopd" in self.named:
             return self._encode_vopd(text)
+        if self.named.get("vop3dpp") and ("_dpp" in mnemonic or "dpp8:[" in text or "row_mask:" in text):
+            got = vop3dpp.encode_vop3dpp(self, text, mnemonic)  # GFX11/GFX12 VOP3 DPP (``vop3dpp.py``)
+            if got is not None:
+                return got
         if mnemonic.endswith("_dpp") and "dpp8:[" in text and self.named.get("dpp8"):
             return self._encode_dpp8(text, mnemonic)
+        if mnemonic.endswith("_sdwa") and self.named.get("sdwa"):
+            return sdwa.encode_sdwa(self, text, mnemonic)  # GFX9/GFX10 SDWA (``sdwa.py``)
         cands = self.candidates(mnemonic)
         if not cands:
             raise EncodeError(self._unknown(mnemonic))

@@ -36,6 +36,24 @@ class CompiledPlan:
         self.templates: dict[int, tuple | None] = {}
 
 
+def plan_field_uses(plan) -> tuple[dict[str, int], set[str]]:
+    """How many operands read each field, and the fields whose text depends on another operand's
+    (accumulator bits, alternative address forms, per-value tables): those cannot be cut out."""
+    uses: dict[str, int] = {}
+    tied: set[str] = set()
+    for spec in plan["ops"]:
+        for key in ("f", "imm_if"):
+            if key in spec:
+                uses[spec[key]] = uses.get(spec[key], 0) + 1
+        if "acc" in spec:
+            tied.add(spec["acc"][0])
+        if "alt" in spec:
+            tied.add("VADDR")
+            tied.update(spec["alt"])
+        tied.update(spec.get("table", {}))
+    return uses, tied
+
+
 def compile_plan(dec, entry) -> CompiledPlan | None:
     if entry.encoding in _NO_TEMPLATE:
         return None
@@ -43,19 +61,8 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
     if plan is None:
         return None
     enc = dec.tables.encodings[entry.encoding]
-    busy = set(plan.get("bad", {})) | set(plan.get("mods", {})) | set(plan.get("tmpl", {}))
-    uses: dict[str, int] = {}
-    for spec in plan["ops"]:
-        for key in ("f", "imm_if"):
-            if key in spec:
-                uses[spec[key]] = uses.get(spec[key], 0) + 1
-        if "acc" in spec:
-            busy.add(spec["acc"][0])
-        if "alt" in spec:
-            busy.add("VADDR")
-            busy.update(spec["alt"])
-        for fname in spec.get("table", {}):
-            busy.add(fname)
+    uses, tied = plan_field_uses(plan)
+    busy = set(plan.get("bad", {})) | set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | tied
     # operands whose register count depends on other fields: cut too, the count is kept per template
     counted = {c["op"] for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ())
                if plan["ops"][c["op"]].get("k") == "vreg" and "note" not in plan["ops"][c["op"]]}

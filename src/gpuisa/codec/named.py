@@ -107,6 +107,14 @@ def build_arch(arch_name: str) -> dict:
         from .gfx9 import probe_named
 
         out.update(probe_named(arch_name))  # DPP16 forms and register-class tables (``gfx9.py``)
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX9", "GFX10"):
+        from .sdwa import probe_sdwa
+
+        out["sdwa"] = probe_sdwa(arch_name)  # SDWA forms (``sdwa.py``)
+    if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX11", "GFX12"):
+        from .vop3dpp import probe_vop3dpp
+
+        out["vop3dpp"] = probe_vop3dpp(arch_name)  # VOP3 DPP forms (``vop3dpp.py``)
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX11", "GFX12"):
         out["src_note"] = _probe_src_notes(arch_name)
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):

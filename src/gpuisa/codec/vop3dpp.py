@@ -1,0 +1,249 @@
+"""VOP3 / VOP3SD / VOP3P with DPP (GFX11, GFX12): src0 = 0xFA (DPP16) or 0xE9/0xEA (DPP8) and a DPP dword
+after the two VOP3 dwords; LLVM prints the e64 text with the mnemonic ``<name>_e64_dpp`` (VOP3P: ``<name>``),
+src0 = the DPP dword's VGPR, then the DPP modifiers.
+
+Learned from llvm-mc-19 at generation time (``python -m gpuisa.codec.vop3dpp``, key ``vop3dpp`` of
+``named_<arch>.json``): per instruction the DPP16 and DPP8 mnemonics LLVM accepts.  The dpp_ctrl texts are
+the DPP16 table already learned for the 32-bit forms (``named.py``: ``dpp16.ctrl``).
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from .. import archs
+
+ENCODINGS = ("VOP3", "VOP3SD", "VOP3P")
+DPP16_ID = 5 | (0xE4 << 8) | (0xF << 24) | (0xF << 28)  # v5, quad_perm:[0,1,2,3], all rows and banks
+DPP8_ID = 5 | sum(i << (8 + 3 * i) for i in range(8))  # v5, dpp8:[0,1,2,3,4,5,6,7]
+
+
+def probe_vop3dpp(arch_name: str) -> dict:
+    """{"dpp16": {key: mnemonic}, "dpp8": {key: mnemonic}}: forms whose text is ours with src0 = v5 and the
+    mnemonic changed, followed by the identity DPP modifiers."""
+    from . import oracle
+    from .decoder import Decoder
+    from .plans import load_plans
+    from .tables import load_arch_tables
+
+    t = load_arch_tables(arch_name)
+    dec = Decoder(arch_name)
+    keys, words, wants = [], [], []
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if key.split("|")[1] not in ENCODINGS or enc is None:
+            continue
+        f = enc.field("SRC0")
+        w = plan["w"] & ~f.place((1 << f.width) - 1)
+        mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(8, "little") + b"\0" * 8, 0)
+        if not mine.valid or len(mine.data) != 8:
+            continue
+        keys.append(key)
+        wants.append(mine.text)
+        words.append((w | f.place(0xFA)).to_bytes(8, "little") + DPP16_ID.to_bytes(4, "little"))
+        words.append((w | f.place(0xE9)).to_bytes(8, "little") + DPP8_ID.to_bytes(4, "little"))
+    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    out: dict = {"dpp16": {}, "dpp8": {}}
+    tails = {"dpp16": " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", "dpp8": " dpp8:[0,1,2,3,4,5,6,7]"}
+    for i, (key, want) in enumerate(zip(keys, wants)):
+        for j, kind in enumerate(("dpp16", "dpp8")):
+            r = got[2 * i + j]
+            text = r[0].text if r and r[0].offset == 0 and r[0].size == 12 else None
+            if not text:
+                continue
+            mn = text.split()[0]
+            if text == mn + want[len(want.split()[0]):] + tails[kind]:
+                out[kind][key] = mn
+    return out
+
+
+def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
+    """(text, size) of a VOP3/VOP3SD/VOP3P word whose src0 is 0xFA/0xE9/0xEA (a DPP dword follows)."""
+    from .syntax import join
+
+    table = dec.named.get("vop3dpp", {})
+    key = f"{entry.name}|{entry.encoding}"
+    enc = dec.tables.encodings[entry.encoding]
+    f = enc.field("SRC0")
+    s0 = f.extract(word)
+    kind = "dpp16" if s0 == 0xFA else "dpp8"
+    mn = table.get(kind, {}).get(key)
+    if mn is None or len(buf) - off < 12:
+        return None, 8
+    dpp = int.from_bytes(buf[off + 8:off + 12], "little")
+    plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + (dpp & 0xFF))
+    parts: list = []
+    d = dec._render(entry, plain, plain.to_bytes(8, "little") + b"\0" * 8, 0, parts)
+    if not d.valid or len(d.data) != 8 or not parts:
+        return None, 8
+    texts, mods = list(parts[0]), list(parts[1])
+    neg = enc.field("NEG")
+    if entry.encoding != "VOP3P" and neg is not None and neg.extract(word):
+        # an integer instruction ignores NEG in plain VOP3; with DPP LLVM prints the bits as sext()
+        bare = plain & ~neg.place((1 << neg.width) - 1)
+        if dec._render(entry, bare, bare.to_bytes(8, "little") + b"\0" * 8, 0).text == d.text:
+            ops = dec.plans[key]["ops"]
+            for i, name in enumerate(("SRC0", "SRC1", "SRC2")):
+                k = next((j for j, sp in enumerate(ops) if sp.get("f") == name), None)
+                if k is not None and neg.extract(word) >> i & 1:
+                    texts[k] = f"sext({texts[k]})"
+    text = join(mn, texts, mods)
+    if kind == "dpp8":
+        text += " dpp8:[" + ",".join(str((dpp >> (8 + 3 * i)) & 7) for i in range(8)) + "]"
+        if s0 == 0xEA:
+            text += " fi:1"
+        return text, 12
+    ctrl = dec.named.get("dpp16", {}).get("ctrl", [None] * 512)[(dpp >> 8) & 0x1FF]
+    if ctrl is None:
+        return None, 8
+    text += f" {ctrl} row_mask:0x{dpp >> 28:x} bank_mask:0x{(dpp >> 24) & 15:x}"
+    if dpp >> 19 & 1:
+        text += " bound_ctrl:1"
+    if dpp >> 18 & 1:
+        text += " fi:1"
+    return text, 12
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Add the learned ``vop3dpp`` table to the named tables of the given (default: GFX11/GFX12) architectures."""
+    from .plans import DATA_DIR
+
+    names = (argv if argv is not None else sys.argv[1:]) or ["rdna3", "rdna3.5", "rdna4"]
+    for name in names:
+        path = DATA_DIR / f"named_{name}.json"
+        doc = json.loads(path.read_text())
+        doc["vop3dpp"] = probe_vop3dpp(name)
+        path.write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n")
+        print(name, len(doc["vop3dpp"]["dpp16"]), "DPP16 and", len(doc["vop3dpp"]["dpp8"]), "DPP8 VOP3 forms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
+    """``n`` 12-byte VOP3-DPP words: a learned instruction, random fields other than the opcode and src0,
+    and a random DPP16 or DPP8 dword (DPP16 neg/abs bits clear one time in two)."""
+    import random
+
+    from .named import load_named
+    from .plans import load_plans
+    from .tables import load_arch_tables
+
+    rng = random.Random(seed)
+    table = load_named(arch_name).get("vop3dpp", {})
+    keys = sorted(set(table.get("dpp16", {})) | set(table.get("dpp8", {})))
+    t, plans = load_arch_tables(arch_name), load_plans(arch_name)
+    words = []
+    for _ in range(n if keys else 0):
+        key = rng.choice(keys)
+        enc = t.encodings[key.split("|")[1]]
+        w = plans[key]["w"]
+        for f in enc.fields:
+            if f.value is None and f.name not in ("OP", "SRC0", enc.op_field) and rng.randrange(2):
+                w = w & ~f.place((1 << f.width) - 1) | f.place(rng.randrange(1 << f.width))
+        f = enc.field("SRC0")
+        w = w & ~f.place((1 << f.width) - 1) | f.place(rng.choice((0xFA, 0xFA, 0xE9, 0xEA)))
+        d = rng.getrandbits(32)
+        if rng.randrange(2):
+            d &= ~(15 << 20)
+        words.append(w.to_bytes(8, "little") + d.to_bytes(4, "little"))
+    return words
+
+
+def encode_vop3dpp(encoder, text: str, mnemonic: str):
+    """Bytes of a VOP3 DPP text (``X_e64_dpp ...`` and DPP16/DPP8 modifiers): the e64 form with src0 =
+    0xFA / 0xE9 (0xEA with DPP8 ``fi:1``), then the DPP dword; row/bank masks default to 0xf.  None when
+    ``mnemonic`` names no learned VOP3 DPP form (another encoder path may know it)."""
+    from . import operands as opd
+    from .encoder import Encoded, EncodeError
+    from .syntax import split_operands
+
+    table = encoder.named.get("vop3dpp", {})
+    ops, mods = split_operands(text)
+    kind = "dpp8" if any(m.startswith("dpp8:[") for m in mods) else "dpp16"
+    keys = [k for k, mn in table.get(kind, {}).items() if mn == mnemonic]
+    if not keys:
+        return None
+    ctrl_texts = encoder.named.get("dpp16", {}).get("ctrl", [])
+    dpp, rest, fi, ctrl = 0xFF << 24, [], False, None
+    row = bank = None
+    for m in mods:
+        if m.startswith("dpp8:["):
+            try:
+                lanes = [int(x) for x in m[6:-1].split(",")]
+            except ValueError:
+                lanes = []
+            if len(lanes) != 8 or any(not 0 <= x < 8 for x in lanes):
+                raise EncodeError(f"{text!r}: dpp8 takes eight lane numbers 0..7")
+            ctrl = sum(x << (8 + 3 * i) for i, x in enumerate(lanes))
+        elif m in ctrl_texts:
+            ctrl = ctrl_texts.index(m) << 8
+        elif m.startswith("row_mask:") or m.startswith("bank_mask:"):
+            try:
+                v = int(m.split(":")[1], 0)
+            except ValueError:
+                v = -1
+            if not 0 <= v < 16:
+                raise EncodeError(f"{text!r}: {m.split(':')[0]} takes 0..0xf")
+            row, bank = (v, bank) if m.startswith("row") else (row, v)
+        elif m == "bound_ctrl:1" or m == "bound_ctrl:0":
+            dpp |= 1 << 19
+        elif m == "fi:1":
+            fi = True
+        elif m != "fi:0":
+            rest.append(m)
+    if ctrl is None:
+        raise EncodeError(f"{text!r}: expected a dpp_ctrl modifier (quad_perm:[...], row_shl:n, ...) or dpp8:[...]")
+    if kind == "dpp8":
+        dpp = ctrl
+    else:
+        dpp = (dpp & ~(0xFF << 24)) | ctrl | (0xF if bank is None else bank) << 24 | (0xF if row is None else row) << 28
+        dpp |= (1 << 18) if fi else 0
+    errors = []
+    for key in keys:
+        plan = encoder.plans[key]
+        enc = encoder.tables.encodings[key.split("|")[1]]
+        idx = {sp.get("f"): k for k, sp in enumerate(plan["ops"])}
+        e64_ops, neg = list(ops), 0
+        for i, name in enumerate(("SRC0", "SRC1", "SRC2")):
+            k = idx.get(name)
+            if k is not None and k < len(ops) and ops[k].startswith("sext(") and ops[k].endswith(")"):
+                e64_ops[k], neg = ops[k][5:-1], neg | 1 << i
+        k0 = idx.get("SRC0")
+        if k0 is None or k0 >= len(ops):
+            errors.append("no src0")
+            continue
+        bare = e64_ops[k0].lstrip("-").strip("|")
+        r = opd.parse_reg(bare)
+        if r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
+            errors.append(f"src0 {bare!r} is not a VGPR")
+            continue
+        try:
+            got = encoder.encode_line(" ".join([plan["m"], ", ".join(e64_ops)] + rest))
+        except EncodeError as exc:
+            errors.append(str(exc))
+            continue
+        if len(got.data) != 8 or got.encoding != key.split("|")[1]:
+            errors.append("no 64-bit form without a literal")
+            continue
+        word = int.from_bytes(got.data, "little")
+        f, nf = enc.field("SRC0"), enc.field("NEG")
+        s0 = 0xFA if kind == "dpp16" else (0xEA if fi else 0xE9)
+        word = (word & ~f.place((1 << f.width) - 1)) | f.place(s0)
+        if neg and nf is not None:
+            word |= nf.place(neg)
+        data = word.to_bytes(8, "little") + (dpp | r[1]).to_bytes(4, "little")
+        back = encoder_decoder(encoder).decode_at(data + b"\0" * 8, 0)
+        if not back.valid or len(back.data) != 12 or back.text.split()[0] != mnemonic:
+            errors.append("not an accepted DPP combination")
+            continue
+        return Encoded(data, got.encoding, got.name, dict(got.fields, SRC0=s0), None)
+    raise EncodeError(f"{text!r} does not assemble for {encoder.arch}: " + "; ".join(errors[:2]))
+
+
+def encoder_decoder(encoder):
+    from .decoder import get_decoder
+
+    return get_decoder(encoder.arch)
