@@ -23,19 +23,23 @@ def _mine(arch: str, word: bytes) -> str | None:
     return d.text if d.valid and len(d.data) in (8, 12) else None  # 12: GFX10 16-bit int + float constant
 
 
-@pytest.mark.parametrize("arch", TARGETS)
-def test_random_sdwa_words_agree_with_llvm(llvm_mc, arch):
-    words = sdwa.random_sdwa_words(arch, 400, seed=5)
-    if not words:
-        pytest.skip(f"{arch}: no SDWA table learned (run python -m gpuisa.codec.sdwa {arch})")
+def _agreement(arch: str, words: list[bytes], sizes: tuple[int, ...], mine) -> tuple[float, list[str], list]:
+    """Share of words whose text (or invalid verdict) is llvm-mc-19's, the disagreements, llvm's results."""
     got = oracle.disassemble(archs.by_name(arch).llvm_target, words)
     bad = []
     for w, r in zip(words, got):
-        theirs = r[0].text if r and r[0].offset == 0 and r[0].size in (8, 12) else None
-        mine = _mine(arch, w)
-        if mine != theirs:
-            bad.append(f"{w.hex()} ours={mine} llvm={theirs}")
-    pct = 100 * (len(words) - len(bad)) / len(words)
+        theirs = r[0].text if r and r[0].offset == 0 and r[0].size in sizes else None
+        ours = mine(arch, w)
+        if ours != theirs:
+            bad.append(f"{w.hex()} ours={ours} llvm={theirs}")
+    return 100 * (len(words) - len(bad)) / len(words), bad, got
+
+
+@pytest.mark.parametrize("arch", TARGETS)
+def test_random_sdwa_words_agree_with_llvm(llvm_mc, arch):
+    words = sdwa.random_sdwa_words(arch, 400, seed=5)
+    assert words, f"{arch}: no SDWA table learned (run python -m gpuisa.codec.sdwa {arch})"
+    pct, bad, got = _agreement(arch, words, (8, 12), _mine)
     assert pct >= FLOOR[arch], f"{arch}: {pct:.2f}%; first: {bad[:3]}"
     # the sample must contain forms LLVM accepts, or the comparison says nothing
     assert sum(1 for r in got if r and r[0].size == 8) > 100
@@ -86,16 +90,8 @@ def _mine12(arch: str, word: bytes) -> str | None:
 @pytest.mark.parametrize("arch", DPP_TARGETS)
 def test_random_vop3_dpp_words_agree_with_llvm(llvm_mc, arch):
     words = vop3dpp.random_vop3dpp_words(arch, 600, seed=4)
-    if not words:
-        pytest.skip(f"{arch}: no VOP3 DPP table learned (run python -m gpuisa.codec.vop3dpp {arch})")
-    got = oracle.disassemble(archs.by_name(arch).llvm_target, words)
-    bad = []
-    for w, r in zip(words, got):
-        theirs = r[0].text if r and r[0].offset == 0 and r[0].size == 12 else None
-        mine = _mine12(arch, w)
-        if mine != theirs:
-            bad.append(f"{w.hex()} ours={mine} llvm={theirs}")
-    pct = 100 * (len(words) - len(bad)) / len(words)
+    assert words, f"{arch}: no VOP3 DPP table learned (run python -m gpuisa.codec.vop3dpp {arch})"
+    pct, bad, got = _agreement(arch, words, (12,), _mine12)
     assert pct >= DPP_FLOOR[arch], f"{arch}: {pct:.2f}%; first: {bad[:3]}"
     assert sum(1 for r in got if r and r[0].size == 12) > 60
 

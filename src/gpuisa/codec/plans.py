@@ -239,6 +239,25 @@ def load_plans(arch_name: str) -> dict[str, dict]:
 DONOR = {"cdna4": "cdna3"}
 
 
+def plain_src0_forms(arch_name: str, encodings, nbytes: int):
+    """(key, encoding, plan word with SRC0 cleared, text) of every plan of ``encodings`` whose word with a
+    VGPR in SRC0 decodes as an ``nbytes``-long instruction of its own: the base forms that the src0-marked
+    variants (SDWA, DPP) extend."""
+    from .decoder import Decoder
+
+    t = load_arch_tables(arch_name)
+    dec = Decoder(arch_name)
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if key.split("|")[1] not in encodings or enc is None or enc.width != nbytes * 8 or enc.field("SRC0") is None:
+            continue
+        f = enc.field("SRC0")
+        w = plan["w"] & ~f.place((1 << f.width) - 1)
+        mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(nbytes, "little") + b"\0" * 8, 0)
+        if mine.valid and len(mine.data) == nbytes:
+            yield key, enc, w, mine.text
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     names = argv or [a.name for a in archs.AMD_ARCHS if a.llvm_target]

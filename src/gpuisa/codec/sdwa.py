@@ -35,26 +35,13 @@ def probe_sdwa(arch_name: str) -> dict:
     """{"mn": {key: mnemonic}, "mods": {key: [modifier names printed]}, "bits": {key: accepted flag bit mask},
     "sels": {key: {field: accepted value mask}}}."""
     from . import oracle
-    from .decoder import Decoder
-    from .plans import load_plans
-    from .tables import load_arch_tables
+    from .plans import plain_src0_forms
 
-    t = load_arch_tables(arch_name)
-    dec = Decoder(arch_name)
     target = archs.by_name(arch_name).llvm_target
     keys, firsts = [], []
-    for key, plan in sorted(load_plans(arch_name).items()):
-        enc_name = key.split("|")[1]
-        enc = t.encodings.get(enc_name)
-        if enc_name not in ("VOP1", "VOP2", "VOPC") or enc is None or enc.width != 32 or enc.field("SRC0") is None:
-            continue
-        f = enc.field("SRC0")
-        w = plan["w"] & ~f.place((1 << f.width) - 1)
-        mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(4, "little") + b"\0" * 8, 0)
-        if not mine.valid or len(mine.data) != 4:
-            continue
+    for key, enc, w, _ in plain_src0_forms(arch_name, ("VOP1", "VOP2", "VOPC"), 4):
         keys.append(key)
-        firsts.append((w | f.place(0xF9)).to_bytes(4, "little"))
+        firsts.append((w | enc.field("SRC0").place(0xF9)).to_bytes(4, "little"))
     def variants(vop1: bool) -> list[int]:
         base = 7 << 24 if vop1 else 0  # VOP1 has no src1: its selector stays 0
         out = [sdwa_word(clear=base)] + [sdwa_word(extra=1 << b, clear=base) for b in FLAG_BITS]

@@ -22,24 +22,13 @@ def probe_vop3dpp(arch_name: str) -> dict:
     """{"dpp16": {key: mnemonic}, "dpp8": {key: mnemonic}}: forms whose text is ours with src0 = v5 and the
     mnemonic changed, followed by the identity DPP modifiers."""
     from . import oracle
-    from .decoder import Decoder
-    from .plans import load_plans
-    from .tables import load_arch_tables
+    from .plans import plain_src0_forms
 
-    t = load_arch_tables(arch_name)
-    dec = Decoder(arch_name)
     keys, words, wants = [], [], []
-    for key, plan in sorted(load_plans(arch_name).items()):
-        enc = t.encodings.get(key.split("|")[1])
-        if key.split("|")[1] not in ENCODINGS or enc is None:
-            continue
+    for key, enc, w, text in plain_src0_forms(arch_name, ENCODINGS, 8):
         f = enc.field("SRC0")
-        w = plan["w"] & ~f.place((1 << f.width) - 1)
-        mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(8, "little") + b"\0" * 8, 0)
-        if not mine.valid or len(mine.data) != 8:
-            continue
         keys.append(key)
-        wants.append(mine.text)
+        wants.append(text)
         words.append((w | f.place(0xFA)).to_bytes(8, "little") + DPP16_ID.to_bytes(4, "little"))
         words.append((w | f.place(0xE9)).to_bytes(8, "little") + DPP8_ID.to_bytes(4, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
