@@ -341,7 +341,7 @@ def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
     order = np.argsort(nph, kind="stable")
     ends = np.cumsum(np.bincount(nph, minlength=nslots + 1)).tolist()
     fmts = ab.tpl_fmt_arr[tid[order]].tolist()
-    cols = [ab.pool_text[ix[order[ends[j]:], j]].tolist() for j in range(nslots)]
+    cols = [ab.texts(ix[order[ends[j]:], j]).tolist() for j in range(nslots)]
     utext = np.empty(nu, dtype=object)
     for c in range(nslots + 1):
         a, b = (ends[c - 1] if c else 0), ends[c]

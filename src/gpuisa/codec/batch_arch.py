@@ -70,6 +70,14 @@ class ArchBatch(Classes):
         # operand-text pool: index 0 is the empty text of an absent slot
         self.pool_text, self.pool_ok, self.pool_known = np.full(4096, "", dtype=object), *np.ones((2, 4096), bool)
         self.pool_ok[1:] = self.pool_known[1:] = False
+        # stored texts (``batch_data.py``) are made into strings only when a segment is first used: per
+        # such segment its start and its texts, one a line; ``pool_made`` says which texts are strings
+        self.pool_made = np.ones(4096, bool)
+        # and as UTF-8 bytes (the text form's ``%``: on bytes it copies the literal runs of a format whole, on
+        # str it reads them a character at a time), made when first used
+        self.pool_bytes, self.pool_bmade = np.empty(4096, dtype=object), np.zeros(4096, bool)
+        self.lazy_starts: list[int] = []
+        self.lazy_texts: list[str] = []
         self.pool_used = 1
         self.seg_starts: list[int] = []
         self.seg_compute: list = []
@@ -249,9 +257,9 @@ class ArchBatch(Classes):
     def reserve(self, size: int) -> None:
         """Room for ``size`` operand texts in the pool."""
         if size > len(self.pool_text):
-            for name in ("pool_text", "pool_ok", "pool_known"):
+            for name in ("pool_text", "pool_ok", "pool_known", "pool_made", "pool_bytes", "pool_bmade"):
                 old = getattr(self, name)
-                new = np.empty(size, dtype=object) if name == "pool_text" else np.zeros(size, dtype=bool)
+                new = np.empty(size, dtype=object) if old.dtype == object else np.zeros(size, dtype=bool)
                 new[:len(old)] = old
                 setattr(self, name, new)
 
@@ -265,9 +273,16 @@ class ArchBatch(Classes):
             self.reserve(max(need, 2 * len(self.pool_text)))
         self.pool_used = need
         if eager is not None:
-            texts, ok = eager  # (a segment's first values only, or all)
-            end = start + len(texts)
-            self.pool_text[start:end] = texts
+            texts, ok = eager  # (a segment's first values only, or all; or, as one string a line, made on first use)
+            if isinstance(texts, str):
+                end = start + len(ok)
+                self.lazy_starts.append(start)
+                self.lazy_texts.append(texts)
+                self.pool_made[start:end] = False
+            else:
+                end = start + len(texts)
+                self.pool_text[start:end] = texts
+                self.pool_made[start:end] = True
             self.pool_ok[start:end] = ok
             self.pool_known[start:end] = True
         self.seg_starts.append(start)
@@ -285,7 +300,26 @@ class ArchBatch(Classes):
                 t = self.seg_compute[s](i - self.seg_starts[s])
                 self.pool_text[i] = "" if t is False else t
                 self.pool_ok[i] = t is not False
-                self.pool_known[i] = True
+                self.pool_known[i] = self.pool_made[i] = True
+
+    def texts(self, idx):
+        """The pool's texts at ``idx`` (an object array; ``idx`` known), stored ones made into strings first."""
+        made = self.pool_made.take(idx)
+        if not made.all():
+            for s in set(np.searchsorted(self.lazy_starts, distinct(idx[~made]), side="right").tolist()):
+                start, texts = self.lazy_starts[s - 1], self.lazy_texts[s - 1].split("\n")
+                self.pool_text[start:start + len(texts)] = texts
+                self.pool_made[start:start + len(texts)] = True
+        return self.pool_text.take(idx)
+
+    def texts_bytes(self, idx):
+        """``texts`` as UTF-8 bytes."""
+        made = self.pool_bmade.take(idx)
+        if not made.all():
+            u = distinct(idx[~made])
+            self.pool_bytes[u] = [t.encode() for t in self.texts(u).tolist()]
+            self.pool_bmade[u] = True
+        return self.pool_bytes.take(idx)
 
     def reg_segment(self, cls: str, n: int, w: int) -> int:
         key = ("reg", cls, n, w)
@@ -368,10 +402,10 @@ class ArchBatch(Classes):
         return got[1]
 
     def line_formats(self):
-        """The templates as lines (with a newline; the last one, ``%s``, for a text made elsewhere) and their
-        numbers of placeholders, as arrays (the text form, ``batch_text.py``)."""
+        """The templates as lines, UTF-8 bytes (with a newline; the last one, ``%s``, for a text made
+        elsewhere) and their numbers of placeholders, as arrays (the text form, ``batch_text.py``)."""
         if self.line_fmt_arr is None or len(self.line_fmt_arr) != len(self.tpl_fmt) + 1:
-            self.line_fmt_arr = np.array([f + "\n" for f in self.tpl_fmt] + ["%s\n"], dtype=object)
+            self.line_fmt_arr = np.array([f.encode() + b"\n" for f in self.tpl_fmt] + [b"%s\n"], dtype=object)
             self.line_nph_arr = np.array(self.tpl_nph + [1], dtype=np.int64)
         return self.line_fmt_arr, self.line_nph_arr
 
@@ -444,9 +478,10 @@ class ArchBatch(Classes):
                 bases.append(self.reg_segment(r[0], r[2], w))
                 continue
             self.fill(np.array([base + v]))
-            if not self.pool_ok[base + v] or dec._operand_alone(entry, k, v) != self.pool_text[base + v]:
+            alone = self.texts(np.array([base + v]))[0]
+            if not self.pool_ok[base + v] or dec._operand_alone(entry, k, v) != alone:
                 return None  # the operand prints unlike the others sharing its text table
-            alone = self.pool_text[base + v].replace("%", "%%")
+            alone = alone.replace("%", "%%")
             i = cur.find(alone)
             if i < 0 or len(cur) - len(alone) > 8:
                 return None

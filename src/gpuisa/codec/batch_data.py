@@ -63,13 +63,59 @@ def _arch_files(arch: str) -> list[Path]:
     return out
 
 
-def fingerprint(dec) -> str:
+def _source_files(arch: str) -> list[Path]:
+    return [p for p in sorted(HERE.glob("*.py")) + [HERE.parent / "archs.py", HERE.parent / "model.py"]
+            if p.name not in _NOT_SOURCES] + _arch_files(arch)
+
+
+def _files_digest(files: list[Path]) -> str:
     h = hashlib.sha256()
-    for p in sorted(HERE.glob("*.py")) + [HERE.parent / "archs.py", HERE.parent / "model.py"]:
-        if p.name not in _NOT_SOURCES:
-            h.update(p.name.encode() + p.read_bytes())
-    for p in _arch_files(dec.arch):
+    for p in files:
         h.update(p.name.encode() + p.read_bytes())
+    return h.hexdigest()
+
+
+def _files_digest_cached(files: list[Path]) -> str:
+    """``_files_digest``, remembered in the user's cache folder by the files' sizes and modification times (as
+    Python's bytecode cache checks its sources): a fresh process's first decode stats the files rather than
+    reading and hashing them; any change of size or time makes it hash them again."""
+    import os
+
+    from ..store import home_dir
+
+    try:
+        stamp = [[str(p), st.st_size, st.st_mtime_ns] for p in files for st in [p.stat()]]
+    except OSError:
+        return _files_digest(files)
+    path = home_dir() / "cache" / "codec_sources.json"
+    try:
+        known = json.loads(path.read_text())
+        if not isinstance(known, dict):
+            known = {}
+    except (OSError, ValueError):
+        known = {}
+    key = "\n".join(str(p) for p in files)
+    got = known.get(key)
+    if isinstance(got, list) and len(got) == 2 and got[0] == stamp:
+        return got[1]
+    digest = _files_digest(files)
+    known[key] = [stamp, digest]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(known))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # (a read-only home: hashed again next time)
+    return digest
+
+
+def fingerprint(dec, cached: bool = False) -> str:
+    """A digest of all the scalar decoder's output depends on: the codec's modules and the architecture's
+    data files (their digest remembered by ``_files_digest_cached`` where ``cached``) and its instruction
+    tables from the store."""
+    files = _source_files(dec.arch)
+    h = hashlib.sha256((_files_digest_cached(files) if cached else _files_digest(files)).encode())
     t = dec.tables
     h.update("\n".join([f"{e.name} {e.encoding} {e.opcode} {e.mnemonic} {e.width}" for e in t.entries]).encode())
     h.update(repr([(n, e.width, e.op_field, [(f.name, f.ranges, f.value) for f in e.fields])
@@ -85,7 +131,7 @@ def seed(ab) -> None:
         ab.precomputed = f"no precomputed tables ({path.name}); run {REGEN} {ab.dec.arch}"
         return
     doc = json.loads(path.read_text())
-    if doc.get("fingerprint") != fingerprint(ab.dec):
+    if doc.get("fingerprint") != fingerprint(ab.dec, cached=True):
         ab.precomputed = f"{path.name} is stale (the scalar decoder or its data changed); run {REGEN} {ab.dec.arch}"
         return
     _load(ab, doc)
@@ -111,10 +157,9 @@ def _load(ab, doc: dict) -> None:
         else:  # "alone": [kind, entry index, k, width, texts of the first values (one a line), values with none]
             entry = entries[info[1]]
             compute = (lambda v, e=entry, k=info[2]: dec._operand_alone(e, k, v))
-            texts = info[4].split("\n")
-            ok = np.ones(len(texts), bool)
-            ok[info[5]] = False
-            starts.append(ab._segment(("stored", len(starts)), size, compute, (texts, ok), info=info))
+            ok = np.ones(info[4].count("\n") + 1, bool)
+            ok[info[5]] = False  # (the texts, one a line, are made into strings when first used)
+            starts.append(ab._segment(("stored", len(starts)), size, compute, (info[4], ok), info=info))
     starts = np.array(starts, dtype=np.int64)
     # entries (columns) and their cut operands (one row per operand, in entry order)
     ent = {k: unpack(v) for k, v in doc["entries"].items()}
@@ -220,7 +265,7 @@ def generate(arch: str) -> dict:
             entry = next(e for e in dec.tables.by_name[name] if e.encoding == encoding)
             ix = np.arange(start, start + min(1 << w, _STORED_TEXTS))
             ab.fill(ix)
-            texts = ["" if t is None else t for t in ab.pool_text[ix].tolist()]
+            texts = ["" if t is None else t for t in ab.texts(ix).tolist()]
             assert not any("\n" in t for t in texts)
             info = ["alone", index[id(entry)], k, w, "\n".join(texts), np.flatnonzero(~ab.pool_ok[ix]).tolist()]
         segments.append(info)
