@@ -220,8 +220,8 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
     lim = n4 - 1 if stop is None else stop
     i0 = i  # jump tables for the dwords from i0 on only (the walk may be a redo from a failed start)
     m = n4 - i0  # (relative to i0; m: past the end, where the tables stay)
-    nxt = np.arange(1, m + 2, dtype=np.int32)
-    nxt[:m] += size[i0:].astype(np.int32) - 1
+    nxt = np.arange(1, m + 2, dtype=np.intp)  # (intp: the tables index themselves, no casts)
+    nxt[:m] += size[i0:] - 1
     np.minimum(nxt, m, out=nxt)
     levels = [nxt]  # 1, 2, 4, ... 2**_STRIDE_LOG instructions on; a position of size 0 jumps to itself
     for _ in range(_STRIDE_LOG):
@@ -252,7 +252,7 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
             break
         i += n >> 2 if valid else 1
     # every start the walk stepped over: the bases and 1..127 instructions on from each (doubling back)
-    p = np.array(bases, dtype=np.int32) - i0
+    p = np.array(bases, dtype=np.intp) - i0
     for table in reversed(levels[:-1]):
         p = np.concatenate([p, table.take(p)])
     mark = np.zeros(m + 1, dtype=bool)

@@ -319,7 +319,7 @@ class ArchBatch(Classes):
             u = distinct(idx[~made])
             self.pool_bytes[u] = [t.encode() for t in self.texts(u).tolist()]
             self.pool_bmade[u] = True
-        return self.pool_bytes.take(idx)
+        return self.pool_bytes.take(idx, mode="clip")
 
     def reg_segment(self, cls: str, n: int, w: int) -> int:
         key = ("reg", cls, n, w)

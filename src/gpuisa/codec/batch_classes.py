@@ -46,7 +46,7 @@ class Classes:
             base[p], sh[p], mk[p] = off, s, (1 << span) - 1
             off += 1 << span
         self.cls_base, self.cls_sh, self.cls_mk = base, sh, mk
-        self.cls_table = np.full(off, -1, dtype=np.int32)
+        self.cls_table = np.full(off, -1, dtype=np.int64)  # (entry ids index further tables: intp, no casts)
         self.sel_ids: dict[int, int] = {}
         # buckets with a class that looks at the second dword (its mask or opcode, e.g. GFX10 MTBUF's opcode
         # bit 53): there the first dword does not choose; the bits of both dwords that may choose, per bucket
@@ -61,13 +61,16 @@ class Classes:
                     m |= c.mask | (c.op.place((1 << c.op.width) - 1) if c.op is not None else 0)
                 two_mask[q] = m & 0xFFFFFFFFFFFFFFFF
         self.two_dword, self.two_mask = (two, two_mask) if two.any() else (None, None)
+        # the bucket's base, shift, mask and two-dword flag in one word (one gather per dword, not four)
+        self.cls_pack = (base + 1) << 32 | two.astype(np.int64) << 31 | sh.astype(np.int64) << 16 | mk.astype(np.int64)
         self.sel64_ids: dict[int, int] = {}
         self.wide_sel, self.wide_eid = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int32)
 
     def classify(self, dws):
-        p = dws >> np.uint32(23)
-        base = self.cls_base.take(p)
-        idx = base + ((dws >> self.cls_sh.take(p)) & self.cls_mk.take(p))
+        p = (dws >> np.uint32(23)).astype(np.intp)
+        pk = self.cls_pack.take(p)
+        base = (pk >> 32) - 1
+        idx = base + ((dws.astype(np.int64) >> ((pk >> 16) & 31)) & (pk & 0xFFFF))
         dense = base >= 0
         if not dense.all():
             idx[~dense] = 0
@@ -93,7 +96,7 @@ class Classes:
                 got = self._wide_lookup(sel)
             e[si] = got
         if self.two_dword is not None:  # the second stage: both dwords, where the first does not choose
-            at = np.flatnonzero((e == 0) & self.two_dword.take(p))
+            at = np.flatnonzero((e == 0) & (pk & (1 << 31) != 0))
             at = at[at + 1 < len(dws)]
             if len(at):
                 key = (dws.take(at).astype(_U64) | (dws.take(at + 1).astype(_U64) << _U64(32))) & \

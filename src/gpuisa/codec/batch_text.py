@@ -178,4 +178,4 @@ def _lines(ab: ArchBatch, tid, ix, by_scalar, scalar: list, n: int) -> bytes:
         texts[:] = [(t if valid else invalid_line(d.data)).encode() for t, _, valid, d in scalar]
         before = np.concatenate([[0], np.cumsum(k)])  # operand texts of the batch path's lines before each
         args = np.insert(args, before[by_scalar - np.arange(len(by_scalar))], texts)
-    return b"".join(fmts.take(tid).tolist()) % tuple(args.tolist())
+    return b"".join(fmts.take(tid, mode="clip").tolist()) % tuple(args.tolist())
