@@ -230,8 +230,13 @@ class ArchBatch(Classes):
             s_base[si, sj] = sbase
         self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
         self.s_pack = np.stack([s_sh, s_mk, s_base.astype(np.uint64)], axis=1)  # (one gather for all three)
-        # the same by operand column, each contiguous (``batch_text.py`` works a column at a time)
-        self.s_cols = tuple(np.ascontiguousarray(a.T) for a in (s_sh, s_mk, s_base, s_3))
+        # the same by operand column, each contiguous (``batch_text.py`` works a column at a time), packed into
+        # one word per (column, entry): pool base << 16 | third dword << 15 | width << 8 | shift
+        s_w = np.zeros((n, nslots), np.uint64)
+        if len(si):
+            s_w[si, sj] = sw
+        self.s_cols = np.ascontiguousarray((s_base.astype(np.uint64) << np.uint64(16) | s_3.astype(np.uint64) << np.uint64(15)
+                                            | s_w << np.uint64(8) | s_sh).T)
         self.s_count = (s_mk != 0).sum(axis=1)  # cut operands per entry (columns 0 .. count-1)
         self.arrays = (dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, bool(s_3.any()),
                        bool(w3m.any()))

@@ -24,6 +24,7 @@ from .batch import _sizes, _steps, _walk, template_ids
 from .batch_arch import ArchBatch
 
 _U64 = np.uint64
+_ONE = np.uint64(1)
 
 
 def decode_text(dec, data: bytes) -> str:
@@ -55,25 +56,22 @@ def bulk_lines(ab: ArchBatch, data: bytes, dws, dec, stop: int | None):
     n4 = len(dws)
     e, size = _sizes(ab, dws)
     tried = np.zeros(n4, dtype=bool)
-    tid_at = np.zeros(n4, dtype=np.int64)  # dword -> template id, and row of its operand indices in ``chunks``
-    row_at = np.zeros(n4, dtype=np.int64)
-    chunks: list = []
-    rows = 0
     scalar: dict[int, tuple] = {}  # start -> (text, size, valid, Decoded) from the scalar path
     done, i = np.empty(0, dtype=np.int64), 0  # final starts before the walk's restart point
+    looked = None  # (the one lookup's result where the walk was not redone)
     while True:
         seg, i, tail = _walk(dec, data, size, i, scalar, stop)
         batch = seg[size.take(seg) > 0]
         new = batch[~tried.take(batch)]
         tried[new] = True
-        tid, ix, ok = _lookup(ab, data, dws, new, e)
-        tid_at[new] = tid
-        row_at[new] = np.arange(rows, rows + len(new))
-        rows += len(new)
-        chunks.append(ix)
+        got = _lookup(ab, data, dws, new, e)
+        ok = got[3]
         if ok.all():
+            if looked is None:
+                looked = got
             done = np.concatenate([done, seg]) if len(done) else seg
             break
+        looked = False
         failed = new[~ok]  # the scalar path decides there, and the walk goes on from the first of them
         first = int(failed.min())
         size[failed] = 0
@@ -85,20 +83,32 @@ def bulk_lines(ab: ArchBatch, data: bytes, dws, dec, stop: int | None):
     res = [scalar[p] for p in done[by_scalar].tolist()]
     if res:
         sizes[by_scalar] = [r[1] for r in res]
-    in_batch = done[eids > 0] if res else done
-    if len(chunks) == 1:  # (the common case: rows are in the walk's order already)
-        ix = chunks[0]
-    else:
-        ix = np.concatenate(chunks)[row_at.take(in_batch)]
-    lines = _lines(ab, tid_at.take(in_batch), ix, by_scalar, res, len(done))
+    if looked is False:  # (a redone walk: the final instructions looked up again, all known by now)
+        looked = _lookup(ab, data, dws, done[eids > 0] if res else done, e)
+    tid, flat, k, _ = looked
+    lines = _lines(ab, tid, flat, k, by_scalar, res, len(done))
     return done, lines, sizes, 4 * i if tail is None else tail, eids, scalar
 
 
+def _texts_ok(ab: ArchBatch, ix):
+    """Whether the pool has a text at each index ``ix``, texts not made yet made first (the scalar operand
+    printer makes them)."""
+    ok = ab.pool_ok.take(ix)
+    if not ok.all():
+        bad = np.flatnonzero(~ok)
+        unknown = ix.take(bad)
+        unknown = unknown[~ab.pool_known.take(unknown)]
+        if len(unknown):
+            ab.fill(unknown)
+            ok[bad] = ab.pool_ok.take(ix.take(bad))
+    return ok
+
+
 def _lookup(ab: ArchBatch, data: bytes, dws, pos, eids):
-    """Template id, operand-text pool indices (a row per instruction, one column per cut operand) and whether
-    the batch path prints it, for the instructions at dword positions ``pos``."""
+    """Template id, operand-text pool indices (all the lines' placeholders in line order), placeholders per
+    line and whether the batch path prints it, for the instructions at dword positions ``pos``."""
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, k, slot3, any3 = ab.np_rows()
-    sh, mk, base, in3 = ab.s_cols
+    cols = ab.s_cols  # (per column and entry: pool base, third dword, width, shift; packed)
     n4 = len(dws)
     ue = eids.take(pos)
     uw = (dws.take(pos).astype(_U64) | (dws.take(np.minimum(pos + 1, n4 - 1)).astype(_U64) << _U64(32))) & wm.take(ue)
@@ -113,18 +123,11 @@ def _lookup(ab: ArchBatch, data: bytes, dws, pos, eids):
         if rows is not None and 2 * len(rows) > n:
             rows = None
         e, w = (ue, uw) if rows is None else (ue.take(rows), uw.take(rows))
+        pk = cols[j].take(e)
         if slot3:
-            w = np.where(in3[j].take(e), w3 if rows is None else w3.take(rows), w)
-        v = ((w >> sh[j].take(e)) & mk[j].take(e)).view(np.int64)
-        ix = base[j].take(e) + v
-        okj = ab.pool_ok.take(ix)
-        if not okj.all():  # texts not made yet (the scalar operand printer makes them), or none
-            bad = np.flatnonzero(~okj)
-            unknown = ix.take(bad)
-            unknown = unknown[~ab.pool_known.take(unknown)]
-            if len(unknown):
-                ab.fill(unknown)
-                okj[bad] = ab.pool_ok.take(ix.take(bad))
+            w = np.where(pk & 0x8000 != 0, w3 if rows is None else w3.take(rows), w)
+        v = ((w >> (pk & 63)) & ((_ONE << ((pk >> 8) & 63)) - _ONE)).view(np.int64)
+        okj = _texts_ok(ab, (pk >> 16).view(np.int64) + v)
         if rows is None:
             ok &= okj
         else:
@@ -133,40 +136,37 @@ def _lookup(ab: ArchBatch, data: bytes, dws, pos, eids):
     tid = template_ids(ab, data, pos, ue, uw, uw3, ok)
     ok &= tid > 0
     tb = ab.tpl_base_cols(k)
-    out = np.zeros((k, n), dtype=np.int32)  # (pool indices, by column; 0, the empty text, where a row has none)
+    kk = ab.line_formats()[1].take(tid)  # placeholders per line (template 0: none)
+    ends = np.cumsum(kk)
+    at = ends - kk
+    flat = np.zeros(int(ends[-1]) if n else 0, dtype=np.int64)  # (0: the empty text)
     for j, (rows, v) in enumerate(vals):  # the texts: sources and immediates were filled above, register tables are whole
+        t = tid if rows is None else tid.take(rows)
+        ix = tb[j].take(t) + v
+        okj = ab.pool_ok.take(ix)
         if rows is None:
-            ix = tb[j].take(tid) + v
-            ok &= ab.pool_ok.take(ix)
-            out[j] = ix
+            ok &= okj
+            put = kk > j  # the lines that print column j
+            if put.all():
+                flat[at + j] = ix
+                continue
+            rows = np.arange(n)
         else:
-            ix = tb[j].take(tid.take(rows)) + v
-            ok[rows] &= ab.pool_ok.take(ix)
-            out[j, rows] = ix
-    return tid, out.T, ok
+            ok[rows] &= okj
+            put = kk.take(rows) > j
+        if put.all():
+            flat[at.take(rows) + j] = ix
+        elif put.any():
+            flat[at.take(rows[put]) + j] = ix[put]
+    return tid, flat, kk, ok
 
 
-def _lines(ab: ArchBatch, tid, ix, by_scalar, scalar: list, n: int) -> bytes:
+def _lines(ab: ArchBatch, tid, flat, k, by_scalar, scalar: list, n: int) -> bytes:
     """The lines of a step's ``n`` instructions (UTF-8): their line templates joined, ``%`` all their operand
-    texts; ``tid`` and ``ix`` are those of the batch path's instructions, ``by_scalar`` the places of the
-    others, ``scalar`` their results (each the line template ``%s`` with its text)."""
-    fmts, nph = ab.line_formats()
-    k = nph.take(tid)
-    # the operand texts' pool indices in line order: column j of the rows that have a j-th operand is
-    # scattered to its places (cheaper than masking the rows' full width)
-    ends = np.cumsum(k)
-    flat = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
-    at = ends - k
-    cols = ix.T  # (operand columns, each contiguous where ``ix`` is ``_lookup``'s)
-    for j in range(ix.shape[1]):
-        has = k > j
-        if has.all():
-            flat[at + j] = cols[j]
-            continue
-        rows = np.flatnonzero(has)
-        if not len(rows):
-            break
-        flat[at.take(rows) + j] = cols[j].take(rows)
+    texts; ``tid``, ``flat`` (operand-text pool indices in line order) and ``k`` (placeholders per line) are
+    those of the batch path's instructions, ``by_scalar`` the places of the others, ``scalar`` their results
+    (each the line template ``%s`` with its text)."""
+    fmts = ab.line_formats()[0]
     args = ab.texts_bytes(flat)
     if len(by_scalar):
         every = np.full(n, len(fmts) - 1, dtype=np.int64)
