@@ -225,28 +225,34 @@ def test_stale_precomputed_tables_are_not_used(monkeypatch):
     assert (ab.cls_table < 0).all() and len(ab.tpl_fmt) == 1
 
 
-def test_remembered_source_digest_follows_every_change(tmp_path, monkeypatch):
-    """The remembered digest of the codec's sources is the content digest, and a changed file (size or time)
-    is hashed again: a stale precomputed file is never taken for a current one."""
+def test_remembered_fingerprint_follows_every_change(tmp_path, monkeypatch):
+    """A remembered value is recomputed when a file it depends on changes (size or time), and a damaged
+    cache is rebuilt: a stale precomputed file is never taken for a current one."""
     import os
 
     monkeypatch.setenv("GPUISA_HOME", str(tmp_path / "home"))
     files = [tmp_path / "a.py", tmp_path / "b.json"]
     files[0].write_text("x = 1\n")
     files[1].write_text("{}")
-    first = batch_data._files_digest_cached(files)
-    assert first == batch_data._files_digest(files) == batch_data._files_digest_cached(files)
-    assert (tmp_path / "home" / "cache" / "codec_sources.json").exists()
+
+    def digest():
+        return batch_data._files_digest(files)
+
+    first = batch_data._remembered(files, digest)
+    assert first == digest() and (tmp_path / "home" / "cache" / "codec_sources.json").exists()
+    assert batch_data._remembered(files, lambda: "not computed again") == first
     files[0].write_text("x = 2\n")  # same size, later time
     st = files[0].stat()
     os.utime(files[0], ns=(st.st_atime_ns, st.st_mtime_ns + 1000))
-    second = batch_data._files_digest_cached(files)
-    assert second != first and second == batch_data._files_digest(files)
+    second = batch_data._remembered(files, digest)
+    assert second != first and second == digest()
     (tmp_path / "home" / "cache" / "codec_sources.json").write_text("not json")  # a damaged cache is rebuilt
-    assert batch_data._files_digest_cached(files) == second
-    # and at run time the precomputed file is used through the remembered digest
+    assert batch_data._remembered(files, digest) == second
+    # and at run time the precomputed file is used through the remembered fingerprint
     dec = Decoder("rdna1")
+    assert dec.tables.store_path
     assert batch_data.fingerprint(dec, cached=True) == batch_data.fingerprint(dec) == _stored("rdna1")["fingerprint"]
+    assert batch_data.fingerprint(dec, cached=True) == _stored("rdna1")["fingerprint"]  # (now remembered)
 
 
 # -- the text form (``Decoder.decode_text``, ``gpuisa.codec.batch_text``) -----------------------------------

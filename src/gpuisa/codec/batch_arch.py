@@ -75,9 +75,9 @@ class ArchBatch(Classes):
         self.pool_made = np.ones(4096, bool)
         # and as UTF-8 bytes (the text form's ``%``: on bytes it copies the literal runs of a format whole, on
         # str it reads them a character at a time), made when first used
-        self.pool_bytes, self.pool_bmade = np.empty(4096, dtype=object), np.zeros(4096, bool)
+        self.pool_bytes = self.pool_bmade = None  # (made on the text form's first use)
         self.lazy_starts: list[int] = []
-        self.lazy_texts: list[str] = []
+        self.lazy_texts: list = []  # (each a string, a line per text, or a function giving the list)
         self.pool_used = 1
         self.seg_starts: list[int] = []
         self.seg_compute: list = []
@@ -264,6 +264,8 @@ class ArchBatch(Classes):
         if size > len(self.pool_text):
             for name in ("pool_text", "pool_ok", "pool_known", "pool_made", "pool_bytes", "pool_bmade"):
                 old = getattr(self, name)
+                if old is None:
+                    continue
                 new = np.empty(size, dtype=object) if old.dtype == object else np.zeros(size, dtype=bool)
                 new[:len(old)] = old
                 setattr(self, name, new)
@@ -279,7 +281,7 @@ class ArchBatch(Classes):
         self.pool_used = need
         if eager is not None:
             texts, ok = eager  # (a segment's first values only, or all; or, as one string a line, made on first use)
-            if isinstance(texts, str):
+            if isinstance(texts, str) or callable(texts):
                 end = start + len(ok)
                 self.lazy_starts.append(start)
                 self.lazy_texts.append(texts)
@@ -312,13 +314,18 @@ class ArchBatch(Classes):
         made = self.pool_made.take(idx)
         if not made.all():
             for s in set(np.searchsorted(self.lazy_starts, distinct(idx[~made]), side="right").tolist()):
-                start, texts = self.lazy_starts[s - 1], self.lazy_texts[s - 1].split("\n")
+                start, texts = self.lazy_starts[s - 1], self.lazy_texts[s - 1]
+                texts = texts() if callable(texts) else texts.split("\n")
                 self.pool_text[start:start + len(texts)] = texts
                 self.pool_made[start:start + len(texts)] = True
         return self.pool_text.take(idx)
 
     def texts_bytes(self, idx):
         """``texts`` as UTF-8 bytes."""
+        if self.pool_bytes is None or len(self.pool_bytes) != len(self.pool_text):
+            old = (np.empty(0, dtype=object), np.zeros(0, bool)) if self.pool_bytes is None else (self.pool_bytes, self.pool_bmade)
+            self.pool_bytes, self.pool_bmade = np.empty(len(self.pool_text), dtype=object), np.zeros(len(self.pool_text), bool)
+            self.pool_bytes[:len(old[0])], self.pool_bmade[:len(old[0])] = old
         made = self.pool_bmade.take(idx)
         if not made.all():
             u = distinct(idx[~made])
@@ -331,9 +338,8 @@ class ArchBatch(Classes):
         got = self.seg_by_key.get(key)
         if got is not None:
             return got
-        vals = np.arange(1 << w)
-        ok = vals + n <= 256
-        return self._segment(key, 1 << w, None, ([opd.reg_text(cls, v, n) for v in range(1 << w)], ok),
+        ok = np.arange(1 << w) + n <= 256
+        return self._segment(key, 1 << w, None, (lambda: [opd.reg_text(cls, v, n) for v in range(1 << w)], ok),
                              info=["reg", cls, n, w])
 
     # -- templates -------------------------------------------------------------

@@ -75,10 +75,10 @@ def _files_digest(files: list[Path]) -> str:
     return h.hexdigest()
 
 
-def _files_digest_cached(files: list[Path]) -> str:
-    """``_files_digest``, remembered in the user's cache folder by the files' sizes and modification times (as
-    Python's bytecode cache checks its sources): a fresh process's first decode stats the files rather than
-    reading and hashing them; any change of size or time makes it hash them again."""
+def _remembered(files: list[Path], compute) -> str:
+    """``compute()``, remembered in the user's cache folder by the sizes and modification times of ``files``
+    (as Python's bytecode cache checks its sources): a fresh process's first decode stats the files rather
+    than reading and hashing them; any change of size or time computes it again."""
     import os
 
     from ..store import home_dir
@@ -86,7 +86,7 @@ def _files_digest_cached(files: list[Path]) -> str:
     try:
         stamp = [[str(p), st.st_size, st.st_mtime_ns] for p in files for st in [p.stat()]]
     except OSError:
-        return _files_digest(files)
+        return compute()
     path = home_dir() / "cache" / "codec_sources.json"
     try:
         known = json.loads(path.read_text())
@@ -98,7 +98,7 @@ def _files_digest_cached(files: list[Path]) -> str:
     got = known.get(key)
     if isinstance(got, list) and len(got) == 2 and got[0] == stamp:
         return got[1]
-    digest = _files_digest(files)
+    digest = compute()
     known[key] = [stamp, digest]
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -106,21 +106,27 @@ def _files_digest_cached(files: list[Path]) -> str:
         tmp.write_text(json.dumps(known))
         os.replace(tmp, path)
     except OSError:
-        pass  # (a read-only home: hashed again next time)
+        pass  # (a read-only home: computed again next time)
     return digest
 
 
 def fingerprint(dec, cached: bool = False) -> str:
     """A digest of all the scalar decoder's output depends on: the codec's modules and the architecture's
-    data files (their digest remembered by ``_files_digest_cached`` where ``cached``) and its instruction
-    tables from the store."""
+    data files, and its instruction tables from the store; with ``cached``, remembered by the stamps of
+    those files and of the store (``_remembered``)."""
     files = _source_files(dec.arch)
-    h = hashlib.sha256((_files_digest_cached(files) if cached else _files_digest(files)).encode())
     t = dec.tables
-    h.update("\n".join([f"{e.name} {e.encoding} {e.opcode} {e.mnemonic} {e.width}" for e in t.entries]).encode())
-    h.update(repr([(n, e.width, e.op_field, [(f.name, f.ranges, f.value) for f in e.fields])
-                   for n, e in sorted(t.encodings.items())]).encode())
-    return h.hexdigest()
+
+    def compute() -> str:
+        h = hashlib.sha256(_files_digest(files).encode())
+        h.update("\n".join([f"{e.name} {e.encoding} {e.opcode} {e.mnemonic} {e.width}" for e in t.entries]).encode())
+        h.update(repr([(n, e.width, e.op_field, [(f.name, f.ranges, f.value) for f in e.fields])
+                       for n, e in sorted(t.encodings.items())]).encode())
+        return h.hexdigest()
+
+    if cached and t.store_path:
+        return _remembered(files + [Path(t.store_path)], compute)
+    return compute()
 
 
 # -- loading ---------------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ class ArchTables:
     by_name: dict[str, list[Entry]]
     by_mnemonic: dict[str, list[Entry]]
     prefix_index: list[list[DecodeClass]]  # by the first dword's bits 31:23
+    store_path: str = ""  # the store they were read from
 
 
 def _store():
@@ -99,7 +100,7 @@ def load_arch_tables(arch_name: str) -> ArchTables:
     for e in entries:
         by_name.setdefault(e.name, []).append(e)
         by_mn.setdefault(e.mnemonic, []).append(e)
-    return ArchTables(arch_name, arch.gfx, encs, entries, ordered, by_name, by_mn, prefix)
+    return ArchTables(arch_name, arch.gfx, encs, entries, ordered, by_name, by_mn, prefix, str(st.path))
 
 
 def _add_codec_layouts(arch_name: str, encs: dict[str, Encoding], entries: list[Entry]) -> None:
