@@ -40,7 +40,7 @@ _STRIDE_LOG = 7  # the walk's Python loop takes 128 instructions a step
 
 
 # -- the stream ------------------------------------------------------------------------------------
-STEP = 16384  # dwords per step: numpy's scratch arrays stay small (heap memory reused, cache-resident)
+STEP = 32768  # dwords per step: numpy's scratch arrays stay small (heap memory reused, cache-resident)
 _AHEAD = 16  # dwords a step sees past its end: more than the longest instruction
 
 
