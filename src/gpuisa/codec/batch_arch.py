@@ -328,7 +328,9 @@ class ArchBatch(Classes):
             self.pool_bytes[:len(old[0])], self.pool_bmade[:len(old[0])] = old
         made = self.pool_bmade.take(idx)
         if not made.all():
-            u = distinct(idx[~made])
+            mark = np.zeros(len(self.pool_bytes), bool)  # (the distinct ones without sorting)
+            mark[idx[~made]] = True
+            u = np.flatnonzero(mark)
             self.pool_bytes[u] = [t.encode() for t in self.texts(u).tolist()]
             self.pool_bmade[u] = True
         return self.pool_bytes.take(idx, mode="clip")
@@ -413,10 +415,10 @@ class ArchBatch(Classes):
         return got[1]
 
     def line_formats(self):
-        """The templates as lines, UTF-8 bytes (with a newline; the last one, ``%s``, for a text made
-        elsewhere) and their numbers of placeholders, as arrays (the text form, ``batch_text.py``)."""
+        """The templates as lines (with a newline; the last one, ``%s``, for a text made elsewhere) and their
+        numbers of placeholders, as arrays (the text form, ``batch_text.py``)."""
         if self.line_fmt_arr is None or len(self.line_fmt_arr) != len(self.tpl_fmt) + 1:
-            self.line_fmt_arr = np.array([f.encode() + b"\n" for f in self.tpl_fmt] + [b"%s\n"], dtype=object)
+            self.line_fmt_arr = np.array([f + "\n" for f in self.tpl_fmt] + ["%s\n"], dtype=object)
             self.line_nph_arr = np.array(self.tpl_nph + [1], dtype=np.int64)
         return self.line_fmt_arr, self.line_nph_arr
 

@@ -6,8 +6,8 @@ It runs the stream walk of ``batch.py`` (classify, walk, scalar path where the b
 for an instruction, redo from a failed start), but renders no text per word: per step, each instruction's
 template id and the pool indices of its cut operands' texts are looked up (a column of operands at a time,
 each a contiguous numpy array), and the step's lines are made by one ``%``: the line templates of its
-instructions joined, with all their operand texts.  The ``%`` works on UTF-8 bytes (templates and
-operand texts have byte copies, made when first used), and each step's result is decoded once: CPython's
+instructions joined, with all their operand texts.  The ``%`` works on UTF-8 bytes (the joined format is
+encoded, operand texts have byte copies made when first used), and each step's result is decoded once: CPython's
 ``%`` on bytes copies a format's literal runs whole (``memchr``), on str it reads them a character at a
 time, which was a quarter of the work.  (Measured on 200,000 instructions, by wall time and by
 instructions executed under ``valgrind --tool=callgrind``: one ``%`` per step beat a ``%`` per word,
@@ -165,17 +165,17 @@ def _lines(ab: ArchBatch, tid, flat, k, by_scalar, scalar: list, n: int) -> byte
     """The lines of a step's ``n`` instructions (UTF-8): their line templates joined, ``%`` all their operand
     texts; ``tid``, ``flat`` (operand-text pool indices in line order) and ``k`` (placeholders per line) are
     those of the batch path's instructions, ``by_scalar`` the places of the others, ``scalar`` their results
-    (each the line template ``%s`` with its text)."""
+    (their lines go into the format as they are)."""
     fmts = ab.line_formats()[0]
-    args = ab.texts_bytes(flat)
     if len(by_scalar):
-        every = np.full(n, len(fmts) - 1, dtype=np.int64)
+        every = np.zeros(n, dtype=np.int64)
         mine = np.ones(n, dtype=bool)
         mine[by_scalar] = False
         every[mine] = tid
-        tid = every
-        texts = np.empty(len(scalar), dtype=object)
-        texts[:] = [(t if valid else invalid_line(d.data)).encode() for t, _, valid, d in scalar]
-        before = np.concatenate([[0], np.cumsum(k)])  # operand texts of the batch path's lines before each
-        args = np.insert(args, before[by_scalar - np.arange(len(by_scalar))], texts)
-    return b"".join(fmts.take(tid, mode="clip").tolist()) % tuple(args.tolist())
+        lines = fmts.take(every, mode="clip").tolist()
+        for at, (t, _, valid, d) in zip(by_scalar.tolist(), scalar):
+            lines[at] = (t if valid else invalid_line(d.data)).replace("%", "%%") + "\n"
+    else:
+        lines = fmts.take(tid, mode="clip").tolist()
+    # (the format joined as str, then encoded: ``bytes.join`` keeps a buffer record per item)
+    return "".join(lines).encode() % tuple(ab.texts_bytes(flat).tolist())
