@@ -1,7 +1,7 @@
 """Batch decoding of a whole buffer with numpy, in front of the scalar decoder.
 
-``Decoder.decode_listing`` and ``Decoder.decode`` run here (``Decoder.decode_text``, the listing as one
-string, runs the same walk with its own render step: ``batch_text.py``).  The result is, instruction for
+``Decoder.decode_listing``, ``Decoder.decode`` and ``Decoder.decode_text`` (the listing as one string,
+``batch_text.py``) run here.  The result is, instruction for
 instruction, what the scalar path (``Decoder.decode_at`` at each instruction start) gives; every text
 comes from the scalar renderer and operand printer, only reused (``batch_arch.py`` holds what is
 derived from them, ``batch_data.py`` a precomputed copy of it):
@@ -12,9 +12,9 @@ derived from them, ``batch_data.py`` a precomputed copy of it):
 2. Walk: instruction starts follow the sizes from dword 0 (jump tables of 128 steps made with numpy, a
    short Python loop over them, one instruction at a time where a jump would pass the step's end);
    where the size is 0 the scalar decoder decodes and gives the size.
-3. Render: each distinct instruction word is rendered once: its cut operand values index the
-   operand-text pool, the rest of the word finds its %-format template (made on first use by one
-   scalar render), and one ``%`` makes the text.
+3. Render: each distinct instruction word is rendered once (``batch_render.py``): its cut operand
+   values index the operand-text pool, the rest of the word finds its %-format template (made on first
+   use by one scalar render), and one ``%`` makes the lines of all a step's new words.
 4. Anything the batch path cannot vouch for -- a cut value the operand printer rejects (a literal
    marker, DPP, an out-of-range tuple), a template whose render fails -- is decoded by the scalar path
    instead, and the walk is redone from the first such start (its size may differ).
@@ -28,12 +28,10 @@ on random words, code-like streams and cut-short buffers.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import mod as _mod
-
 import numpy as np
 
-from .batch_arch import M1 as _M1, M2 as _M2, M3 as _M3, SLOT_BITS as _SLOT_BITS, ArchBatch, arch_batch
+from .batch_arch import M1 as _M1, M2 as _M2, SLOT_BITS as _SLOT_BITS, ArchBatch, arch_batch
+from .batch_render import render_words
 
 _U64 = np.uint64
 _STRIDE_LOG = 7  # the walk's Python loop takes 128 instructions a step
@@ -44,10 +42,10 @@ STEP = 32768  # dwords per step: numpy's scratch arrays stay small (heap memory 
 _AHEAD = 16  # dwords a step sees past its end: more than the longest instruction
 
 
-def _steps(dec, data: bytes, emit, text: bool = False) -> int:
+def _steps(dec, data: bytes, emit) -> int:
     """Runs the batch path over ``data`` a step at a time, calling ``emit(first dword, step bytes, starts,
-    texts, sizes, entry ids, scalar results)`` per step (with ``text``: the step's lines, one string, in
-    place of the texts: ``batch_text.py``); returns the byte offset where the scalar tail loop begins."""
+    texts, sizes, entry ids, scalar results)`` per step; returns the byte offset where the scalar tail loop
+    begins."""
     n4 = len(data) // 4
     if n4 < 2:
         return 0
@@ -56,18 +54,12 @@ def _steps(dec, data: bytes, emit, text: bool = False) -> int:
     pos = 0
     with ab.lock:
         sd = _Scalar(ab)
-        if text:
-            from .batch_text import bulk_lines as bulk
-        else:
-            seen = _Seen(ab, n4)
-
-            def bulk(ab, view, dws, sd, stop):
-                return _bulk(ab, seen, view, dws, sd, stop)
+        seen = _Seen(ab, n4)
         while True:
             last = n4 - pos <= STEP + _AHEAD
             view = data[4 * pos:] if last else data[4 * pos:4 * (pos + STEP + _AHEAD)]
-            starts, texts, sizes, stop, eids, scalar = bulk(ab, view, dws[pos:pos + len(view) // 4], sd,
-                                                            None if last else STEP)
+            starts, texts, sizes, stop, eids, scalar = _bulk(ab, seen, view, dws[pos:pos + len(view) // 4], sd,
+                                                             None if last else STEP)
             emit(pos, view, starts, texts, sizes, eids, scalar)
             if last:
                 return 4 * pos + stop
@@ -167,27 +159,27 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
     n4 = len(dws)
     e, size = _sizes(ab, dws)
     tried = np.zeros(n4, dtype=bool)
-    where = np.zeros(n4, dtype=np.int32)  # dword -> index of its text in ``seen.texts``
+    where = np.zeros(n4, dtype=np.intp)  # dword -> index of its text in ``seen.texts``
     scalar: dict[int, tuple] = {}  # start -> (text, size, valid, Decoded) from the scalar path
     done, i = np.empty(0, dtype=np.int64), 0  # final starts before the walk's restart point
     while True:
         seg, i, tail = _walk(dec, data, size, i, scalar, stop)
-        batch = seg[size[seg] > 0]
-        new = batch[~tried[batch]]
+        batch = seg[size.take(seg) > 0]
+        new = batch[~tried.take(batch)]
         tried[new] = True
         at, bad = _render(ab, seen, data, dws, new, e)
         where[new] = at
         if not bad.any():
-            done = np.concatenate([done, seg])
+            done = np.concatenate([done, seg]) if len(done) else seg
             break
         failed = new[bad]  # the scalar path decides there, and the walk goes on from the first of them
         first = int(failed.min())
         size[failed] = 0
         done = np.concatenate([done, seg[seg < first]])
         i = first
-    sizes = size[done] * 4
-    eids = np.where(sizes > 0, e[done], 0)
-    texts = seen.texts[where[done]].tolist()
+    sizes = size.take(done) * 4
+    eids = np.where(sizes > 0, e.take(done), 0)
+    texts = seen.texts.take(where.take(done), mode="clip").tolist()
     by_scalar = np.flatnonzero(sizes == 0)
     if len(by_scalar):
         at = done[by_scalar].tolist()
@@ -271,117 +263,43 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
         return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=bool)
     n4 = len(dws)
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
-    e = eids[pos]
-    w64 = (dws[pos].astype(_U64) | (dws[np.minimum(pos + 1, n4 - 1)].astype(_U64) << _U64(32))) & wm[e]
-    w3 = dws[np.minimum(pos + 2, n4 - 1)] & w3m[e] if any3 else None
+    e = eids.take(pos)
+    w64 = (dws.take(pos).astype(_U64) | (dws.take(np.minimum(pos + 1, n4 - 1)).astype(_U64) << _U64(32))) & wm.take(e)
+    w3 = dws.take(np.minimum(pos + 2, n4 - 1)) & w3m.take(e) if any3 else None
     h = w64 * _M1
     if any3:
         h ^= w3.astype(_U64) * _M2
     slot = (h >> _U64(64 - _SLOT_BITS)).astype(np.intp)
     tab = seen.tab
-    g = tab[slot]
+    g = tab.take(slot).astype(np.intp)
     n0 = seen.n
     gc = np.minimum(g, n0 - 1)
-    hit = (g < n0) & (g > 0) & (seen.w[gc] == w64)
+    hit = (g < n0) & (g > 0) & (seen.w.take(gc) == w64)
     if any3:
-        hit &= seen.w3[gc] == w3
+        hit &= seen.w3.take(gc) == w3
     at = np.where(hit, g, 0)
     miss = np.flatnonzero(~hit)
     if len(miss):  # new words: the first copy of each is rendered
-        ms = slot[miss]
-        ar = np.arange(len(miss), dtype=np.int32)
+        ms = slot.take(miss)
+        ar = np.arange(len(miss), dtype=np.intp)
         tab[ms[::-1]] = ar[::-1]
-        rep = tab[ms]
-        same = w64[miss[rep]] == w64[miss]
+        rep = tab.take(ms).astype(np.intp)
+        mr = miss.take(rep)
+        same = w64.take(mr) == w64.take(miss)
         if any3:
-            same &= w3[miss[rep]] == w3[miss]
+            same &= w3.take(mr) == w3.take(miss)
         first = rep == ar
         own = first | ~same
-        ids = np.cumsum(own, dtype=np.int32) + np.int32(n0 - 1)
-        ids = np.where(own, ids, ids[rep])
+        ids = np.cumsum(own) + (n0 - 1)
+        ids = np.where(own, ids, ids.take(rep))
         tab[ms[first]] = ids[first]
         at[miss] = ids
         u = miss[own]
-        texts, ok = _texts(ab, data, pos[u], e[u], w64[u], w3[u] if any3 else np.zeros(len(u), np.uint32))
+        texts, ok = render_words(ab, data, dws, pos.take(u), eids)
         n1 = n0 + len(u)
         seen.w[n0:n1] = w64[u]
         if any3:
             seen.w3[n0:n1] = w3[u]
         seen.bad[n0:n1] = ~ok
         seen.add(texts)
-    return at, seen.bad[at]
-
-
-def _texts(ab: ArchBatch, data: bytes, upos, ue, uw, uw3):
-    """Texts (an object array) of distinct words ``uw`` (and third dwords ``uw3``) of entries ``ue`` at dword
-    positions ``upos``, and where they could be made (elsewhere the text is None)."""
-    dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
-    nu = len(uw)
-    # the cut operands' values (one column per operand; an entry's unused columns are 0 and index the empty text)
-    pack = ab.s_pack[ue]
-    sh, mk = pack[:, 0], pack[:, 1]
-    vals = (uw[:, None] >> sh) & mk
-    if slot3:  # some entry has an operand in the third dword
-        vals = np.where(s_3[ue], (uw3.astype(_U64)[:, None] >> sh) & mk, vals)
-    ix = (pack[:, 2] + vals).astype(np.intp)
-    vals = vals.astype(np.int64)
-    ab.fill(ix.ravel())
-    ok = ab.pool_ok[ix].all(axis=1)
-    tid = template_ids(ab, data, upos, ue, uw, uw3, ok)
-    ok = tid > 0
-    ix = ab.tpl_base[tid, :nslots] + vals  # texts known: sources and immediates were filled above, register tables are whole
-    ix[~ok] = 0
-    ok &= ab.pool_ok[ix].all(axis=1)
-    if ab.tpl_fmt_arr is None or len(ab.tpl_fmt_arr) != len(ab.tpl_fmt):
-        ab.tpl_fmt_arr, ab.tpl_nph_arr = np.array(ab.tpl_fmt, dtype=object), np.array(ab.tpl_nph, dtype=np.int64)
-    # one %-format per distinct word, grouped by its number of placeholders (the sorted order makes each
-    # group, and the words that have a j-th value, runs)
-    tid[~ok] = 0  # (template 0: the empty format)
-    nph = ab.tpl_nph_arr[tid]
-    order = np.argsort(nph, kind="stable")
-    ends = np.cumsum(np.bincount(nph, minlength=nslots + 1)).tolist()
-    fmts = ab.tpl_fmt_arr[tid[order]].tolist()
-    cols = [ab.texts(ix[order[ends[j]:], j]).tolist() for j in range(nslots)]
-    utext = np.empty(nu, dtype=object)
-    for c in range(nslots + 1):
-        a, b = (ends[c - 1] if c else 0), ends[c]
-        if a == b:
-            continue
-        args = zip(*[col[a - ends[j]:b - ends[j]] for j, col in enumerate(cols[:c])]) if c else repeat(())
-        utext[order[a:b]] = list(map(_mod, fmts[a:b], args))
-    utext[~ok] = None
-    return utext, ok
-
-
-def template_ids(ab: ArchBatch, data: bytes, upos, ue, uw, uw3, ok):
-    """Template id (0: none) of each word ``uw`` (third dwords ``uw3``) of entries ``ue`` at dword positions
-    ``upos`` where ``ok``, keyed by the entry and the rest of the word."""
-    dw, wm, w3m, rlo, rhi = ab.np_rows()[:5]
-    tid = np.zeros(len(uw), dtype=np.int64)
-    every = bool(ok.all())
-    cand = None if every else np.flatnonzero(ok)
-    if not every and not len(cand):
-        return tid
-    key = uw & rlo.take(ue)
-    key3 = uw3 & rhi.take(ue)
-    ce, ck, ck3 = (ue, key, key3) if every else (ue[cand], key[cand], key3[cand])
-    at = ab.find_templates(ce, ck, ck3)
-    miss = np.flatnonzero(at < 0)
-    if len(miss):  # not known: one scalar render each (per distinct key)
-        if cand is None:
-            cand = np.arange(len(uw))
-        kh = ck[miss] * _M1 ^ ck3[miss].astype(_U64) * _M2 ^ ce[miss].astype(_U64) * _M3
-        _, kfirst, kinv = np.unique(kh, return_index=True, return_inverse=True)
-        kinv = kinv.reshape(-1)
-        reps = cand[miss[kfirst]]
-        got = [ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
-               for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
-                                             uw[reps].tolist(), uw3[reps].tolist(), upos[reps].tolist())]
-        got = np.array(got, dtype=np.int64)[kinv]
-        # members of one hash group must have the representative's key (else: a hash collision)
-        same = (ce[miss] == ue[reps][kinv]) & (ck[miss] == key[reps][kinv]) & (ck3[miss] == key3[reps][kinv])
-        at[miss] = np.where(same, got, 0)
-    if every:
-        return at
-    tid[cand] = at
-    return tid
+    return at, seen.bad.take(at)

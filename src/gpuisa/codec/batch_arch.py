@@ -230,7 +230,7 @@ class ArchBatch(Classes):
             s_base[si, sj] = sbase
         self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
         self.s_pack = np.stack([s_sh, s_mk, s_base.astype(np.uint64)], axis=1)  # (one gather for all three)
-        # the same by operand column, each contiguous (``batch_text.py`` works a column at a time), packed into
+        # the same by operand column, each contiguous (``batch_render.py`` works a column at a time), packed into
         # one word per (column, entry): pool base << 16 | third dword << 15 | width << 8 | shift
         s_w = np.zeros((n, nslots), np.uint64)
         if len(si):
@@ -416,7 +416,7 @@ class ArchBatch(Classes):
 
     def line_formats(self):
         """The templates as lines (with a newline; the last one, ``%s``, for a text made elsewhere) and their
-        numbers of placeholders, as arrays (the text form, ``batch_text.py``)."""
+        numbers of placeholders, as arrays (``batch_render.py``)."""
         if self.line_fmt_arr is None or len(self.line_fmt_arr) != len(self.tpl_fmt) + 1:
             self.line_fmt_arr = np.array([f + "\n" for f in self.tpl_fmt] + ["%s\n"], dtype=object)
             self.line_nph_arr = np.array(self.tpl_nph + [1], dtype=np.int64)
