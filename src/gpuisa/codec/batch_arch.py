@@ -77,7 +77,7 @@ class ArchBatch(Classes):
         # str it reads them a character at a time), made when first used
         self.pool_bytes = self.pool_bmade = None  # (made on the text form's first use)
         self.lazy_starts: list[int] = []
-        self.lazy_texts: list = []  # (each a string, a line per text, or a function giving the list)
+        self.lazy_texts: list = []  # (each a string, a line per text, or a function of the value)
         self.pool_used = 1
         self.seg_starts: list[int] = []
         self.seg_compute: list = []
@@ -310,15 +310,32 @@ class ArchBatch(Classes):
                 self.pool_known[i] = self.pool_made[i] = True
 
     def texts(self, idx):
-        """The pool's texts at ``idx`` (an object array; ``idx`` known), stored ones made into strings first."""
+        """The pool's texts at ``idx`` (an object array; ``idx`` known), stored ones made into strings first
+        (only those asked for: a segment's lines are found by their offsets, register names made)."""
         made = self.pool_made.take(idx)
         if not made.all():
-            for s in set(np.searchsorted(self.lazy_starts, distinct(idx[~made]), side="right").tolist()):
-                start, texts = self.lazy_starts[s - 1], self.lazy_texts[s - 1]
-                texts = texts() if callable(texts) else texts.split("\n")
-                self.pool_text[start:start + len(texts)] = texts
-                self.pool_made[start:start + len(texts)] = True
+            u = distinct(idx[~made])
+            segs = np.searchsorted(self.lazy_starts, u, side="right") - 1
+            for i, s in zip(u.tolist(), segs.tolist()):
+                self.pool_text[i] = self._lazy_text(s, i - self.lazy_starts[s])
+            self.pool_made[u] = True
         return self.pool_text.take(idx)
+
+    def _lazy_text(self, s: int, v: int) -> str:
+        texts = self.lazy_texts[s]
+        if callable(texts):  # (a register table: its name)
+            return texts(v)
+        if isinstance(texts, str):  # (stored lines: their offsets, found once; by a split where not ASCII)
+            if texts.isascii():
+                ends = np.flatnonzero(np.frombuffer(texts.encode(), dtype=np.uint8) == 10)
+                texts = (texts, np.concatenate([[0], ends + 1]).tolist(), ends.tolist() + [len(texts)])
+            else:
+                texts = texts.split("\n")
+            self.lazy_texts[s] = texts
+        if isinstance(texts, list):
+            return texts[v]
+        text, starts, ends = texts
+        return text[starts[v]:ends[v]]
 
     def texts_bytes(self, idx):
         """``texts`` as UTF-8 bytes."""
@@ -341,8 +358,7 @@ class ArchBatch(Classes):
         if got is not None:
             return got
         ok = np.arange(1 << w) + n <= 256
-        return self._segment(key, 1 << w, None, (lambda: [opd.reg_text(cls, v, n) for v in range(1 << w)], ok),
-                             info=["reg", cls, n, w])
+        return self._segment(key, 1 << w, None, (lambda v: opd.reg_text(cls, v, n), ok), info=["reg", cls, n, w])
 
     # -- templates -------------------------------------------------------------
     def template_id(self, eid: int, key: int, key3: int, word: int, data: bytes, off: int) -> int:
