@@ -264,7 +264,10 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
     n4 = len(dws)
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, nslots, slot3, any3 = ab.np_rows()
     e = eids.take(pos)
-    w64 = (dws.take(pos).astype(_U64) | (dws.take(np.minimum(pos + 1, n4 - 1)).astype(_U64) << _U64(32))) & wm.take(e)
+    # (each dword with the next as one little-endian 64-bit word: an overlapping view of the bytes; a start
+    # the batch path takes is at least two dwords before the end, ``_sizes``)
+    pairs = np.ndarray((n4 - 1,), dtype="<u8", buffer=data, strides=(4,))
+    w64 = pairs.take(pos) & wm.take(e)
     w3 = dws.take(np.minimum(pos + 2, n4 - 1)) & w3m.take(e) if any3 else None
     h = w64 * _M1
     if any3:
@@ -295,11 +298,12 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
         tab[ms[first]] = ids[first]
         at[miss] = ids
         u = miss[own]
-        texts, ok = render_words(ab, data, dws, pos.take(u), eids)
+        wu, w3u = w64.take(u), (w3.take(u) if any3 else None)
+        texts, ok = render_words(ab, data, pos.take(u), e.take(u), wu, w3u)
         n1 = n0 + len(u)
-        seen.w[n0:n1] = w64[u]
+        seen.w[n0:n1] = wu
         if any3:
-            seen.w3[n0:n1] = w3[u]
+            seen.w3[n0:n1] = w3u
         seen.bad[n0:n1] = ~ok
         seen.add(texts)
     return at, seen.bad.take(at)

@@ -32,10 +32,11 @@ _U64 = np.uint64
 _ONE = np.uint64(1)
 
 
-def render_words(ab: ArchBatch, data: bytes, dws, pos, eids):
+def render_words(ab: ArchBatch, data: bytes, pos, ue, uw, uw3):
     """Texts (an object array; None where the batch path cannot vouch for one) of the instructions at dword
-    positions ``pos`` (``eids``: entry id per dword), and where they could be made."""
-    tid, flat, k, ok = lookup(ab, data, dws, pos, eids)
+    positions ``pos`` (entries ``ue``, words ``uw`` and third dwords ``uw3``, masked to their widths), and
+    where they could be made."""
+    tid, flat, k, ok = lookup(ab, data, pos, ue, uw, uw3)
     if not ok.all():  # (their lines are left out)
         flat = flat[np.repeat(ok, k)]
         k = np.where(ok, k, 0)
@@ -62,15 +63,14 @@ def texts_ok(ab: ArchBatch, ix):
     return ok
 
 
-def lookup(ab: ArchBatch, data: bytes, dws, pos, eids):
+def lookup(ab: ArchBatch, data: bytes, pos, ue, uw, uw3):
     """Template id, operand-text pool indices (all the lines' placeholders in line order), placeholders per
-    line and whether the batch path prints it, for the instructions at dword positions ``pos``."""
+    line and whether the batch path prints it, for the instructions at dword positions ``pos`` (as in
+    ``render_words``)."""
     dw, wm, w3m, rlo, rhi, s_sh, s_mk, s_3, s_base, k, slot3, any3 = ab.np_rows()
     cols = ab.s_cols  # (per column and entry: pool base, third dword, width, shift; packed)
-    n4 = len(dws)
-    ue = eids.take(pos)
-    uw = (dws.take(pos).astype(_U64) | (dws.take(np.minimum(pos + 1, n4 - 1)).astype(_U64) << _U64(32))) & wm.take(ue)
-    uw3 = dws.take(np.minimum(pos + 2, n4 - 1)) & w3m.take(ue) if any3 else np.zeros(len(pos), np.uint32)
+    if uw3 is None:
+        uw3 = np.zeros(len(pos), np.uint32)
     w3 = uw3.astype(_U64) if slot3 else None
     n = len(pos)
     cnt = ab.s_count.take(ue)  # cut operands per instruction: a column is worked out only where some row has it
