@@ -24,6 +24,10 @@ Secondary: the same cold runs for ``decode_listing`` ((offset, text, size) tuple
 instruction); "warm": the same input decoded again in one process (whatever the process derived from
 earlier runs is reused), for ``decode_text``, ``decode_listing`` and ``decode`` (one ``Decoded`` per
 instruction); and the single-instruction ``decode_at`` time in microseconds.
+
+``--instructions`` also counts the machine instructions each side executes under ``valgrind
+--tool=callgrind`` (llvm-mc less its run on empty input; the cold gpuisa process less the same process
+without the decode call): a ratio that the load of a shared machine does not move, unlike the times.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -51,7 +56,8 @@ from gpuisa.codec.plans import load_plans  # noqa: E402
 from gpuisa.codec.tables import load_arch_tables  # noqa: E402
 from gpuisa.sources.llvm import find_llvm_mc  # noqa: E402
 
-# the fresh process of one cold gpuisa run: argv = arch, path of the input bytes, form (text or listing)
+# the fresh process of one cold gpuisa run: argv = arch, path of the input bytes, form (text or listing; none:
+# everything but the decode, for ``--instructions``)
 _CHILD = """
 import json, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
@@ -61,11 +67,11 @@ dec = Decoder(sys.argv[1])
 t1, c1 = time.perf_counter(), time.process_time()
 data = open(sys.argv[2], "rb").read()
 t2, c2 = time.perf_counter(), time.process_time()
-out = dec.decode_text(data) if sys.argv[3] == "text" else dec.decode_listing(data)
+out = dec.decode_text(data) if sys.argv[3] == "text" else dec.decode_listing(data) if sys.argv[3] == "listing" else ""
 t3, c3 = time.perf_counter(), time.process_time()
-n = out.count("\\n") if sys.argv[3] == "text" else len(out)
+n = out.count("\\n") if sys.argv[3] in ("text", "none") else len(out)
 print(json.dumps({"load_wall": t1 - t0, "load_cpu": c1 - c0, "wall": t3 - t2, "cpu": c3 - c2, "n": n,
-                  "tables": arch_batch(dec).precomputed}))
+                  "tables": arch_batch(dec).precomputed if sys.argv[3] != "none" else None}))
 """
 
 
@@ -106,6 +112,9 @@ def main() -> int:
     ap.add_argument("--arch", default="rdna3", help="an architecture, or several separated by commas")
     ap.add_argument("--count", type=int, default=200000)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count the machine instructions each side executes (valgrind --tool=callgrind): "
+                         "a ratio that machine load does not move")
     args = ap.parse_args()
     mc = find_llvm_mc()
     if mc is None:
@@ -137,6 +146,35 @@ def _run_cold(arch: str, bin_path: str, form: str, pycache: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
+def _callgrind(cmd: list[str], stdin_path: str | None = None, env: dict | None = None) -> int:
+    """Machine instructions ``cmd`` executes, counted by ``valgrind --tool=callgrind``."""
+    with open(stdin_path or os.devnull) as inp:
+        res = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--cache-sim=no", *cmd],
+                             stdin=inp, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, check=False)
+    for line in res.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.rsplit(":", 1)[1])
+    raise RuntimeError(f"no instruction count from valgrind for {cmd[0]}: {res.stderr[-300:]}")
+
+
+def count_instructions(mc: str, arch, hex_path: str, bin_path: str, empty_path: str, pycache: str) -> None:
+    """The instructions each side executes for the input: llvm-mc's process less its run on empty input; the
+    gpuisa process (as a cold run: import, Decoder, first decode_text) less the same process without the
+    decode call.  Deterministic up to a fraction of a percent, unlike times on a shared machine."""
+    if shutil.which("valgrind") is None:
+        print("instructions: valgrind not found (apt-get install -y valgrind)")
+        return
+    llvm_cmd = [mc, "-arch=amdgcn", f"-mcpu={arch.llvm_target}", "-disassemble"]
+    llvm = _callgrind(llvm_cmd, hex_path) - _callgrind(llvm_cmd, empty_path)
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONPYCACHEPREFIX": pycache, "PYTHONHASHSEED": "0",
+           "OPENBLAS_NUM_THREADS": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    child = [sys.executable, "-c", _CHILD, arch.name, bin_path]
+    ours = _callgrind(child + ["text"], env=env) - _callgrind(child + ["none"], env=env)
+    print(f"instructions executed (valgrind --tool=callgrind): llvm-mc {llvm / 1e6:.0f} M (less its start-up), "
+          f"gpuisa first decode_text {ours / 1e6:.0f} M: ratio {llvm / ours:.2f}x")
+
+
 def _spread(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.3f} s (range {min(xs):.3f}-{max(xs):.3f})"
 
@@ -157,6 +195,8 @@ def run_one(mc: str, arch, args) -> None:
             llvm.append(_run_llvm(mc, arch.llvm_target, hex_path))
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
+        if args.instructions:
+            count_instructions(mc, arch, hex_path, bin_path, f"{tmp}/empty.txt", pycache)
     if any(c["n"] != len(insts) for c in cold + cold_listing):  # (an instruction that reads past its own bytes)
         print(f"note: the stream decodes as {cold[0]['n']} instructions, not {len(insts)} (an instruction that the "
               f"scalar decoder reads past its own bytes takes the next one's)", file=sys.stderr)
