@@ -195,8 +195,13 @@ def run_one(mc: str, arch, args) -> None:
             llvm.append(_run_llvm(mc, arch.llvm_target, hex_path))
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
-        if args.instructions:
-            count_instructions(mc, arch, hex_path, bin_path, f"{tmp}/empty.txt", pycache)
+        counted = (lambda: count_instructions(mc, arch, hex_path, bin_path, f"{tmp}/empty.txt", pycache)) \
+            if args.instructions else (lambda: None)
+        _report(arch, insts, blob, setup, llvm, cold, cold_listing, args)
+        counted()  # (the temporary files are still there)
+
+
+def _report(arch, insts, blob, setup, llvm, cold, cold_listing, args) -> None:
     if any(c["n"] != len(insts) for c in cold + cold_listing):  # (an instruction that reads past its own bytes)
         print(f"note: the stream decodes as {cold[0]['n']} instructions, not {len(insts)} (an instruction that the "
               f"scalar decoder reads past its own bytes takes the next one's)", file=sys.stderr)
