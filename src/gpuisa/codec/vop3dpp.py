@@ -63,6 +63,12 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + (dpp & 0xFF))
     parts: list = []
     d = dec._render(entry, plain, plain.to_bytes(8, "little") + b"\0" * 8, 0, parts)
+    if not d.valid and _byte_sel(dec, entry, enc, plain):
+        # (the DPP forms of the byte_sel instructions: LLVM 19 ignores the op_sel bits above byte_sel,
+        # where the plain VOP3 form calls them reserved)
+        plain &= ~enc.field("OP_SEL").place(0b1100)
+        parts = []
+        d = dec._render(entry, plain, plain.to_bytes(8, "little") + b"\0" * 8, 0, parts)
     if not d.valid or len(d.data) != 8 or not parts:
         return None, 8
     texts, mods = list(parts[0]), list(parts[1])
@@ -91,6 +97,16 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     if dpp >> 18 & 1:
         text += " fi:1"
     return text, 12
+
+
+def _byte_sel(dec, entry, enc, plain: int) -> bool:
+    """Whether the instruction prints its OP_SEL field as ``byte_sel`` (and the word sets bits above it)."""
+    op = enc.field("OP_SEL")
+    if op is None or op.width < 3 or not op.extract(plain) >> 2:
+        return False
+    probe = (plain & ~op.place((1 << op.width) - 1)) | op.place(0b10)
+    text = dec._render(entry, probe, probe.to_bytes(8, "little") + b"\0" * 8, 0).text or ""
+    return "byte_sel:" in text
 
 
 def main(argv: list[str] | None = None) -> int:
