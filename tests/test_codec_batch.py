@@ -225,6 +225,16 @@ def test_stale_precomputed_tables_are_not_used(monkeypatch):
     assert (ab.cls_table < 0).all() and len(ab.tpl_fmt) == 1
 
 
+def test_stored_texts_are_made_one_at_a_time():
+    """Hand-made stored segments: the asked-for line of a stored text (by line offsets, or by a split where
+    the text is not ASCII), a register table's name from its function."""
+    ab = ArchBatch.__new__(ArchBatch)
+    ab.lazy_texts = ["v0\n\nttmp3\n-1", "a\nbé\nc", lambda v: f"s{v}"]
+    assert [ab._lazy_text(0, v) for v in range(4)] == ["v0", "", "ttmp3", "-1"]
+    assert [ab._lazy_text(1, v) for v in (2, 1, 0)] == ["c", "bé", "a"]
+    assert ab._lazy_text(2, 17) == "s17"
+
+
 def test_remembered_fingerprint_follows_every_change(tmp_path, monkeypatch):
     """A remembered value is recomputed when a file it depends on changes (size or time), and a damaged
     cache is rebuilt: a stale precomputed file is never taken for a current one."""
