@@ -94,7 +94,7 @@ def build_input(arch: str, count: int, seed: int = 5) -> list[bytes]:
         for spec in plan["ops"]:
             if spec.get("k") in ("vreg",) and spec.get("n", 1) == 1:
                 f = enc.field(spec["f"])
-                word = (word & ~f.place((1 << f.width) - 1)) | f.place(rng.randrange(0, 128))
+                word = f.insert(word, rng.randrange(0, 128))
         cand = word.to_bytes(enc.width // 8, "little") + data[enc.width // 8:]
         d = dec.decode_at(cand, 0)
         if d.valid and len(d.data) == len(cand):

@@ -52,7 +52,7 @@ def stream_like_code(arch: str, count: int, seed: int) -> list[bytes]:
         for spec in plans[f"{e.name}|{e.encoding}"]["ops"]:
             f = enc.field(spec["f"]) if spec.get("f") else None
             if f is not None and spec.get("k") in ("vreg", "src", "ssrc", "imm") and rng.random() < 0.7:
-                word = (word & ~f.place((1 << f.width) - 1)) | f.place(rng.randrange(1 << min(f.width, 9)))
+                word = f.insert(word, rng.randrange(1 << min(f.width, 9)))
         out.append(word.to_bytes(enc.width // 8, "little") + data[enc.width // 8:])
     return out
 

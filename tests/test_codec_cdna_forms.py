@@ -43,7 +43,7 @@ def _entry_words(arch: str, encoding: str, prefix: str, count: int, seed: int, f
     out = []
     for _ in range(count):
         e = rng.choice(entries)
-        w = (rng.getrandbits(enc.width) & ~enc.fixed_mask & ~op.place((1 << op.width) - 1)) | e.identifier
+        w = (rng.getrandbits(enc.width) & ~enc.fixed_mask & ~op.mask) | e.identifier
         out.append(fix(w).to_bytes(enc.width // 8, "little"))
     return out
 

@@ -31,7 +31,7 @@ def _words(arch: str, enc_name: str, n: int, seed: int, setting=lambda r, e: {},
     enc = t.encodings[enc_name]
     keys = sorted(k for k in load_plans(arch) if k.endswith("|" + enc_name) and k.startswith(prefix))
     op = enc.field(enc.op_field) if enc.op_field else None
-    op_mask = op.place((1 << op.width) - 1) if op is not None else 0
+    op_mask = op.mask if op is not None else 0
     rng = random.Random(seed)
     out = []
     for _ in range(n):
@@ -39,7 +39,7 @@ def _words(arch: str, enc_name: str, n: int, seed: int, setting=lambda r, e: {},
         for fname, v in setting(rng, enc).items():
             f = enc.field(fname)
             if f is not None:
-                w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+                w = f.insert(w, v)
         out.append(w.to_bytes(enc.width // 8, "little"))
     return out
 

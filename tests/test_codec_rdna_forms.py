@@ -32,14 +32,14 @@ def _words(arch: str, enc_name: str, n: int, seed: int, setting) -> list[bytes]:
         w = load_plans(arch)[rng.choice(keys)]["w"] | rng.getrandbits(enc.width) & ~enc.fixed_mask & ~_op_mask(enc)
         for fname, v in setting(rng, enc).items():
             f = enc.field(fname)
-            w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+            w = f.insert(w, v)
         out.append(w.to_bytes(enc.width // 8, "little"))
     return out
 
 
 def _op_mask(enc) -> int:
     f = enc.field(enc.op_field) if enc.op_field else None
-    return f.place((1 << f.width) - 1) if f is not None else 0
+    return f.mask if f is not None else 0
 
 
 # GFX10 (rdna1) has no VOPC DPP form, so that pair is not generated

@@ -56,7 +56,7 @@ def test_identifiers_agree_with_llvm_assembler(store, llvm_mc, arch):
         mask = enc.fixed_mask
         if enc.op_field:
             op = enc.field(enc.op_field)
-            mask |= op.place((1 << op.width) - 1)
+            mask |= op.mask
         assembled += 1
         if word & mask != enc.identifier(opcode):
             wrong.append((name, enc_name, opcode, text, data.hex()))

@@ -82,6 +82,15 @@ class Field:
             value >>= n
         return word
 
+    @property
+    def mask(self) -> int:
+        """This field's bits of an instruction word."""
+        return self.place((1 << self.width) - 1)
+
+    def insert(self, word: int, value: int) -> int:
+        """``word`` with this field's bits replaced by ``value``."""
+        return (word & ~self.mask) | self.place(value)
+
     def extract(self, word: int) -> int:
         value = 0
         for hi, lo in self.ranges:
@@ -111,7 +120,7 @@ class Encoding:
         mask = 0
         for f in self.fields:
             if f.value is not None:
-                mask |= f.place((1 << f.width) - 1)
+                mask |= f.mask
         return mask
 
     @property

@@ -90,7 +90,7 @@ class ArchBatch(Classes):
         self.tpl_nph: list = [0]
         self.slot_table = np.zeros(1 << SLOT_BITS, dtype=np.int32)
         self.tpl_base = np.zeros((256, MAXC), dtype=np.int64)
-        self.tpl_fmt_arr = self.tpl_nph_arr = self.line_fmt_arr = None
+        self.line_fmt_arr = None
         self.tid_eid = np.full(256, -1, dtype=np.int32)  # what each template is for (-1: none)
         self.tid_key, self.tid_key3 = np.zeros(256, dtype=_U64), np.zeros(256, dtype=np.uint32)
         self.th_sorted = np.zeros(0, dtype=_U64)  # key hashes of the templates, sorted, and their ids
@@ -229,8 +229,7 @@ class ArchBatch(Classes):
             s_3[si, sj] = slo >= 64
             s_base[si, sj] = sbase
         self.vopd_rows = np.array([e is not None and e.encoding == "VOPD" for e in self.entries])
-        self.s_pack = np.stack([s_sh, s_mk, s_base.astype(np.uint64)], axis=1)  # (one gather for all three)
-        # the same by operand column, each contiguous (``batch_render.py`` works a column at a time), packed into
+        # per operand column, each contiguous (``batch_render.py`` works a column at a time), packed into
         # one word per (column, entry): pool base << 16 | third dword << 15 | width << 8 | shift
         s_w = np.zeros((n, nslots), np.uint64)
         if len(si):
@@ -388,7 +387,7 @@ class ArchBatch(Classes):
                 old = getattr(self, name)
                 setattr(self, name, np.concatenate([old, np.zeros_like(old)]))
         self.tpl_base[tid, :len(bases)] = bases
-        self.tpl_fmt_arr = self.first_tid = None
+        self.first_tid = None
         self.tpl_ids[(eid, key, key3)] = tid
         self.tid_eid[tid], self.tid_key[tid], self.tid_key3[tid] = eid, key, key3
         h = (key * int(M1) ^ key3 * int(M2) ^ eid * int(M3)) & 0xFFFFFFFFFFFFFFFF  # as numpy computes it
@@ -420,7 +419,7 @@ class ArchBatch(Classes):
         self.th_new.append((h, tids))
         self.tpl_ids.update(zip(zip(e.tolist(), k.tolist(), k3.tolist()), range(first, first + n)))
         self.tpl_fails.update(dict.fromkeys(e.tolist(), -1))  # (their entries have working templates: never demoted)
-        self.tpl_fmt_arr = self.first_tid = None
+        self.first_tid = None
 
     def tpl_base_cols(self, k: int):
         """The templates' pool bases of their first ``k`` operands, by operand column (each contiguous)."""

@@ -58,7 +58,7 @@ class Classes:
                 two[q] = True
                 m = 0xFF800000
                 for c in bucket:
-                    m |= c.mask | (c.op.place((1 << c.op.width) - 1) if c.op is not None else 0)
+                    m |= c.mask | (c.op.mask if c.op is not None else 0)
                 two_mask[q] = m & 0xFFFFFFFFFFFFFFFF
         self.two_dword, self.two_mask = (two, two_mask) if two.any() else (None, None)
         # the bucket's base, shift, mask and two-dword flag in one word (one gather per dword, not four)

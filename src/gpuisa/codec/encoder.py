@@ -141,7 +141,7 @@ class Encoder:
             if len(got.data) != 4 or got.encoding != key.split("|")[1]:
                 continue
             f = self.tables.encodings[got.encoding].field("SRC0")
-            word = (int.from_bytes(got.data, "little") & ~f.place((1 << f.width) - 1)) | f.place(0xEA if fi else 0xE9)
+            word = f.insert(int.from_bytes(got.data, "little"), 0xEA if fi else 0xE9)
             dpp = r[1]
             for i, lane in enumerate(sel):
                 dpp |= lane << (8 + 3 * i)

@@ -55,7 +55,7 @@ def variant_words(arch: str, name: str, encoding: str) -> list[tuple[int, bytes]
             v = _values(spec, k, f.width, variant)
             if v is None or v >= 1 << f.width:
                 continue
-            word = (word & ~f.place((1 << f.width) - 1)) | f.place(v)
+            word = f.insert(word, v)
         data = word.to_bytes(enc.width // 8, "little")
         if any(s.get("k") == "lit" for s in plan["ops"]):
             data += LITERAL.to_bytes(4, "little")
@@ -64,7 +64,7 @@ def variant_words(arch: str, name: str, encoding: str) -> list[tuple[int, bytes]
     if srcs and not any(s.get("k") == "lit" for s in plan["ops"]):
         f = enc.field(srcs[0]["f"])
         word = int.from_bytes(out[0][1][:enc.width // 8], "little")
-        word = (word & ~f.place((1 << f.width) - 1)) | f.place(255)
+        word = f.insert(word, 255)
         out.append((2, word.to_bytes(enc.width // 8, "little") + LITERAL.to_bytes(4, "little")))
     return out
 

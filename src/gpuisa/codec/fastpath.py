@@ -114,7 +114,7 @@ class FastPath:
             for c in bucket:
                 m |= c.mask & 0xFFFFFFFF
                 if c.op is not None:
-                    m |= c.op.place((1 << c.op.width) - 1) & 0xFFFFFFFF
+                    m |= c.op.mask & 0xFFFFFFFF
             self.sel_mask.append(m)
         self.by_sel: dict[int, tuple] = {}
 

@@ -34,7 +34,7 @@ SIGNATURE_TRIAL = (4, 102, 124, 125, 126, 129, 235, 254, 255, 266, 511)  # SGPRs
 
 def _set(enc, word: int, fname: str, v: int) -> int:
     f = enc.field(fname)
-    return (word & ~f.place((1 << f.width) - 1)) | f.place(v)
+    return f.insert(word, v)
 
 
 def _token(r, size: int, k: int) -> str | None:

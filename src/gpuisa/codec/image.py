@@ -85,7 +85,7 @@ def probe_image_forms(arch_name: str, counts: dict) -> dict:
                     for fname, v in s.items():
                         f = enc.field(fname)
                         if f is not None:
-                            w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+                            w = f.insert(w, v)
                     words.append(w.to_bytes(enc.width // 8, "little") + (NSA_BYTES if nsa else b""))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
     out: dict = {"plans": {}, "tables": []}

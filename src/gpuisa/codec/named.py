@@ -36,7 +36,7 @@ def _probe(arch_name: str, key: str, settings: list[dict[str, int]]) -> list[str
         w = plan["w"]
         for fname, v in s.items():
             f = enc.field(fname)
-            w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+            w = f.insert(w, v)
         words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
     return [r[0].text if r and r[0].offset == 0 and r[0].size == len(w) else None for r, w in zip(got, words)]
@@ -174,7 +174,7 @@ def _probe_counts(arch_name: str) -> dict:
                     w = (w & ~f.place((1 << wd) - 1)) | f.place(rest & ((1 << wd) - 1))
                     rest >>= wd
                 f = enc.field(spec["f"])
-                w = (w & ~f.place((1 << f.width) - 1)) | f.place(10)
+                w = f.insert(w, 10)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
     out = {}
@@ -202,7 +202,7 @@ def _probe_must_zero(arch_name: str) -> dict:
             continue
         covered = 0
         for f in enc.fields:
-            covered |= f.place((1 << f.width) - 1)
+            covered |= f.mask
         free = [b for b in range(enc.width) if not covered >> b & 1]
         keys = sorted(k for k in plans if k.endswith("|" + enc_name))
         for key in keys[:3]:
@@ -228,7 +228,7 @@ def _probe_src_notes(arch_name: str) -> dict:
         for k, spec in enumerate(plan["ops"]):
             if spec.get("k") == "src" and enc is not None and enc.width <= 64:
                 f = enc.field(spec["f"])
-                w = (plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(256 + 200)
+                w = f.insert(plan["w"], 256 + 200)
                 jobs.append((key, k))
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
@@ -259,7 +259,7 @@ def _probe_src_tables(arch_name: str) -> dict:
     def word_with(key, spec, v):
         enc = t.encodings[key.split("|")[1]]
         f = enc.field(spec["f"])
-        w = (plans[key]["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)
+        w = f.insert(plans[key]["w"], v)
         return w.to_bytes(enc.width // 8, "little")
 
     for key, plan in sorted(plans.items()):
@@ -315,7 +315,7 @@ def _probe_imm_styles(arch_name: str) -> dict:
                 continue
             for v in (64, 65, 100):
                 jobs.append((key, k, v))
-                w = (plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)
+                w = f.insert(plan["w"], v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
     seen: dict = {}
@@ -348,7 +348,7 @@ def _probe_bad_values(arch_name: str) -> dict:
                 continue
             jobs.append((key, fname, f.width))
             for v in range(1 << f.width):
-                w = (plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)
+                w = f.insert(plan["w"], v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
     out: dict = {}
@@ -397,7 +397,7 @@ def _probe_vaddr_lists(arch_name: str) -> dict:
                 for fname, v in [("DIM", idx & 7), ("A16", idx >> 3)] + list(zip(slots, VADDR_PROBE[:len(slots) - 1] + (last,))):
                     f = enc.field(fname)
                     if f is not None:
-                        w = (w & ~f.place((1 << f.width) - 1)) | f.place(v)
+                        w = f.insert(w, v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
     out = {}
@@ -445,7 +445,7 @@ def _probe_dpp8(arch_name: str) -> dict:
         if enc_name not in ("VOP1", "VOP2", "VOPC") or enc.width != 32 or enc.field("SRC0") is None:
             continue
         f = enc.field("SRC0")
-        w = (plan["w"] & ~f.place((1 << f.width) - 1))
+        w = (plan["w"] & ~f.mask)
         mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(4, "little") + b"\0" * 8, 0)
         if not mine.valid or len(mine.data) != 4:
             continue
@@ -484,7 +484,7 @@ def _probe_dpp16(arch_name: str, dpp8: dict) -> dict:
     def first_word(key):
         enc = t.encodings[key.split("|")[1]]
         f = enc.field("SRC0")
-        return (plans[key]["w"] & ~f.place((1 << f.width) - 1)) | f.place(0xFA)
+        return f.insert(plans[key]["w"], 0xFA)
 
     keys = sorted(dpp8)
     if not keys:

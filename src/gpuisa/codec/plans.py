@@ -189,7 +189,7 @@ def _hex_above_64(target: str, tables, plans: dict) -> None:
             if f is None or spec["hex"] or spec["signed"] or f.width < 7 or "imm_if" in spec:
                 continue
             jobs.append((key, k))
-            words.append(((plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(65)).to_bytes(enc.width // 8, "little"))
+            words.append(f.insert(plan["w"], 65).to_bytes(enc.width // 8, "little"))
     for (key, k), r in zip(jobs, disassemble(target, words) if words else []):
         text = r[0].text if r and r[0].offset == 0 and r[0].text else None
         ops = split_operands(text)[0] if text else []
@@ -252,7 +252,7 @@ def plain_src0_forms(arch_name: str, encodings, nbytes: int):
         if key.split("|")[1] not in encodings or enc is None or enc.width != nbytes * 8 or enc.field("SRC0") is None:
             continue
         f = enc.field("SRC0")
-        w = plan["w"] & ~f.place((1 << f.width) - 1)
+        w = plan["w"] & ~f.mask
         mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(nbytes, "little") + b"\0" * 8, 0)
         if mine.valid and len(mine.data) == nbytes:
             yield key, enc, w, mine.text

@@ -77,7 +77,7 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
             if f.value is not None or f.name == enc.op_field or (e.encoding == "VOPD" and f.name in ("OPX", "OPY")):
                 continue
             for v in probe_values(f.width):
-                probes.append((i, f"{f.name}={v}", (w & ~f.place((1 << f.width) - 1)) | f.place(v)))
+                probes.append((i, f"{f.name}={v}", f.insert(w, v)))
     res = oracle.disassemble(target, [_word_bytes(w, entries[i].width) for i, _, w in probes], wave64)
     out: dict[str, dict] = {}
     for i, (w, text, size) in base.items():

@@ -48,8 +48,8 @@ def probe_th_scope(arch_name: str) -> dict:
             for s in range(1 << sc.width):
                 for h in range(1 << th.width):
                     w = plans[key]["w"]
-                    w = (w & ~th.place((1 << th.width) - 1)) | th.place(h)
-                    w = (w & ~sc.place((1 << sc.width) - 1)) | sc.place(s)
+                    w = th.insert(w, h)
+                    w = sc.insert(w, s)
                     jobs.append((cls, key, h, s))
                     words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
@@ -107,7 +107,7 @@ def probe_scalar_tables(arch_name: str, st: dict) -> None:
 
     def word(key, f, v):  # with a zero literal where the plan's form has one (s_fmaak_f32)
         enc = t.encodings[key.split("|")[1]]
-        w = ((plans[key]["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)).to_bytes(enc.width // 8, "little")
+        w = f.insert(plans[key]["w"], v).to_bytes(enc.width // 8, "little")
         return w + bytes(max(0, plans[key].get("size", len(w)) - len(w)))
 
     def token(r, w, k, v):
@@ -163,7 +163,7 @@ def probe_buffer_formats(arch_name: str) -> dict | None:
         return None
     enc = load_arch_tables(arch_name).encodings["VBUFFER"]
     f = enc.field("FORMAT")
-    words = [((plans[key]["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)).to_bytes(enc.width // 8, "little")
+    words = [f.insert(plans[key]["w"], v).to_bytes(enc.width // 8, "little")
              for v in range(1 << f.width)]
     out = {}
     for v, r in enumerate(oracle.disassemble(archs.by_name(arch_name).llvm_target, words)):
@@ -316,7 +316,7 @@ def probe_scalar_printers(arch_name: str) -> dict:
             continue
         e = t.encodings[enc_name]
         f = e.field("SSRC0")
-        words = [((plan["w"] & ~f.place((1 << f.width) - 1)) | f.place(v)).to_bytes(4, "little") for v in range(1 << f.width)]
+        words = [f.insert(plan["w"], v).to_bytes(4, "little") for v in range(1 << f.width)]
         toks = []
         for r in oracle.disassemble(target, words):
             text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size == 4 else None

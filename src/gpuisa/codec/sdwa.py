@@ -187,11 +187,11 @@ def random_sdwa_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
         key = rng.choice(keys)
         enc = t.encodings[key.split("|")[1]]
         f = enc.field("SRC0")
-        w = plans[key]["w"] & ~f.place((1 << f.width) - 1) | f.place(0xF9)
+        w = f.insert(plans[key]["w"], 0xF9)
         for name in ("VDST", "VSRC1"):
             g = enc.field(name)
             if g is not None:
-                w = w & ~g.place((1 << g.width) - 1) | g.place(rng.randrange(1 << g.width))
+                w = g.insert(w, rng.randrange(1 << g.width))
         d = rng.randrange(256) | rng.randrange(7) << 8 | rng.randrange(4) << 11 | rng.randrange(7) << 16
         d |= 0 if key.endswith("|VOP1") else rng.randrange(7) << 24
         for b in FLAG_BITS:  # each modifier bit set one time in six
@@ -298,10 +298,10 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
             continue
         word = int.from_bytes(got.data, "little")
         f = enc.field("SRC0")
-        word = (word & ~f.place((1 << f.width) - 1)) | f.place(0xF9)
+        word = f.insert(word, 0xF9)
         if d >> 32:
             g = enc.field("VSRC1")
-            word = (word & ~g.place((1 << g.width) - 1)) | g.place(d >> 32)
+            word = g.insert(word, d >> 32)
         data = word.to_bytes(4, "little") + (d & 0xFFFFFFFF).to_bytes(4, "little")
         back = get_decoder(encoder.arch).decode_at(data + b"\0" * 8, 0)
         if not back.valid or back.name != key.split("|")[0] or not back.text.startswith(mnemonic):

@@ -310,7 +310,7 @@ def _dpp_parts(dec, entry, word: int, vgpr: int):
     A DPP source is a VGPR whatever the e32 form's class: LLVM names its class VGPR_32_Lo128 in the note."""
     enc = dec.tables.encodings[entry.encoding]
     f = enc.field("SRC0")
-    plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + vgpr)
+    plain = f.insert(word, 256 + vgpr)
     parts: list = []
     d = dec._render(entry, plain, plain.to_bytes(4, "little") + b"\0" * 8, 0, parts)
     if not d.valid or len(d.data) != 4 or not parts:

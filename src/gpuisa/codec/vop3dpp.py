@@ -60,7 +60,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     if mn is None or len(buf) - off < 12:
         return None, 8
     dpp = int.from_bytes(buf[off + 8:off + 12], "little")
-    plain = (word & ~f.place((1 << f.width) - 1)) | f.place(256 + (dpp & 0xFF))
+    plain = f.insert(word, 256 + (dpp & 0xFF))
     parts: list = []
     d = dec._render(entry, plain, plain.to_bytes(8, "little") + b"\0" * 8, 0, parts)
     if not d.valid and _byte_sel(dec, entry, enc, plain):
@@ -75,7 +75,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     neg = enc.field("NEG")
     if entry.encoding != "VOP3P" and neg is not None and neg.extract(word):
         # an integer instruction ignores NEG in plain VOP3; with DPP LLVM prints the bits as sext()
-        bare = plain & ~neg.place((1 << neg.width) - 1)
+        bare = plain & ~neg.mask
         if dec._render(entry, bare, bare.to_bytes(8, "little") + b"\0" * 8, 0).text == d.text:
             ops = dec.plans[key]["ops"]
             for i, name in enumerate(("SRC0", "SRC1", "SRC2")):
@@ -104,7 +104,7 @@ def _byte_sel(dec, entry, enc, plain: int) -> bool:
     op = enc.field("OP_SEL")
     if op is None or op.width < 3 or not op.extract(plain) >> 2:
         return False
-    probe = (plain & ~op.place((1 << op.width) - 1)) | op.place(0b10)
+    probe = op.insert(plain, 0b10)
     text = dec._render(entry, probe, probe.to_bytes(8, "little") + b"\0" * 8, 0).text or ""
     return "byte_sel:" in text
 
@@ -147,9 +147,9 @@ def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
         w = plans[key]["w"]
         for f in enc.fields:
             if f.value is None and f.name not in ("OP", "SRC0", enc.op_field) and rng.randrange(2):
-                w = w & ~f.place((1 << f.width) - 1) | f.place(rng.randrange(1 << f.width))
+                w = f.insert(w, rng.randrange(1 << f.width))
         f = enc.field("SRC0")
-        w = w & ~f.place((1 << f.width) - 1) | f.place(rng.choice((0xFA, 0xFA, 0xE9, 0xEA)))
+        w = f.insert(w, rng.choice((0xFA, 0xFA, 0xE9, 0xEA)))
         d = rng.getrandbits(32)
         if rng.randrange(2):
             d &= ~(15 << 20)
@@ -236,7 +236,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         word = int.from_bytes(got.data, "little")
         f, nf = enc.field("SRC0"), enc.field("NEG")
         s0 = 0xFA if kind == "dpp16" else (0xEA if fi else 0xE9)
-        word = (word & ~f.place((1 << f.width) - 1)) | f.place(s0)
+        word = f.insert(word, s0)
         if neg and nf is not None:
             word |= nf.place(neg)
         data = word.to_bytes(8, "little") + (dpp | r[1]).to_bytes(4, "little")

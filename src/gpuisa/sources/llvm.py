@@ -139,7 +139,7 @@ def sweep_group(llvm_mc: str, target: str, group: SweepGroup) -> dict[int, tuple
         op = enc.field(op_name)
         if op is None:
             continue
-        mask = enc.fixed_mask | op.place((1 << op.width) - 1)
+        mask = enc.fixed_mask | op.mask
         if group.extra:
             mask |= group.extra
         carved = {v for v in range(1 << op.width)
