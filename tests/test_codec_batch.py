@@ -226,13 +226,21 @@ def test_stale_precomputed_tables_are_not_used(monkeypatch):
 
 
 def test_stored_texts_are_made_one_at_a_time():
-    """Hand-made stored segments: the asked-for line of a stored text (by line offsets, or by a split where
-    the text is not ASCII), a register table's name from its function."""
+    """Hand-made stored segments: the asked-for lines of a stored text (by line offsets, also where the text
+    is not ASCII), a register table's names from its function, an all-empty segment; only the texts asked
+    for are made."""
     ab = ArchBatch.__new__(ArchBatch)
-    ab.lazy_texts = ["v0\n\nttmp3\n-1", "a\nbé\nc", lambda v: f"s{v}"]
-    assert [ab._lazy_text(0, v) for v in range(4)] == ["v0", "", "ttmp3", "-1"]
-    assert [ab._lazy_text(1, v) for v in (2, 1, 0)] == ["c", "bé", "a"]
-    assert ab._lazy_text(2, 17) == "s17"
+    ab._init_pool()
+    lines = ab._segment("lines", 4, None, ("v0\n\nttmp3\n-1", np.ones(4, bool)))
+    other = ab._segment("other", 3, None, ("a\nbé\nc", np.ones(3, bool)))
+    regs = ab._segment("regs", 32, None, (lambda v: f"s{v}", np.ones(32, bool)))
+    empty = ab._segment("empty", 8, None, (None, np.ones(8, bool)))
+    assert ab._segment("lines", 4, None, ("x", np.ones(1, bool))) == lines  # (one segment per key)
+    idx = np.array([lines + 2, other + 1, regs + 17, lines, empty + 5, lines + 1, other + 2, lines + 3, 0])
+    assert ab.texts(idx).tolist() == ["ttmp3", "bé", "s17", "v0", "", "", "c", "-1", ""]
+    assert ab.texts_bytes(idx[:3]).tolist() == [b"ttmp3", "bé".encode(), b"s17"]
+    made = np.flatnonzero(ab.pool_sid[:ab.pool_used])
+    assert set(made.tolist()) == set(idx.tolist())  # (nothing else was made)
 
 
 def test_remembered_fingerprint_follows_every_change(tmp_path, monkeypatch):
@@ -263,6 +271,24 @@ def test_remembered_fingerprint_follows_every_change(tmp_path, monkeypatch):
     assert dec.tables.store_path
     assert batch_data.fingerprint(dec, cached=True) == batch_data.fingerprint(dec) == _stored("rdna1")["fingerprint"]
     assert batch_data.fingerprint(dec, cached=True) == _stored("rdna1")["fingerprint"]  # (now remembered)
+
+
+def test_remembered_fingerprints_are_capped(tmp_path, monkeypatch):
+    """The cache keeps the most recently computed sets of files only (one per architecture and checkout):
+    it does not grow with every checkout ever used."""
+    import json
+
+    monkeypatch.setenv("GPUISA_HOME", str(tmp_path / "home"))
+    sets = []
+    for i in range(batch_data._REMEMBERED + 5):
+        f = tmp_path / f"f{i}.py"
+        f.write_text(f"x = {i}\n")
+        sets.append([f])
+        assert batch_data._remembered([f], lambda i=i: f"digest {i}") == f"digest {i}"
+    known = json.loads((tmp_path / "home" / "cache" / "codec_sources.json").read_text())
+    assert len(known) == batch_data._REMEMBERED
+    assert batch_data._remembered(sets[-1], lambda: "recomputed") == f"digest {len(sets) - 1}"
+    assert batch_data._remembered(sets[0], lambda: "recomputed") == "recomputed"  # (the oldest was dropped)
 
 
 # -- the text form (``Decoder.decode_text``, ``gpuisa.codec.batch_text``) -----------------------------------

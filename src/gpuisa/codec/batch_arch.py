@@ -44,6 +44,7 @@ M1 = np.uint64(0x9E3779B97F4A7C15)
 M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 M3 = np.uint64(0x165667B19E3779F9)
 _U64 = np.uint64
+_EMPTY = 1  # the empty text's place in ``ArchBatch.store``
 _DEMOTE = 3  # an entry whose first this many templates all fail is left to the scalar path
 SLOT_BITS = 19  # the stream's table of distinct words
 # field values whose operand texts tell apart operands that print differently (registers, specials,
@@ -67,22 +68,7 @@ class ArchBatch(Classes):
         self._rows: list = [(0, 0, 0, 0, 0, [])]
         self.rows_pending = None  # (precomputed tables) a function making the rows of the stored entries
         self.arrays = None
-        # operand-text pool: index 0 is the empty text of an absent slot
-        self.pool_text, self.pool_ok, self.pool_known = np.full(4096, "", dtype=object), *np.ones((2, 4096), bool)
-        self.pool_ok[1:] = self.pool_known[1:] = False
-        # stored texts (``batch_data.py``) are made into strings only when a segment is first used: per
-        # such segment its start and its texts, one a line; ``pool_made`` says which texts are strings
-        self.pool_made = np.ones(4096, bool)
-        # and as UTF-8 bytes (the text form's ``%``: on bytes it copies the literal runs of a format whole, on
-        # str it reads them a character at a time), made when first used
-        self.pool_bytes = self.pool_bmade = None  # (made on the text form's first use)
-        self.lazy_starts: list[int] = []
-        self.lazy_texts: list = []  # (each a string, a line per text, or a function of the value)
-        self.pool_used = 1
-        self.seg_starts: list[int] = []
-        self.seg_compute: list = []
-        self.seg_by_key: dict = {}
-        self.seg_info: list = []  # per segment: what ``batch_data.py`` needs to store it
+        self._init_pool()
         # templates: tid 0 = none (the scalar path decides)
         self.tpl_ids: dict = {}
         self.tpl_fails: dict[int, int] = {}  # entry id -> templates that failed (-1 once one worked)
@@ -106,6 +92,29 @@ class ArchBatch(Classes):
             make, self.rows_pending = self.rows_pending, None
             self._rows += make()
         return self._rows
+
+    def _init_pool(self) -> None:
+        """An empty operand-text pool."""
+        # index 0 is the empty text of an absent slot.  The texts are kept as UTF-8 bytes
+        # (the text form's ``%`` works on bytes: it copies a format's literal runs whole, on str it reads them a
+        # character at a time) in ``store``, made when first used: ``pool_sid`` maps a pool index to its text's
+        # place in ``store`` (0: not made yet; its pages are only touched where used).  Stored texts
+        # (``batch_data.py``) and register names are made from their segment on first use: per such segment its
+        # start and its texts (a string, one a line; a function of the value; None: all empty).
+        self.pool_ok, self.pool_known = np.ones((2, 4096), bool)
+        self.pool_ok[1:] = self.pool_known[1:] = False
+        self.pool_sid = np.zeros(4096, np.int32)
+        self.store = np.empty(1024, dtype=object)
+        self.store[:2] = [None, b""]
+        self.store_used = 2
+        self.pool_sid[0] = _EMPTY
+        self.lazy_starts: list[int] = []
+        self.lazy_texts: list = []
+        self.pool_used = 1
+        self.seg_starts: list[int] = []
+        self.seg_compute: list = []
+        self.seg_by_key: dict = {}
+        self.seg_info: list = []  # per segment: what ``batch_data.py`` needs to store it
 
     def _compile(self, entry):
         """(dwords, width mask, dword-3 mask, rest mask, rest mask of dword 3, cut slots) of an entry."""
@@ -159,7 +168,7 @@ class ArchBatch(Classes):
                     if every is None:
                         continue
                 else:
-                    every = self._segment(("any", w), 1 << w, None, ([""] * (1 << w), np.ones(1 << w, bool)),
+                    every = self._segment(("any", w), 1 << w, None, (None, np.ones(1 << w, bool)),
                                           info=["any", w])
                 slots.append((k, lo, w, True, spec.get("c", "v"), every))
             else:
@@ -183,7 +192,7 @@ class ArchBatch(Classes):
                 lo = fld.ranges[0][1]
                 if not (0xFF << lo) & must_zero:
                     learned.append((vl["op"], lo, 8, True, "learned",
-                                    self._segment(("any", 8), 256, None, ([""] * 256, np.ones(256, bool)), info=["any", 8])))
+                                    self._segment(("any", 8), 256, None, (None, np.ones(256, bool)), info=["any", 8])))
             if learned and len(slots) + len(learned) <= MAXC:
                 slots = sorted(slots + learned, key=lambda sl: sl[0])  # (stable) the placeholders' order
                 for sl in learned:
@@ -256,16 +265,14 @@ class ArchBatch(Classes):
                                  0, parts)
             ok[v] = d.valid and bool(parts) and parts[0][k] == opd.reg_text(spec.get("c", "v"), v, spec["n"])
         key = ("reserved", w, ok.tobytes())
-        return self._segment(key, 1 << w, None, ([""] * (1 << w), ok), info=["ok", w, ok.nonzero()[0].tolist()])
+        return self._segment(key, 1 << w, None, (None, ok), info=["ok", w, ok.nonzero()[0].tolist()])
 
     def reserve(self, size: int) -> None:
         """Room for ``size`` operand texts in the pool."""
-        if size > len(self.pool_text):
-            for name in ("pool_text", "pool_ok", "pool_known", "pool_made", "pool_bytes", "pool_bmade"):
+        if size > len(self.pool_sid):
+            for name in ("pool_ok", "pool_known", "pool_sid"):
                 old = getattr(self, name)
-                if old is None:
-                    continue
-                new = np.empty(size, dtype=object) if old.dtype == object else np.zeros(size, dtype=bool)
+                new = np.zeros(size, dtype=old.dtype)
                 new[:len(old)] = old
                 setattr(self, name, new)
 
@@ -275,20 +282,18 @@ class ArchBatch(Classes):
             return got
         start = self.pool_used
         need = start + size
-        if need > len(self.pool_text):
-            self.reserve(max(need, 2 * len(self.pool_text)))
+        if need > len(self.pool_sid):
+            self.reserve(max(need, 2 * len(self.pool_sid)))
         self.pool_used = need
         if eager is not None:
-            texts, ok = eager  # (a segment's first values only, or all; or, as one string a line, made on first use)
-            if isinstance(texts, str) or callable(texts):
+            texts, ok = eager  # (a segment's first values only, or all; or made on first use)
+            if texts is None or isinstance(texts, str) or callable(texts):
                 end = start + len(ok)
                 self.lazy_starts.append(start)
                 self.lazy_texts.append(texts)
-                self.pool_made[start:end] = False
             else:
                 end = start + len(texts)
-                self.pool_text[start:end] = texts
-                self.pool_made[start:end] = True
+                self.pool_sid[start:end] = self._stored([t.encode() for t in texts])
             self.pool_ok[start:end] = ok
             self.pool_known[start:end] = True
         self.seg_starts.append(start)
@@ -297,6 +302,18 @@ class ArchBatch(Classes):
         self.seg_by_key[key] = start
         return start
 
+    def _stored(self, texts: list):
+        """Places in ``store`` of new texts (bytes) put there."""
+        n0 = self.store_used
+        n1 = n0 + len(texts)
+        if n1 > len(self.store):
+            grown = np.empty(max(n1, 2 * len(self.store)), dtype=object)
+            grown[:n0] = self.store[:n0]
+            self.store = grown
+        self.store[n0:n1] = texts
+        self.store_used = n1
+        return np.arange(n0, n1, dtype=np.int32)
+
     def fill(self, idx):
         """Make sure the pool holds the texts at ``idx`` (computed by the scalar operand printer)."""
         miss = idx[~self.pool_known[idx]]
@@ -304,52 +321,42 @@ class ArchBatch(Classes):
             for i in distinct(miss).tolist():
                 s = bisect.bisect_right(self.seg_starts, i) - 1
                 t = self.seg_compute[s](i - self.seg_starts[s])
-                self.pool_text[i] = "" if t is False else t
+                self.pool_sid[i] = _EMPTY if t is False else self._stored([t.encode()])[0]
                 self.pool_ok[i] = t is not False
-                self.pool_known[i] = self.pool_made[i] = True
+                self.pool_known[i] = True
 
     def texts(self, idx):
-        """The pool's texts at ``idx`` (an object array; ``idx`` known), stored ones made into strings first
-        (only those asked for: a segment's lines are found by their offsets, register names made)."""
-        made = self.pool_made.take(idx)
-        if not made.all():
-            u = distinct(idx[~made])
-            segs = np.searchsorted(self.lazy_starts, u, side="right") - 1
-            for i, s in zip(u.tolist(), segs.tolist()):
-                self.pool_text[i] = self._lazy_text(s, i - self.lazy_starts[s])
-            self.pool_made[u] = True
-        return self.pool_text.take(idx)
-
-    def _lazy_text(self, s: int, v: int) -> str:
-        texts = self.lazy_texts[s]
-        if callable(texts):  # (a register table: its name)
-            return texts(v)
-        if isinstance(texts, str):  # (stored lines: their offsets, found once; by a split where not ASCII)
-            if texts.isascii():
-                ends = np.flatnonzero(np.frombuffer(texts.encode(), dtype=np.uint8) == 10)
-                texts = (texts, np.concatenate([[0], ends + 1]).tolist(), ends.tolist() + [len(texts)])
-            else:
-                texts = texts.split("\n")
-            self.lazy_texts[s] = texts
-        if isinstance(texts, list):
-            return texts[v]
-        text, starts, ends = texts
-        return text[starts[v]:ends[v]]
+        """The pool's texts at ``idx`` (known ones), as an object array of strings (None: not made)."""
+        out = np.empty(len(idx), dtype=object)
+        out[:] = [None if t is None else t.decode() for t in self.texts_bytes(idx).tolist()]
+        return out
 
     def texts_bytes(self, idx):
-        """``texts`` as UTF-8 bytes."""
-        if self.pool_bytes is None or len(self.pool_bytes) != len(self.pool_text):
-            old = (np.empty(0, dtype=object), np.zeros(0, bool)) if self.pool_bytes is None else (self.pool_bytes, self.pool_bmade)
-            self.pool_bytes, self.pool_bmade = np.empty(len(self.pool_text), dtype=object), np.zeros(len(self.pool_text), bool)
-            self.pool_bytes[:len(old[0])], self.pool_bmade[:len(old[0])] = old
-        made = self.pool_bmade.take(idx)
-        if not made.all():
-            mark = np.zeros(len(self.pool_bytes), bool)  # (the distinct ones without sorting)
-            mark[idx[~made]] = True
-            u = np.flatnonzero(mark)
-            self.pool_bytes[u] = [t.encode() for t in self.texts(u).tolist()]
-            self.pool_bmade[u] = True
-        return self.pool_bytes.take(idx, mode="clip")
+        """The pool's texts at ``idx`` (known ones) as UTF-8 bytes (an object array), stored texts made first
+        (only those asked for: a segment's lines found by their offsets, register names made)."""
+        sid = self.pool_sid.take(idx)
+        if not sid.all():
+            u = distinct(idx[sid == 0])
+            segs = np.searchsorted(self.lazy_starts, u, side="right") - 1
+            cut = np.flatnonzero(np.diff(segs)) + 1
+            for us, s in zip(np.split(u, cut), segs[np.concatenate([[0], cut])].tolist()):
+                self.pool_sid[us] = self._lazy_texts(s, us - self.lazy_starts[s])
+            sid = self.pool_sid.take(idx)
+        return self.store.take(sid)
+
+    def _lazy_texts(self, s: int, v):
+        """Places in ``store`` of the texts of values ``v`` (an array) of lazy segment ``s``, made now."""
+        texts = self.lazy_texts[s]
+        if texts is None:
+            return _EMPTY
+        if callable(texts):  # (a register table: its names)
+            return self._stored([texts(x).encode() for x in v.tolist()])
+        if isinstance(texts, str):  # (stored lines: their offsets, found once)
+            b = texts.encode()
+            ends = np.flatnonzero(np.frombuffer(b, dtype=np.uint8) == 10)
+            texts = self.lazy_texts[s] = (b, np.concatenate([[0], ends + 1]), np.append(ends, len(b)))
+        b, starts, ends = texts
+        return self._stored([b[i:j] for i, j in zip(starts.take(v).tolist(), ends.take(v).tolist())])
 
     def reg_segment(self, cls: str, n: int, w: int) -> int:
         key = ("reg", cls, n, w)

@@ -43,6 +43,7 @@ REGEN = ".venv/bin/python -m gpuisa.codec.batch_data"
 # the modules whose code may decide the scalar decoder's texts or the batch tables' derivation: every codec
 # module but these (the stream loop, the command line, pages, LLVM runners), and the model
 _NOT_SOURCES = {"batch.py", "batch_text.py", "batch_render.py", "cli.py", "pages.py", "differential.py", "oracle.py", "probe.py", "elf.py"}
+_REMEMBERED = 16  # fingerprints remembered (per set of files: an architecture in one checkout)
 _STORED_TEXTS = 1024  # operand texts stored per table: values below this (wider fields fill the rest at run time)
 
 
@@ -99,7 +100,9 @@ def _remembered(files: list[Path], compute) -> str:
     if isinstance(got, list) and len(got) == 2 and got[0] == stamp:
         return got[1]
     digest = compute()
-    known[key] = [stamp, digest]
+    known.pop(key, None)
+    known[key] = [stamp, digest]  # (the most recent last; the oldest dropped beyond _REMEMBERED)
+    known = dict(list(known.items())[-_REMEMBERED:])
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -153,13 +156,13 @@ def _load(ab, doc: dict) -> None:
         kind, w = info[0], info[-1] if info[0] in ("any", "reg") else info[1 if info[0] == "ok" else 3]
         size = 1 << w
         if kind == "any":
-            starts.append(ab._segment(("any", w), size, None, ([""] * size, np.ones(size, bool)), info=info))
+            starts.append(ab._segment(("any", w), size, None, (None, np.ones(size, bool)), info=info))
         elif kind == "reg":
             starts.append(ab.reg_segment(info[1], info[2], w))
         elif kind == "ok":
             ok = np.zeros(size, bool)
             ok[info[2]] = True
-            starts.append(ab._segment(("reserved", w, ok.tobytes()), size, None, ([""] * size, ok), info=info))
+            starts.append(ab._segment(("reserved", w, ok.tobytes()), size, None, (None, ok), info=info))
         else:  # "alone": [kind, entry index, k, width, texts of the first values (one a line), values with none]
             entry = entries[info[1]]
             compute = (lambda v, e=entry, k=info[2]: dec._operand_alone(e, k, v))

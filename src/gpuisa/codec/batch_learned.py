@@ -31,7 +31,7 @@ def compile_vopd(ab, entry):
         if f is None or len(f.ranges) != 1 or f.ranges[0][0] - f.ranges[0][1] != 7:
             continue
         lo = f.ranges[0][1]
-        every = ab._segment(("any", 8), 256, None, ([""] * 256, np.ones(256, bool)), info=["any", 8])
+        every = ab._segment(("any", 8), 256, None, (None, np.ones(256, bool)), info=["any", 8])
         slots.append((None, lo, 8, True, "v", every))
         rest &= ~((0xFE if low_in_key else 0xFF) << lo)
     if not slots:
@@ -89,7 +89,7 @@ def only_segment(ab, v: int) -> int:
     """An 8-bit field that must keep the value ``v`` (text "")."""
     ok = np.zeros(256, bool)
     ok[v] = True
-    return ab._segment(("reserved", 8, ok.tobytes()), 256, None, ([""] * 256, ok), info=["ok", 8, [v]])
+    return ab._segment(("reserved", 8, ok.tobytes()), 256, None, (None, ok), info=["ok", 8, [v]])
 
 def learned_operand(ab, entry, word: int, data: bytes, off: int, nd: int, texts: list, mods: list, k: int, group: list):
     """(format, pool bases) of operand ``k`` (a list of registers, one per field of ``group``), learned by

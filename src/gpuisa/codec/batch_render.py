@@ -33,20 +33,21 @@ _ONE = np.uint64(1)
 
 
 def render_words(ab: ArchBatch, data: bytes, pos, ue, uw, uw3):
-    """Texts (an object array; None where the batch path cannot vouch for one) of the instructions at dword
-    positions ``pos`` (entries ``ue``, words ``uw`` and third dwords ``uw3``, masked to their widths), and
-    where they could be made."""
+    """Texts (a list; None where the batch path cannot vouch for one) of the instructions at dword positions
+    ``pos`` (entries ``ue``, words ``uw`` and third dwords ``uw3``, masked to their widths), and where they
+    could be made."""
     tid, flat, k, ok = lookup(ab, data, pos, ue, uw, uw3)
-    if not ok.all():  # (their lines are left out)
+    every = bool(ok.all())
+    if not every:  # (their lines are left out)
         flat = flat[np.repeat(ok, k)]
         k = np.where(ok, k, 0)
         tid = np.where(ok, tid, 0)
-    texts = np.empty(len(pos), dtype=object)
     lines = format_lines(ab, tid, flat, k).decode().split("\n")
     lines.pop()
-    texts[:] = lines
-    texts[~ok] = None
-    return texts, ok
+    if not every:
+        for j in np.flatnonzero(~ok).tolist():
+            lines[j] = None
+    return lines, ok
 
 
 def texts_ok(ab: ArchBatch, ix):
