@@ -35,6 +35,7 @@ from .batch_render import render_words
 
 _U64 = np.uint64
 _STRIDE_LOG = 7  # the walk's Python loop takes 128 instructions a step
+_NEAR_LOG = 3  # jump tables kept for the walk's doubling back: 1, 2, 4, 8 instructions on
 
 
 # -- the stream ------------------------------------------------------------------------------------
@@ -157,20 +158,30 @@ class _Seen:
 
     def __init__(self, ab: ArchBatch, cap: int):
         self.tab = ab.slot_table
-        self.w = np.zeros(cap + 2, _U64)  # (pages are only touched as far as they are used)
-        self.w3 = np.zeros(cap + 2, np.uint32)
-        self.bad = np.zeros(cap + 2, bool)
         # (index 0: none, the scalar path's point there; room for as many distinct words as a quarter of the
-        # dwords, grown where more: each growth writes the whole array)
-        self.texts = np.empty(min(cap + 2, max(cap // 4, 1 << 12)), dtype=object)
+        # dwords, grown where more)
+        size = min(cap + 2, max(cap // 4, 1 << 12))
+        self.w = np.zeros(size, _U64)
+        self.w3 = np.zeros(size, np.uint32)
+        self.bad = np.zeros(size, bool)
+        self.texts = np.empty(size, dtype=object)
         self.n = 1
 
-    def add(self, texts: list) -> None:
+    def add(self, w, w3, bad, texts: list) -> None:
+        """New words (and third dwords; None where no entry has one), where the batch path failed, and their
+        texts."""
         n0, n1 = self.n, self.n + len(texts)
         if n1 > len(self.texts):
-            grown = np.empty(max(n1, 2 * len(self.texts)), dtype=object)
-            grown[:n0] = self.texts[:n0]
-            self.texts = grown
+            size = max(n1, 2 * len(self.texts))
+            for name in ("w", "w3", "bad", "texts"):
+                old = getattr(self, name)
+                grown = np.empty(size, dtype=old.dtype)
+                grown[:n0] = old[:n0]
+                setattr(self, name, grown)
+        self.w[n0:n1] = w
+        if w3 is not None:
+            self.w3[n0:n1] = w3
+        self.bad[n0:n1] = bad
         self.texts[n0:n1] = texts
         self.n = n1
 
@@ -239,9 +250,13 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
     one = np.arange(1, m + 2, dtype=np.intp)  # the next instruction (intp: the tables index themselves, no casts)
     one[:m] += size[i0:] - 1
     np.minimum(one, m, out=one)
-    # 2**_STRIDE_LOG instructions on, squared in place in two arrays; a position of size 0 jumps to itself
-    far, spare = one.take(one), None
-    for _ in range(_STRIDE_LOG - 1):
+    # 1, 2, 4, 8 instructions on (kept), and 2**_STRIDE_LOG (squared on in place in two arrays); a position of
+    # size 0 jumps to itself
+    near = [one]
+    for _ in range(_NEAR_LOG):
+        near.append(near[-1].take(near[-1]))
+    far, spare = near[-1].take(near[-1]), None
+    for _ in range(_STRIDE_LOG - _NEAR_LOG - 1):
         spare = far.take(far) if spare is None else far.take(far, out=spare, mode="clip")
         far, spare = spare, far
     far_at, one_at = far.item, one.item
@@ -269,14 +284,16 @@ def _walk(dec, data, size, i: int, scalar: dict, stop: int | None):
             tail = 4 * i + n
             break
         i += n >> 2 if valid else 1
-    # every start the walk stepped over: the bases and the 127 instructions after each (a few positions per
-    # base and step)
+    # every start the walk stepped over: the bases, every 8th instruction after each up to 120 (on by the
+    # kept table of 8), and 1..7 after those (doubling back with the tables of 4, 2, 1)
     p = np.array(bases, dtype=np.intp) - i0
     ps = [p]
-    for _ in range((1 << _STRIDE_LOG) - 1):
-        p = one.take(p)
+    for _ in range((1 << (_STRIDE_LOG - _NEAR_LOG)) - 1):
+        p = near[-1].take(p)
         ps.append(p)
     p = np.concatenate(ps)
+    for table in reversed(near[:-1]):
+        p = np.concatenate([p, table.take(p)])
     mark = np.zeros(m + 1, dtype=bool)
     mark[p] = True
     top = max(min(lim, n4) - i0, 0)
@@ -330,10 +347,5 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
         u = miss[own]
         wu, w3u = w64.take(u), (w3.take(u) if any3 else None)
         texts, ok = render_words(ab, data, pos.take(u), e.take(u), wu, w3u)
-        n1 = n0 + len(u)
-        seen.w[n0:n1] = wu
-        if any3:
-            seen.w3[n0:n1] = w3u
-        seen.bad[n0:n1] = ~ok
-        seen.add(texts)
+        seen.add(wu, w3u, ~ok, texts)
     return at, seen.bad.take(at)
