@@ -179,8 +179,7 @@ class _Seen:
                 grown[:n0] = old[:n0]
                 setattr(self, name, grown)
         self.w[n0:n1] = w
-        if w3 is not None:
-            self.w3[n0:n1] = w3
+        self.w3[n0:n1] = 0 if w3 is None else w3
         self.bad[n0:n1] = bad
         self.texts[n0:n1] = texts
         self.n = n1
@@ -194,7 +193,9 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
     n4 = len(dws)
     e, size = _sizes(ab, dws)
     tried = np.zeros(n4, dtype=bool)
-    where = np.zeros(n4, dtype=np.int32)  # dword -> index of its text in ``seen.texts``
+    # dword -> index of its text in ``seen.texts`` (set where rendered; read, clipped, at every start, the
+    # scalar path's texts replacing what is read at the others)
+    where = np.empty(n4, dtype=np.int32)
     scalar: dict[int, tuple] = {}  # start -> (text, size, valid, Decoded) from the scalar path
     done, i = np.empty(0, dtype=np.int64), 0  # final starts before the walk's restart point
     while True:
@@ -315,18 +316,26 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
     # the batch path takes is at least two dwords before the end, ``_sizes``)
     pairs = np.ndarray((n4 - 1,), dtype="<u8", buffer=data, strides=(4,))
     w64 = pairs.take(pos) & wm.take(e)
-    w3 = dws.take(np.minimum(pos + 2, n4 - 1)) & w3m.take(e) if any3 else None
     h = w64 * _M1
+    # the third dword, of the instructions whose entry has one (w3: None where none has; equal first two
+    # dwords mean the same entry, so words are told apart by it only among those)
+    w3 = t3 = None
     if any3:
-        h ^= w3.astype(_U64) * _M2
+        m3 = w3m.take(e)
+        t3 = np.flatnonzero(m3)
+        if len(t3):
+            w3s = dws.take(np.minimum(pos.take(t3) + 2, n4 - 1)) & m3.take(t3)
+            h[t3] ^= w3s.astype(_U64) * _M2
+            w3 = np.zeros(len(pos), np.uint32)
+            w3[t3] = w3s
     slot = (h >> _U64(64 - _SLOT_BITS)).astype(np.intp)
     tab = seen.tab
     g = tab.take(slot).astype(np.intp)
     n0 = seen.n
     gc = np.minimum(g, n0 - 1)
     hit = (g < n0) & (g > 0) & (seen.w.take(gc) == w64)
-    if any3:
-        hit &= seen.w3.take(gc) == w3
+    if w3 is not None:
+        hit[t3] &= seen.w3.take(gc.take(t3)) == w3s
     at = np.where(hit, g, 0)
     miss = np.flatnonzero(~hit)
     if len(miss):  # new words: the first copy of each is rendered
@@ -336,7 +345,7 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
         rep = tab.take(ms).astype(np.intp)
         mr = miss.take(rep)
         same = w64.take(mr) == w64.take(miss)
-        if any3:
+        if w3 is not None:
             same &= w3.take(mr) == w3.take(miss)
         first = rep == ar
         own = first | ~same
@@ -345,7 +354,7 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
         tab[ms[first]] = ids[first]
         at[miss] = ids
         u = miss[own]
-        wu, w3u = w64.take(u), (w3.take(u) if any3 else None)
+        wu, w3u = w64.take(u), (w3.take(u) if w3 is not None else None)
         texts, ok = render_words(ab, data, pos.take(u), e.take(u), wu, w3u)
         seen.add(wu, w3u, ~ok, texts)
     return at, seen.bad.take(at)

@@ -65,8 +65,10 @@ def _arch_files(arch: str) -> list[Path]:
 
 
 def _source_files(arch: str) -> list[Path]:
-    return [p for p in sorted(HERE.glob("*.py")) + [HERE.parent / "archs.py", HERE.parent / "model.py"]
-            if p.name not in _NOT_SOURCES] + _arch_files(arch)
+    import os
+
+    names = sorted(n for n in os.listdir(HERE) if n.endswith(".py") and n not in _NOT_SOURCES)
+    return [HERE / n for n in names] + [HERE.parent / "archs.py", HERE.parent / "model.py"] + _arch_files(arch)
 
 
 def _files_digest(files: list[Path]) -> str:
@@ -85,9 +87,12 @@ def _remembered(files: list[Path], compute) -> str:
     from ..store import home_dir
 
     try:
-        stamp = [[str(p), st.st_size, st.st_mtime_ns] for p in files for st in [p.stat()]]
+        stamp = [[str(p), st.st_size, st.st_mtime_ns] for p in files for st in [os.stat(p)]]
     except OSError:
         return compute()
+    # (kept small: per set of files, a digest of its stamps)
+    key = hashlib.sha256("\n".join(str(p) for p in files).encode()).hexdigest()[:32]
+    stamp = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:32]
     path = home_dir() / "cache" / "codec_sources.json"
     try:
         known = json.loads(path.read_text())
@@ -95,7 +100,6 @@ def _remembered(files: list[Path], compute) -> str:
             known = {}
     except (OSError, ValueError):
         known = {}
-    key = "\n".join(str(p) for p in files)
     got = known.get(key)
     if isinstance(got, list) and len(got) == 2 and got[0] == stamp:
         return got[1]
@@ -139,12 +143,44 @@ def seed(ab) -> None:
     if not path.exists():
         ab.precomputed = f"no precomputed tables ({path.name}); run {REGEN} {ab.dec.arch}"
         return
-    doc = json.loads(path.read_text())
+    doc = read_tables(path)
     if doc.get("fingerprint") != fingerprint(ab.dec, cached=True):
         ab.precomputed = f"{path.name} is stale (the scalar decoder or its data changed); run {REGEN} {ab.dec.arch}"
         return
     _load(ab, doc)
     ab.precomputed = "loaded"
+
+
+def read_tables(path: Path) -> dict:
+    """The precomputed file, parsed, its arrays unpacked; kept in the user's cache folder as a pickle (arrays
+    as their bytes) by the file's size and modification time, as Python's bytecode cache keeps a module: a
+    fresh process reads that rather than parsing JSON and base64 (a damaged or stale copy is made again)."""
+    import os
+    import pickle
+
+    from ..store import home_dir
+
+    st = path.stat()
+    stamp = [str(path), st.st_size, st.st_mtime_ns]
+    cache = home_dir() / "cache" / f"{path.stem}.pickle"
+    try:
+        got = pickle.loads(cache.read_bytes())
+        if isinstance(got, dict) and got.get("stamp") == stamp and isinstance(got.get("doc"), dict):
+            return got["doc"]
+    except Exception:  # (any unreadable copy is made again)
+        pass
+    doc = json.loads(path.read_text())
+    for key in ("entries", "templates"):
+        doc[key] = {k: unpack(v) for k, v in doc[key].items()}
+    doc["classes"] = unpack(doc["classes"])
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps({"stamp": stamp, "doc": doc}, protocol=5))
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # (a read-only home: parsed again next time)
+    return doc
 
 
 def _load(ab, doc: dict) -> None:
@@ -210,7 +246,10 @@ def pack(a) -> str:
     return f"{a.dtype.str}:{binascii.b2a_base64(np.ascontiguousarray(a).tobytes(), newline=False).decode()}"
 
 
-def unpack(s: str):
+def unpack(s):
+    """``pack``'s array back (an array is returned as it is)."""
+    if isinstance(s, np.ndarray):
+        return s
     dtype, data = s.split(":", 1)
     return np.frombuffer(binascii.a2b_base64(data), dtype=dtype)
 
