@@ -273,6 +273,39 @@ def test_remembered_fingerprint_follows_every_change(tmp_path, monkeypatch):
     assert batch_data.fingerprint(dec, cached=True) == _stored("rdna1")["fingerprint"]  # (now remembered)
 
 
+def test_precomputed_tables_are_read_through_a_cache(tmp_path, monkeypatch):
+    """The parsed precomputed file is kept as a pickle in the user's cache folder: the same tables as parsing
+    the JSON; a changed file (size or time) or a damaged copy is parsed again."""
+    import os
+    import shutil
+
+    monkeypatch.setenv("GPUISA_HOME", str(tmp_path / "home"))
+    path = tmp_path / "batch_rdna1.json"
+    shutil.copy(batch_data.data_path("rdna1"), path)
+    raw = json.loads(path.read_text())
+
+    def same(doc):
+        assert doc["fingerprint"] == raw["fingerprint"] and doc["segments"] == raw["segments"]
+        assert doc["template_formats"] == raw["template_formats"]
+        assert np.array_equal(doc["classes"], batch_data.unpack(raw["classes"]))
+        for key in ("entries", "templates"):
+            assert doc[key].keys() == raw[key].keys()
+            assert all(np.array_equal(doc[key][k], batch_data.unpack(v)) for k, v in raw[key].items())
+
+    same(batch_data.read_tables(path))
+    cache = tmp_path / "home" / "cache" / "batch_rdna1.pickle"
+    assert cache.exists()
+    same(batch_data.read_tables(path))  # (through the cache)
+    raw["fingerprint"] = "changed"
+    path.write_text(json.dumps(raw))  # a changed file is parsed again
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1000))
+    assert batch_data.read_tables(path)["fingerprint"] == "changed"
+    cache.write_bytes(b"not a pickle")  # a damaged copy is made again
+    same(batch_data.read_tables(path))
+    assert batch_data.read_tables(path)["fingerprint"] == "changed"
+
+
 def test_remembered_fingerprints_are_capped(tmp_path, monkeypatch):
     """The cache keeps the most recently computed sets of files only (one per architecture and checkout):
     it does not grow with every checkout ever used."""

@@ -61,22 +61,32 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         return None, 8
     dpp = int.from_bytes(buf[off + 8:off + 12], "little")
     plain = f.insert(word, 256 + (dpp & 0xFF))
+    # a literal source (SRC1/SRC2 = 255): LLVM 19 reads it from the dword after the DPP one (its assembler
+    # takes no literal with DPP, its disassembler does; the listing follows the disassembler)
+    lit = any(g is not None and g.extract(plain) == 255 for g in (enc.field("SRC1"), enc.field("SRC2")))
+    if lit and len(buf) - off < 16:
+        return None, 8
+    tail = bytes(buf[off + 12:off + 16]) if lit else b""
+
+    def render(w: int, parts=None):
+        return dec._render(entry, w, w.to_bytes(8, "little") + tail + b"\0" * 8, 0, parts)
+
     parts: list = []
-    d = dec._render(entry, plain, plain.to_bytes(8, "little") + b"\0" * 8, 0, parts)
+    d = render(plain, parts)
     if not d.valid and _byte_sel(dec, entry, enc, plain):
         # (the DPP forms of the byte_sel instructions: LLVM 19 ignores the op_sel bits above byte_sel,
         # where the plain VOP3 form calls them reserved)
         plain &= ~enc.field("OP_SEL").place(0b1100)
         parts = []
-        d = dec._render(entry, plain, plain.to_bytes(8, "little") + b"\0" * 8, 0, parts)
-    if not d.valid or len(d.data) != 8 or not parts:
+        d = render(plain, parts)
+    if not d.valid or len(d.data) != 8 + len(tail) or not parts:
         return None, 8
     texts, mods = list(parts[0]), list(parts[1])
     neg = enc.field("NEG")
     if entry.encoding != "VOP3P" and neg is not None and neg.extract(word):
         # an integer instruction ignores NEG in plain VOP3; with DPP LLVM prints the bits as sext()
         bare = plain & ~neg.mask
-        if dec._render(entry, bare, bare.to_bytes(8, "little") + b"\0" * 8, 0).text == d.text:
+        if render(bare).text == d.text:
             ops = dec.plans[key]["ops"]
             for i, name in enumerate(("SRC0", "SRC1", "SRC2")):
                 k = next((j for j, sp in enumerate(ops) if sp.get("f") == name), None)
@@ -87,7 +97,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         text += " dpp8:[" + ",".join(str((dpp >> (8 + 3 * i)) & 7) for i in range(8)) + "]"
         if s0 == 0xEA:
             text += " fi:1"
-        return text, 12
+        return text, 12 + len(tail)
     ctrl = dec.named.get("dpp16", {}).get("ctrl", [None] * 512)[(dpp >> 8) & 0x1FF]
     if ctrl is None:
         return None, 8
@@ -96,7 +106,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         text += " bound_ctrl:1"
     if dpp >> 18 & 1:
         text += " fi:1"
-    return text, 12
+    return text, 12 + len(tail)
 
 
 def _byte_sel(dec, entry, enc, plain: int) -> bool:
