@@ -45,8 +45,8 @@ _AHEAD = 16  # dwords a step sees past its end: more than the longest instructio
 
 def _steps(dec, data: bytes, emit) -> int:
     """Runs the batch path over ``data`` a step at a time, calling ``emit(first dword, step bytes, starts,
-    texts, sizes, entry ids, scalar results)`` per step; returns the byte offset where the scalar tail loop
-    begins."""
+    text indices, sizes, entry ids, scalar results, word table)`` per step (the texts are the word table's
+    ``texts`` at the indices); returns the byte offset where the scalar tail loop begins."""
     n4 = len(data) // 4
     if n4 < 2:
         return 0
@@ -61,9 +61,9 @@ def _steps(dec, data: bytes, emit) -> int:
         while True:
             last = n4 - pos <= STEP + _AHEAD
             view = data[4 * pos:] if last else data[4 * pos:4 * (pos + STEP + _AHEAD)]
-            starts, texts, sizes, stop, eids, scalar = _bulk(ab, seen, view, dws[pos:pos + len(view) // 4], sd,
-                                                             None if last else STEP)
-            emit(pos, view, starts, texts, sizes, eids, scalar)
+            starts, tix, sizes, stop, eids, scalar = _bulk(ab, seen, view, dws[pos:pos + len(view) // 4], sd,
+                                                           None if last else STEP)
+            emit(pos, view, starts, tix, sizes, eids, scalar, seen)
             if last:
                 return 4 * pos + stop
             pos += stop // 4
@@ -73,8 +73,8 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
     """(offset, text or None, size) per instruction, as ``decode_at`` at each start would give."""
     out: list = []
 
-    def emit(pos, view, starts, texts, sizes, eids, scalar):
-        out.extend(zip(((starts + pos) * 4 + base_offset).tolist(), texts, sizes.tolist()))
+    def emit(pos, view, starts, tix, sizes, eids, scalar, seen):
+        out.extend(zip(((starts + pos) * 4 + base_offset).tolist(), seen.texts.take(tix).tolist(), sizes.tolist()))
 
     off = _steps(dec, data, emit)
     while off < len(data):
@@ -91,7 +91,8 @@ def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
     out: list = []
     add = out.append
 
-    def emit(pos, view, starts, texts, sizes, eids, scalar):
+    def emit(pos, view, starts, tix, sizes, eids, scalar, seen):
+        texts = seen.texts.take(tix).tolist()
         dws = np.frombuffer(view, dtype="<u4", count=len(view) // 4)
         n4 = len(dws)
         lo = dws[starts].tolist()
@@ -184,10 +185,16 @@ class _Seen:
         self.texts[n0:n1] = texts
         self.n = n1
 
+    def add_texts(self, texts: list):
+        """Indices of texts kept without a word (the slot table never leads to them)."""
+        n0 = self.n
+        self.add(np.zeros(len(texts), _U64), None, np.ones(len(texts), bool), texts)
+        return np.arange(n0, self.n, dtype=np.int32)
+
 
 def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
-    """Starts (a dword index array), texts (a list), sizes in bytes and entry ids (0: decoded by
-    the scalar path) of the instructions the scalar main loop would cover, the byte offset where its
+    """Starts (a dword index array), the indices of their texts in ``seen.texts``, sizes in bytes and entry
+    ids (0: decoded by the scalar path) of the instructions the scalar main loop would cover, the byte offset where its
     tail loop begins (the main loop's end where ``stop`` is given: the dword it stops at), and the scalar
     results by start."""
     n4 = len(dws)
@@ -215,14 +222,13 @@ def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
         i = first
     sizes = size.take(done) * 4
     eids = np.where(sizes > 0, e.take(done), 0)
-    texts = seen.texts.take(where.take(done), mode="clip").tolist()
+    tix = where.take(done, mode="clip")
     by_scalar = np.flatnonzero(sizes == 0)
-    if len(by_scalar):
+    if len(by_scalar):  # (the scalar path's texts join the word table's, without words)
         at = done[by_scalar].tolist()
-        for j, p in zip(by_scalar.tolist(), at):
-            texts[j] = scalar[p][0]
+        tix[by_scalar] = seen.add_texts([scalar[p][0] for p in at])
         sizes[by_scalar] = [scalar[p][1] for p in at]
-    return done, texts, sizes, 4 * i if tail is None else tail, eids, scalar
+    return done, tix, sizes, 4 * i if tail is None else tail, eids, scalar
 
 
 def _sizes(ab: ArchBatch, dws):

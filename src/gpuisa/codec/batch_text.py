@@ -21,15 +21,22 @@ __all__ = ["decode_text", "invalid_line"]
 def decode_text(dec, data: bytes) -> str:
     """Per instruction its text and a newline, as ``decode_at`` at each start would give; bytes that are no
     instruction as ``invalid_line``."""
-    out: list = []
+    tixs: list = []
+    table: list = []
 
-    def emit(pos, view, starts, texts, sizes, eids, scalar):
-        for j in np.flatnonzero(eids == 0).tolist():  # (the scalar path's: bytes that are no instruction)
-            if texts[j] is None:
-                texts[j] = invalid_line(scalar[int(starts[j])][3].data)
-        out.extend(texts)
+    def emit(pos, view, starts, tix, sizes, eids, scalar, seen):
+        bad = np.flatnonzero(eids == 0)  # (the scalar path's: bytes that are no instruction)
+        if len(bad):
+            bad = bad[seen.texts.take(tix.take(bad)) == None]  # noqa: E711 (elementwise)
+            if len(bad):
+                tix[bad] = seen.add_texts([invalid_line(scalar[s][3].data) for s in starts.take(bad).tolist()])
+        tixs.append(tix)
+        table[:] = [seen]
 
     off = _steps(dec, data, emit)
+    # the texts of all steps' instructions gathered once, at the end (each line object is touched once more,
+    # not once per step's list and again per joined list)
+    out: list = table[0].texts.take(np.concatenate(tixs)).tolist() if tixs else []
     while off < len(data):
         d = dec.decode_at(data, off)
         out.append(d.text if d.valid else invalid_line(d.data))
