@@ -334,7 +334,8 @@ def _render(ab: ArchBatch, seen: _Seen, data: bytes, dws, pos, eids):
             h[t3] ^= w3s.astype(_U64) * _M2
             w3 = np.zeros(len(pos), np.uint32)
             w3[t3] = w3s
-    slot = (h >> _U64(64 - _SLOT_BITS)).astype(np.intp)
+    h >>= _U64(64 - _SLOT_BITS)
+    slot = h.view(np.intp)  # (the top bits: below 2**_SLOT_BITS)
     tab = seen.tab
     g = tab.take(slot).astype(np.intp)
     n0 = seen.n

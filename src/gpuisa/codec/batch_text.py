@@ -34,9 +34,11 @@ def decode_text(dec, data: bytes) -> str:
         table[:] = [seen]
 
     off = _steps(dec, data, emit)
-    # the texts of all steps' instructions gathered once, at the end (each line object is touched once more,
-    # not once per step's list and again per joined list)
-    out: list = table[0].texts.take(np.concatenate(tixs)).tolist() if tixs else []
+    # the texts of all steps' instructions gathered at the end, a step's at a time (a list per step extended
+    # by the next would touch every line object twice more; one gather of all would take more fresh memory)
+    out: list = []
+    for tix in tixs:
+        out += table[0].texts.take(tix).tolist()
     while off < len(data):
         d = dec.decode_at(data, off)
         out.append(d.text if d.valid else invalid_line(d.data))
