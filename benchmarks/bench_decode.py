@@ -25,6 +25,10 @@ instruction); "warm": the same input decoded again in one process (whatever the 
 earlier runs is reused), for ``decode_text``, ``decode_listing`` and ``decode`` (one ``Decoded`` per
 instruction); and the single-instruction ``decode_at`` time in microseconds.
 
+Each side's minor page faults are printed too (``getrusage``: llvm-mc's whole process, gpuisa's decode call):
+on a virtual machine a fresh page costs 2-3 us, so they explain much of the gap between the wall-clock
+ratio and the instruction-count one.
+
 ``--instructions`` also counts the machine instructions each side executes under ``valgrind
 --tool=callgrind`` (llvm-mc less its run on empty input; the cold gpuisa process less the same process
 without the decode call): a ratio that the load of a shared machine does not move, unlike the times.
@@ -59,18 +63,20 @@ from gpuisa.sources.llvm import find_llvm_mc  # noqa: E402
 # the fresh process of one cold gpuisa run: argv = arch, path of the input bytes, form (text or listing; none:
 # everything but the decode, for ``--instructions``)
 _CHILD = """
-import json, sys, time
+import json, resource, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
 from gpuisa.codec.decoder import Decoder
 from gpuisa.codec.batch_arch import arch_batch
 dec = Decoder(sys.argv[1])
 t1, c1 = time.perf_counter(), time.process_time()
 data = open(sys.argv[2], "rb").read()
+f2 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 t2, c2 = time.perf_counter(), time.process_time()
 out = dec.decode_text(data) if sys.argv[3] == "text" else dec.decode_listing(data) if sys.argv[3] == "listing" else ""
 t3, c3 = time.perf_counter(), time.process_time()
+f3 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 n = out.count("\\n") if sys.argv[3] in ("text", "none") else len(out)
-print(json.dumps({"load_wall": t1 - t0, "load_cpu": c1 - c0, "wall": t3 - t2, "cpu": c3 - c2, "n": n,
+print(json.dumps({"load_wall": t1 - t0, "load_cpu": c1 - c0, "wall": t3 - t2, "cpu": c3 - c2, "n": n, "faults": f3 - f2,
                   "tables": arch_batch(dec).precomputed if sys.argv[3] != "none" else None}))
 """
 
@@ -130,12 +136,14 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _run_llvm(mc: str, target: str, hex_path: str) -> tuple[float, float]:
+def _run_llvm(mc: str, target: str, hex_path: str) -> tuple[float, float, int]:
+    """Wall and CPU seconds and minor page faults of one llvm-mc run."""
     c0, t0 = _children_cpu(), time.perf_counter()
+    f0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
     with open(hex_path) as inp:
         subprocess.run([mc, "-arch=amdgcn", f"-mcpu={target}", "-disassemble"], stdin=inp,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - t0, _children_cpu() - c0
+    return time.perf_counter() - t0, _children_cpu() - c0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - f0
 
 
 def _run_cold(arch: str, bin_path: str, form: str, pycache: str) -> dict:
@@ -205,15 +213,16 @@ def _report(arch, insts, blob, setup, llvm, cold, cold_listing, args) -> None:
     if any(c["n"] != len(insts) for c in cold + cold_listing):  # (an instruction that reads past its own bytes)
         print(f"note: the stream decodes as {cold[0]['n']} instructions, not {len(insts)} (an instruction that the "
               f"scalar decoder reads past its own bytes takes the next one's)", file=sys.stderr)
-    lw, lc = [w for w, _ in llvm], [c for _, c in llvm]
+    lw, lc = [w for w, _, _ in llvm], [c for _, c, _ in llvm]
     gw, gc_ = [c["wall"] for c in cold], [c["cpu"] for c in cold]
     print(f"input: {len(insts)} instructions ({len(blob)} bytes, {len(set(insts))} distinct), {arch.name} ({arch.llvm_target})")
     print(f"llvm-mc-19 -disassemble (fresh process each run; start-up with its tables on empty input: "
           f"{statistics.median(setup):.3f} s wall)")
-    print(f"  wall {_spread(lw)}   cpu {_spread(lc)}")
+    print(f"  wall {_spread(lw)}   cpu {_spread(lc)}   minor page faults: median {statistics.median(f for _, _, f in llvm):.0f}")
     states = sorted({c["tables"] for c in cold})
     print(f"gpuisa cold: fresh process each run, first decode_text (precomputed tables: {'; '.join(states)})")
-    print(f"  wall {_spread(gw)}   cpu {_spread(gc_)}")
+    print(f"  wall {_spread(gw)}   cpu {_spread(gc_)}   minor page faults of the decode: "
+          f"median {statistics.median(c['faults'] for c in cold):.0f}")
     print(f"  not in the ratio: import + Decoder('{arch.name}') (instruction tables from the store): "
           f"wall {_spread([c['load_wall'] for c in cold])}   cpu {_spread([c['load_cpu'] for c in cold])}")
     rw = sorted(a / b for a, b in zip(lw, gw))
