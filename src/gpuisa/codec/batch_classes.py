@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 _U64 = np.uint64
+_UNKNOWN, _WIDE, _TWO = -1, -2, -3  # class-table values other than entry ids
 
 
 def distinct(a):
@@ -46,7 +47,12 @@ class Classes:
             base[p], sh[p], mk[p] = off, s, (1 << span) - 1
             off += 1 << span
         self.cls_base, self.cls_sh, self.cls_mk = base, sh, mk
-        self.cls_table = np.full(off, -1, dtype=np.int64)  # (entry ids index further tables: intp, no casts)
+        # the table: an entry id per selector of the dense buckets (entry ids index further tables: intp, no
+        # casts), _UNKNOWN where not met yet, _TWO where the first dword does not choose in a bucket that looks
+        # at the second; after them one slot, _WIDE, where every wide bucket's dwords land (shift and mask 0)
+        self.cls_table = np.full(off + 1, _UNKNOWN, dtype=np.int64)
+        self.cls_table[off] = _WIDE
+        self.cls_base32 = np.where(base >= 0, base, off).astype(np.int32)
         self.sel_ids: dict[int, int] = {}
         # buckets with a class that looks at the second dword (its mask or opcode, e.g. GFX10 MTBUF's opcode
         # bit 53): there the first dword does not choose; the bits of both dwords that may choose, per bucket
@@ -61,29 +67,30 @@ class Classes:
                     m |= c.mask | (c.op.mask if c.op is not None else 0)
                 two_mask[q] = m & 0xFFFFFFFFFFFFFFFF
         self.two_dword, self.two_mask = (two, two_mask) if two.any() else (None, None)
-        # the bucket's base, shift, mask and two-dword flag in one word (one gather per dword, not four)
-        self.cls_pack = (base + 1) << 32 | two.astype(np.int64) << 31 | sh.astype(np.int64) << 16 | mk.astype(np.int64)
+        self.cls_two = two
         self.sel64_ids: dict[int, int] = {}
         self.wide_sel, self.wide_eid = np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.int32)
 
     def classify(self, dws):
+        """Entry id per dword (0: the scalar path decides) of the instruction that would start there."""
         p = (dws >> np.uint32(23)).astype(np.intp)
-        pk = self.cls_pack.take(p)
-        base = (pk >> 32) - 1
-        idx = base + ((dws.astype(np.int64) >> ((pk >> 16) & 31)) & (pk & 0xFFFF))
-        dense = base >= 0
-        if not dense.all():
-            idx[~dense] = 0
+        # (32-bit arithmetic; a wide bucket's dwords all index the _WIDE slot)
+        idx = self.cls_base32.take(p) + ((dws >> self.cls_sh.take(p)) & self.cls_mk.take(p)).view(np.int32)
         e = self.cls_table.take(idx)
-        miss = dense & (e < 0)
-        if miss.any():
-            mi = np.flatnonzero(miss)
+        neg = np.flatnonzero(e < 0)
+        if not len(neg):
+            return e
+        en = e.take(neg)
+        mi = neg[en == _UNKNOWN]
+        if len(mi):  # selectors met for the first time: through the scalar class chooser
             u, first = np.unique(idx[mi], return_index=True)
-            reps = (dws[mi[first]] & self.sel_mask[p[mi[first]]]).tolist()
-            self.cls_table[u] = [self.entry_id(s) for s in reps]
-            e = self.cls_table[idx]
-        if not dense.all():  # selectors of more than 16 bits: a sorted table of those met so far
-            si = np.flatnonzero(~dense)
+            reps = mi[first]
+            self.cls_table[u] = self.table_ids(p[reps], [self.entry_id(s) for s in (dws[reps] & self.sel_mask[p[reps]]).tolist()])
+            e[mi] = self.cls_table.take(idx.take(mi))
+            en = e.take(neg)
+        at = neg[en == _TWO]
+        si = neg[en == _WIDE]
+        if len(si):  # selectors of more than 16 bits: a sorted table of those met so far
             sel = dws.take(si) & self.sel_mask.take(p.take(si))
             got = self._wide_lookup(sel)
             miss = got < 0
@@ -95,8 +102,10 @@ class Classes:
                 self.wide_sel, self.wide_eid = h[order], np.concatenate([self.wide_eid, eids])[order]
                 got = self._wide_lookup(sel)
             e[si] = got
-        if self.two_dword is not None:  # the second stage: both dwords, where the first does not choose
-            at = np.flatnonzero((e == 0) & (pk & (1 << 31) != 0))
+            if self.two_dword is not None:
+                at = np.concatenate([at, si[(got == 0) & self.cls_two.take(p.take(si))]])
+        if len(at):  # the second stage: both dwords, where the first does not choose
+            e[at] = 0
             at = at[at + 1 < len(dws)]
             if len(at):
                 key = (dws.take(at).astype(_U64) | (dws.take(at + 1).astype(_U64) << _U64(32))) & \
@@ -104,6 +113,13 @@ class Classes:
                 u, inv = np.unique(key, return_inverse=True)
                 e[at] = np.array([self.entry_id64(k) for k in u.tolist()], dtype=np.int32)[inv.reshape(-1)]
         return e
+
+    def table_ids(self, prefixes, eids: list):
+        """Class-table values of selectors of buckets ``prefixes`` whose entries are ``eids``: _TWO where the
+        first dword does not choose (0) in a bucket that looks at the second dword."""
+        out = np.array(eids, dtype=np.int64)
+        out[(out == 0) & self.cls_two.take(prefixes)] = _TWO
+        return out
 
     def _wide_lookup(self, sel):
         """Entry ids of wide selectors ``sel`` from the sorted table of those met (-1 where not met)."""

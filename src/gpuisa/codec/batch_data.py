@@ -278,7 +278,7 @@ def generate(arch: str) -> dict:
             continue
         n = int(ab.cls_mk[p]) + 1
         sels = ((p << 23) | (np.arange(n, dtype=np.uint64) << np.uint64(ab.cls_sh[p]))) & np.uint64(ab.sel_mask[p])
-        ab.cls_table[base:base + n] = [ab.entry_id(int(s)) for s in sels]
+        ab.cls_table[base:base + n] = ab.table_ids(np.full(n, p), [ab.entry_id(int(s)) for s in sels])
     for bucket in dec.tables.prefix_index:  # and every other entry: those of the buckets classified at run time
         for dc in bucket:  # (selectors of more than 16 bits) and of the classes the second dword chooses
             if dc.width <= 64:
