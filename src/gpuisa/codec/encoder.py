@@ -116,6 +116,19 @@ class Encoder:
                 errors.append(f"{e.encoding}: {exc}")
         raise EncodeError(f"{text!r} does not assemble for {self.arch}: " + "; ".join(errors[:3]))
 
+    def plain_form(self, text: str, size: int, encoding: str, errors: list) -> Encoded | None:
+        """``text`` assembled in ``encoding`` as ``size`` bytes (the plain form a DPP or SDWA form is made from);
+        None, with the reason added to ``errors``, where it does not assemble so."""
+        try:
+            got = self.encode_line(text)
+        except EncodeError as exc:
+            errors.append(str(exc))
+            return None
+        if len(got.data) != size or got.encoding != encoding:
+            errors.append(f"no {8 * size}-bit {encoding} form" + (" without a literal" if size == 8 else ""))
+            return None
+        return got
+
     def _encode_dpp8(self, text: str, mnemonic: str) -> Encoded:
         """``X_dpp ... dpp8:[l0..l7] [fi:1]``: the e32 form with src0 = 0xE9 (0xEA with fi:1), then the DPP8 dword."""
         ops, mods = split_operands(text)

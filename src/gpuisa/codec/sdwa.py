@@ -288,13 +288,8 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
         else:
             d |= values["dst_sel"] << 8 | values["dst_unused"] << 11
         d |= values["src0_sel"] << 16 | (0 if key.endswith("|VOP1") else values["src1_sel"] << 24)
-        try:
-            got = encoder.encode_line(" ".join([plan["m"], ", ".join(e32_ops)]))
-        except EncodeError as exc:
-            errors.append(str(exc))
-            continue
-        if len(got.data) != 4 or got.encoding != key.split("|")[1]:
-            errors.append("no 32-bit form")
+        got = encoder.plain_form(" ".join([plan["m"], ", ".join(e32_ops)]), 4, key.split("|")[1], errors)
+        if got is None:
             continue
         word = int.from_bytes(got.data, "little")
         f = enc.field("SRC0")

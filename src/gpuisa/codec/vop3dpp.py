@@ -235,13 +235,8 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         if r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
             errors.append(f"src0 {bare!r} is not a VGPR")
             continue
-        try:
-            got = encoder.encode_line(" ".join([plan["m"], ", ".join(e64_ops)] + rest))
-        except EncodeError as exc:
-            errors.append(str(exc))
-            continue
-        if len(got.data) != 8 or got.encoding != key.split("|")[1]:
-            errors.append("no 64-bit form without a literal")
+        got = encoder.plain_form(" ".join([plan["m"], ", ".join(e64_ops)] + rest), 8, key.split("|")[1], errors)
+        if got is None:
             continue
         word = int.from_bytes(got.data, "little")
         f, nf = enc.field("SRC0"), enc.field("NEG")
