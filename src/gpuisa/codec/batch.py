@@ -194,9 +194,9 @@ class _Seen:
 
 def _bulk(ab: ArchBatch, seen: _Seen, data: bytes, dws, dec, stop: int | None):
     """Starts (a dword index array), the indices of their texts in ``seen.texts``, sizes in bytes and entry
-    ids (0: decoded by the scalar path) of the instructions the scalar main loop would cover, the byte offset where its
-    tail loop begins (the main loop's end where ``stop`` is given: the dword it stops at), and the scalar
-    results by start."""
+    ids (0: decoded by the scalar path) of the instructions the scalar main loop would cover, the byte
+    offset where its tail loop begins (the main loop's end where ``stop`` is given: the dword it stops at),
+    and the scalar results by start."""
     n4 = len(dws)
     e, size = _sizes(ab, dws)
     tried = np.zeros(n4, dtype=bool)

@@ -85,7 +85,8 @@ class Classes:
         if len(mi):  # selectors met for the first time: through the scalar class chooser
             u, first = np.unique(idx[mi], return_index=True)
             reps = mi[first]
-            self.cls_table[u] = self.table_ids(p[reps], [self.entry_id(s) for s in (dws[reps] & self.sel_mask[p[reps]]).tolist()])
+            sels = (dws[reps] & self.sel_mask[p[reps]]).tolist()
+            self.cls_table[u] = self.table_ids(p[reps], [self.entry_id(s) for s in sels])
             e[mi] = self.cls_table.take(idx.take(mi))
             en = e.take(neg)
         at = neg[en == _TWO]
