@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cachefile import write_cache_file
 from . import batch_arch
 
 HERE = Path(__file__).parent
@@ -107,13 +108,7 @@ def _remembered(files: list[Path], compute) -> str:
     known.pop(key, None)
     known[key] = [stamp, digest]  # (the most recent last; the oldest dropped beyond _REMEMBERED)
     known = dict(list(known.items())[-_REMEMBERED:])
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(known))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # (a read-only home: computed again next time)
+    write_cache_file(path, json.dumps(known).encode())  # (a read-only home: computed again next time)
     return digest
 
 
@@ -155,7 +150,6 @@ def read_tables(path: Path) -> dict:
     """The precomputed file, parsed, its arrays unpacked; kept in the user's cache folder as a pickle (arrays
     as their bytes) by the file's size and modification time, as Python's bytecode cache keeps a module: a
     fresh process reads that rather than parsing JSON and base64 (a damaged or stale copy is made again)."""
-    import os
     import pickle
 
     from ..store import home_dir
@@ -173,13 +167,7 @@ def read_tables(path: Path) -> dict:
     for key in ("entries", "templates"):
         doc[key] = {k: unpack(v) for k, v in doc[key].items()}
     doc["classes"] = unpack(doc["classes"])
-    try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
-        tmp.write_bytes(pickle.dumps({"stamp": stamp, "doc": doc}, protocol=5))
-        os.replace(tmp, cache)
-    except OSError:
-        pass  # (a read-only home: parsed again next time)
+    write_cache_file(cache, pickle.dumps({"stamp": stamp, "doc": doc}, protocol=5))  # (read-only: parsed again)
     return doc
 
 

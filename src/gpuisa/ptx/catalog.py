@@ -16,6 +16,8 @@ import os
 import re
 import sys
 
+from ..cachefile import write_cache_file
+
 DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
 MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")
 FORMS_CACHE_FORMAT = 1
@@ -122,14 +124,7 @@ def _forms_cache() -> tuple:
         pass
     ignored = _read_ignored_tokens()
     blobs = {head: marshal.dumps(forms) for head, forms in forms_by_head().items()}
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(marshal.dumps((key, ignored, blobs)))
-        os.replace(tmp, path)
-    except OSError:
-        pass  # not writable here: this process still uses what it built
+    write_cache_file(path, marshal.dumps((key, ignored, blobs)))  # (not writable: this process still uses what it built)
     return ignored, blobs
 
 
