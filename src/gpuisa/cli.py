@@ -25,12 +25,13 @@ archs = _LazyArchs()
 
 # Feature packages add their own sub-commands: each module defines register(subparsers).
 PLUGINS = ("gpuisa.amdxml.cli", "gpuisa.codec.cli", "gpuisa.semantics.cli", "gpuisa.ptx.cli", "gpuisa.web.cli",
-           "gpuisa.crossmap.cli")
+           "gpuisa.crossmap.cli", "gpuisa.doclookup.cli", "gpuisa.lsp.cli")
 # Which plugin a command lives in, so a command imports only its own package (start-up time).
 COMMAND_PLUGIN = {"import-amd": "gpuisa.amdxml.cli", "fetch": "gpuisa.amdxml.cli", "decode": "gpuisa.codec.cli",
                   "encode": "gpuisa.codec.cli", "eval": "gpuisa.semantics.cli", "coverage": "gpuisa.semantics.cli",
                   "ptx": "gpuisa.ptx.cli", "serve": "gpuisa.web.cli", "export-site": "gpuisa.web.cli",
-                  "port": "gpuisa.crossmap.cli", "map": "gpuisa.crossmap.cli"}
+                  "port": "gpuisa.crossmap.cli", "map": "gpuisa.crossmap.cli", "doc": "gpuisa.doclookup.cli",
+                  "lsp": "gpuisa.lsp.cli"}
 
 
 def _store():

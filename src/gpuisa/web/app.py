@@ -274,6 +274,20 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
                 return error(422, str(exc))
         return endpoint
 
+    async def api_asm(request: Request):
+        """Compiler Explorer-style opcode documentation: {tooltip, html, url} (gpuisa.doclookup)."""
+        from ..doclookup import DocNotFound, lookup, public
+
+        isa, opcode = request.path_params["isa"], request.path_params["opcode"]
+        if isa not in ("amdgpu", "ptx"):
+            return error(404, "isa must be amdgpu or ptx: /api/asm/{amdgpu|ptx}/{opcode}")
+        try:
+            doc = await anyio.to_thread.run_sync(lookup, opcode, isa, request.query_params.get("arch") or None,
+                                                 site.store)
+        except DocNotFound as exc:
+            return error(404, str(exc))
+        return JSONResponse(public(doc), headers={"cache-control": "public, max-age=300"})
+
     async def api_unknown(request: Request):
         rest = request.path_params["rest"]
         if rest in ("decode", "encode", "eval"):
@@ -305,6 +319,7 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         Route("/api/encode", api_action(lambda d: playground.encode(d.get("arch"), d.get("text"))), methods=["POST"]),
         Route("/api/eval", api_action(lambda d: playground.evaluate(d.get("arch"), d.get("name"), d.get("lanes", 1),
                                                                     d.get("operands"))), methods=["POST"]),
+        Route("/api/asm/{isa}/{opcode}", api_asm),
         Route("/api/{rest:path}", api_unknown, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         Route("/search", search_page),
