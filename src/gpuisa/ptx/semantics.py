@@ -250,6 +250,8 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         t = abs(src[0] - src[1]) + src[2]
     elif op in ("min", "max"):
         t = min(src[:2]) if op == "min" else max(src[:2])
+        if ".relu" in mods:  # a negative result becomes 0
+            t = max(t, 0)
     elif op == "abs":
         t = abs(_signed(vals[0], bits))
     elif op == "neg":
@@ -320,7 +322,8 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
     elif op == "fns":
         return dname, _fns(vals[0], vals[1], vals[2])
     elif op == "prmt":
-        return dname, _prmt(vals[0], vals[1], vals[2])
+        mode = next((m for m in PRMT_MODES if m in mods), None)
+        return dname, _prmt(vals[0], vals[1], vals[2], mode)
     elif op in ("dp4a", "dp2a"):
         return dname, _dot(op, toks, vals)
     else:
@@ -394,14 +397,29 @@ def _lop3_pred(toks: list[str], items: list[dict], inputs) -> dict:
     return {"outputs": outputs, "fidelity": "exact"}
 
 
-def _prmt(a: int, b: int, sel: int) -> int:
+# prmt's special modes: the source byte (0..7 of {b, a}) that destination byte ``i`` takes when the two
+# low bits of c are ``s`` (the PTX ISA's mode table, written as the rule each row follows).
+PRMT_MODES = {
+    ".f4e": lambda s, i: s + i,  # forward 4 extract: bytes s+3 .. s
+    ".b4e": lambda s, i: (s - i) & 7,  # backward 4 extract: s, s-1, ... wrapping around the 8 bytes
+    ".rc8": lambda s, i: s,  # replicate byte s
+    ".ecl": lambda s, i: max(s, i),  # edge clamp left
+    ".ecr": lambda s, i: min(s, i),  # edge clamp right
+    ".rc16": lambda s, i: 2 * (s & 1) + (i & 1),  # replicate half-word s & 1
+}
+
+
+def _prmt(a: int, b: int, sel: int, mode: str | None = None) -> int:
     pool = [((b << 32 | a & _mask(32)) >> (8 * i)) & 0xFF for i in range(8)]
     d = 0
     for lane in range(4):
-        s = (sel >> (4 * lane)) & 0xF
-        byte = pool[s & 7]
-        if s & 8:  # replicate the sign bit
-            byte = 0xFF if byte & 0x80 else 0
+        if mode is not None:  # the two low bits of c pick one row of the mode's table; no sign replication
+            byte = pool[PRMT_MODES[mode](sel & 3, lane)]
+        else:
+            s = (sel >> (4 * lane)) & 0xF
+            byte = pool[s & 7]
+            if s & 8:  # replicate the sign bit
+                byte = 0xFF if byte & 0x80 else 0
         d |= byte << (8 * lane)
     return d
 

@@ -206,6 +206,10 @@ def scalar(op: str, mods: set, fmt: str, raws: list[int]) -> Result:
             v = r if r[0] != "num" else ("num", 0, 1 / r[2])
         approx = APPROX_BOUNDS["rsqrt.approx"]
     elif op in ("min", "max"):
+        if ".xorsign" in mods:  # compare magnitudes; the result takes the XOR of the two signs
+            sign = vals[0][1] ^ vals[1][1]
+            v = _minmax(op, (vals[0][0], 0, vals[0][2]), (vals[1][0], 0, vals[1][2]), ".NaN" in mods)
+            return Result(ff.encode(v if v[0] == "nan" else (v[0], sign, v[2]), fmt, ftz=ftz))
         v = _minmax(op, vals[0], vals[1], ".NaN" in mods)
         if v[0] == "num" and v[2] == 0 or v[0] != "num":
             return Result(ff.encode(v, fmt))
