@@ -15,7 +15,7 @@ AMD_ARCHS: tuple[Arch, ...] = (
     Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9"),
     Arch("cdna2", "CDNA2", "AMD", "amdgpu", "native", "CDNA", 11, ("gfx90a",), "gfx90a", None, "GFX9"),
     Arch("cdna3", "CDNA3", "AMD", "amdgpu", "native", "CDNA", 12, ("gfx940", "gfx941", "gfx942"), "gfx942", None, "GFX9"),
-    Arch("cdna4", "CDNA4", "AMD", "amdgpu", "native", "CDNA", 13, ("gfx950",), None, "cdna", "GFX9"),
+    Arch("cdna4", "CDNA4", "AMD", "amdgpu", "native", "CDNA", 13, ("gfx950",), "gfx950", "cdna", "GFX9"),
     Arch("rdna1", "RDNA1", "AMD", "amdgpu", "native", "RDNA", 20,
          ("gfx1010", "gfx1011", "gfx1012", "gfx1013"), "gfx1010", None, "GFX10"),
     Arch("rdna2", "RDNA2", "AMD", "amdgpu", "native", "RDNA", 21,
@@ -25,12 +25,11 @@ AMD_ARCHS: tuple[Arch, ...] = (
     Arch("rdna3.5", "RDNA3.5", "AMD", "amdgpu", "native", "RDNA", 31,
          ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11"),
     Arch("rdna4", "RDNA4", "AMD", "amdgpu", "native", "RDNA", 40, ("gfx1200", "gfx1201"), "gfx1200", "rdna4", "GFX12"),
+    Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250", "gfx1251"), "gfx1250", None, "GFX12.5"),
 )
 
-# Architectures that exist only once imported from AMD's XML (XML importer issue).
-IMPORT_ONLY_ARCHS: tuple[Arch, ...] = (
-    Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250",), None, None, "GFX12.5"),
-)
+# Architectures that exist only once imported from AMD's XML (none left: CDNA5 is swept from LLVM 22).
+IMPORT_ONLY_ARCHS: tuple[Arch, ...] = ()
 
 PTX_ARCH = Arch("ptx", "PTX", "NVIDIA", "ptx", "virtual", "PTX", 0, (), None, None, "")
 

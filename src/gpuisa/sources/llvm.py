@@ -1,4 +1,4 @@
-"""Adapter: LLVM's AMDGPU disassembler (``llvm-mc-19``) as a source of facts.
+"""Adapter: LLVM's AMDGPU disassembler (``llvm-mc-22``) as a source of facts.
 
 The opcode space of every encoding of every target is swept: one instruction
 word per opcode (the encoding's fixed bits, the opcode, all other fields zero)
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..model import Encoding
 
-LLVM_MAJOR = "19"
+LLVM_MAJOR = "22"
 FILLER = 0xBF800000  # s_nop 0 on GFX9..GFX12
 _LINE = re.compile(r"^\s*(\S+)(.*?)\s*;\s*encoding:\s*\[([^\]]*)\]")
 SUFFIXES = ("_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp")
@@ -34,7 +34,7 @@ class LlvmMcMissing(RuntimeError):
 
 
 def find_llvm_mc() -> str | None:
-    """Path of llvm-mc-19 (Debian package llvm-19), or None."""
+    """Path of llvm-mc-22 (Debian package llvm-22), or None."""
     env = os.environ.get("GPUISA_LLVM_MC")
     if env:
         return env

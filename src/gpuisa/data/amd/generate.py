@@ -1,11 +1,11 @@
 """Regenerate the committed AMD facts (one JSON file per architecture here).
 
-    python -m gpuisa.data.amd.generate          # needs llvm-mc-19 and the pinned tinygrad wheel
+    python -m gpuisa.data.amd.generate          # needs llvm-mc-22 and the pinned tinygrad wheel
 
 Sources, per architecture:
 - encodings (bit layouts): tinygrad's MR-ISA tables for RDNA3.5/RDNA4/CDNA4,
   applied (marked inferred) to RDNA3 and CDNA1-3; the GFX10 table for RDNA1/2;
-- instructions and opcodes: the llvm-mc-19 opcode sweep of every encoding of
+- instructions and opcodes: the llvm-mc-22 opcode sweep of every encoding of
   the architecture's LLVM target, united with tinygrad's opcode tables;
 - operand kinds, formats and sizes: tinygrad's tables, carried by name to the
   other generations (inferred); implicit VCC operands from LLVM's syntax.
@@ -29,10 +29,10 @@ COMMAND = "python -m gpuisa.data.amd.generate"
 
 # Where an architecture without its own tinygrad table borrows layouts and operand facts.
 LAYOUT_FOLDER = {"rdna3": "rdna3", "rdna3.5": "rdna3", "rdna4": "rdna4",
-                 "cdna1": "cdna", "cdna2": "cdna", "cdna3": "cdna", "cdna4": "cdna"}
+                 "cdna1": "cdna", "cdna2": "cdna", "cdna3": "cdna", "cdna4": "cdna", "cdna5": "rdna4"}
 OPERAND_DONORS = {"rdna1": ["rdna3.5", "rdna4"], "rdna2": ["rdna3.5", "rdna4"], "rdna3": ["rdna3.5", "rdna4"],
-                  "cdna1": ["cdna4"], "cdna2": ["cdna4"], "cdna3": ["cdna4"]}
-GFX10_PROV = Provenance("gpuisa GFX10 layout table", "", "transcribed bit fields, checked against llvm-mc-19")
+                  "cdna1": ["cdna4"], "cdna2": ["cdna4"], "cdna3": ["cdna4"], "cdna5": ["rdna4", "cdna4"]}
+GFX10_PROV = Provenance("gpuisa GFX10 layout table", "", "transcribed bit fields, checked against llvm-mc-22")
 
 
 def gfx10_encodings(target: str) -> dict[str, Encoding]:
@@ -251,7 +251,7 @@ def write_json(path: Path, doc: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     llvm_mc = llvm.find_llvm_mc()
     if not llvm_mc:
-        print("llvm-mc-19 not found (apt-get install -y llvm-19)", file=sys.stderr)
+        print("llvm-mc-22 not found (apt-get install -y llvm-22)", file=sys.stderr)
         return 2
     result = generate(llvm_mc, progress=lambda a: print(f"generated {a}", file=sys.stderr))
     sweep = {}
