@@ -29,6 +29,10 @@ def register(sub) -> None:
         c.set_defaults(func=cmd_coverage)
 
 
+# names that are options of ``gpuisa eval`` (or the instruction itself), not operands: True where an option takes it
+OPTIONS = {"lanes": True, "wave": True, "arch": True, "isa": True, "name": False, "ieee": False, "json": False}
+
+
 def _operands(items: list[str]) -> dict:
     out = {}
     for item in items:
@@ -38,6 +42,9 @@ def _operands(items: list[str]) -> dict:
         k = k.strip()
         if not k or not v:
             raise UserError(f"operand {item!r} is not NAME=VALUE (for example S0=0x10 or S1=1.5,2.5)")
+        if k.lower() in OPTIONS:
+            raise UserError(f"{k} is not an operand; give it as the option --{k.lower()} {v}"
+                            if OPTIONS[k.lower()] else f"{k} is not an operand (operands are registers such as S0, VCC)")
         out[k] = v.split(",") if "," in v else v
     return out
 
@@ -89,8 +96,8 @@ def cmd_eval(args) -> int:
     except EvalError as exc:
         raise UserError(str(exc)) from None
     if args.json:
-        print(json.dumps({k: res[k] for k in ("arch", "name", "lanes", "wave", "outputs", "state", "scalar_registers")},
-                         indent=2))
+        keys = ("arch", "name", "lanes", "wave", "outputs", "state", "scalar_registers", "unused")
+        print(json.dumps({k: res[k] for k in keys if k in res}, indent=2))
         return 0
     for line in render_result(res):
         print(line)
@@ -121,6 +128,8 @@ def render_result(res: dict) -> list[str]:
     extra = {k: v for k, v in res["state"].items() if k not in ("changed",) and k not in res["outputs"]}
     if extra:
         out.append("state: " + ", ".join(f"{k}={v}" for k, v in extra.items()))
+    if res.get("unused"):
+        out.append("unused: " + ", ".join(res["unused"]) + " (not read by the instruction)")
     return out
 
 

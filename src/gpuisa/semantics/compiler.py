@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import callbatch, fastpaths, floats, loopvec, matrix, parser, runtime, sources
+from . import callbatch, fastpaths, floats, hardware, loopvec, matrix, parser, runtime, sources
 from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, E, CompileError, ExprGen
 from .functions import CallGen
 from .stores import LANE, StoreGen, root_register
@@ -70,6 +70,10 @@ def _walk(stmts):
 
 def _nodes(node):
     if isinstance(node, tuple):
+        if node and not isinstance(node[0], str):  # an untagged pair such as an if arm's (condition, body)
+            for x in node:
+                yield from _nodes(x)
+            return
         yield node
         for x in node[1:]:
             yield from _nodes(x)
@@ -460,4 +464,5 @@ def program(arch: str, name: str) -> Program:
     finally:
         _IN_PROGRESS.discard(key)
     fastpaths.attach(prog)
+    hardware.attach(prog)
     return prog

@@ -438,7 +438,11 @@ class ExprGen:
             a = self.convert(self.as_int(a), t)
             if b.ty.is_float:
                 return E(f"rt.unary_f(lambda _x: np.power(_x, {b.code}), {a.code}, {_ty(t)})", t.hard())
-            return E(f"rt.ldexp(np.ones(C.L) * {a.code}, {self.as_int(b).code}, {_ty(t)})", t.hard())
+            n = self.as_int(b).code
+            if an[0] == "num" and an[1] == 2.0:  # 2 ** n: exact scaling of 1
+                return E(f"rt.ldexp(np.ones(C.L), {n}, {_ty(t)})", t.hard())
+            return E(f"rt.unary_f(lambda _x: np.power(_x, np.asarray({n}, dtype=np.float64)), np.ones(C.L) * {a.code}, "
+                     f"{_ty(t)})", t.hard())
         if a.boolean and b.boolean and op in ("&", "|", "^", "==", "!=", "<>"):
             pyop = {"<>": "!="}.get(op, op)
             return E(f"({a.code} {pyop} {b.code})", BOOL, a.uni and b.uni, True)

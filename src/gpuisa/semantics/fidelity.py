@@ -118,6 +118,11 @@ def fidelity(arch: str, name: str) -> tuple[str, str]:
 
     if matrix.is_matrix(name):
         return matrix.fidelity(arch, name)
+    from . import hardware
+
+    hw = hardware.fidelity(name)  # tests/test_semantics_hardware.py checks every one of these
+    if hw is not None:
+        return hw
     fam = family_of(name)
     if fam is None:
         return "untested", "executes; no property test covers its family yet"

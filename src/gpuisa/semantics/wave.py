@@ -126,7 +126,7 @@ def _parse_value(text, fmt: Ty | None, reg: str, width: int):
         if fmt is None or not fmt.is_float:
             raise EvalError(f"{reg} is an integer operand; give an integer (a float {text!r} was given)")
         return int(floats.to_bits(floats.convert(np.array([text]), ("f", 64), (fmt.kind, fmt.width)),
-                                  fmt.kind, fmt.width)[0])
+                                  fmt.kind, fmt.width)[0]) & ((1 << width) - 1)  # (f64 bits come back signed)
     if not isinstance(text, (int, np.integer)):
         raise EvalError(f"{reg} has a value of type {type(text).__name__}; give an integer or a float")
     v = int(text)
@@ -173,11 +173,18 @@ def evaluate(arch: str, name: str, lanes: int | None = None, wave: int | None = 
     wave = wave or default_wave(akey)
     if wave not in (32, 64):
         raise EvalError(f"wave size {wave} (allowed: 32, 64)")
+    if wave == 32 and archs.by_name(akey).family == "CDNA":
+        raise EvalError(f"wave size 32 on {archs.by_name(akey).title}: CDNA runs wave64 only (allowed: 64)")
     return run(prog, lanes, wave, ieee, operands)
+
+
+SOURCES = ("S0", "S1", "S2")  # source operands an encoding may give though the pseudocode does not read them
 
 
 def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operands: dict) -> dict:
     allowed = set(prog.widths) | {"EXEC"}
+    unused = sorted(op for op in operands if op in SOURCES and op not in allowed)
+    operands = {k: v for k, v in operands.items() if k not in unused}
     for op in operands:
         if op not in allowed and not (prog.vgpr_file and _vgpr_number(op) is not None):
             extra = ", V0..V255 (the VGPR file)" if prog.vgpr_file else ""
@@ -256,7 +263,11 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
             prog.fn(regs, mask, ctx)
         except (MatrixLayoutError, registers.VgprAddressError) as exc:
             raise EvalError(f"{prog.name}: {exc}") from None
-    return _result(prog, regs, before, active, lanes, wave, ctx)
+    res = _result(prog, regs, before, active, lanes, wave, ctx)
+    unused += sorted(r for r in SOURCES if r in operands and r not in prog.reads)
+    if unused:
+        res["unused"] = sorted(unused)
+    return res
 
 
 def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
