@@ -1,0 +1,1 @@
+"""Language server for AMDGPU assembly and PTX (``gpuisa lsp``): see server.py."""
