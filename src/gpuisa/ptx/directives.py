@@ -1,0 +1,205 @@
+"""PTX directives as ptxas 13 reads them: module header, declarations, function headers, debug data.
+
+Each ``check_*`` function takes one statement's text and returns an error (one line) or None, and
+what it declares.  Facts here were measured with ptxas 13.0 (``ptxas -arch=sm_XX`` on small files):
+the newest ``.version`` it reads, the ``.target`` names it knows and the ISA version each needs,
+that 32-bit addressing is refused, that a label difference in a ``.section`` needs ISA 7.5.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_VERSION = (9, 0)
+# .target -> the oldest .version ptxas 13 accepts it with (measured)
+TARGET_MIN_VERSION = {
+    "sm_10": "3.0", "sm_11": "3.0", "sm_12": "3.0", "sm_13": "3.0", "sm_20": "3.0", "sm_21": "3.0",
+    "sm_30": "3.0", "sm_32": "4.0", "sm_35": "3.1", "sm_37": "4.1", "sm_50": "4.0", "sm_52": "4.1",
+    "sm_53": "4.2", "sm_60": "5.0", "sm_61": "5.0", "sm_62": "5.0", "sm_70": "6.0", "sm_72": "6.1",
+    "sm_75": "6.3", "sm_80": "7.0", "sm_86": "7.1", "sm_87": "7.4", "sm_88": "7.4", "sm_89": "7.8",
+    "sm_90": "7.8", "sm_90a": "8.0", "sm_100": "8.6", "sm_100a": "8.6", "sm_100f": "8.8", "sm_103": "8.8",
+    "sm_103a": "8.8", "sm_103f": "8.8", "sm_110": "9.0", "sm_110a": "9.0", "sm_110f": "9.0", "sm_120": "8.7",
+    "sm_120a": "8.7", "sm_120f": "8.8", "sm_121": "8.8", "sm_121a": "8.8", "sm_121f": "8.8",
+}
+TARGET_OPTIONS = {"texmode_unified", "texmode_independent", "debug", "map_f64_to_f32"}
+TYPES = {".b8", ".b16", ".b32", ".b64", ".b128", ".u8", ".u16", ".u32", ".u64", ".s8", ".s16", ".s32", ".s64",
+         ".f16", ".f16x2", ".f32", ".f64", ".bf16", ".bf16x2", ".pred", ".e4m3", ".e5m2", ".tf32"}
+OPAQUE = {".texref", ".samplerref", ".surfref"}
+SPACES = {".reg", ".param", ".local", ".shared", ".global", ".const", ".tex"}
+LINKING = {".visible", ".extern", ".weak", ".common"}
+PERF = {".maxntid": 3, ".reqntid": 3, ".minnctapersm": 1, ".maxnctapersm": 1, ".maxnreg": 1,
+        ".reqnctapercluster": 3, ".maxclusterrank": 1, ".explicitcluster": 0, ".noreturn": 0,
+        ".blocksareclusters": 0, ".abi_preserve": 1, ".abi_preserve_control": 1}
+NAME = r"[A-Za-z_$%][\w$]*"
+DECL = re.compile(r"(?P<name>" + NAME + r")\s*(?:<\s*(?P<range>\d+)\s*>|(?P<dims>(?:\[\s*\w*\s*\]\s*)+))?\s*$")
+VERSION = re.compile(r"^\d+\.\d+$")
+SECTION_ITEM = re.compile(r"^\.b(8|16|32|64)\s+(.+)$")
+LABEL_DIFF = re.compile(NAME + r"\s*-\s*" + NAME)
+
+
+def vkey(v: str) -> tuple:
+    try:
+        return tuple(int(x) for x in v.split("."))
+    except ValueError:
+        return (0,)
+
+
+def check_version(text: str) -> tuple[str | None, str | None]:
+    """(error, version) of a `.version X.Y` line."""
+    parts = text.split()
+    if len(parts) != 2 or not VERSION.match(parts[1]):
+        return "`.version` needs a version X.Y", None
+    if vkey(parts[1]) > MAX_VERSION:
+        return (f"unsupported .version {parts[1]}; ptxas 13 reads up to "
+                f"{MAX_VERSION[0]}.{MAX_VERSION[1]}"), parts[1]
+    return None, parts[1]
+
+
+def check_target(text: str, version: str | None) -> tuple[str | None, str | None]:
+    """(error, target) of a `.target sm_NN[, option…]` line."""
+    items = [x.strip() for x in text[len(".target"):].split(",")]
+    if not items or not items[0]:
+        return "`.target` needs a target name (sm_NN)", None
+    target = items[0].replace("compute_", "sm_")
+    if target not in TARGET_MIN_VERSION:
+        return f"unsupported .target `{items[0]}`; known: sm_75 … sm_121f (and older sm_NN)", None
+    for opt in items[1:]:
+        if opt not in TARGET_OPTIONS:
+            return f"`{opt}` is not a .target option; allowed: {', '.join(sorted(TARGET_OPTIONS))}", target
+    need = TARGET_MIN_VERSION[target]
+    if version and vkey(version) < vkey(need):
+        return f".target {target} needs PTX ISA .version {need} or later (got {version})", target
+    return None, target
+
+
+def check_address_size(text: str) -> str | None:
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in ("32", "64"):
+        return "`.address_size` takes 32 or 64"
+    if parts[1] == "32":
+        return "`.address_size 32`: 32-bit addressing is not supported by ptxas 13 (only 64)"
+    return None
+
+
+def split_decl(text: str) -> tuple[list[str], list[str], str]:
+    """(directive words, other words before the names, names text) of a declaration."""
+    words = []
+    rest = text
+    while rest.startswith("."):
+        m = re.match(r"\.[\w:]+", rest)
+        if not m:
+            break
+        words.append(m.group())
+        rest = rest[m.end():].lstrip()
+        if words[-1] in (".align", ".ptr") or words[-1] in (".attribute",):
+            m = re.match(r"\(?[^\s,]*\)?", rest) if words[-1] == ".attribute" else re.match(r"\d+", rest)
+            if words[-1] == ".align":
+                words.append(m.group() if m else "")
+                rest = rest[m.end():].lstrip() if m else rest
+    return words, [], rest
+
+
+def check_decl(text: str) -> tuple[str | None, list[tuple[str, int | None]], str | None]:
+    """(error, [(name, register range or None)], state space) of a variable declaration statement."""
+    init = None
+    if "=" in text:
+        text, init = text.split("=", 1)
+    words, _, names = split_decl(text.strip())
+    space = next((w for w in words if w in SPACES), None)
+    types = [w for w in words if w in TYPES or w in OPAQUE]
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == ".align":
+            a = words[i + 1] if i + 1 < len(words) else ""
+            if not a.isdigit() or int(a) & (int(a) - 1) or int(a) == 0:
+                return f"`.align {a}`: the alignment must be a power of two", [], space
+            i += 2
+            continue
+        if not (w in SPACES or w in LINKING or w in TYPES or w in OPAQUE or w in (".v2", ".v4", ".v8", ".ptr")
+                or w in (".global", ".shared", ".const", ".local") or w.startswith(".shared::")):
+            return f"`{w}` is not valid in a declaration", [], space
+        i += 1
+    if space is None:
+        return "a declaration needs a state space (.reg, .param, .local, .shared, .global, .const)", [], None
+    if len(types) != 1:
+        return (f"a declaration needs one type; got {' '.join(types)}" if types
+                else f"missing type in a {space} declaration"), [], space
+    if init is not None and space not in (".global", ".const"):
+        return f"only .global and .const variables take an initializer (not {space})", [], space
+    if init is not None and init.count("{") != init.count("}"):
+        return "unbalanced braces in the initializer", [], space
+    out = []
+    for item in names.split(","):
+        m = DECL.match(item.strip())
+        if not m:
+            return f"`{item.strip()}` is not a variable name", out, space
+        if m.group("range") and space != ".reg":
+            return f"`{item.strip()}`: a parameterized name <N> is only for .reg", out, space
+        out.append((m.group("name"), int(m.group("range")) if m.group("range") else None))
+    return None, out, space
+
+
+FUNC = re.compile(r"^((?:\.(?:visible|extern|weak)\s+)*)\.(entry|func)\s*(?:\((?P<ret>[^()]*)\))?\s*"
+                  r"(?P<name>[A-Za-z_$][\w$]*)\s*(?:\((?P<params>[^()]*)\))?(?P<rest>[\s\S]*)$")
+
+
+def check_header(text: str) -> tuple[str | None, str | None, list[str], str]:
+    """(error, function name, parameter names, kind) of an `.entry`/`.func` header."""
+    m = FUNC.match(text)
+    if not m:
+        return "malformed function header", None, [], ""
+    kind = m.group(2)
+    names = []
+    for group in ("ret", "params"):
+        body = m.group(group)
+        if not body or not body.strip():
+            continue
+        if group == "ret" and kind == "entry":
+            return "an .entry has no return parameters", m.group("name"), names, kind
+        for p in body.split(","):
+            err, declared, space = check_decl(" ".join(p.split()))
+            if err:
+                return f"parameter `{' '.join(p.split())}`: {err}", m.group("name"), names, kind
+            if space not in (".param", ".reg"):
+                return f"parameter `{' '.join(p.split())}` must be .param or .reg", m.group("name"), names, kind
+            names += [n for n, _ in declared]
+    rest = m.group("rest").split()
+    i = 0
+    while i < len(rest):
+        w = rest[i].rstrip(",")
+        if w not in PERF:
+            return f"`{w}` is not a performance directive", m.group("name"), names, kind
+        i += 1
+        while i < len(rest) and (rest[i][:1].isdigit() or rest[i] == ","):
+            i += 1
+    return None, m.group("name"), names, kind
+
+
+def check_section(text: str, version: str | None) -> str | None:
+    """A `.section name { items }` body: `.bN value, …` and labels."""
+    body = text[text.index("{") + 1:text.rindex("}")]
+    for line in body.split("\n"):
+        s = line.strip()
+        if not s or s.endswith(":"):
+            continue
+        m = SECTION_ITEM.match(s)
+        if not m:
+            return f"`{s[:40]}` is not a .section item (.b8/.b16/.b32/.b64 values or a label)"
+        if version and vkey(version) < (7, 5) and LABEL_DIFF.search(m.group(2)):
+            return f"a label difference in .section needs PTX ISA .version 7.5 or later (got {version})"
+    return None
+
+
+def check_loc(text: str) -> str | None:
+    parts = text.replace(",", " ").split()
+    if len(parts) < 4 or not all(p.isdigit() for p in parts[1:4]):
+        return "`.loc` takes file, line and column numbers"
+    return None
+
+
+def check_file_directive(text: str) -> str | None:
+    parts = text.split(None, 2)
+    if len(parts) < 3 or not parts[1].isdigit() or not parts[2].startswith('"'):
+        return '`.file` takes a number and a "file name"'
+    return None

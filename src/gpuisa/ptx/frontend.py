@@ -1,0 +1,323 @@
+"""The PTX front end: a whole .ptx module checked as ptxas reads it.
+
+``check_module(text)`` lexes the text (lexer.statements: statements over lines, comments, scopes,
+labels, line-ended directives), checks the module header (`.version`, `.target`,
+`.address_size`), declarations, function headers and debug sections (directives.py), keeps the
+scopes of register declarations and the module's symbols, and feeds every instruction statement
+to the instruction checker (check.check_instruction); names an instruction uses must be declared:
+registers in an enclosing scope before use, labels anywhere in their function, variables and
+functions anywhere in the module, special registers from the fixed set (with `.x`… only on the
+vector ones).
+
+A text that does not start with `.version` is a fragment (a list of instructions, as in tests
+and snippets): its instructions are checked alone, names are not resolved, and a `.version` or
+`.target` line anywhere applies to the lines after it.
+
+Every result carries its line and column (from 1); errors are one line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import directives as D
+from .check import check_instruction
+from .lexer import LexError, Position, blank_comments, first_non_ascii, statements
+
+SREG_VECTOR = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
+               "%cluster_nctaid"}
+SREG_SCALAR = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "%lanemask_eq", "%lanemask_le",
+               "%lanemask_lt", "%lanemask_ge", "%lanemask_gt", "%clock", "%clock_hi", "%clock64", "%globaltimer",
+               "%globaltimer_lo", "%globaltimer_hi", "%total_smem_size", "%aggr_smem_size", "%dynamic_smem_size",
+               "%reserved_smem_offset_begin", "%reserved_smem_offset_end", "%reserved_smem_offset_cap",
+               "%reserved_smem_offset_0", "%reserved_smem_offset_1", "%current_graph_exec",
+               "%is_explicit_cluster", "%cluster_ctarank", "%cluster_nctarank"}
+SREG_SCALAR |= {f"%pm{i}" for i in range(8)} | {f"%pm{i}_64" for i in range(8)} | {f"%envreg{i}" for i in range(32)}
+PREDEFINED = {"WARP_SZ", "_"}
+VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
+NAME_REF = re.compile(r"(?<![\w$.%])(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z]\w*)?)")
+RANGE_NAME = re.compile(r"^(.*?)(\d+)$")
+QUOTED = re.compile(r"`([^`]+)`")
+
+
+def _result(error: str, kind: str = "directive") -> dict:
+    return {"valid": False, "name": None, "form": None, "error": error, "min_target": None, "ptx_version": None,
+            "kind": kind}
+
+
+class _Scope:
+    __slots__ = ("exact", "ranges")
+
+    def __init__(self):
+        self.exact: set = set()
+        self.ranges: dict = {}
+
+
+class Module:
+    """One pass over a module's statements; ``results`` holds (offset, result) in text order."""
+
+    def __init__(self, text: str, target: str | None = None, version: str | None = None):
+        self.text = text
+        self.target_override, self.version_override = target, version
+        self.target, self.version = target, version
+        self.results: list[tuple[int, dict]] = []
+        self.strict = False
+        self.scopes: list[_Scope] = []
+        self.depth = 0  # brace depth
+        self.func_depth = None  # depth of the current function body, or None
+        self.symbols: set = set()  # module-level names: variables, functions
+        self.func_names: set = set()  # labels, parameters and local variables of the current function
+        self.pending: list[tuple[int, str]] = []  # names of the current function to resolve at its end
+        self.module_pending: list[tuple[int, str]] = []
+        self.seen: dict = {}
+        self.ok_names: dict = {}
+        self.header_done = 0  # 0: expect .version; 1: expect .target; 2: expect .address_size/others
+
+    # ------------------------------------------------------------------ driver
+    def run(self) -> "Module":
+        text = self.text
+        try:
+            code = blank_comments(text)
+        except LexError as exc:
+            self.results.append((exc.offset, _result(exc.message, "syntax")))
+            return self
+        bad = first_non_ascii(code)
+        if bad >= 0:
+            self.results.append((bad, _result(f"non-ASCII character U+{ord(code[bad]):04X} outside a comment",
+                                              "syntax")))
+            code = code[:bad] + code[bad:].encode("ascii", "replace").decode().replace("?", " ")
+        self.strict = code.lstrip().startswith(".version")
+        for off, stmt, end in statements(code):
+            if end == ";":
+                if stmt[:1] == ".":
+                    self.directive(off, stmt)
+                else:
+                    self.instruction(off, stmt)
+            elif end == "line":
+                self.line_directive(off, stmt)
+            elif end == ":":
+                self.label(off, stmt)
+            elif end == "{":
+                self.open(off, stmt)
+            elif end == "}":
+                if stmt:
+                    self.missing_semicolon(off, stmt)
+                self.close(off)
+            elif end == "section":
+                self.add_error(off, D.check_section(stmt, self.version))
+            elif stmt:
+                self.missing_semicolon(off, stmt)
+        if self.strict:
+            if self.depth:
+                self.results.append((len(text), _result("unexpected end of file: a `{` is not closed", "syntax")))
+            self.resolve(self.module_pending, set())
+        self.results.sort(key=lambda r: r[0])
+        return self
+
+    def add_error(self, off: int, err: str | None, kind: str = "directive") -> None:
+        if err:
+            self.results.append((off, _result(err, kind)))
+
+    def missing_semicolon(self, off: int, stmt: str) -> None:
+        first = stmt.split(None, 1)[0]
+        self.results.append((off, _result(f"missing `;` after `{first[:40]}…`" if len(stmt) > len(first)
+                                          else f"missing `;` after `{first[:40]}`", "syntax")))
+
+    # ------------------------------------------------------------------ scopes
+    def open(self, off: int, header: str) -> None:
+        if header:
+            err, name, params, _ = D.check_header(header)
+            self.add_error(off, err)
+            if self.depth:
+                self.add_error(off, "a function cannot be defined inside another")
+            if name:
+                self.symbols.add(name)
+            self.func_names = set(params)
+            self.pending = []
+            self.func_depth = self.depth + 1
+            self.need_header(off)
+        elif self.depth == 0 and self.strict:
+            self.add_error(off, "a `{` block outside a function", "syntax")
+        self.depth += 1
+        self.scopes.append(_Scope())
+        self.ok_names = {}
+
+    def close(self, off: int) -> None:
+        if self.depth == 0:
+            self.add_error(off, "`}` without a matching `{`", "syntax")
+            return
+        if self.depth == self.func_depth:
+            self.func_depth = None
+            if self.strict:
+                self.module_pending += [(o, n) for o, n in self.pending if n not in self.func_names]
+            self.pending = []
+        self.depth -= 1
+        self.scopes.pop()
+        self.ok_names = {}
+
+    def label(self, off: int, name: str) -> None:
+        if self.func_depth is None and self.strict:
+            self.symbols.add(name)
+        self.func_names.add(name)
+
+    # ------------------------------------------------------------------ directives
+    def need_header(self, off: int) -> None:
+        if self.strict and self.header_done < 2:
+            self.add_error(off, "`.version` and `.target` must come first" if self.header_done == 0
+                           else "`.target` must follow `.version`")
+            self.header_done = 2
+
+    def line_directive(self, off: int, stmt: str) -> None:
+        word = stmt.split(None, 1)[0]
+        if word == ".version":
+            if self.strict and self.header_done:
+                self.add_error(off, "a second `.version`")
+                return
+            err, v = D.check_version(stmt)
+            self.add_error(off, err)
+            if self.version_override is None and v:
+                self.version = v
+                self.seen = {}
+            self.header_done = max(self.header_done, 1)
+        elif word == ".target":
+            if self.strict and self.header_done != 1:
+                self.add_error(off, "`.target` must follow `.version`" if self.header_done == 0 else "a second `.target`")
+            err, t = D.check_target(stmt, self.version)
+            self.add_error(off, err)
+            if self.target_override is None and t:
+                self.target = t
+                self.seen = {}
+            self.header_done = 2
+        elif word == ".address_size":
+            self.add_error(off, D.check_address_size(stmt))
+        elif word == ".loc":
+            self.add_error(off, D.check_loc(stmt))
+        elif word == ".file":
+            self.add_error(off, D.check_file_directive(stmt))
+
+    def directive(self, off: int, stmt: str) -> None:
+        word = stmt.split(None, 1)[0].split("(")[0]
+        if word == ".pragma":
+            if not re.match(r'^\.pragma\s+"[^"]*"(\s*,\s*"[^"]*")*$', stmt):
+                self.add_error(off, '`.pragma` takes "strings"')
+            return
+        if word in (".callprototype", ".calltargets", ".branchtargets"):
+            if self.func_depth is None and self.strict:
+                self.add_error(off, f"`{word}` outside a function")
+            return
+        if word in (".entry", ".func") or ".func" in stmt.split("(")[0].split() or ".entry" in stmt.split("(")[0].split():
+            err, name, _, _ = D.check_header(stmt)  # a declaration (prototype) without a body
+            self.add_error(off, err)
+            if name:
+                self.symbols.add(name)
+            self.need_header(off)
+            return
+        if word in (".alias",):
+            return
+        err, names, space = D.check_decl(stmt)
+        self.add_error(off, err)
+        if err is None and self.strict and self.depth == 0:
+            self.need_header(off)
+        if space == ".reg":
+            if not self.scopes:
+                if self.strict:
+                    self.add_error(off, ".reg declarations are only allowed inside a function")
+                return
+            scope = self.scopes[-1]
+            for name, count in names:
+                if count is None:
+                    scope.exact.add(name)
+                else:
+                    scope.ranges[name] = max(count, scope.ranges.get(name, 0))
+            self.ok_names = {}
+        elif self.func_depth is None:
+            self.symbols.update(n for n, _ in names)
+        else:
+            self.func_names.update(n for n, _ in names)
+
+    # ------------------------------------------------------------------ instructions
+    def instruction(self, off: int, stmt: str) -> None:
+        if "\n" in stmt:
+            stmt = " ".join(stmt.split())
+        key = stmt
+        r = self.seen.get(key)
+        if r is None:
+            r = check_instruction(stmt, self.target, self.version)
+            if r["valid"] or r.get("kind") is None:
+                r = dict(r, kind="instruction")
+            self.seen[key] = r
+        self.results.append((self.locate(off, stmt, r["error"]) if r["error"] else off, r))
+        if self.strict:
+            if self.func_depth is None:
+                self.add_error(off, "an instruction outside a function", "syntax")
+            self.check_names(off, stmt)
+
+    def check_names(self, off: int, stmt: str) -> None:
+        parts = stmt.split(None, 2) if stmt[0] == "@" else stmt.split(None, 1)
+        ops = (parts[0] + " " + parts[2] if len(parts) > 2 else parts[0]) if stmt[0] == "@" else (
+            parts[1] if len(parts) > 1 else "")
+        if not ops:
+            return
+        ok = self.ok_names
+        for name, field in NAME_REF.findall(ops):
+            got = ok.get(name)
+            if got is None:
+                got = ok[name] = self.declared(name)
+            if got is True:
+                if field and name in SREG_SCALAR:
+                    self.name_error(off, stmt, name + field, f"`{name}` has no field `{field}`")
+                elif field and name in SREG_VECTOR and field not in VECTOR_FIELDS:
+                    self.name_error(off, stmt, name + field,
+                                    f"`{field}` is not a field of `{name}`; allowed: .x, .y, .z, .w")
+            elif got is False:
+                self.name_error(off, stmt, name, f"`{name}` is not a declared register"
+                                + (" or a special register" if name[0] == "%" else ""))
+            else:
+                self.pending.append((off, name))
+
+    def declared(self, name: str):
+        """True (declared or special), False (an undeclared register) or None (resolve later)."""
+        if name in PREDEFINED or name in SREG_VECTOR or name in SREG_SCALAR:
+            return True
+        m = None
+        for scope in reversed(self.scopes):
+            if name in scope.exact:
+                return True
+            if scope.ranges:
+                if m is None:
+                    m = RANGE_NAME.match(name) or False
+                if m and scope.ranges.get(m.group(1), 0) > int(m.group(2)) and (
+                        m.group(2) == "0" or m.group(2)[0] != "0"):
+                    return True
+        return False if name[0] == "%" else None
+
+    def name_error(self, off: int, stmt: str, token: str, msg: str) -> None:
+        self.results.append((self.find(off, stmt, token), _result(msg, "name")))
+
+    def find(self, off: int, stmt: str, token: str) -> int:
+        """Offset of a token of the statement at ``off`` in the file (else the statement's)."""
+        p = self.text.find(token, off, off + 2 * len(stmt) + 200)
+        return p if p >= 0 else off
+
+    def locate(self, off: int, stmt: str, error: str) -> int:
+        """Offset of the part an instruction error names (its first `quoted` token)."""
+        m = QUOTED.search(error)
+        return self.find(off, stmt, m.group(1)) if m else off
+
+    def resolve(self, pending: list[tuple[int, str]], local: set) -> None:
+        for off, name in pending:
+            if name not in self.symbols and name not in local:
+                self.results.append((off, _result(f"`{name}` is not declared (no variable, function, label "
+                                                  "or parameter of that name)", "name")))
+
+
+def check_module(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
+    """Every instruction's result and every other error of a .ptx text, in text order, each with
+    ``line`` and ``col``."""
+    mod = Module(text, target, version).run()
+    pos = Position(text)
+    out = []
+    for off, r in mod.results:
+        line, col = pos.line_col(off)
+        out.append((line, col, r))
+    return out

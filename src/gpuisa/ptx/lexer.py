@@ -1,0 +1,175 @@
+"""PTX lexer: a whole .ptx text cut into statements as ptxas reads it, with their positions.
+
+Statements run from one `;`, `{` or `}` to the next, over any number of lines; `//` and `/* */`
+comments are blanked first (strings kept), so an offset in the blanked text is an offset in the
+file and every statement keeps its line and column for messages.  Braces inside a statement
+(`= {1, 2}` initializers, `{%r1, %r2}` vector operands) are kept in it; a `{` after a function
+header or where a statement may start opens a scope; `.section` bodies (debug data, one item a
+line without `;`) are read whole.
+
+Hand-written over ``str`` methods and a few compiled regular expressions, not a generated lexer
+(lark is a dependency): ``gpuisa ptx check --file`` must stay 10x faster than ptxas as a whole
+process (benchmarks/bench_ptx_check.py), and compiler output is mostly one short statement per
+line.  One C-level ``re.split`` at `;`, `{` and `}` cuts the text, so the Python-level work is a
+few operations per statement, not per character; a token-by-token lexer in Python costs several
+times the whole check on a 20,000-instruction file.
+"""
+
+from __future__ import annotations
+
+import re
+
+COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/|/\*')
+CUT = re.compile(r"([;{}])")
+LABEL = re.compile(r"\s*([A-Za-z_$%][\w$]*)\s*:(?!:)")
+HEADER = re.compile(r"\s*(?:\.(?:visible|weak|extern|common)\s+)*\.(entry|func|section)\b")
+NL = "\n"
+
+
+class LexError(Exception):
+    """A lexical error at an offset of the text."""
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+def _blank(m: re.Match) -> str:
+    s = m.group()
+    if s[0] == '"':
+        return s
+    if s[1] == "/":
+        return " " * len(s)
+    if len(s) == 2 or not s.endswith("*/"):
+        raise LexError(m.start(), "unterminated /* comment")
+    return "".join(c if c == NL else " " for c in s)
+
+
+def blank_comments(text: str) -> str:
+    """The text with every comment replaced by spaces (newlines kept): offsets stay those of the file."""
+    if "/" not in text:
+        return text
+    return COMMENT_OR_STRING.sub(_blank, text)
+
+
+def first_non_ascii(code: str) -> int:
+    """Offset of the first non-ASCII character of (comment-blanked) code, or -1."""
+    if code.isascii():
+        return -1
+    return next(i for i, c in enumerate(code) if ord(c) > 127)
+
+
+class Position:
+    """Offset -> (line, column), both from 1; offsets asked for in increasing order are cheap."""
+
+    __slots__ = ("text", "_off", "_line", "_bol")
+
+    def __init__(self, text: str):
+        self.text = text
+        self._off = 0
+        self._line = 1
+        self._bol = 0  # offset of the start of the current line
+
+    def line(self, offset: int) -> int:
+        if offset < self._off:
+            self._off, self._line, self._bol = 0, 1, 0
+        text = self.text
+        n = text.count(NL, self._off, offset)
+        if n:
+            self._line += n
+            self._bol = text.rfind(NL, self._off, offset) + 1
+        self._off = offset
+        return self._line
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        line = self.line(offset)
+        return line, offset - self._bol + 1
+
+
+def statements(code: str):
+    """(offset, text, end) for each statement of comment-blanked code.
+
+    ``end`` is "line" (a directive ended by its line: .version, .target, .address_size, .file, .loc),
+        ``end`` is ';' (a statement), '{' (a scope opens; text is a header or empty), '}' (a scope
+    closes; text is empty or an unterminated statement), ':' (a label; text is its name),
+    'section' (text is a whole `.section name { ... }`) or '' (text left at the end without `;`).
+    ``offset`` is that of the statement's first non-blank character.
+    """
+    parts = CUT.split(code)
+    n = len(parts)
+    off = 0
+    i = 0
+    while i < n:
+        piece = parts[i]
+        delim = parts[i + 1] if i + 1 < n else ""
+        start = off
+        off += len(piece) + len(delim)
+        i += 2
+        if delim == "{" and piece.strip() and _inner_brace(piece):
+            # a brace inside a statement (initializer, vector operand): read on to its `;` at depth 0
+            depth, chunks = 1, [piece, "{"]
+            while i < n:
+                p = parts[i]
+                d = parts[i + 1] if i + 1 < n else ""
+                off += len(p) + len(d)
+                i += 2
+                chunks.append(p)
+                if d == "{":
+                    depth += 1
+                elif d == "}" and depth:
+                    depth -= 1
+                else:
+                    break  # `;` (a `;` inside braces ends it too, unbalanced), a scope's `}`, or the end
+                chunks.append(d)
+            piece, delim = "".join(chunks), d
+        sect = None
+        for item in _labels_then(start, piece, delim):
+            if item[2] == "section":
+                sect = item
+            else:
+                yield item
+        if sect is not None:
+            # read the section body whole: items a line, no `;`
+            j = code.find("}", off)
+            if j < 0:
+                yield sect[0], code[sect[0]:], ""
+                return
+            body = code[off:j]
+            while i < n and off <= j:
+                off += len(parts[i]) + (len(parts[i + 1]) if i + 1 < n else 0)
+                i += 2
+            yield sect[0], sect[1] + " {" + body + "}", "section"
+
+
+def _inner_brace(piece: str) -> bool:
+    """Whether a `{` after this piece is inside a statement (not a scope after labels or a header)."""
+    m = LABEL.match(piece) or LINE_DIRECTIVE.match(piece)
+    while m:
+        piece = piece[m.end():]
+        m = LABEL.match(piece) or LINE_DIRECTIVE.match(piece)
+    return bool(piece.strip()) and not HEADER.match(piece)
+
+
+LINE_DIRECTIVE = re.compile(r"\s*(\.(?:version|target|address_size|file|loc)\b[^\n]*)")
+
+
+def _labels_then(start: int, piece: str, delim: str):
+    """Labels and line-ended directives (`.version`, `.target`, `.address_size`, `.file`, `.loc`)
+    at the start of a piece, then the rest of it."""
+    while True:
+        m = LABEL.match(piece) if ":" in piece else None
+        if m:
+            yield start + m.start(1), m.group(1), ":"
+        else:
+            m = LINE_DIRECTIVE.match(piece) if ".file" in piece or ".loc" in piece or start == 0 or (
+                ".version" in piece or ".target" in piece or ".address_size" in piece) else None
+            if not m:
+                break
+            yield start + m.start(1), m.group(1).strip(), "line"
+        start += m.end()
+        piece = piece[m.end():]
+    stripped = piece.strip()
+    if stripped or delim:
+        lead = len(piece) - len(piece.lstrip())
+        yield start + lead, stripped, "section" if delim == "{" and stripped.startswith(".section") else delim
