@@ -1,22 +1,226 @@
-"""Writing a file of the user's cache folder: whole or not at all (a temporary file renamed over it), and
-never an error -- a cache that cannot be written is simply made again by the next process.  (No imports
-beyond ``os``: the PTX checker's start-up uses it.)"""
+"""The one safe writer of gpuisa's data folder: every file is written whole or not at all.
+
+A file is written to a temporary name in its own folder -- ``.<name>.<pid>-<random>.gpuisa-tmp`` (a
+dot-file with a suffix no loader reads) -- and renamed over the target, so a reader, or a process
+killed half-way, only ever sees the old file or the new one.  Users: the store (its SQLite build),
+``import-amd`` (the imported facts), the semantics and codec caches, the PTX forms cache.
+
+* :func:`write_cache_file` -- caches: never an error (a cache that cannot be written is made again).
+* :func:`atomic_write` -- data that must not be lost: raises ``OSError``; ``durable`` also fsyncs.
+* :func:`atomic_path` -- for writers that need a path (SQLite): a temporary path renamed on success.
+* :func:`clean_stale` -- temporaries left by killed processes (their pid is gone) are removed.
+* :func:`locked` -- the data folder's lock (fcntl), so imports and store builds queue.
+
+(No imports at module level beyond ``os``: the PTX checker's start-up uses this module.)
+"""
 
 from __future__ import annotations
 
 import os
 
+from .errors import UserError
+
+TMP_SUFFIX = ".gpuisa-tmp"
+LOCK_NAME = ".gpuisa.lock"
+DEFAULT_LOCK_TIMEOUT = 120.0  # seconds; GPUISA_LOCK_TIMEOUT overrides
+
+
+def temp_name(path) -> str:
+    """A fresh temporary name next to ``path`` that no loader reads (a dot-file ending .gpuisa-tmp)."""
+    path = os.fspath(path)
+    head, tail = os.path.split(path)
+    return os.path.join(head, f".{tail}.{os.getpid()}-{os.urandom(4).hex()}{TMP_SUFFIX}")
+
+
+def is_temp_name(name: str) -> bool:
+    return name.startswith(".") and name.endswith(TMP_SUFFIX)
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path, data: bytes, durable: bool = False, mode: int = 0o644) -> None:
+    """Write ``data`` to ``path`` (its folder made first) whole or not at all; ``OSError`` if it cannot."""
+    path = os.fspath(path)
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    tmp = temp_name(path)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        _unlink(tmp)
+        raise
+    if durable:
+        _fsync_dir(folder)
+
 
 def write_cache_file(path, data: bytes) -> bool:
-    """Write ``data`` to ``path`` (its folder made first) through a temporary file renamed over it; False
-    where it cannot be written (a read-only home)."""
-    path = os.fspath(path)
-    tmp = f"{path}.{os.getpid()}.tmp"
+    """Write a cache file through :func:`atomic_write`; False where it cannot be written (a read-only home)."""
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
+        atomic_write(path, data)
         return True
     except OSError:
         return False
+
+
+class atomic_path:  # noqa: N801 (used as a context manager, like open)
+    """``with atomic_path(target) as tmp:`` write ``tmp`` (a path); renamed over ``target`` on success,
+    removed (with SQLite's -journal/-wal companions) on any failure."""
+
+    def __init__(self, path):
+        self.path = os.fspath(path)
+        self.tmp = temp_name(self.path)
+
+    def __enter__(self) -> str:
+        folder = os.path.dirname(self.path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        return self.tmp
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            try:
+                os.replace(self.tmp, self.path)
+            except BaseException:
+                exc_type = OSError
+                raise
+            finally:
+                if exc_type is not None:
+                    self._cleanup()
+        else:
+            self._cleanup()
+        for extra in ("-journal", "-wal", "-shm"):
+            _unlink(self.tmp + extra)
+
+    def _cleanup(self) -> None:
+        for extra in ("", "-journal", "-wal", "-shm"):
+            _unlink(self.tmp + extra)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process: alive
+    return True
+
+
+def clean_stale(folder) -> list[str]:
+    """Remove temporaries (and their SQLite companions) whose writing process is gone; names removed."""
+    removed = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        base = name
+        for extra in ("-journal", "-wal", "-shm"):
+            if base.endswith(extra):
+                base = base[: -len(extra)]
+        if not is_temp_name(base):
+            continue
+        try:
+            pid = int(base[: -len(TMP_SUFFIX)].rsplit(".", 1)[1].split("-", 1)[0])
+        except (ValueError, IndexError):
+            continue
+        if not _pid_alive(pid):
+            try:
+                os.unlink(os.path.join(folder, name))
+                removed.append(name)
+            except OSError:
+                pass
+    return removed
+
+
+class LockTimeout(UserError):
+    """Another gpuisa process held the data folder's lock for longer than the timeout."""
+
+
+def lock_timeout() -> float:
+    try:
+        return max(0.0, float(os.environ.get("GPUISA_LOCK_TIMEOUT", DEFAULT_LOCK_TIMEOUT)))
+    except ValueError:
+        return DEFAULT_LOCK_TIMEOUT
+
+
+class locked:  # noqa: N801
+    """``with locked(folder, what):`` the folder's exclusive lock (``.gpuisa.lock``, fcntl), waiting up to
+    :func:`lock_timeout` seconds, then :class:`LockTimeout`.  Where the lock file cannot be made (a
+    read-only folder) nothing is locked: nothing can be written there either.  Re-entrant per process."""
+
+    _held: dict[str, int] = {}
+
+    def __init__(self, folder, what: str = "update", timeout: float | None = None):
+        self.folder = os.path.abspath(os.fspath(folder))
+        self.what = what
+        self.timeout = lock_timeout() if timeout is None else timeout
+        self.fd: int | None = None
+
+    def __enter__(self) -> "locked":
+        import fcntl
+        import time
+
+        if self.folder in self._held:
+            self._held[self.folder] += 1
+            return self
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            self.fd = os.open(os.path.join(self.folder, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return self  # read-only: no writer can get in either
+        deadline = time.monotonic() + self.timeout
+        delay = 0.01
+        while True:
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(self.fd)
+                    self.fd = None
+                    raise LockTimeout(f"another gpuisa process is updating {self.folder} (waited "
+                                      f"{self.timeout:g} s to {self.what}; GPUISA_LOCK_TIMEOUT sets the wait)") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.2)
+            except OSError:
+                break  # a file system without locks: proceed unlocked
+        self._held[self.folder] = 1
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.folder not in self._held:
+            return
+        self._held[self.folder] -= 1
+        if self._held[self.folder] == 0:
+            del self._held[self.folder]
+            if self.fd is not None:
+                os.close(self.fd)  # (closing releases the flock)
+                self.fd = None

@@ -9,8 +9,12 @@ Where it lives: the wheel ships ``gpuisa/data/gpuisa.sqlite`` built at install
 time; when that is missing or older than the committed facts (an editable
 checkout after a regenerate), the store is built once into the user's cache
 folder (``$GPUISA_HOME/cache`` or the platform's user cache) and reused.
-Builds happen in a temporary file that is renamed into place, so a failed
-build never leaves a broken store behind.
+Builds happen in a temporary file that is renamed into place (gpuisa.cachefile),
+under the folder's lock, so a failed or killed build never leaves a broken store
+behind and concurrent builds queue.  A data folder that cannot be written gets its
+store in the system's temporary folder; a damaged store file is rebuilt on first
+use; an imported file that cannot be used is ignored (one line on stderr) and the
+committed facts of its architecture are used instead.
 """
 
 from __future__ import annotations
@@ -24,12 +28,15 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import archs
+from .errors import StoreError, UserError, echo, one_line
 from .model import Encoding, Field
 
 DATA_DIR = Path(__file__).parent / "data"
 AMD_DIR = DATA_DIR / "amd"
 PACKAGED_DB = DATA_DIR / "gpuisa.sqlite"
 SCHEMA_VERSION = "2"
+MAX_SEARCH_CHARS = 200
+MAX_SEARCH_WORDS = 16
 
 SCHEMA = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -75,27 +82,62 @@ def _loaders():
             yield module
 
 
+def _import_candidates() -> tuple[dict[str, Path], list[str]]:
+    """Imported architectures that look usable by name ({arch: path}) and a note for every other file.
+
+    Dot-files (the safe writer's temporaries, the lock) are not looked at; anything else that is not
+    ``<known arch>.json`` is ignored and reported.  Content is checked when the store is built.
+    """
+    known = set(archs.arch_names())
+    found: dict[str, Path] = {}
+    notes: list[str] = []
+    try:
+        entries = sorted(os.scandir(imports_dir()), key=lambda e: e.name)
+    except OSError:
+        return found, notes
+    for entry in entries:
+        name = entry.name
+        if name.startswith("."):
+            continue
+        if not name.endswith(".json"):
+            notes.append(f"{echo(name)} (not a .json file)")
+        elif name[:-5] not in known:
+            notes.append(f"{echo(name)} (not an architecture gpuisa knows)")
+        elif not entry.is_file():
+            notes.append(f"{echo(name)} (not a file)")
+        else:
+            found[name[:-5]] = Path(entry.path)
+    return found, notes
+
+
+def fact_sources() -> dict[str, list[Path]]:
+    """Each AMD architecture's facts in order of preference: the user's import, then the committed file."""
+    out: dict[str, list[Path]] = {p.stem: [p] for p in AMD_DIR.glob("*.json") if p.name != "llvm_sweep.json"}
+    for arch, p in _import_candidates()[0].items():
+        out.setdefault(arch, []).insert(0, p)
+    return {k: out[k] for k in sorted(out)}
+
+
 def fact_files() -> list[Path]:
     """Committed AMD facts, each replaced by the user's import of the same architecture."""
-    files = {p.stem: p for p in AMD_DIR.glob("*.json") if p.name != "llvm_sweep.json"}
-    imp = imports_dir()
-    if imp.is_dir():
-        for p in imp.glob("*.json"):
-            files[p.stem] = p
-    return [files[k] for k in sorted(files)]
+    return [paths[0] for paths in fact_sources().values()]
 
 
 def all_fact_paths() -> list[Path]:
-    paths = fact_files()
+    paths = [p for ps in fact_sources().values() for p in ps]
     for loader in _loaders():
         paths += list(loader.fact_paths())
     return paths
 
 
+def _label(p: Path) -> str:
+    return f"imports/{p.name}" if p.parent != AMD_DIR else p.name
+
+
 def fingerprint(files: Iterable[Path] | None = None) -> str:
     h = hashlib.sha1(SCHEMA_VERSION.encode())
     for p in files if files is not None else all_fact_paths():
-        h.update(p.name.encode())
+        h.update(_label(p).encode())
         h.update(p.read_bytes())
     return h.hexdigest()
 
@@ -155,6 +197,7 @@ def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
         con.execute("INSERT INTO encodings VALUES (?,?,?,?,?,?)",
                     (arch.name, enc.name, enc.width, enc.op_field, layout_signature(enc),
                      json.dumps(_prov_dict(provs[e["prov"]]) if e["prov"] is not None else None)))
+    sigs = {name: layout_signature(enc) for name, enc in encs.items()}  # (one per encoding, not per row)
     for inst in doc["instructions"]:
         name = inst["name"]
         first_enc = inst["encodings"][0]["encoding"] if inst["encodings"] else ""
@@ -188,8 +231,7 @@ def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
         for extra in ("aliases", "disagreements", "description_source"):
             if inst.get(extra):
                 page[extra] = inst[extra]
-        rows = [(ie["encoding"], ie["opcode"], layout_signature(encs[ie["encoding"]]) if ie["encoding"] in encs else "")
-                for ie in inst["encodings"]]
+        rows = [(ie["encoding"], ie["opcode"], sigs.get(ie["encoding"], "")) for ie in inst["encodings"]]
         insert_instruction(con, arch, name, cat, summary, page, inst.get("description"), inst.get("subgroup"), rows,
                            " ".join(ie["encoding"] for ie in inst["encodings"]), " ".join(sorted(formats)))
     insert_arch(con, arch, [_prov_dict(provs[s]) for s in doc["sources"]], len(doc["instructions"]))
@@ -209,80 +251,287 @@ def _load_document(con: sqlite3.Connection, doc: dict) -> None:
     insert_arch(con, arch, doc.get("sources", []), len(doc["instructions"]))
 
 
+def _check_doc(doc, arch: str) -> None:
+    """The shape _load_amd_doc relies on; ValueError (one line) where a file does not have it."""
+    if not isinstance(doc, dict):
+        raise ValueError(f"a JSON {type(doc).__name__}, not a facts document")
+    if doc.get("arch") != arch:
+        raise ValueError(f"it describes {echo(doc.get('arch'))}, not {arch}")
+    for key in ("instructions", "encodings", "provenance", "sources"):
+        if not isinstance(doc.get(key), list):
+            raise ValueError(f"no list {key!r}")
+    if not doc["instructions"]:
+        raise ValueError("no instructions")
+
+
+def _load_sources(con: sqlite3.Connection, arch: str, paths: list[Path], skipped: list[list[str]]) -> None:
+    """The first of ``paths`` (import, then committed) that loads whole; an import that does not is skipped
+    (rolled back) and noted; a committed file that does not is a packaging error and raises."""
+    for p in paths:
+        user_file = p.parent != AMD_DIR
+        con.execute("SAVEPOINT doc")
+        try:
+            doc = json.loads(p.read_bytes())
+            _check_doc(doc, arch)
+            _load_amd_doc(con, doc)
+            con.execute("RELEASE doc")
+            return
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, sqlite3.IntegrityError) as exc:
+            con.execute("ROLLBACK TO doc")
+            con.execute("RELEASE doc")
+            if not user_file:
+                raise
+            reason = f"{type(exc).__name__}: {exc}" if not isinstance(exc, ValueError) else str(exc)
+            skipped.append([p.name, one_line(reason, 120)])
+
+
+def _fill(con: sqlite3.Connection, sources: dict[str, list[Path]], loaders: list,
+          progress: Callable[[str, int, int], None] | None) -> None:
+    con.executescript(SCHEMA)
+    paths = [p for ps in sources.values() for p in ps]
+    for loader in loaders:
+        paths += list(loader.fact_paths())
+    total = len(sources) + len(loaders)
+    skipped: list[list[str]] = []
+    con.execute("BEGIN")
+    con.execute("INSERT INTO meta VALUES ('fingerprint', ?), ('schema', ?), ('files', ?)",
+                (fingerprint(paths), SCHEMA_VERSION, json.dumps(sorted(_label(p) for p in paths))))
+    for i, (arch, ps) in enumerate(sources.items()):
+        if progress:
+            progress(arch, i, total)
+        _load_sources(con, arch, ps, skipped)
+    for j, loader in enumerate(loaders):
+        if progress:
+            progress(loader.__name__, len(sources) + j, total)
+        for doc in loader.store_documents():
+            _load_document(con, doc)
+    con.execute("INSERT INTO meta VALUES ('skipped', ?)", (json.dumps(skipped),))
+    con.execute("COMMIT")
+
+
 def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -> Path:
-    """Build the store from the committed facts (+ imports, + other ISAs) into ``path``, atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    files = fact_files()
-    loaders = list(_loaders())
-    total = len(files) + len(loaders)
-    fd, tmp = tempfile.mkstemp(prefix=".gpuisa-", suffix=".sqlite", dir=path.parent)
-    os.close(fd)
-    try:
-        con = sqlite3.connect(tmp)
-        con.executescript(SCHEMA)
-        paths = all_fact_paths()
-        con.execute("INSERT INTO meta VALUES ('fingerprint', ?), ('schema', ?), ('files', ?)",
-                    (fingerprint(paths), SCHEMA_VERSION, json.dumps(sorted(str(p.name) for p in paths))))
-        for i, f in enumerate(files):
-            if progress:
-                progress(f.stem, i, total)
-            _load_amd_doc(con, json.loads(f.read_text()))
-        for j, loader in enumerate(loaders):
-            if progress:
-                progress(loader.__name__, len(files) + j, total)
-            for doc in loader.store_documents():
-                _load_document(con, doc)
-        con.commit()
-        con.close()
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    """Build the store from the committed facts (+ imports, + other ISAs) into ``path``, atomically.
+
+    Runs under the folder's lock (concurrent builds queue); temporaries of killed builds are removed.
+    """
+    from .cachefile import atomic_path, clean_stale, locked
+
+    path = Path(path)
+    with locked(path.parent, "build the store"):
+        clean_stale(path.parent)
+        _clean_legacy(path.parent, ".gpuisa-", (".sqlite", ".sqlite-journal"))
+        sources = fact_sources()
+        loaders = list(_loaders())
+        with atomic_path(path) as tmp:
+            con = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                con.execute("PRAGMA journal_mode=OFF")  # a temporary file: a failed build is simply removed
+                con.execute("PRAGMA synchronous=OFF")
+                _fill(con, sources, loaders, progress)
+            finally:
+                con.close()
     if progress:
-        progress("done", total, total)
+        progress("done", 1, 1)
     return path
+
+
+def _clean_legacy(folder: Path, prefix: str, suffixes: tuple[str, ...], age: float = 600.0) -> None:
+    """Temporaries of older gpuisa versions (no pid in their name): removed once they are old."""
+    import time
+
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in entries:
+        if e.name.startswith(prefix) and e.name.endswith(suffixes):
+            try:
+                if time.time() - e.stat().st_mtime > age:
+                    os.unlink(e.path)
+            except OSError:
+                pass
 
 
 def cache_db() -> Path:
     return home_dir() / "cache" / "default.sqlite"
 
 
+def temp_db(paths: list[Path]) -> Path:
+    """Where a store is built when the data folder cannot be written: the system's temporary folder."""
+    return Path(tempfile.gettempdir()) / f"gpuisa-{os.getuid()}" / f"store-{fingerprint(paths)[:16]}.sqlite"
+
+
+_noted = False
+
+
+def _note_ignored(db: Path | None) -> None:
+    """One line, once per process, on stderr: the files of imports/amd the store does not use."""
+    global _noted
+    if _noted:
+        return
+    notes = _import_candidates()[1]
+    if db is not None:
+        try:
+            con = sqlite3.connect(_ro_uri(db), uri=True)
+            try:
+                row = con.execute("SELECT value FROM meta WHERE key='skipped'").fetchone()
+            finally:
+                con.close()
+            notes += [f"{echo(n)} ({why})" for n, why in (json.loads(row[0]) if row else [])]
+        except (sqlite3.Error, ValueError, TypeError):
+            pass
+    if notes:
+        _noted = True
+        import sys
+
+        print(one_line(f"gpuisa: note: ignoring {len(notes)} unusable file(s) in {imports_dir()}: "
+                       + "; ".join(notes)), file=sys.stderr)
+
+
 def default_db_path(progress: Callable[[str, int, int], None] | None = None) -> Path:
-    """The store to open: packaged if current, else a cached build (made now if needed)."""
+    """The store to open: packaged if current, else a cached build (made now if needed).
+
+    Where the data folder cannot be written (read-only, not a folder, full), the store is built in the
+    system's temporary folder instead, so reads still work.
+    """
+    db = _current_or_build(progress)
+    _note_ignored(db)
+    return db
+
+
+def _current_or_build(progress) -> Path:
+    from .cachefile import LockTimeout, locked
+
     paths = all_fact_paths()
     for db in (PACKAGED_DB, cache_db()):
-        if db.exists() and _is_current(db, paths):
+        if _is_current(db, paths):
             return db
-    return build(cache_db(), progress)
+    target = cache_db()
+    try:
+        with locked(target.parent, "build the store"):
+            paths = all_fact_paths()  # (another process may have imported or built while we waited)
+            if _is_current(target, paths):
+                return target
+            return build(target, progress)
+    except LockTimeout:
+        raise
+    except (OSError, sqlite3.OperationalError):
+        pass  # an unwritable data folder: build where we can
+    target = temp_db(paths)
+    try:
+        if _is_current(target, paths):
+            return target
+        return build(target, progress)
+    except (OSError, sqlite3.OperationalError) as exc:
+        raise StoreError(f"cannot build the store: neither {cache_db().parent} nor {target.parent} can be written "
+                         f"({type(exc).__name__}: {exc})") from None
+
+
+def _ro_uri(db: Path) -> str:
+    from urllib.parse import quote
+
+    return f"file:{quote(str(db))}?mode=ro"
 
 
 def _is_current(db: Path, paths: list[Path]) -> bool:
     """Same set of fact files, none newer than the store; else compare content fingerprints."""
     try:
-        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        if not db.is_file():
+            return False
+        con = sqlite3.connect(_ro_uri(db), uri=True)
         try:
             rows = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('files', 'fingerprint')").fetchall())
         finally:
             con.close()
-    except sqlite3.Error:
+        if rows.get("files") != json.dumps(sorted(_label(p) for p in paths)):
+            return False
+        mtime = db.stat().st_mtime_ns
+        # a few seconds of slack for packaged facts (installers write the facts and the store in one go);
+        # none for the user's imports (an import is installed, under the lock, before its store is built)
+        if all(p.stat().st_mtime_ns < mtime if p.parent != AMD_DIR else p.stat().st_mtime_ns <= mtime + 5 * 10**9
+               for p in paths):
+            return True
+        return rows.get("fingerprint") == fingerprint(paths)
+    except (sqlite3.Error, OSError):
         return False
-    if rows.get("files") != json.dumps(sorted(str(p.name) for p in paths)):
-        return False
-    mtime = db.stat().st_mtime
-    # a few seconds of slack: installers write the facts and the store in one go
-    if all(p.stat().st_mtime <= mtime + 5 for p in paths):
-        return True
-    return rows.get("fingerprint") == fingerprint(paths)
+
+
+def _corrupt(exc: sqlite3.DatabaseError) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+    return "malformed" in str(exc) or "not a database" in str(exc)
+
+
+class _Rows(list):
+    def fetchall(self) -> list:
+        return list(self)
+
+    def fetchone(self):
+        return self[0] if self else None
+
+
+class _Connection:
+    """The store's connection as its users see it: ``execute`` returns the rows fetched, and a damaged
+    store file (random bytes in it, a truncated copy) is rebuilt once, then the query is run again."""
+
+    def __init__(self, store: "Store"):
+        self._store = store
+
+    def execute(self, sql: str, args=()) -> _Rows:
+        try:
+            return _Rows(self._store._con.execute(sql, args).fetchall())
+        except sqlite3.DatabaseError as exc:
+            if not _corrupt(exc):
+                raise
+            self._store._repair(exc)
+            return _Rows(self._store._con.execute(sql, args).fetchall())
+
+    def __getattr__(self, name):
+        return getattr(self._store._con, name)
 
 
 class Store:
     """Read-only queries over a built store."""
 
     def __init__(self, path: Path | None = None):
-        self.path = path or default_db_path()
-        self.con = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
-        self.con.row_factory = sqlite3.Row
+        self.path = Path(path) if path else default_db_path()
+        self._repaired = False
+        self._open()
+        self.con = _Connection(self)
+
+    def _open(self) -> None:
+        try:
+            self._con = sqlite3.connect(_ro_uri(self.path), uri=True)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the store {self.path} ({exc})") from None
+        self._con.row_factory = sqlite3.Row
+
+    def _repair(self, exc: sqlite3.DatabaseError) -> None:
+        """The store file is damaged: confirm (quick_check), rebuild the user's cached store, reopen."""
+        import sys
+
+        try:
+            check = str(self._con.execute("PRAGMA quick_check(1)").fetchone()[0])
+        except sqlite3.DatabaseError as again:
+            check = str(again)
+        if self._repaired:
+            raise StoreError(f"the store {self.path} is damaged ({exc}) and rebuilding it did not help; "
+                             f"remove it and run gpuisa build") from None
+        self._repaired = True
+        self._con.close()
+        print(one_line(f"gpuisa: note: the store {self.path} is damaged ({exc}; quick_check: {check}); rebuilding it"),
+              file=sys.stderr)
+        if self.path == PACKAGED_DB:
+            self.path = default_db_path()
+            if self.path == PACKAGED_DB:
+                self.path = build(cache_db())
+        else:
+            try:
+                build(self.path)
+            except (OSError, sqlite3.OperationalError):
+                self.path = build(temp_db(all_fact_paths()))
+        self._open()
 
     def archs(self) -> list[sqlite3.Row]:
         return self.con.execute("SELECT * FROM archs ORDER BY kind = 'virtual', ord").fetchall()
@@ -340,7 +589,12 @@ class Store:
         return out
 
     def search(self, text: str, arch: str | None = None, limit: int = 50) -> list[sqlite3.Row]:
-        """Ranked: exact name, name prefix, name fragment, then full-text (bm25)."""
+        """Ranked: exact name, name prefix, name fragment, then full-text (bm25).
+
+        At most MAX_SEARCH_CHARS characters and MAX_SEARCH_WORDS words (UserError beyond: SQLite's LIKE
+        refuses long patterns, and full-text time grows with the square of the words)."""
+        if len(text) > MAX_SEARCH_CHARS:
+            raise UserError(f"search text of {len(text)} characters {echo(text, 40)}: at most {MAX_SEARCH_CHARS} allowed")
         q = text.strip().lower()
         where_arch = " AND i.arch=?" if arch else ""
         args_arch = [arch] if arch else []
@@ -364,6 +618,8 @@ class Store:
         add(self.con.execute(f"SELECT {cols} FROM instructions i WHERE i.name LIKE ? ESCAPE '\\'{where_arch} "
                              "ORDER BY length(i.name), i.name LIMIT 500", ["%" + like + "%", *args_arch]), 2)
         words = [w for w in "".join(c if c.isalnum() or c == "_" else " " for c in q).replace("_", " ").split() if w]
+        if len(words) > MAX_SEARCH_WORDS:
+            raise UserError(f"search text of {len(words)} words {echo(text, 40)}: at most {MAX_SEARCH_WORDS} allowed")
         if words:
             match = " ".join(f'"{w}"*' for w in words)
             try:
@@ -371,7 +627,8 @@ class Store:
                                         f"WHERE inst_fts MATCH ?{where_arch} ORDER BY bm25(inst_fts, 10, 3, 2, 2, 2) LIMIT 500",
                                         [match, *args_arch]).fetchall()
                 add(rows, 3)
-            except sqlite3.OperationalError:
-                pass
+            except sqlite3.OperationalError as exc:
+                if _corrupt(exc):
+                    raise
         ranked = sorted(scored.values(), key=lambda t: t[0])
         return [r for _, r in ranked][:limit]

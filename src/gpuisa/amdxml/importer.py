@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 from .. import archs
+from ..cachefile import atomic_write
+from ..errors import echo
 from ..sources import derive
 from ..store import AMD_DIR, _encoding_from_json, imports_dir
 from .parse import XmlImportError, XmlIsa
@@ -66,7 +66,7 @@ def _encoding_json(e: dict, prov: int) -> dict:
 
 def _load_default(arch: str) -> dict | None:
     p = AMD_DIR / f"{arch}.json"
-    return json.loads(p.read_text()) if p.exists() else None
+    return json.loads(p.read_bytes()) if p.exists() else None
 
 
 def build_document(isa: XmlIsa, label: str, sha256: str) -> tuple[dict, dict]:
@@ -95,6 +95,7 @@ def build_document(isa: XmlIsa, label: str, sha256: str) -> tuple[dict, dict]:
                              "subgroup": ", ".join(subgroups) or None, "flags": inst["flags"],
                              "aliases": [a.lower() for a in inst["aliases"]], "encodings": encs})
     doc = {"arch": arch, "generated_by": "gpuisa import-amd", "source_file": label, "source_sha256": sha256,
+           "xml_counts": {"instructions": len(isa.instructions), "encodings": len(isa.encodings)},
            "document": isa.document, "architecture": isa.architecture, "sources": [0], "provenance": provs,
            "encodings": encodings, "instructions": instructions, "data_formats": isa.data_formats,
            "operand_types": isa.operand_types, "functional_groups": isa.functional_groups,
@@ -199,30 +200,70 @@ def check_layouts(doc: dict) -> list[str]:
     return problems
 
 
+# The fewest instructions AMD's file for an architecture may list.  AMD's full files list 1 100-1 800;
+# excerpts of them (a handful of instructions, as in ../shared/fixtures) are legitimate inputs, since the
+# offline default fills in the rest, so the floor only refuses files that describe no instruction at all;
+# what protects a good import from a truncated file is WORSE_RATIO (see is_worse).
+SANITY_FLOOR: dict[str, int] = {}
+DEFAULT_FLOOR = 1
+WORSE_RATIO = 0.9  # a file listing fewer than 90% of the imported file's instructions is worse
+
+
+def sanity_floor(arch: str) -> int:
+    return SANITY_FLOOR.get(arch, DEFAULT_FLOOR)
+
+
+def validate(isa: XmlIsa, doc: dict, label: str) -> None:
+    """Refuse (XmlImportError, one line) a file that parsed but cannot be a usable description."""
+    arch = doc["arch"]
+    n = len(isa.instructions)
+    if n < sanity_floor(arch):
+        raise XmlImportError(f"{label}: lists {n} instructions; an {arch} file lists at least {sanity_floor(arch)} "
+                             "(refused; nothing imported)")
+    if not isa.encodings:
+        raise XmlImportError(f"{label}: lists no <Encoding>; refused, nothing imported")
+    seen: dict[str, int] = {}
+    for inst in isa.instructions:
+        name = (inst["name"] or "").strip()
+        if not name:
+            raise XmlImportError(f"{label}: an <Instruction> without <InstructionName>; refused, nothing imported")
+        seen[name.lower()] = seen.get(name.lower(), 0) + 1
+        if not inst["encodings"] or not all(ie["encoding"] for ie in inst["encodings"]):
+            raise XmlImportError(f"{label}: instruction {echo(name)} has no <EncodingName>; refused, nothing imported")
+    dups = [k for k, c in seen.items() if c > 1]
+    if dups:
+        raise XmlImportError(f"{label}: instruction {echo(dups[0].upper())} is listed {seen[dups[0]]} times"
+                             + (f" (and {len(dups) - 1} more duplicated)" if len(dups) > 1 else "")
+                             + "; refused, nothing imported")
+
+
+def is_worse(doc: dict, prev: dict | None) -> str | None:
+    """Why ``doc`` would be a worse import than ``prev`` (None if it is not)."""
+    if not prev:
+        return None
+    pc = (prev.get("xml_counts") or {}).get("instructions")
+    nc = doc["xml_counts"]["instructions"]
+    if isinstance(pc, int) and nc < pc * WORSE_RATIO:
+        return f"the imported file lists {pc} instructions, this one {nc}"
+    return None
+
+
 def existing(arch: str) -> dict | None:
     p = imports_dir() / f"{arch}.json"
-    if not p.exists():
-        return None
     try:
-        return json.loads(p.read_text())
+        doc = json.loads(p.read_bytes())
     except (OSError, ValueError):
         return None
+    return doc if isinstance(doc, dict) else None
 
 
 def install(doc: dict) -> Path:
-    """Write one architecture's document atomically (the per-architecture transaction)."""
-    d = imports_dir()
-    d.mkdir(parents=True, exist_ok=True)
-    target = d / f"{doc['arch']}.json"
-    fd, tmp = tempfile.mkstemp(prefix=f".{doc['arch']}-", suffix=".json", dir=d)
+    """Write one architecture's document atomically and durably (the per-architecture transaction)."""
+    target = imports_dir() / f"{doc['arch']}.json"
     try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(doc, f, separators=(",", ":"))
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        atomic_write(target, json.dumps(doc, separators=(",", ":")).encode(), durable=True)
+    except OSError as exc:
+        raise XmlImportError(f"cannot write {target} ({type(exc).__name__}: {exc.strerror or exc})") from None
     return target
 
 

@@ -22,11 +22,47 @@ from typing import IO, Callable
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
 
+from ..errors import UserError, echo
+
 MAX_XML_BYTES = 256 * 1024 * 1024  # the largest real file is ~17 MB
+# Bounds that keep memory under ~500 MB whatever the input (AMD's real files, for scale: nesting 13,
+# largest record ~120 kB (an operand type), longest text ~1 kB, ~300 000 elements, ~1 800 instructions).
+MAX_DEPTH = 24
+MAX_RECORD_BYTES = 4 * 1024 * 1024  # bytes read while one record (or any not yet cleared element) is open
+MAX_TEXT = 256 * 1024  # one text node or attribute value
+MAX_ELEMENTS = 1_500_000
+MAX_RECORDS = {"encoding": 2_000, "instruction": 10_000, "data_format": 2_000, "operand_type": 2_000,
+               "functional_group": 2_000, "functional_subgroup": 2_000}
+RADIXES = (2, 8, 10, 16)
 
 
-class XmlImportError(Exception):
+class XmlImportError(UserError):
     """A file that cannot be imported: one line naming the file (and line) and why."""
+
+
+class _Bad(ValueError):
+    """A value inside a record that is not what the schema allows (turned into XmlImportError)."""
+
+
+def _num(text: str | None, what: str, radix: str | int | None = 10, default: int | None = None) -> int | None:
+    """An integer of the XML (``what`` names it in the error); a bad radix or digit is a _Bad."""
+    if text is None or not text.strip():
+        if default is None:
+            raise _Bad(f"{what} is empty")
+        return default
+    try:
+        base = int(radix) if radix is not None else 10
+    except ValueError:
+        raise _Bad(f"{what} has Radix={echo(radix, 30)} (allowed: 2, 8, 10, 16)") from None
+    if base not in RADIXES:
+        raise _Bad(f"{what} has Radix={echo(radix, 30)} (allowed: 2, 8, 10, 16)")
+    try:
+        value = int(text.strip(), base)
+    except ValueError:
+        raise _Bad(f"{what} {echo(text.strip(), 40)} is not a base-{base} number") from None
+    if value.bit_length() > 1024:
+        raise _Bad(f"{what} {echo(text.strip(), 40)} is out of range")
+    return value
 
 
 @dataclass
@@ -88,12 +124,15 @@ class _Reader:
         layout = fld.find("BitLayout")
         if layout is None:
             return ranges, padding
-        for r in sorted(layout.findall("Range"), key=lambda r: int(r.get("Order", "0")), reverse=True):
-            lo, n = int(_text(r, "BitOffset", "0")), int(_text(r, "BitCount", "0"))
+        keyed = [(_num(r.get("Order"), "Range Order", default=0), r) for r in layout.findall("Range")]
+        for order, r in sorted(keyed, key=lambda t: t[0], reverse=True):
+            lo, n = _num(_text(r, "BitOffset"), "BitOffset", default=0), _num(_text(r, "BitCount"), "BitCount", default=0)
+            if lo > 4096 or n > 4096:
+                raise _Bad(f"bit range {lo}+{n} is out of range")
             ranges.append((lo + n - 1, lo))
             pad = r.find("Padding")
             if pad is not None:
-                padding.append({"order": int(r.get("Order", "0")), "bits": int(_text(pad, "BitCount", "0") or 0),
+                padding.append({"order": order, "bits": _num(_text(pad, "BitCount"), "Padding BitCount", default=0),
                                 "value": _text(pad, "Value")})
         return ranges, padding
 
@@ -113,10 +152,11 @@ class _Reader:
         mask = el.find("EncodingIdentifierMask")
         self.isa.encodings.append({
             "name": _text(el, "EncodingName"),
-            "order": int(el.get("Order", "0")),
-            "width": int(_text(el, "BitCount", "0")),
-            "mask": int(mask.text, int(mask.get("Radix", "2"))) if mask is not None and mask.text else 0,
-            "identifiers": [int(i.text, int(i.get("Radix", "2"))) for i in el.iter("EncodingIdentifier") if i.text],
+            "order": _num(el.get("Order"), "Encoding Order", default=0),
+            "width": _num(_text(el, "BitCount"), "Encoding BitCount", default=0),
+            "mask": _num(mask.text, "EncodingIdentifierMask", mask.get("Radix", "2"), 0) if mask is not None else 0,
+            "identifiers": [_num(i.text, "EncodingIdentifier", i.get("Radix", "2"))
+                            for i in el.iter("EncodingIdentifier") if i.text and i.text.strip()],
             "conditions": conditions,
             "description": _text(el, "Description"),
             "fields": fields,
@@ -130,16 +170,17 @@ class _Reader:
         encodings = []
         for ie in el.iter("InstructionEncoding"):
             opcode_el = ie.find("Opcode")
-            opcode = int(opcode_el.text, int(opcode_el.get("Radix", "10"))) if opcode_el is not None and opcode_el.text else None
+            opcode = (_num(opcode_el.text, "Opcode", opcode_el.get("Radix", "10"))
+                      if opcode_el is not None and opcode_el.text and opcode_el.text.strip() else None)
             operands = []
             for op in ie.iter("Operand"):
                 operands.append({
                     "input": op.get("Input") == "true", "output": op.get("Output") == "true",
                     "implicit_attr": op.get("IsImplicit") == "true",
                     "microcode_required": op.get("IsBinaryMicrocodeRequired", "true") == "true",
-                    "order": int(op.get("Order", "0")),
+                    "order": _num(op.get("Order"), "Operand Order", default=0),
                     "field": _text(op, "FieldName"), "format": _text(op, "DataFormatName"),
-                    "kind": _text(op, "OperandType"), "size": int(_text(op, "OperandSize", "0") or 0),
+                    "kind": _text(op, "OperandType"), "size": _num(_text(op, "OperandSize"), "OperandSize", default=0),
                 })
             encodings.append({"encoding": _text(ie, "EncodingName"), "condition": _text(ie, "EncodingCondition", "default"),
                               "opcode": opcode, "operands": sorted(operands, key=lambda o: o["order"])})
@@ -162,12 +203,12 @@ class _Reader:
         for bm in el.iter("BitMap"):
             for fld in bm.findall("Field"):
                 ranges, _ = self.bit_layout(fld)
-                fields.append({"component": int(bm.get("Order", "0")), "name": _text(fld, "FieldName"),
+                fields.append({"component": _num(bm.get("Order"), "BitMap Order", default=0), "name": _text(fld, "FieldName"),
                                "signedness": fld.get("Signedness"), "ranges": ranges})
         self.isa.data_formats.append({
             "name": _text(el, "DataFormatName"), "description": _text(el, "Description"),
-            "data_type": _text(el, "DataType"), "bits": int(_text(el, "BitCount", "0") or 0),
-            "components": int(_text(el, "ComponentCount", "0") or 0), "fields": fields,
+            "data_type": _text(el, "DataType"), "bits": _num(_text(el, "BitCount"), "DataFormat BitCount", default=0),
+            "components": _num(_text(el, "ComponentCount"), "ComponentCount", default=0), "fields": fields,
         })
         self.check_children(el, {"DataFormatName", "Description", "DataType", "BitCount", "ComponentCount",
                                  "DataAttributes"}, "DataFormat")
@@ -241,36 +282,18 @@ def parse_stream(stream: IO[bytes], label: str, size: int | None = None,
     if size is not None and size > MAX_XML_BYTES:
         raise XmlImportError(f"{label}: {size} bytes is larger than the {MAX_XML_BYTES // 2**20} MiB limit for one ISA file")
     reader = _Reader()
-    stack: list[ET.Element] = []
     counted = _CountingStream(stream, MAX_XML_BYTES, label)
-    last = 0
     try:
-        for event, el in iterparse(counted, events=("start", "end"), forbid_dtd=True):
-            if event == "start":
-                stack.append(el)
-                continue
-            stack.pop()
-            if len(stack) > 4:
-                continue  # inside a record: handled with the record
-            parent_path = tuple(e.tag for e in stack)
-            path = parent_path + (el.tag,)
-            handler = _RECORDS.get(path)
-            if handler:
-                getattr(reader, handler)(el)
-                el.clear()
-                if progress and counted.read_bytes - last > 256 * 1024:
-                    progress(counted.read_bytes - last)
-                    last = counted.read_bytes
-            elif parent_path in _SECTIONS and path not in _SECTIONS:
-                reader.note_unknown("/".join(parent_path), el)
-                el.clear()
+        _walk(reader, counted, label, progress)
     except DefusedXmlException as exc:
         raise XmlImportError(f"{label}: refused: {type(exc).__name__} ({exc}); DTDs and entities are not allowed") from None
     except ET.ParseError as exc:
         line, col = exc.position
         raise XmlImportError(f"{label}:{line}:{col}: not well-formed XML ({str(exc).split(':')[0]})") from None
-    if progress:
-        progress(counted.read_bytes - last)
+    except (LookupError, UnicodeError) as exc:
+        raise XmlImportError(f"{label}: cannot decode the file ({exc})") from None
+    except RecursionError:
+        raise XmlImportError(f"{label}: nested too deeply") from None
     if not reader.isa.document and not reader.isa.instructions:
         raise XmlImportError(f"{label}: not an AMD machine-readable ISA file (no <Document> or <Instructions>)")
     if not reader.isa.architecture.get("name"):
@@ -279,14 +302,79 @@ def parse_stream(stream: IO[bytes], label: str, size: int | None = None,
     return reader.isa
 
 
+def _walk(reader: _Reader, counted: "_CountingStream", label: str, progress) -> None:
+    """The event loop: records handed to the reader and cleared; every bound of the module enforced."""
+    stack: list[ET.Element] = []
+    counts: dict[str, int] = {}
+    elements = 0
+    last = 0
+    for event, el in iterparse(counted, events=("start", "end"), forbid_dtd=True):
+        if event == "start":
+            stack.append(el)
+            elements += 1
+            if len(stack) > MAX_DEPTH:
+                raise XmlImportError(f"{label}: <{_tag(el)}> is nested {len(stack)} deep; AMD's schema nests at most "
+                                     f"{MAX_DEPTH} (refused)")
+            if elements > MAX_ELEMENTS:
+                raise XmlImportError(f"{label}: more than {MAX_ELEMENTS} XML elements; real ISA files have about "
+                                     f"300000 (refused)")
+            if len(el.attrib) > 64 or any(len(v) > MAX_TEXT for v in el.attrib.values()):
+                raise XmlImportError(f"{label}: <{_tag(el)}> has attributes larger than any real ISA file's (refused)")
+            continue
+        stack.pop()
+        if el.text is not None and len(el.text) > MAX_TEXT:
+            raise XmlImportError(f"{label}: the text of <{_tag(el)}> is {len(el.text)} characters; at most {MAX_TEXT} "
+                                 "are allowed (refused)")
+        if len(stack) > 4:
+            continue  # inside a record: handled with the record
+        parent_path = tuple(e.tag for e in stack)
+        path = parent_path + (el.tag,)
+        handler = _RECORDS.get(path)
+        if handler:
+            counts[handler] = counts.get(handler, 0) + 1
+            if counts[handler] > MAX_RECORDS.get(handler, 1):
+                raise XmlImportError(f"{label}: more than {MAX_RECORDS.get(handler, 1)} <{el.tag}> records (refused)")
+            try:
+                getattr(reader, handler)(el)
+            except _Bad as exc:
+                raise XmlImportError(f"{label}: <{el.tag}> {_record_name(el)}: {exc}") from None
+            el.clear()
+            counted.mark()
+            if progress and counted.read_bytes - last > 256 * 1024:
+                progress(counted.read_bytes - last)
+                last = counted.read_bytes
+        elif parent_path in _SECTIONS and path not in _SECTIONS:
+            reader.note_unknown("/".join(parent_path), el)
+            el.clear()
+            counted.mark()
+    if progress:
+        progress(counted.read_bytes - last)
+
+
+def _tag(el: ET.Element) -> str:
+    return echo(el.tag, 40)[1:-1]
+
+
+def _record_name(el: ET.Element) -> str:
+    for c in el:
+        if c.tag.endswith("Name") and c.text:
+            return echo(c.text.strip(), 60)
+    return "(unnamed)"
+
+
 class _CountingStream:
-    """Read-through wrapper that enforces a byte limit while streaming."""
+    """Read-through wrapper that enforces the byte limits while streaming: the whole file, and the bytes
+    read since the last record was cleared (so no single element, text or attribute can grow unbounded)."""
 
     def __init__(self, stream: IO[bytes], limit: int, label: str):
         import hashlib
 
         self.stream, self.limit, self.label, self.read_bytes = stream, limit, label, 0
         self.hash = hashlib.sha256()
+        self.marked = 0
+
+    def mark(self) -> None:
+        self.marked = self.read_bytes
 
     def read(self, n: int = -1) -> bytes:
         data = self.stream.read(n if n and n > 0 else 1 << 16)
@@ -294,6 +382,9 @@ class _CountingStream:
         self.hash.update(data)
         if self.read_bytes > self.limit:
             raise XmlImportError(f"{self.label}: larger than the {self.limit // 2**20} MiB limit for one ISA file")
+        if self.read_bytes - self.marked > MAX_RECORD_BYTES + (1 << 16):
+            raise XmlImportError(f"{self.label}: one record is larger than {MAX_RECORD_BYTES // 2**20} MiB (the largest "
+                                 "real one is ~120 kB; refused)")
         return data
 
 

@@ -1,7 +1,9 @@
 """Where AMD XML comes from: a published zip, a folder, single files, or a download.
 
 Zip members are streamed, never extracted to disk; a member whose name is
-absolute or climbs out of the archive (``..``) is refused.
+absolute or climbs out of the archive (``..``) is refused, and so is a zip whose
+declared sizes (checked before anything is read) are too large or too highly
+compressed (a zip bomb).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 import tempfile
 import urllib.request
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import Callable, Iterator
 
@@ -22,6 +25,9 @@ PINNED_URL = "https://gpuopen.com/download/AMD_GPU_MR_ISA_XML_2026_08_06.zip"
 # Until it is, `gpuisa fetch amd` asks for --sha256 (AMD's published hash) instead of guessing.
 PINNED_SHA256: str | None = None
 MAX_ZIP_BYTES = 512 * 1024 * 1024
+MAX_MEMBERS = 256
+MAX_RATIO = 200  # uncompressed : compressed; AMD's XML deflates about 20:1
+MAX_ZIP_XML_BYTES = 1024 * 1024 * 1024
 
 
 def _safe_member(name: str) -> bool:
@@ -59,19 +65,35 @@ def _zip_members(path: Path) -> Iterator[tuple[str, Callable, int | None]]:
     members = [i for i in infos if i.filename.lower().endswith(".xml") and not i.is_dir()]
     if not members:
         raise XmlImportError(f"{path}: the zip holds no .xml files")
+    _check_members(path, infos, members)
     for info in members:
-        if info.file_size > MAX_XML_BYTES:
-            raise XmlImportError(f"{path}!{info.filename}: {info.file_size} bytes is larger than the "
-                                 f"{MAX_XML_BYTES // 2**20} MiB limit for one ISA file")
         yield f"{path}!{info.filename}", (lambda info=info: zf.open(info)), info.file_size
+
+
+def _check_members(path: Path, infos: list, members: list) -> None:
+    """Every member's declared sizes, before anything is read: too many, too large, or compressed more
+    than XML ever is (a zip bomb) is refused.  (Reading is bounded again while streaming.)"""
+    if len(infos) > MAX_MEMBERS:
+        raise XmlImportError(f"{path}: {len(infos)} members; at most {MAX_MEMBERS} (refused)")
+    for info in members:
+        where = f"{path}!{info.filename}"
+        if info.file_size > MAX_XML_BYTES:
+            raise XmlImportError(f"{where}: {info.file_size} bytes is larger than the "
+                                 f"{MAX_XML_BYTES // 2**20} MiB limit for one ISA file")
+        if info.file_size > MAX_RATIO * max(info.compress_size, 1) and info.file_size > 1 << 20:
+            raise XmlImportError(f"{where}: compressed {info.file_size // max(info.compress_size, 1)}:1, more than "
+                                 f"{MAX_RATIO}:1 (XML compresses about 20:1); refused as a zip bomb")
+    total = sum(i.file_size for i in members)
+    if total > MAX_ZIP_XML_BYTES:
+        raise XmlImportError(f"{path}: its XML files hold {total} bytes; at most {MAX_ZIP_XML_BYTES // 2**20} MiB (refused)")
 
 
 def parse_input(label: str, opener: Callable, size: int | None, progress=None) -> XmlIsa:
     try:
         with opener() as stream:
             return parse_stream(stream, label, size, progress)
-    except (OSError, zipfile.BadZipFile) as exc:
-        raise XmlImportError(f"{label}: cannot read ({exc})") from None
+    except (OSError, zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError) as exc:
+        raise XmlImportError(f"{label}: cannot read ({type(exc).__name__}: {exc})") from None
 
 
 def download(url: str, sha256: str, progress: Callable[[int, int | None], None] | None = None) -> Path:

@@ -2,7 +2,7 @@
 the installed wheel (so the wheel's Python file is parsed once) and each instruction's
 coverage result.  They live in the user's cache folder (never in the repository) and are
 keyed by the source file's size and mtime and by this package's code, so any change
-rebuilds them.  Writes go through a temporary file and a rename.
+rebuilds them.  Writes go through the one safe writer (gpuisa.cachefile).
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 
@@ -44,12 +42,6 @@ def load(name: str) -> dict | None:
 
 
 def save(name: str, data: dict) -> None:
-    try:
-        d = cache_dir()
-        d.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f)
-        os.replace(tmp, d / name)
-    except OSError:
-        pass  # a read-only home only costs speed
+    from ..cachefile import write_cache_file
+
+    write_cache_file(cache_dir() / name, json.dumps(data).encode())  # (a read-only home only costs speed)
