@@ -11,16 +11,24 @@ from __future__ import annotations
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__ as VERSION
 from . import amd, features, ptx
 from .model import Analysis, language_of
 
 DEFAULT_DOCS_URL = "http://127.0.0.1:8000"
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gpuisa")
+    except PackageNotFoundError:
+        return "0"
+
+
 class GpuisaServer(LanguageServer):
     def __init__(self, arch: str | None = None, docs_url: str = DEFAULT_DOCS_URL):
-        super().__init__("gpuisa-lsp", VERSION)
+        super().__init__("gpuisa-lsp", _version())
         self.arch = arch
         self.docs_url = docs_url
         self.analyses: dict[str, Analysis] = {}
