@@ -11,7 +11,7 @@ all call it.
   against the catalog's forms of its head; the form that takes it names the instruction.  Where
   no form takes it, the longest dotted prefix that is an instruction is used.
 
-Answers are cached per (store, opcode, isa, arch): the store is read-only, so a warm look-up is
+Answers are cached per (store file, opcode, isa, arch): the store is read-only, so a warm look-up is
 a dictionary hit.  Everything shown is a fact of the store (no prose beyond the project's own
 summaries).
 """
@@ -83,7 +83,7 @@ def lookup(opcode: str, isa: str | None = None, arch: str | None = None, store=N
 
     Raises DocNotFound (a UserError: one line) for an unknown opcode, ISA or architecture."""
     st = store if store is not None else default_store()
-    key = (id(st), opcode, isa, arch)
+    key = (str(st.path), opcode, isa, arch)
     hit = _cache.get(key)
     if hit is not None:
         return hit
@@ -129,13 +129,25 @@ def _arch(arch: str | None, isa: str | None) -> str | None:
     return None if a.kind == "virtual" else a.name
 
 
+_pages: dict = {}
+
+
 def build_page_or_none(st, name: str, arch: str | None, isa: str):
+    """The instruction's page (cached: the variants of one instruction share it), or None."""
     from ..pages import NotFound, build_page
 
+    key = (str(st.path), name, arch, isa)
+    if key in _pages:
+        return _pages[key]
     try:
-        return build_page(st, name, arch, isa=isa)
+        page = build_page(st, name, arch, isa=isa)
     except NotFound:
-        return None
+        page = None
+    with _lock:
+        if len(_pages) >= CACHE_SIZE // 4:
+            _pages.pop(next(iter(_pages)))
+        _pages[key] = page
+    return page
 
 
 def not_found(st, name: str, opcode: str, arch: str | None, isa: str) -> DocNotFound:

@@ -281,9 +281,9 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         isa, opcode = request.path_params["isa"], request.path_params["opcode"]
         if isa not in ("amdgpu", "ptx"):
             return error(404, "isa must be amdgpu or ptx: /api/asm/{amdgpu|ptx}/{opcode}")
-        try:
-            doc = await anyio.to_thread.run_sync(lookup, opcode, isa, request.query_params.get("arch") or None,
-                                                 site.store)
+        arch = request.query_params.get("arch") or None
+        try:  # site.store is per thread: taken in the worker thread
+            doc = await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, site.store))
         except DocNotFound as exc:
             return error(404, str(exc))
         return JSONResponse(public(doc), headers={"cache-control": "public, max-age=300"})

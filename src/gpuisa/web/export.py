@@ -67,4 +67,7 @@ def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None 
                 done += n
                 if progress:
                     progress(done, len(paths))
-    return {"pages": done, "seconds": time.perf_counter() - t0, "dir": str(out_dir)}
+    from ..doclookup.export import export_docs  # /api/asm/{isa}/{opcode} as DIR/api/asm/{isa}/{opcode}.json
+
+    asm_docs = export_docs(out_dir, site.store)
+    return {"pages": done, "asm_docs": asm_docs, "seconds": time.perf_counter() - t0, "dir": str(out_dir)}
