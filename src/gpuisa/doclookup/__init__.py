@@ -95,6 +95,12 @@ def lookup(opcode: str, isa: str | None = None, arch: str | None = None, store=N
     return doc
 
 
+def cached(opcode: str, isa: str | None, arch: str | None, store_path) -> dict | None:
+    """The answer of an earlier ``lookup`` on the store file at ``store_path``, if there is one (no
+    store needed: a server answers repeated look-ups without a worker thread)."""
+    return _cache.get((str(store_path), opcode, isa, arch))
+
+
 def public(doc: dict) -> dict:
     """What ``gpuisa doc --json`` and ``/api/asm/...`` answer: tooltip, html, url and the names."""
     return {k: doc[k] for k in ("tooltip", "html", "url", "opcode", "instruction", "isa", "arch")}

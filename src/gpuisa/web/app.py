@@ -276,14 +276,15 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
 
     async def api_asm(request: Request):
         """Compiler Explorer-style opcode documentation: {tooltip, html, url} (gpuisa.doclookup)."""
-        from ..doclookup import DocNotFound, lookup, public
+        from ..doclookup import DocNotFound, cached, lookup, public
 
         isa, opcode = request.path_params["isa"], request.path_params["opcode"]
         if isa not in ("amdgpu", "ptx"):
             return error(404, "isa must be amdgpu or ptx: /api/asm/{amdgpu|ptx}/{opcode}")
         arch = request.query_params.get("arch") or None
+        doc = cached(opcode, isa, arch, site.store_path)
         try:  # site.store is per thread: taken in the worker thread
-            doc = await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, site.store))
+            doc = doc or await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, site.store))
         except DocNotFound as exc:
             return error(404, str(exc))
         return JSONResponse(public(doc), headers={"cache-control": "public, max-age=300"})
