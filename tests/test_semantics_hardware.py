@@ -157,6 +157,13 @@ def test_fract_is_clamped_below_one(w):
         check_all(arch, f"v_fract_f{w}", w, finite_patterns(w, 160, 100 + w), lambda b: fract_bits(b, w))
 
 
+def test_f16_formulations_on_every_finite_input():
+    values = [b for b in range(1 << 16) if (b >> 10) & 0x1F != 0x1F]
+    check_all("rdna4", "v_fract_f16", 16, values, lambda b: fract_bits(b, 16))
+    check_all("rdna4", "v_rndne_f16", 16, values, lambda b: rne_bits(b, 16))
+    check_all("rdna4", "v_frexp_exp_i16_f16", 16, values, lambda b: frexp_exp(b, 16))
+
+
 # ------------------------------------------------------------------ ldexp
 
 def ldexp16(bits: int, n: int) -> int:

@@ -10,7 +10,8 @@ vmad with operand negation, .po, .shr7/.shr15 and .sat), fns,
 video SIMD (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4 with lane
 selects, masks and .add), integer/logic instructions (add sub mul mad mul24 mad24
 sad min max abs neg popc clz brev bfe bfi and or xor not cnot shl shr lop3 prmt
-dp4a dp2a div rem bfind bmsk szext shf; .pred logic; min/max on s16x2/u16x2),
+(generic and .f4e .b4e .rc8 .ecl .ecr .rc16) dp4a dp2a div rem bfind bmsk szext shf;
+.pred logic; min/max on s16x2/u16x2, .relu on min/max.s32 and .s16x2),
 floating point (semantics_float: add sub mul fma mad div min max abs neg rcp sqrt
 rsqrt copysign, approximate sin cos lg2 ex2 tanh; testp here), comparison/selection and carry arithmetic (semantics_cmp: setp set selp
 slct, add.cc addc sub.cc subc mad.cc madc) and conversions (semantics_cvt: cvt).

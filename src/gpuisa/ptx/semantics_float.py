@@ -2,7 +2,8 @@
 
 add sub mul fma mad div min max abs neg rcp sqrt rsqrt copysign on f16/bf16/f32/f64 and the packed
 f16x2/bf16x2/f32x2 forms (lane by lane, lane 0 in the low half), with rounding modifiers .rn/.rz/.rm/.rp (default .rn), .ftz
-(subnormal inputs and results become zero of the same sign) and .sat (clamp to [0, 1], NaN -> +0).
+(subnormal inputs and results become zero of the same sign) and .sat (clamp to [0, 1], NaN -> +0);
+min/max .xorsign.abs compare magnitudes and give the result the XOR of the two signs.
 Exact operations round the exact result once (see floatfmt).  Approximate instructions (sin cos
 lg2 ex2 tanh, and the .approx/.full forms of div rcp sqrt rsqrt) return the correctly rounded value
 of the real function and report ``fidelity: approximate`` with the documented error bound in our
