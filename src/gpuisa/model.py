@@ -213,6 +213,22 @@ class Instruction:
 
 
 @dataclass(frozen=True)
+class Features:
+    """What an architecture's encoder, decoder and evaluator must know about it: feature flags read in one
+    place (the registry, ``archs.py``) instead of comparisons of generation names (as LLVM's ``hasTrue16()``)."""
+
+    waves: tuple[int, ...] = ()  # wave sizes the hardware runs, the default first
+    encoding_family: str = ""  # the LLVM encoding generation the codec's rules follow: GFX9, GFX10, GFX11, GFX12
+    true16: bool = False  # LLVM 22's disassembler names 16-bit VGPR halves (v1.l, v1.h)
+    sdwa: bool = False  # SDWA sub-dword forms exist
+    dpp8: bool = False  # DPP8 lane selects exist
+    vopd: bool = False  # dual-issue VOPD exists
+    vop3_literal: bool = False  # a VOP3 instruction may carry a 32-bit literal
+    accvgpr: bool = False  # accumulation VGPRs (a0..a255) exist
+    memory_syntax: str = ""  # cache-policy modifiers: gfx9 (glc slc), gfx940 (sc0 sc1 nt), gfx10 (glc slc dlc), gfx12 (th scope)
+
+
+@dataclass(frozen=True)
 class Arch:
     """An architecture (AMD generation) or a virtual ISA."""
 
@@ -224,9 +240,10 @@ class Arch:
     family: str  # RDNA | CDNA | PTX
     order: int  # generation order (LLVM GFX numbering): larger is newer
     targets: tuple[str, ...]
-    llvm_target: str | None = None  # the target llvm-mc-19 knows, if any
+    llvm_target: str | None = None  # the target llvm-mc-22 is run with, if any
     tinygrad_dir: str | None = None  # name of the tinygrad autogen folder, if any
     gfx: str = ""  # LLVM generation: GFX9, GFX10, ...
+    features: Features = Features()
 
 
 def to_jsonable(obj: Any) -> Any:

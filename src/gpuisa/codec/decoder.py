@@ -88,6 +88,24 @@ def operand_type(mnemonic: str) -> tuple[int, bool]:
     return int(bits), kind == "f" or kind == "bf"
 
 
+def literal_type(name: str, osize: int, is_float: bool) -> str:
+    """How a literal read by a source of instruction ``name`` prints by default (``operands.literal_token``);
+    the types LLVM gives some sources differ and are learned (``regen/literals.py``, named ``literal_types``)."""
+    found = _TYPE.findall(name)
+    bits = found[-1][1] if found else "32"
+    packed = bits == "16" and bool(_PACKED16.match(name))
+    return opd.literal_type(osize, is_float, packed, name.startswith(("v_fma_mix", "v_mad_mix")), "bf16" in name)
+
+
+def default_literal_type(name: str, spec: dict, mnemonic: str) -> str:
+    """The default literal type of source ``spec`` of a plan (as the decoder computes it)."""
+    tsize, is_float = operand_type(mnemonic)
+    if "table" in spec:
+        return literal_type(name, 16, is_float)
+    cnt = spec.get("n", 1)
+    return literal_type(name, 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32), is_float)
+
+
 def _acc(spec: dict, fields: dict[str, int]) -> bool:
     acc = spec.get("acc")
     return bool(acc) and bool(fields.get(acc[0], 0) & acc[1])
@@ -116,16 +134,19 @@ class Decoder:
     def __init__(self, arch: str, wave64: bool = False):
         self.arch = archs.resolve_arch(arch).name
         self.tables: ArchTables = load_arch_tables(self.arch)
-        self.plans = load_plans(self.arch)
+        self.plans = load_plans(self.arch, wave64)
         self.gfx = self.tables.gfx.split(".")[0]
         self.named = load_named(self.arch)
+        self._literal_types = {k: v for k, v in self.named.get("literal_types", {}).items() if v in opd.LITERAL_TYPES}
         self.fast = FastPath(self)
         self.dpp8 = bool(self.named.get("dpp8"))
         self.vop3dpp = bool(self.named.get("vop3dpp", {}).get("dpp16"))
         self.sdwa = bool(self.named.get("sdwa", {}).get("mn"))
         self.dpp_gfx9 = bool(self.named.get("dpp_gfx9", {}).get("mn"))
         vopd = self.tables.encodings.get("VOPD")
-        self.vopd = (vopd.fixed_mask, vopd.fixed_value) if vopd is not None and "vopd" in self.named else None
+        # dual issue (VOPD) exists in wave32 only: in wave64 its words decode as nothing, as LLVM's do
+        self.vopd = (vopd.fixed_mask, vopd.fixed_value) if vopd is not None and "vopd" in self.named and not wave64 \
+            else None
         self.wave64 = wave64
 
     # -- one instruction -------------------------------------------------
@@ -358,12 +379,8 @@ class Decoder:
                             base.data = bytes(buf[off:off + size])
                             return base
                         lit = int.from_bytes(buf[off + size:off + size + 4], "little")
-                    if osize == 16 and self.gfx == "GFX9" and kind == "src":  # GFX9 prints a 16-bit operand's half
-                        t = opd.literal16_text(lit, True) if is_float else gfx9.int16_literal_text(lit)
-                    elif osize == 16 and (kind == "src" or is_float) and self.gfx in ("GFX10", "GFX11", "GFX12") and entry.encoding != "VOP3P":
-                        t = opd.literal16_text(lit, is_float)  # GFX10+: a 16-bit operand's low half
-                    else:
-                        t = opd.literal_text(lit, osize, is_float)
+                    t = opd.literal_token(lit, self._literal_types.get(f"{entry.name}|{entry.encoding}")
+                                          or literal_type(entry.name, osize, is_float))
                 else:
                     t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
                     if kind == "src" and v - 256 + cnt > 256:
@@ -408,6 +425,14 @@ class Decoder:
                 t = spec["t"]
                 if self.wave64 and t == "vcc_lo":
                     t = "vcc"
+            if t is None and rdna.true16_literal(spec, fields):  # a true16 source reading the literal dword
+                if lit is None:
+                    if len(buf) - off < size + 4:
+                        base.error = "truncated literal: 4 more bytes needed"
+                        return base
+                    lit = int.from_bytes(buf[off + size:off + size + 4], "little")
+                t = opd.literal_token(lit, self._literal_types.get(f"{entry.name}|{entry.encoding}")
+                                      or literal_type(entry.name, 16, is_float))
             if t is None:
                 t = special.fallback(self, entry, spec, fields, plan)
             if t is None:

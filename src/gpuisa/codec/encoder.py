@@ -64,7 +64,7 @@ class Encoder:
     def __init__(self, arch: str, wave64: bool = False):
         self.arch = archs.resolve_arch(arch).name
         self.tables: ArchTables = load_arch_tables(self.arch)
-        self.plans = load_plans(self.arch)
+        self.plans = load_plans(self.arch, wave64)
         self.gfx = self.tables.gfx.split(".")[0]
         self.wave64 = wave64
         from .named import load_named
@@ -91,6 +91,8 @@ class Encoder:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
         if " :: " in text and "vopd" in self.named:
+            if self.wave64:
+                raise EncodeError("dual-issue (VOPD) instructions exist in wave32 only; drop --wave64")
             return self._encode_vopd(text)
         if self.named.get("vop3dpp") and ("_dpp" in mnemonic or "dpp8:[" in text or "row_mask:" in text):
             got = vop3dpp.encode_vop3dpp(self, text, mnemonic)  # GFX11/GFX12 VOP3 DPP (``vop3dpp.py``)
@@ -196,6 +198,7 @@ class Encoder:
         values: dict[str, int] = {f.name: f.extract(word) for f in enc.fields if f.value is None}
         ret = plan.get("ret")
         ret_bit = 0
+        opsel_halves = 0
         if ret is not None and len(ops) == len(specs) + 1:  # a GFX9 atomic returning the old value: VDST first
             r = opd.parse_reg(ops[0].strip())
             if r is None or r[0] not in (ret["c"], "a") or r[2] != ret["n"] or (r[0] == "a" and "acc" not in ret):
@@ -350,7 +353,8 @@ class Encoder:
                     if r is None or r[0] != "v":
                         raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address")
                     values["VADDR" if enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
-            elif "table" in spec and (sp := rdna.parse_true16(self.tables.gfx.split(".")[0], spec, tok)) is not None:
+            elif "table" in spec and (sp := rdna.parse_true16(self.tables.gfx.split(".")[0], spec, tok, enc)) is not None:
+                opsel_halves |= sp.pop("OP_SEL", 0)
                 values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
             elif "table" in spec and (sp := special.parse_special(self.named, spec, tok, values)) is not None:
                 values.update(sp)
@@ -415,6 +419,8 @@ class Encoder:
         for g in given:
             if g not in set_mods and g not in base_mods:
                 raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
+        if opsel_halves:  # VOP3 true16 halves named by the registers: their op_sel bits (``rdna.true16_opsel``)
+            values["OP_SEL"] = values.get("OP_SEL", 0) | opsel_halves
         if ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)
             values[ret["f"]] |= ret_bit
         for counted, n in count_given:

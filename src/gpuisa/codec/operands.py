@@ -98,33 +98,62 @@ def inline_constant(value: int, size: int) -> str | None:
     return None
 
 
-def literal_text(lit: int, size: int, is_float: bool) -> str:
-    """A literal as LLVM prints it: an inline value when it equals one, else hex."""
-    s = size if size in (16, 32, 64) else 32
-    if is_float or s != 64:
-        name = FLOAT_BITS[s].get(lit & (0xFFFF if s == 16 else 0xFFFFFFFF)) if is_float else None
-        if name is not None:
-            return name
-    if is_float and lit == INV_2PI_BITS.get(s):
-        return INV_2PI[s]
-    if not is_float and (lit <= 64 or lit >= 0xFFFFFFF0):
-        return str(lit if lit <= 64 else lit - (1 << 32))
-    if s == 16 and not is_float and lit <= 0xFFFF and (lit >= 0xFFF0):
-        return str(lit - 0x10000)
-    return f"0x{lit:x}"
+_F32_INLINE = frozenset(_bits(x, 32) for x in _F_VALUES) | {INV_2PI_BITS[32]}
+_F16_INLINE = frozenset(_bits(x, 16) for x in _F_VALUES) | {INV_2PI_BITS[16]}
+_BF16_INLINE = frozenset(_bits(x, 32) >> 16 for x in _F_VALUES) | {INV_2PI_BITS[32] >> 16}
 
 
-def literal16_text(lit: int, is_float: bool) -> str:
-    """A literal read by a (non-packed) 16-bit operand on GFX10+, as llvm-mc-19 prints it: its low half only;
-    for float operands an inline value's name or a small integer where the half equals one, else hex."""
-    v = lit & 0xFFFF
-    if is_float:
-        name = FLOAT_BITS[16].get(v) or (INV_2PI[16] if v == INV_2PI_BITS[16] else None)
-        if name is not None:
-            return name
-        if v <= 64 or v >= 0xFFF0:
-            return str(v if v <= 64 else v - 0x10000)
-    return f"0x{v:x}"
+def _int_inline(v: int) -> bool:
+    """A dword read as a signed 32-bit integer that an inline constant (-16..64) could encode."""
+    return v <= 64 or v >= 0xFFFFFFF0
+
+
+def inline32(v: int) -> bool:
+    """A 32-bit literal an inline constant could encode (integers, the float constants, 1/(2*pi))."""
+    return _int_inline(v) or v in _F32_INLINE
+
+
+def inline16(v: int, bf16: bool = False) -> bool:
+    """A 16-bit value an inline constant of a 16-bit float (or bfloat) operand could encode."""
+    return v <= 64 or v >= 0xFFF0 or v in (_BF16_INLINE if bf16 else _F16_INLINE)
+
+
+# How LLVM 22 prints a literal dword, by the operand type it is read as (probed with llvm-mc-22 on gfx942,
+# gfx1030, gfx1100, gfx1200, gfx1250 over every such operand type and values inside and outside the inline
+# set): a literal an inline constant could have encoded prints as ``lit(0x...)`` so that the text assembles
+# to the same bytes; any other literal prints in hex, a non-packed 16-bit operand's as its low half.
+LITERAL_TYPES = ("b32", "b64", "f64", "f16", "bf16", "i16", "pf16", "pbf16")
+
+
+def literal_token(lit: int, ltype: str) -> str:
+    """The text of literal dword ``lit`` read by an operand of type ``ltype`` (one of ``LITERAL_TYPES``)."""
+    if ltype in ("f16", "bf16"):
+        return f"lit(0x{lit:x})" if inline16(lit & 0xFFFF, ltype == "bf16") else f"0x{lit & 0xFFFF:x}"
+    if ltype == "i16":
+        return f"lit(0x{lit:x})" if inline32(lit) else f"0x{lit & 0xFFFF:x}"
+    if ltype in ("pf16", "pbf16"):
+        table = _BF16_INLINE if ltype == "pbf16" else _F16_INLINE
+        return f"lit(0x{lit:x})" if _int_inline(lit) or lit in table else f"0x{lit:x}"
+    if ltype == "f64":  # the literal is the high dword: one with an inline value's bits prints that value
+        if lit == 0:
+            return "0"
+        return FLOAT_BITS[64].get(lit) or f"0x{lit:x}"
+    if ltype == "b64":
+        return f"lit(0x{lit:x})" if lit <= 64 else f"0x{lit:x}"
+    return f"lit(0x{lit:x})" if inline32(lit) else f"0x{lit:x}"
+
+
+def literal_type(size: int, is_float: bool, packed: bool = False, mix: bool = False, bf16: bool = False) -> str:
+    """The literal type of an operand: its size in bits, float or integer, packed 16-bit, a mix source, bfloat."""
+    if mix:
+        return "f16"
+    if packed:
+        return ("pbf16" if bf16 else "pf16") if is_float else "b32"
+    if size == 16:
+        return ("bf16" if bf16 else "f16") if is_float else "i16"
+    if size == 64:
+        return "f64" if is_float else "b64"
+    return "b32"
 
 
 _REG = re.compile(r"^(s|v|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")

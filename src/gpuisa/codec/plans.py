@@ -197,11 +197,11 @@ def _hex_above_64(target: str, tables, plans: dict) -> None:
             plans[key]["ops"][k]["hex"] = 64
 
 
-def build_arch(arch_name: str) -> dict:
+def build_arch(arch_name: str, wave64: bool = False) -> dict:
     tables = load_arch_tables(arch_name)
     from .probe import probe_arch
 
-    probe = probe_arch(arch_name)
+    probe = probe_arch(arch_name, wave64)
     plans = {}
     for key, rec in probe["entries"].items():
         name, enc_name = key.split("|")
@@ -217,7 +217,7 @@ def build_arch(arch_name: str) -> dict:
 
     keys = list(plans)
     texts = [probe["entries"][k]["text"] for k in keys]
-    for key, (data, _) in zip(keys, assemble(probe["target"], texts)):
+    for key, (data, _) in zip(keys, assemble(probe["target"], texts, wave64)):
         enc = tables.encodings[key.split("|")[1]]
         if data is not None and len(data) >= enc.width // 8:
             word = int.from_bytes(data[:enc.width // 8], "little")
@@ -227,16 +227,35 @@ def build_arch(arch_name: str) -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def load_plans(arch_name: str) -> dict[str, dict]:
+def load_plans(arch_name: str, wave64: bool = False) -> dict[str, dict]:
+    """The plans of an architecture; with ``wave64`` on an architecture that runs both wave sizes, the
+    wave32 plans overlaid with those that print differently in wave64 (``plans_<arch>_wave64.json``: carry
+    and condition masks as SGPR pairs, ``vcc``), less the forms LLVM rejects in wave64 (VOPD)."""
     path = DATA_DIR / f"plans_{arch_name}.json"
     if not path.exists():
         donor = DONOR.get(arch_name)
-        return load_plans(donor) if donor else {}
-    return json.loads(path.read_text())["plans"]
+        return load_plans(donor, wave64) if donor else {}
+    plans = json.loads(path.read_text())["plans"]
+    w64 = DATA_DIR / f"plans_{arch_name}_wave64.json"
+    if wave64 and w64.exists():
+        plans = dict(plans)
+        for key, plan in json.loads(w64.read_text())["plans"].items():
+            if plan is None:
+                plans.pop(key, None)
+            else:
+                plans[key] = plan
+    return plans
 
 
-# Architectures LLVM 19 does not know use the plans of their predecessor (same syntax family).
-DONOR = {"cdna4": "cdna3"}
+# Architectures without an LLVM target of their own would use the plans of their predecessor (none now).
+DONOR: dict[str, str] = {}
+
+
+def wave64_overlay(plans32: dict[str, dict], plans64: dict[str, dict]) -> dict[str, dict | None]:
+    """What wave64 changes: plans that differ, and None for forms that exist in wave32 only."""
+    out: dict[str, dict | None] = {k: v for k, v in plans64.items() if plans32.get(k) != v}
+    out.update({k: None for k in plans32 if k not in plans64})
+    return dict(sorted(out.items()))
 
 
 def plain_src0_forms(arch_name: str, encodings, nbytes: int):
@@ -267,6 +286,12 @@ def main(argv: list[str] | None = None) -> int:
         head = {k: v for k, v in doc.items() if k != "plans"}
         (DATA_DIR / f"plans_{name}.json").write_text(dumps_one_per_line(head, "plans", items))
         print(f"{name}: {len(items)} plans", file=sys.stderr)
+        if set(archs.by_name(name).features.waves) == {32, 64}:
+            doc64 = build_arch(name, wave64=True)
+            over = wave64_overlay(items, doc64["plans"])
+            head = {**{k: v for k, v in doc64.items() if k != "plans"}, "wave64": True}
+            (DATA_DIR / f"plans_{name}_wave64.json").write_text(dumps_one_per_line(head, "plans", over))
+            print(f"{name}: {len(over)} plans differ in wave64", file=sys.stderr)
     return 0
 
 

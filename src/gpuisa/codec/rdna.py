@@ -351,11 +351,37 @@ def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
         v = fields.get(fname)
         if f is None or v is None:
             return None
-        if f.width == 9 and v < 256:  # a 16-bit integer source: SGPRs, constants (floats as their bits)
-            return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, False, 256)
+        if f.width == 9 and v < 256:  # a 16-bit source: SGPRs, constants (an integer source's floats as bits)
+            from .decoder import operand_type
+
+            return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, operand_type(entry.mnemonic)[1], 256)
         r = v - 256 if f.width == 9 else v
         return f"v{r & 127}.{'h' if r & 128 else 'l'}"
     return None
+
+
+# VOP3-style true16 (LLVM 22, GFX11+): an 8-bit register field names the whole VGPR and the op_sel bit of the
+# operand picks its half (``v_add_f16_e64 v200.h, v2.l, v3.h op_sel:[0,1,1]``); op_sel is printed as well.
+OPSEL_BIT = {"SRC0": 0, "SRC1": 1, "SRC2": 2, "VDST": 3}
+
+
+def true16_opsel(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
+    """The register half of a true16 operand of an encoding with OP_SEL; None where that rule does not apply."""
+    if "OP_SEL" not in fields or not _true16(spec):
+        return None
+    fname = next(iter(spec["table"]))
+    f = dec.tables.encodings[entry.encoding].field(fname)
+    v = fields.get(fname)
+    if fname not in OPSEL_BIT or f is None or v is None or (f.width == 9 and v < 256):
+        return None
+    r = v - 256 if f.width == 9 else v
+    return f"v{r}.{'h' if fields['OP_SEL'] >> OPSEL_BIT[fname] & 1 else 'l'}"
+
+
+def true16_literal(spec: dict, fields: dict[str, int]) -> bool:
+    """A true16 source field (``fallback``) holding the literal marker."""
+    return _true16(spec) and fields.get(next(iter(spec["table"]))) == opd.LITERAL and spec["table"] and \
+        next(iter(spec["table"])).startswith("SRC")
 
 
 def _true16(spec: dict) -> bool:
@@ -364,12 +390,16 @@ def _true16(spec: dict) -> bool:
     return len(table) == 1 and any(x.endswith((".l", ".h")) for tbl in table.values() for x in tbl.values())
 
 
-def parse_true16(gfx: str, spec: dict, tok: str) -> dict[str, int] | None:
-    """The encoder's side of ``fallback``'s true16 registers and sources; None if ``tok`` is not one."""
+def parse_true16(gfx: str, spec: dict, tok: str, enc=None) -> dict[str, int] | None:
+    """The encoder's side of ``fallback``'s and ``true16_opsel``'s true16 registers and sources (the op_sel bit
+    as key ``OP_SEL``, to be or-ed into that field); None if ``tok`` is not one."""
     if not _true16(spec):
         return None
     fname = next(iter(spec["table"]))
     m = re.match(r"^v(\d+)\.([lh])$", tok)
+    if m and enc is not None and enc.field("OP_SEL") is not None and fname in OPSEL_BIT and int(m.group(1)) < 256:
+        r = int(m.group(1)) + (256 if enc.field(fname).width == 9 else 0)
+        return {fname: r, "OP_SEL": (1 << OPSEL_BIT[fname]) if m.group(2) == "h" else 0}
     if m and int(m.group(1)) < 128:
         r = int(m.group(1)) | (128 if m.group(2) == "h" else 0)
         return {fname: r + (256 if fname.startswith("SRC") else 0)}

@@ -45,6 +45,12 @@ def operand(dec, entry, spec, fields) -> str | None:
     if _ATTR.match(t) and "ATTR" in fields:
         chan = next((v for k, v in fields.items() if "CHAN" in k), 0)
         return f"attr{fields['ATTR']}.{'xyzw'[chan & 3]}"
+    if dec.gfx in ("GFX11", "GFX12"):
+        from . import rdna
+
+        half = rdna.true16_opsel(dec, entry, spec, fields)
+        if half is not None:
+            return half
     for fname, table in spec["table"].items():
         v = fields.get(fname)
         if v is None:
@@ -224,7 +230,7 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
 
         tsize, is_float = operand_type(half.split()[0])
         v = f[name]
-        t = opd.literal_text(lit, 32, is_float) if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 32, is_float)
+        t = opd.literal_token(lit, "b32") if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 32, is_float)
         if t is None:
             return None, 4, f"VOPD source value {v} is not valid"
         vals[name] = t

@@ -1,0 +1,49 @@
+"""The regeneration steps, in order, each run as its own process (every step reads the files the steps before it
+wrote, so no table cached in memory by an earlier step is ever used by a later one)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from .. import archs
+
+# step -> (module, takes architecture arguments, architectures it applies to by default)
+STEPS: dict[str, tuple[str, bool, str]] = {
+    "facts": ("gpuisa.data.amd.generate", False, "all"),
+    "layouts": ("gpuisa.codec.layouts", True, "layouts"),
+    "plans": ("gpuisa.codec.plans", True, "llvm"),
+    "named": ("gpuisa.codec.named", True, "llvm"),
+    "sdwa": ("gpuisa.codec.sdwa", True, "sdwa"),
+    "literals": ("gpuisa.regen.literals", True, "llvm"),
+    "batch": ("gpuisa.codec.batch_data", True, "llvm"),
+    "examples": ("gpuisa.data.amd.examples.generate", True, "all"),
+    "golden": ("gpuisa.regen.golden", True, "llvm"),
+}
+
+
+def _default(kind: str) -> list[str]:
+    if kind == "layouts":
+        from ..codec.layouts import EXTRA
+
+        return sorted(EXTRA)
+    if kind == "sdwa":
+        return [a.name for a in archs.AMD_ARCHS if a.features.sdwa]
+    if kind == "llvm":
+        return [a.name for a in archs.AMD_ARCHS if a.llvm_target]
+    return [a.name for a in archs.AMD_ARCHS]
+
+
+def run_steps(steps: list[str], arch_names: list[str]) -> int:
+    names = [archs.resolve_arch(a).name for a in arch_names]
+    for step in steps:
+        module, per_arch, kind = STEPS[step]
+        targets = [a for a in _default(kind) if not names or a in names]
+        if per_arch and not targets:
+            continue
+        cmd = [sys.executable, "-m", module] + (targets if per_arch else [])
+        print(f"regen: {step}: {' '.join(cmd[2:])}", file=sys.stderr)
+        if subprocess.run(cmd).returncode:
+            print(f"regen: step {step} failed", file=sys.stderr)
+            return 1
+    return 0
