@@ -27,8 +27,6 @@ import re
 from . import catalog
 from .match import classify, dot_tokens, match_opcode, match_operands, split_instruction, split_top, _show
 
-LABEL = re.compile(r"^[A-Za-z_$][\w$]*:")
-DIRECTIVE = re.compile(r"^\s*(\.|//|\{|\}|$|[A-Za-z_$][\w$]*:\s*$)")
 
 
 def _vkey(v: str) -> tuple:
@@ -467,49 +465,18 @@ def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str
 
 
 def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
-    """Every instruction of a .ptx text; .version/.target directives apply when no override is given.
+    """Every instruction of a .ptx text, and every other error (directives, names, syntax), with
+    its line and column (frontend.check_module); .version/.target directives apply when no override
+    is given."""
+    from .frontend import check_module
 
-    Identical lines (and statements) under the same target and version are checked once: kernels
-    repeat themselves a lot.
-    """
-    return [{**r, "line": lineno} for lineno, r in check_lines(text, target, version)]
+    return [{**r, "line": line, "col": col} for line, col, r in check_module(text, target, version)]
 
 
 def check_lines(text: str, target: str | None = None, version: str | None = None):
-    """(line number, result) of every instruction of a .ptx text, like check_file; the result dicts
-    are shared between identical statements, so callers copy what they keep or change."""
-    seen: dict[tuple, dict] = {}
-    lines_by_setting: dict[tuple, dict[str, list[dict]]] = {}
-    lines_seen = lines_by_setting.setdefault((target, version), {})
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        done = lines_seen.get(raw)
-        if done is not None:
-            for first in done:
-                yield lineno, first
-            continue
-        line = raw.split("//", 1)[0].strip()
-        if not line:
-            continue
-        if line.startswith(".version") and version is None:
-            file_version = line.split()[1] if len(line.split()) > 1 else None
-            version = file_version
-            lines_seen = lines_by_setting.setdefault((target, version), {})
-            continue
-        if line.startswith(".target") and target is None:
-            target = line.split()[1].split(",")[0] if len(line.split()) > 1 else None
-            lines_seen = lines_by_setting.setdefault((target, version), {})
-            continue
-        results = []
-        for stmt in line.split(";"):
-            stmt = stmt.strip()
-            while ":" in stmt and LABEL.match(stmt):  # labels
-                stmt = stmt.split(":", 1)[1].strip()
-            if not stmt or stmt[0] in ".{}" or ((stmt[0] == "/" or ":" in stmt) and DIRECTIVE.match(stmt)):
-                continue
-            key = (stmt, target, version)
-            first = seen.get(key)
-            if first is None:
-                first = seen[key] = check_instruction(stmt, target, version)
-            results.append(first)
-            yield lineno, first
-        lines_seen[raw] = results
+    """(line number, result) of every instruction (and other error) of a .ptx text, like check_file;
+    the result dicts are shared between identical statements, so callers copy what they keep."""
+    from .frontend import check_module
+
+    for line, _, r in check_module(text, target, version):
+        yield line, r

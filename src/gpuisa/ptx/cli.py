@@ -37,21 +37,19 @@ def _validate_args(args) -> None:
 
 
 def cmd_check(args) -> int:
-    from .check import check_instruction, check_lines
+    from .check import check_instruction
 
     _validate_args(args)
     if bool(args.file) == bool(args.instruction):
         raise UserError("give one instruction or --file FILE.ptx (not both, not neither)")
     if args.file:
+        from .frontend import errors
+
         if not os.path.isfile(args.file):
             raise UserError(f"no such file: {args.file}")
         with open(args.file, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
-        count, bad = 0, []
-        for lineno, r in check_lines(text, args.target, args.version):
-            count += 1
-            if not r["valid"]:
-                bad.append({**r, "line": lineno})
+        count, bad = errors(text, args.target, args.version)
         shown_name = os.path.basename(args.file)
         if args.json:
             import json
@@ -59,7 +57,8 @@ def cmd_check(args) -> int:
             sys.stdout.write(json.dumps({"instructions": count, "invalid": len(bad), "errors": bad}, indent=1) + "\n")
         else:
             for r in bad:
-                print(f"{shown_name}:{r['line']}: {r['error']}")
+                print(f"{shown_name}:{r['line']}:{r['col']}: {r['error']}" + (f" (closest form: `{r['form']}`)"
+                                                                              if r.get("form") else ""))
             print(f"{count} instructions, {len(bad)} invalid")
         return 1 if bad else 0
     r = check_instruction(args.instruction, args.target, args.version)

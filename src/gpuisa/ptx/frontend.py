@@ -3,7 +3,7 @@
 ``check_module(text)`` lexes the text (lexer.statements: statements over lines, comments, scopes,
 labels, line-ended directives), checks the module header (`.version`, `.target`,
 `.address_size`), declarations, function headers and debug sections (directives.py), keeps the
-scopes of register declarations and the module's symbols, and feeds every instruction statement
+register declarations of each function and the module's symbols, and feeds every instruction statement
 to the instruction checker (check.check_instruction); names an instruction uses must be declared:
 registers in an enclosing scope before use, labels anywhere in their function, variables and
 functions anywhere in the module, special registers from the fixed set (with `.x`… only on the
@@ -34,23 +34,16 @@ SREG_SCALAR = {"%laneid", "%warpid", "%nwarpid", "%smid", "%nsmid", "%gridid", "
                "%is_explicit_cluster", "%cluster_ctarank", "%cluster_nctarank"}
 SREG_SCALAR |= {f"%pm{i}" for i in range(8)} | {f"%pm{i}_64" for i in range(8)} | {f"%envreg{i}" for i in range(32)}
 PREDEFINED = {"WARP_SZ", "_"}
+SPECIAL = SREG_VECTOR | SREG_SCALAR | PREDEFINED
 VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 NAME_REF = re.compile(r"(?<![\w$.%])(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z]\w*)?)")
-RANGE_NAME = re.compile(r"^(.*?)(\d+)$")
+NO_DIGITS = str.maketrans("", "", "0123456789")
 QUOTED = re.compile(r"`([^`]+)`")
 
 
 def _result(error: str, kind: str = "directive") -> dict:
     return {"valid": False, "name": None, "form": None, "error": error, "min_target": None, "ptx_version": None,
             "kind": kind}
-
-
-class _Scope:
-    __slots__ = ("exact", "ranges")
-
-    def __init__(self):
-        self.exact: set = set()
-        self.ranges: dict = {}
 
 
 class Module:
@@ -62,15 +55,19 @@ class Module:
         self.target, self.version = target, version
         self.results: list[tuple[int, dict]] = []
         self.strict = False
-        self.scopes: list[_Scope] = []
         self.depth = 0  # brace depth
         self.func_depth = None  # depth of the current function body, or None
         self.symbols: set = set()  # module-level names: variables, functions
         self.func_names: set = set()  # labels, parameters and local variables of the current function
-        self.pending: list[tuple[int, str]] = []  # names of the current function to resolve at its end
         self.module_pending: list[tuple[int, str]] = []
         self.seen: dict = {}
-        self.ok_names: dict = {}
+        self.batch: list[tuple[int, str]] = []
+        self.name_texts: list[str] = []
+        self.regs: set = set()  # registers declared in the current function (any of its scopes)
+        self.reg_ranges: dict = {}
+        self.func_start = 0
+        self.count = 0  # instructions checked
+        self.code = ""
         self.header_done = 0  # 0: expect .version; 1: expect .target; 2: expect .address_size/others
 
     # ------------------------------------------------------------------ driver
@@ -87,6 +84,7 @@ class Module:
                                               "syntax")))
             code = code[:bad] + code[bad:].encode("ascii", "replace").decode().replace("?", " ")
         self.strict = code.lstrip().startswith(".version")
+        self.code = code
         for off, stmt, end in statements(code):
             if end == ";":
                 if stmt[:1] == ".":
@@ -107,10 +105,12 @@ class Module:
                 self.add_error(off, D.check_section(stmt, self.version))
             elif stmt:
                 self.missing_semicolon(off, stmt)
+        self.flush()
         if self.strict:
+            self.check_names(self.func_start)
             if self.depth:
                 self.results.append((len(text), _result("unexpected end of file: a `{` is not closed", "syntax")))
-            self.resolve(self.module_pending, set())
+            self.resolve(self.module_pending)
         self.results.sort(key=lambda r: r[0])
         return self
 
@@ -133,14 +133,13 @@ class Module:
             if name:
                 self.symbols.add(name)
             self.func_names = set(params)
-            self.pending = []
+            self.regs, self.reg_ranges = set(), {}
+            self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
         elif self.depth == 0 and self.strict:
             self.add_error(off, "a `{` block outside a function", "syntax")
         self.depth += 1
-        self.scopes.append(_Scope())
-        self.ok_names = {}
 
     def close(self, off: int) -> None:
         if self.depth == 0:
@@ -148,12 +147,10 @@ class Module:
             return
         if self.depth == self.func_depth:
             self.func_depth = None
+            self.flush()
             if self.strict:
-                self.module_pending += [(o, n) for o, n in self.pending if n not in self.func_names]
-            self.pending = []
+                self.check_names(self.func_start)
         self.depth -= 1
-        self.scopes.pop()
-        self.ok_names = {}
 
     def label(self, off: int, name: str) -> None:
         if self.func_depth is None and self.strict:
@@ -176,6 +173,7 @@ class Module:
             err, v = D.check_version(stmt)
             self.add_error(off, err)
             if self.version_override is None and v:
+                self.flush()
                 self.version = v
                 self.seen = {}
             self.header_done = max(self.header_done, 1)
@@ -185,6 +183,7 @@ class Module:
             err, t = D.check_target(stmt, self.version)
             self.add_error(off, err)
             if self.target_override is None and t:
+                self.flush()
                 self.target = t
                 self.seen = {}
             self.header_done = 2
@@ -219,17 +218,15 @@ class Module:
         if err is None and self.strict and self.depth == 0:
             self.need_header(off)
         if space == ".reg":
-            if not self.scopes:
+            if self.func_depth is None:
                 if self.strict:
                     self.add_error(off, ".reg declarations are only allowed inside a function")
                 return
-            scope = self.scopes[-1]
             for name, count in names:
                 if count is None:
-                    scope.exact.add(name)
+                    self.regs.add(name)
                 else:
-                    scope.ranges[name] = max(count, scope.ranges.get(name, 0))
-            self.ok_names = {}
+                    self.reg_ranges[name] = max(count, self.reg_ranges.get(name, 0))
         elif self.func_depth is None:
             self.symbols.update(n for n, _ in names)
         else:
@@ -239,60 +236,74 @@ class Module:
     def instruction(self, off: int, stmt: str) -> None:
         if "\n" in stmt:
             stmt = " ".join(stmt.split())
-        key = stmt
-        r = self.seen.get(key)
-        if r is None:
-            r = check_instruction(stmt, self.target, self.version)
-            if r["valid"] or r.get("kind") is None:
-                r = dict(r, kind="instruction")
-            self.seen[key] = r
-        self.results.append((self.locate(off, stmt, r["error"]) if r["error"] else off, r))
-        if self.strict:
-            if self.func_depth is None:
-                self.add_error(off, "an instruction outside a function", "syntax")
-            self.check_names(off, stmt)
+        self.batch.append((off, stmt))
+        if self.strict and self.func_depth is None:
+            self.add_error(off, "an instruction outside a function", "syntax")
 
-    def check_names(self, off: int, stmt: str) -> None:
-        parts = stmt.split(None, 2) if stmt[0] == "@" else stmt.split(None, 1)
-        ops = (parts[0] + " " + parts[2] if len(parts) > 2 else parts[0]) if stmt[0] == "@" else (
-            parts[1] if len(parts) > 1 else "")
-        if not ops:
+    def flush(self) -> None:
+        """Check the instructions read since the last flush.
+
+        Statements that differ only in the digits of their operands (register numbers, immediates)
+        share a verdict when one of them is valid, unless a digit can matter: an operand selector
+        (`.b0`, `%tid.x`), a guard, or an instruction head with a fixed immediate set (`cp.async`'s
+        cp-size); the digits are dropped with one ``str.translate`` over all operand texts at once.
+        """
+        batch, self.batch = self.batch, []
+        if not batch:
             return
-        ok = self.ok_names
-        for name, field in NAME_REF.findall(ops):
-            got = ok.get(name)
-            if got is None:
-                got = ok[name] = self.declared(name)
-            if got is True:
-                if field and name in SREG_SCALAR:
-                    self.name_error(off, stmt, name + field, f"`{name}` has no field `{field}`")
-                elif field and name in SREG_VECTOR and field not in VECTOR_FIELDS:
-                    self.name_error(off, stmt, name + field,
-                                    f"`{field}` is not a field of `{name}`; allowed: .x, .y, .z, .w")
-            elif got is False:
-                self.name_error(off, stmt, name, f"`{name}` is not a declared register"
-                                + (" or a special register" if name[0] == "%" else ""))
-            else:
-                self.pending.append((off, name))
+        split = [s.split(None, 1) for _, s in batch]
+        canon = "\n".join(p[1] if len(p) > 1 else "" for p in split).translate(NO_DIGITS).split("\n")
+        seen, results, names, exact = self.seen, self.results, self.name_texts, _EXACT_OPCODE
+        target, version, strict = self.target, self.version, self.strict
+        for (off, stmt), parts, cops in zip(batch, split, canon):
+            opcode = parts[0]
+            ops = parts[1] if len(parts) > 1 else ""
+            if strict:
+                names.append(ops.split(None, 1)[1] if opcode[0] == "@" and " " in ops else ops)
+                if opcode[0] == "@":
+                    names.append(opcode)
+            ex = exact.get(opcode)
+            if ex is None:
+                ex = exact[opcode] = opcode[0] == "@" or _exact_immediates(opcode)
+            key = stmt if ex or "." in ops else (opcode, cops)
+            r = seen.get(key)
+            if r is None:
+                r = seen.get(stmt)
+                if r is None:
+                    r = check_instruction(stmt, target, version)
+                    r = dict(r, kind="instruction")
+                    seen[stmt] = r
+                if r["valid"]:
+                    seen[key] = r
+            results.append((self.locate(off, stmt, r["error"]) if r["error"] else off, r))
+        self.count += len(batch)
 
-    def declared(self, name: str):
-        """True (declared or special), False (an undeclared register) or None (resolve later)."""
-        if name in PREDEFINED or name in SREG_VECTOR or name in SREG_SCALAR:
-            return True
-        m = None
-        for scope in reversed(self.scopes):
-            if name in scope.exact:
-                return True
-            if scope.ranges:
-                if m is None:
-                    m = RANGE_NAME.match(name) or False
-                if m and scope.ranges.get(m.group(1), 0) > int(m.group(2)) and (
-                        m.group(2) == "0" or m.group(2)[0] != "0"):
-                    return True
-        return False if name[0] == "%" else None
+    def check_names(self, start: int) -> None:
+        """The names the function's instructions use, read at its end: one regular-expression pass
+        over all its operand texts, then set operations (registers of a declared range are made as
+        strings and subtracted in C, not matched one by one)."""
+        texts, self.name_texts = self.name_texts, []
+        if not texts:
+            return
+        pairs = set(NAME_REF.findall("\n".join(texts)))
+        rest = {n for n, _ in pairs} - self.regs - SPECIAL
+        for prefix, count in self.reg_ranges.items():
+            if rest:
+                rest.difference_update(map(prefix.__add__, map(str, range(count))))
+        for name, field in sorted(p for p in pairs if p[1]):
+            if name in SREG_SCALAR:
+                self.name_error(start, name + field, f"`{name}` has no field `{field}`")
+            elif name in SREG_VECTOR and field not in VECTOR_FIELDS:
+                self.name_error(start, name + field, f"`{field}` is not a field of `{name}`; allowed: .x, .y, .z, .w")
+        for name in sorted(rest):
+            if name[0] == "%":
+                self.name_error(start, name, f"`{name}` is not a declared register or a special register")
+            elif name not in self.func_names:
+                self.module_pending.append((start, name))
 
-    def name_error(self, off: int, stmt: str, token: str, msg: str) -> None:
-        self.results.append((self.find(off, stmt, token), _result(msg, "name")))
+    def name_error(self, start: int, token: str, msg: str) -> None:
+        m = re.compile(r"(?<![\w$%])" + re.escape(token) + r"(?![\w$])").search(self.code, start)
+        self.results.append((m.start() if m else start, _result(msg, "name")))
 
     def find(self, off: int, stmt: str, token: str) -> int:
         """Offset of a token of the statement at ``off`` in the file (else the statement's)."""
@@ -304,20 +315,44 @@ class Module:
         m = QUOTED.search(error)
         return self.find(off, stmt, m.group(1)) if m else off
 
-    def resolve(self, pending: list[tuple[int, str]], local: set) -> None:
-        for off, name in pending:
-            if name not in self.symbols and name not in local:
-                self.results.append((off, _result(f"`{name}` is not declared (no variable, function, label "
-                                                  "or parameter of that name)", "name")))
+    def resolve(self, pending: list[tuple[int, str]]) -> None:
+        for start, name in pending:
+            if name not in self.symbols:
+                self.name_error(start, name, f"`{name}` is not declared (no variable, function, label "
+                                "or parameter of that name)")
 
 
-def check_module(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
-    """Every instruction's result and every other error of a .ptx text, in text order, each with
-    ``line`` and ``col``."""
+_EXACT: dict = {}
+_EXACT_OPCODE: dict = {}
+
+
+def _exact_immediates(opcode: str) -> bool:
+    """Whether some form of the opcode's head takes only listed immediates in an operand."""
+    head = opcode.split(".", 1)[0]
+    hit = _EXACT.get(head)
+    if hit is None:
+        from . import catalog
+
+        hit = _EXACT[head] = any(op.get("values") for _, f in catalog.forms_for_head(head) for op in f["operands"])
+    return hit
+
+
+def check_module(text: str, target: str | None = None, version: str | None = None) -> list[tuple[int, int, dict]]:
+    """(line, column, result) of every instruction and every other error of a .ptx text, in text
+    order; results are shared between identical statements (copy what you change)."""
+    mod = Module(text, target, version).run()
+    pos = Position(text)
+    return [(*pos.line_col(off), r) for off, r in mod.results]
+
+
+def errors(text: str, target: str | None = None, version: str | None = None) -> tuple[int, list[dict]]:
+    """(number of instructions, [error result with line and col]): positions are worked out for
+    the errors only."""
     mod = Module(text, target, version).run()
     pos = Position(text)
     out = []
     for off, r in mod.results:
-        line, col = pos.line_col(off)
-        out.append((line, col, r))
-    return out
+        if not r["valid"]:
+            line, col = pos.line_col(off)
+            out.append({**r, "line": line, "col": col})
+    return mod.count, out

@@ -123,6 +123,11 @@ def statements(code: str):
                     break  # `;` (a `;` inside braces ends it too, unbalanced), a scope's `}`, or the end
                 chunks.append(d)
             piece, delim = "".join(chunks), d
+        if delim == ";" and ":" not in piece:
+            stripped = piece.strip()
+            if stripped[:1] != "." or not LINE_DIRECTIVE.match(stripped):
+                yield start + len(piece) - len(piece.lstrip()), stripped, ";"
+                continue
         sect = None
         for item in _labels_then(start, piece, delim):
             if item[2] == "section":
