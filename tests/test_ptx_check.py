@@ -47,11 +47,16 @@ def test_target_and_version():
 
 def test_file_mode(tmp_path):
     ptx = tmp_path / "k.ptx"
-    ptx.write_text(".version 8.0\n.target sm_90\n.entry k() {\n.reg .b32 r<4>;\n"
+    ptx.write_text(".version 8.0\n.target sm_90\n.entry k() {\n.reg .b32 r<4>;\n.reg .pred p<2>;\n"
                    "vadd.u32.u32.u32 r1, r2, r3;\n@p1 add.s32 r1, r2, r3; // ok\nvsub.u16.u32.u32 r1, r2, r3;\nL1: ret;\n}\n")
     res = check_file(ptx.read_text())
     assert [r["valid"] for r in res] == [True, True, False, True]
-    assert res[2]["line"] == 7
+    assert (res[2]["line"], res[2]["col"]) == (8, 5)
+    # a whole module (it starts with .version) resolves names: p1 undeclared is an error on its line
+    res = check_file(ptx.read_text().replace(".reg .pred p<2>;", ""))
+    bad = [r for r in res if not r["valid"]]
+    assert [(r["line"], r["error"]) for r in bad][0] == (7, "`p1` is not declared (no variable, function, label "
+                                                         "or parameter of that name)")
 
 
 def test_cli_json_and_errors(cli_env, tmp_path):

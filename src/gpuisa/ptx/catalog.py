@@ -76,10 +76,12 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
 def forms_for_head(head: str) -> list[tuple[str, dict]]:
     """Like ``forms_by_head()[head]`` but reads only that head's forms from the forms cache, so the
     validator of a whole .ptx file unpacks a handful of forms, not all."""
+    from .corrections import correct_forms
+
     if families.cache_info().currsize:  # everything is parsed already
-        return forms_by_head().get(head, [])
+        return correct_forms(forms_by_head().get(head, []))
     blob = _forms_cache()[1].get(head)
-    return marshal.loads(blob) if blob else []
+    return correct_forms(marshal.loads(blob)) if blob else []
 
 
 def forms_cache_path() -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from . import catalog
+from .corrections import exempt_pair, rule_error
 from .match import classify, dot_tokens, match_opcode, match_operands, split_instruction, split_top, _show
 
 
@@ -52,6 +53,10 @@ def _describe_failure(name: str, form: dict, fail, toks: list[str]) -> str:
     if "set" in pick:
         values = form["value_sets"].get(pick["set"], [])
         rx = form.get("value_patterns", {}).get(pick["set"])
+        near = _nearest(tok, form, fail.expected) if tok is not None else None
+        if near and near[0] not in values:
+            return (f"`{tok}` is not valid in {name} here; closest: `{near[0]}` ({near[1]}); "
+                    f"or {pick['set']}: {_show(values, rx, 12)}")
         if tok is None:
             return f"missing {pick['set']} for {name}; allowed: {_show(values, rx)}"
         return f"`{tok}` is not a valid {pick['set']} for {name}; allowed: {_show(values, rx)}"
@@ -59,6 +64,18 @@ def _describe_failure(name: str, form: dict, fail, toks: list[str]) -> str:
     if tok is None:
         return f"missing `{want}` in {name}"
     return f"`{tok}` is not valid in {name} here; expected `{want}`"
+
+
+def _nearest(tok: str, form: dict, expected) -> tuple[str, str] | None:
+    """(value, set) of the expected value closest in spelling to a wrong token, if any is close."""
+    import difflib
+
+    pool = {}
+    for e, _ in expected:
+        for v in form["value_sets"].get(e.get("set"), []) if "set" in e else [e.get("lit", "")]:
+            pool.setdefault(v, e.get("set") or "literal")
+    best = difflib.get_close_matches(tok, list(pool), n=1, cutoff=0.75)
+    return (best[0], pool[best[0]]) if best else None
 
 
 def _requirements(form: dict, bind: dict) -> tuple[str, list[str]]:
@@ -137,6 +154,11 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
         name, form, bind = hit
         rule = OPERAND_RULES.get(name)
         broken = rule(items) if rule else None
+        if not broken:
+            broken = rule_error(name, form, bind, items, target, version)
+            if broken:
+                result.update({"name": name, "form": form["syntax"], "error": broken})
+                return result
         if broken:
             result.update({"name": name, "form": form["syntax"], "error": f"{name}: {broken}"})
             return result
@@ -229,7 +251,7 @@ def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | Non
         hit = _opcode_match(form, toks, tkey, name)
         bind, fail, rejected = hit
         if bind is None:
-            score = (0, fail.pos, _literal_prefix_len(form, toks))
+            score = (0, _name_fits(name, tkey), fail.pos, _literal_prefix_len(form, toks))
         else:
             okey = (fid, sigs)
             fits = _OPERANDS_FIT.get(okey)
@@ -237,7 +259,7 @@ def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | Non
                 fits = _OPERANDS_FIT[okey] = match_operands(form, items) is None
             if fits and rejected is None:
                 return (name, form, bind), None
-            score = (1, 99 if rejected is None else 98, 0)
+            score = (1, 1, 99 if rejected is None else 98, 0)
         if best is None or score > best[0]:
             best = (score, name, form, hit, None if bind is None or fits else True)
     if best is None:
@@ -249,6 +271,12 @@ def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | Non
         oerr = match_operands(form, items) if bad_operands else None
         err = f"{name}: {oerr}" if oerr else _rejected(form, bind, name)
     return None, (score, name, form, err)
+
+
+def _name_fits(name: str, toks: tuple) -> bool:
+    """Whether every token of the instruction's name is in the opcode: the closest form of `st.shhared`
+    is one of st's, not of st.async's."""
+    return all(t in toks for t in dot_tokens(name))
 
 
 def _signature(item: dict) -> tuple:
@@ -393,7 +421,7 @@ def _rejected(form: dict, bind: dict, name: str) -> str | None:
             shown = " with ".join(f"`{v.split('=', 1)[1]}`" for v in values)
             return f"{shown} needs {' or '.join(needs)} as well in {name} (measured with ptxas)"
     for a, b in form.get("rejected_pairs", []):
-        if a in keys and b in keys:
+        if a in keys and b in keys and not exempt_pair(name, bind):
             return f"`{a.split('=', 1)[1]}` cannot be combined with `{b.split('=', 1)[1]}` in {name}"
     return None
 

@@ -144,7 +144,11 @@ def split_top(text: str, sep: str = ",") -> list[str]:
 
 
 _NEGATIVE_LITERAL = re.compile(r"^(?!0[fFdD])\d")  # after `-`: a number, except the hex floats 0f…/0d…
-SUFFIX_RE = re.compile(r"^([A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$")
+SUFFIX_RE = re.compile(r"^(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$")
+# special registers with fields (%tid.x): the field is part of the name, not an operand selector
+VECTOR_SREGS = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
+                "%cluster_nctaid"}
+VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 
 
 def classify(item: str) -> dict:
@@ -182,12 +186,21 @@ def classify(item: str) -> dict:
         return out
     out["kind"] = "reg"
     m = SUFFIX_RE.match(s)
-    if m:
+    if m and not (m.group(1) in VECTOR_SREGS and m.group(2) in VECTOR_FIELDS):
         out["name"] = m.group(1)
         out["suffixes"] = ["." + x for x in m.group(2).split(".") if x]
     else:
         out["name"] = s
     return out
+
+
+def _int_value(text: str) -> int | None:
+    """An integer literal's value (decimal, 0x hex, 0 octal, 0b binary, U suffix), else None."""
+    t = text.rstrip("Uu")
+    try:
+        return int(t, 0) if not (len(t) > 1 and t[0] == "0" and t[1].isdigit()) else int(t, 8)
+    except ValueError:
+        return None
 
 
 def _suffix_ok(form: dict, pat: dict, got: list[str]) -> str | None:
@@ -242,7 +255,8 @@ def _item_error(form: dict, pat: dict, got: dict) -> str | None:
     vals = pat.get("values")
     if vals is not None and gk == "reg":
         allowed = _values(form, vals) if isinstance(vals, str) else vals
-        if got.get("name", "").lstrip("-")[:1].isdigit() and got["name"] not in allowed:
+        if got.get("name", "").lstrip("-")[:1].isdigit() and got["name"] not in allowed and (
+                _int_value(got["name"]) not in {_int_value(a) for a in allowed}):
             return f"`{got['name']}` is not a valid {pat['name']}; allowed: {', '.join(allowed)}"
     if pk == "mem" and gk == "mem" and pat.get("inner"):
         lo = sum(1 for x in pat["inner"] if not x["optional"])

@@ -1,0 +1,87 @@
+"""Corrections to the generated catalog and rules beyond its forms, each measured with ptxas 13.0
+on the instructions compilers emit (nvcc 13, llc-22; tests/data/ptx_corpus) and on small probes.
+
+Catalog corrections (``correct_forms``, applied to a head's forms when the validator loads them):
+
+* pairwise measurements that a triple contradicts: ``mad.wide`` and ``mapa.u64`` were measured
+  with registers too narrow for them and recorded as rejected; ``cvt.rzi.f64.f64`` (any integer
+  rounding with the same floating-point type on both sides) is accepted although ``.rzi`` with
+  ``.f64`` was rejected with integer source types;
+* modifier orders ptxas accepts beyond the grammar's: ``wmma.mma`` layouts after the shape and the
+  rounding after the types (``…m8n8k4.f64.f64.f64.f64.rn``, ``…m16n16k8.row.col…``),
+  ``mbarrier.arrive_drop`` with the scope before the state space;
+* the destination selector of the three-operand video instructions is optional.
+
+Rules (``rule_error``, after a form has taken an instruction):
+
+* ``.L2::cache_hint`` comes with its cache-policy operand, and that operand only with it (the
+  catalog had recorded the modifier as rejected: it was measured without the operand);
+* ``mad.f32`` needs a rounding modifier on sm_20 and newer;
+* ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4.
+"""
+
+from __future__ import annotations
+
+VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
+ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
+DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
+FLOATS = {".f16", ".bf16", ".f32", ".f64"}
+
+
+def correct_forms(forms: list) -> list:
+    """The (name, form) list of one head, corrected in place (idempotent)."""
+    for name, form in forms:
+        if form.get("corrected"):
+            continue
+        form["corrected"] = True
+        drop = DROP_REJECTS.get(name, set())
+        if form.get("rejects") and form["operands"] and form["operands"][-1]["name"] == "cache-policy":
+            # measured without the cache-policy operand that .L2::cache_hint needs
+            drop = drop | {r for r in form["rejects"] if r.startswith(".level::cache_hint=")}
+        if drop and form.get("rejects"):
+            form["rejects"] = [r for r in form["rejects"] if r not in drop]
+        if name in ORDER_FREE:
+            form["order_free"] = True
+        if name in VIDEO3:
+            for op in form["operands"][:1]:
+                for suf in op.get("suffixes", []):
+                    suf["optional"] = True
+    return forms
+
+
+def exempt_pair(name: str, bind: dict) -> bool:
+    """Whether a measured rejected pair does not apply to this whole combination."""
+    if name == "cvt" and ".irnd" in bind:
+        return bind.get(".dtype") == bind.get(".atype") and bind.get(".dtype") in FLOATS
+    return False
+
+
+def rule_error(name: str, form: dict, bind: dict, items: list, target: str | None, version: str | None) -> str | None:
+    """An error ptxas reports beyond the form, or None."""
+    ops = form["operands"]
+    if ops and ops[-1]["name"] == "cache-policy" and ops[-1]["optional"]:
+        hinted = any(v == ".L2::cache_hint" for v in bind.values())
+        required = sum(1 for o in ops if not o["optional"])
+        if hinted and len(items) <= required:
+            return f"{name}: `.L2::cache_hint` needs the cache-policy operand"
+        if not hinted and len(items) >= len(ops):
+            return f"{name}: a cache-policy operand needs `.L2::cache_hint`"
+    if name == "mad" and ".rnd" not in form["value_sets"] and form["syntax"].endswith(".f32 d, a, b, c;"):
+        if target is None or _sm(target) >= 20:
+            return "mad: a floating-point mad needs a rounding modifier (.rn, .rz, .rm, .rp) on sm_20 and newer"
+    if name in ("shfl", "vote") and (target is None or _sm(target) >= 70) and (
+            version is None or _vkey(version) >= (6, 4)):
+        return f"{name} without `.sync` is refused on sm_70 and newer from PTX ISA 6.4; use {name}.sync"
+    return None
+
+
+def _sm(target: str) -> int:
+    digits = "".join(c for c in target.split("_", 1)[-1] if c.isdigit())
+    return int(digits) if digits else 0
+
+
+def _vkey(v: str) -> tuple:
+    try:
+        return tuple(int(x) for x in v.split("."))
+    except ValueError:
+        return (0,)
