@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .errors import UserError
+from .errors import UserError, echo, one_line
 
 
 class _LazyArchs:
@@ -247,6 +247,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse with one-line errors (exit code 2)."""
 
     def error(self, message: str):  # noqa: D401
+        message = one_line(message, 300)
         print(f"gpuisa: {message} (see gpuisa {self.prog.split(' ', 1)[-1] if ' ' in self.prog else ''} --help)".replace("  ", " "),
               file=sys.stderr)
         raise SystemExit(2)
@@ -273,7 +274,7 @@ def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     s = sub.add_parser("search", help="search names, summaries, encodings, formats and categories")
     s.add_argument("text")
     s.add_argument("--arch")
-    s.add_argument("--limit", type=int, default=100, help="at most this many (instruction, architecture) results")
+    s.add_argument("--limit", type=_positive_int, default=100, help="at most this many (instruction, architecture) results")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_search)
     s = sub.add_parser("list", help="instructions of an architecture")
@@ -305,12 +306,67 @@ def _register_plugins(sub, modules=PLUGINS) -> None:
             module.register(sub)
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{echo(text, 30)} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not a positive number")
+    return value
+
+
+def _check_port(args) -> None:
+    """`serve` on an address that cannot be bound: one line now, not the server's error later."""
+    import socket
+
+    try:
+        info = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(info[0], socket.SOCK_STREAM) as s:
+            s.bind(info[4])
+    except (OSError, OverflowError) as exc:
+        raise UserError(f"cannot listen on {echo(args.host, 60)} port {args.port} "
+                        f"({getattr(exc, 'strerror', None) or exc})") from None
+
+
+def _unexpected(exc: Exception) -> str:
+    """One line for an error no command turned into a UserError (GPUISA_DEBUG=1 shows the traceback)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"gpuisa: the input is not UTF-8 text ({exc.reason} at byte {exc.start})"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"gpuisa: {where}{exc.strerror or exc}"
+    return f"gpuisa: internal error: {type(exc).__name__}: {exc} (GPUISA_DEBUG=1 shows where)"
+
+
 def main(argv: list[str] | None = None) -> int:
+    import os
+    import warnings
+
     argv = sys.argv[1:] if argv is None else argv
+    warnings.simplefilter("ignore", RuntimeWarning)  # numpy's overflow notes: results are exact by design
+    if os.environ.get("GPUISA_DEBUG"):
+        return _main(argv)
+    try:
+        return _main(argv)
+    except SystemExit:
+        raise
+    except Exception as exc:  # noqa: BLE001 -- never a traceback: one line, exit 2
+        print(one_line(_unexpected(exc)), file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     if argv[:2] == ["ptx", "check"] and "-h" not in argv and "--help" not in argv:
         # hot path for build scripts checking .ptx files: only the PTX parser is built
         from .ptx.__main__ import main as ptx_main
-        return ptx_main(argv[1:], prog="gpuisa")
+
+        argparse.ArgumentParser.error = _Parser.error  # its usage errors in one line too
+        try:
+            return ptx_main(argv[1:], prog="gpuisa")
+        except UserError as exc:
+            print(one_line(f"gpuisa: {exc}"), file=sys.stderr)
+            return 2
     # a core command needs no feature package imported: keeps `gpuisa show` fast
     first = next((a for a in argv if not a.startswith("-")), None)
     if first in CORE_COMMANDS:
@@ -324,9 +380,11 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # argparse already printed a one-line usage error
         return 2 if exc.code else 0
     try:
+        if args.cmd == "serve":
+            _check_port(args)
         return args.func(args)
     except UserError as exc:
-        print(f"gpuisa: {exc}", file=sys.stderr)
+        print(one_line(f"gpuisa: {exc}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -319,6 +319,7 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
     path = Path(path)
     with locked(path.parent, "build the store"):
         clean_stale(path.parent)
+        clean_stale(imports_dir())  # (killed imports' temporaries: their pid is gone)
         _clean_legacy(path.parent, ".gpuisa-", (".sqlite", ".sqlite-journal"))
         sources = fact_sources()
         loaders = list(_loaders())
@@ -407,24 +408,46 @@ def _current_or_build(progress) -> Path:
         if _is_current(db, paths):
             return db
     target = cache_db()
-    try:
-        with locked(target.parent, "build the store"):
-            paths = all_fact_paths()  # (another process may have imported or built while we waited)
-            if _is_current(target, paths):
-                return target
-            return build(target, progress)
-    except LockTimeout:
-        raise
-    except (OSError, sqlite3.OperationalError):
-        pass  # an unwritable data folder: build where we can
+    if _writable(target):
+        try:
+            with locked(target.parent, "build the store"):
+                paths = all_fact_paths()  # (another process may have imported or built while we waited)
+                if _is_current(target, paths):
+                    return target
+                return build(target, progress)
+        except LockTimeout:
+            raise
+        except (OSError, sqlite3.OperationalError):
+            pass  # (full, or made unwritable meanwhile): build where we can
     target = temp_db(paths)
+    if _own_folder(target.parent) and _is_current(target, paths):  # built by an earlier read-only command
+        return target
     try:
-        if _is_current(target, paths):
-            return target
+        os.makedirs(target.parent, mode=0o700, exist_ok=True)
+        if not _own_folder(target.parent):
+            raise PermissionError(f"{target.parent} belongs to another user")
         return build(target, progress)
     except (OSError, sqlite3.OperationalError) as exc:
         raise StoreError(f"cannot build the store: neither {cache_db().parent} nor {target.parent} can be written "
                          f"({type(exc).__name__}: {exc})") from None
+
+
+def _writable(db: Path) -> bool:
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(db.parent, os.W_OK) and not db.is_dir()
+
+
+def _own_folder(folder: Path) -> bool:
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    import stat
+
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
 
 
 def _ro_uri(db: Path) -> str:
