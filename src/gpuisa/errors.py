@@ -27,7 +27,7 @@ def echo(value, limit: int = 60) -> str:
 
 def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
     """``message`` with control characters escaped (one line) and at most ``limit`` characters."""
-    text = str(message)
-    if any(c < " " or c == "\x7f" for c in text):
-        text = "".join(c if c >= " " and c != "\x7f" else repr(c)[1:-1] for c in text)
+    text = str(message).encode("utf-8", "backslashreplace").decode("utf-8")  # (lone surrogates from argv)
+    if not text.isprintable():  # (newlines, NEL, line/paragraph separators, other controls)
+        text = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
