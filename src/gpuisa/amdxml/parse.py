@@ -31,6 +31,7 @@ MAX_DEPTH = 24
 MAX_RECORD_BYTES = 4 * 1024 * 1024  # bytes read while one record (or any not yet cleared element) is open
 MAX_TEXT = 256 * 1024  # one text node or attribute value
 MAX_ELEMENTS = 1_500_000
+MAX_TOTAL_TEXT = 64 * 1024 * 1024  # characters of text in the whole file (real: ~5 M)
 MAX_RECORDS = {"encoding": 2_000, "instruction": 10_000, "data_format": 2_000, "operand_type": 2_000,
                "functional_group": 2_000, "functional_subgroup": 2_000}
 RADIXES = (2, 8, 10, 16)
@@ -306,7 +307,7 @@ def _walk(reader: _Reader, counted: "_CountingStream", label: str, progress) -> 
     """The event loop: records handed to the reader and cleared; every bound of the module enforced."""
     stack: list[ET.Element] = []
     counts: dict[str, int] = {}
-    elements = 0
+    elements = text_chars = 0
     last = 0
     for event, el in iterparse(counted, events=("start", "end"), forbid_dtd=True):
         if event == "start":
@@ -322,9 +323,14 @@ def _walk(reader: _Reader, counted: "_CountingStream", label: str, progress) -> 
                 raise XmlImportError(f"{label}: <{_tag(el)}> has attributes larger than any real ISA file's (refused)")
             continue
         stack.pop()
-        if el.text is not None and len(el.text) > MAX_TEXT:
-            raise XmlImportError(f"{label}: the text of <{_tag(el)}> is {len(el.text)} characters; at most {MAX_TEXT} "
-                                 "are allowed (refused)")
+        if el.text is not None:
+            text_chars += len(el.text)
+            if len(el.text) > MAX_TEXT:
+                raise XmlImportError(f"{label}: the text of <{_tag(el)}> is {len(el.text)} characters; at most "
+                                     f"{MAX_TEXT} are allowed (refused)")
+            if text_chars > MAX_TOTAL_TEXT:
+                raise XmlImportError(f"{label}: more than {MAX_TOTAL_TEXT // 2**20} M characters of text; real ISA "
+                                     "files have about 5 M (refused)")
         if len(stack) > 4:
             continue  # inside a record: handled with the record
         parent_path = tuple(e.tag for e in stack)
