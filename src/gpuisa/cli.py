@@ -318,15 +318,18 @@ def _positive_int(text: str) -> int:
 
 def _check_port(args) -> None:
     """`serve` on an address that cannot be bound: one line now, not the server's error later."""
+    import errno
     import socket
 
     try:
-        info = socket.getaddrinfo(args.host, args.port, type=socket.SOCK_STREAM)[0]
+        info = socket.getaddrinfo(args.host.strip(), args.port, type=socket.SOCK_STREAM)[0]
         with socket.socket(info[0], socket.SOCK_STREAM) as s:
             s.bind(info[4])
-    except (OSError, OverflowError) as exc:
-        raise UserError(f"cannot listen on {echo(args.host, 60)} port {args.port} "
-                        f"({getattr(exc, 'strerror', None) or exc})") from None
+    except OSError as exc:
+        if exc.errno in (errno.EADDRINUSE, errno.EACCES, errno.EADDRNOTAVAIL):
+            raise UserError(f"cannot listen on {echo(args.host, 60)} port {args.port} ({exc.strerror})") from None
+    except (OverflowError, ValueError, UnicodeError):
+        pass  # (serve itself says what is wrong with the host or port)
 
 
 def _unexpected(exc: Exception) -> str:

@@ -333,6 +333,7 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
                 con.close()
     if progress:
         progress("done", 1, 1)
+    _note_ignored(path)
     return path
 
 
