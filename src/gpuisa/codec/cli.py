@@ -3,27 +3,30 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
 from ..errors import UserError
 
-BRANCHES = re.compile(r"^s_(branch|cbranch_\w+)$")
-
 
 def register(sub) -> None:
-    s = sub.add_parser("decode", help="disassemble AMD machine code (hex bytes, dwords, a raw file or an ELF code object)")
+    s = sub.add_parser("decode", help="disassemble AMD machine code (hex bytes, dwords, a raw file or an ELF code object)",
+                       description="Prints llvm-objdump -d's listing (offsets, dwords, symbols, branch targets) from the "
+                                   "batch decoder; --fields lays out each encoding field instead (slower).")
     s.add_argument("hex", nargs="*", help="bytes '05 00 39 d6', dwords '0xd6390005', or one hex string")
     s.add_argument("--arch", required=True, help="architecture: family (rdna4) or gfx target (gfx1200)")
-    s.add_argument("--file", help="raw binary or ELF code object (.hsaco/.co)")
+    s.add_argument("--file", help="raw binary or ELF code object (.hsaco/.co/.o)")
     s.add_argument("--wave64", action="store_true", help="wave64 syntax (vcc instead of vcc_lo) on RDNA")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--fields", action="store_true", help="each instruction's encoding fields and their meanings")
+    s.add_argument("--json", action="store_true", help="JSON Lines: one object per instruction, written as decoded")
     s.set_defaults(func=cmd_decode)
-    s = sub.add_parser("encode", help="assemble AMD instructions in LLVM's syntax")
+    s = sub.add_parser("encode", help="assemble AMD instructions in LLVM's syntax",
+                       description="With --file every line that does not assemble is reported (FILE:LINE:COLUMN: "
+                                   "error: reason) and the exit code is 1; -o writes nothing then.")
     s.add_argument("text", nargs="*", help="instruction text, e.g. 'v_msad_u8 v5, v1, v2, s3'")
     s.add_argument("--arch", required=True)
     s.add_argument("--file", help="assembly file: one instruction per line, ; and // comments, labels")
+    s.add_argument("-o", "--output", help="write the bytes to this file (only when every line assembles)")
     s.add_argument("--wave64", action="store_true")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_encode)
@@ -59,151 +62,100 @@ def parse_hex(tokens: list[str]) -> bytes:
     return bytes(out)
 
 
-def _labels_and_sections(data: bytes):
-    from .elf import ElfError, code_sections, is_elf
-
-    if is_elf(data):
+def _read_input(args) -> bytes:
+    if args.file:
+        if args.hex:
+            raise UserError("give either hex bytes or --file, not both")
         try:
-            secs = code_sections(data)
-        except ElfError as exc:
-            raise UserError(str(exc)) from None
-        if not secs:
-            raise UserError("the ELF file has no executable section")
-        return [(s.name, s.address, s.data, s.labels) for s in secs]
-    return [(None, 0, data, {})]
+            return Path(args.file).read_bytes()
+        except OSError as exc:
+            raise UserError(f"cannot read {args.file}: {exc.strerror}") from None
+    return parse_hex(args.hex)
 
 
-def _branch_target(d) -> int | None:
-    if d.valid and d.name and BRANCHES.match(d.name) and "SIMM16" in d.fields:
-        simm = d.fields["SIMM16"]
-        if simm >= 0x8000:
-            simm -= 0x10000
-        return d.offset + 4 + 4 * simm
-    return None
+def _code_sections(data: bytes):
+    from .elf import ElfError, code_sections
+
+    try:
+        secs = code_sections(data)
+    except ElfError as exc:
+        raise UserError(str(exc)) from None
+    if not secs:
+        raise UserError("the ELF file has no executable section")
+    return secs
 
 
 def cmd_decode(args) -> int:
-    from .decoder import get_decoder
+    from .elf import is_elf
 
     arch = _arch(args.arch)
-    if args.file:
-        try:
-            data = Path(args.file).read_bytes()
-        except OSError as exc:
-            raise UserError(f"cannot read {args.file}: {exc.strerror}") from None
-        if args.hex:
-            raise UserError("give either hex bytes or --file, not both")
-    else:
-        data = parse_hex(args.hex)
-    dec = get_decoder(arch, args.wave64)
-    results = []
-    for sec_name, addr, blob, labels in _labels_and_sections(data):
-        for d in dec.decode(blob, addr):
-            d.target = _branch_target(d)
-            results.append((sec_name, labels, addr, d))
-    if args.json:
-        out = []
-        for sec_name, labels, addr, d in results:
-            j = d.to_json()
-            if sec_name is not None:
-                j["section"] = sec_name
-                lab = labels.get(d.offset - addr)
-                if lab:
-                    j["label"] = lab
-            if d.target is not None:
-                j["target"] = d.target
-            out.append(j)
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    data = _read_input(args)
+    secs = _code_sections(data) if is_elf(data) else None
+    if args.fields:
+        from .fields import write_fields
+
+        write_fields(arch, args.wave64, data if secs is None else secs, args.json)
         return 0
-    enc_cache = {}
-    last_sec = object()
-    for sec_name, labels, addr, d in results:
-        if sec_name != last_sec and sec_name is not None:
-            print(f"section {sec_name}:")
-        last_sec = sec_name
-        lab = labels.get(d.offset - addr)
-        if lab:
-            print(f"{lab}:")
-        text = d.text if d.valid else f"<invalid: {d.error}>"
-        extra = ""
-        if d.target is not None:
-            tl = labels.get(d.target - addr)
-            extra = f"   -> 0x{d.target:x}" + (f" <{tl}>" if tl else "")
-        print(f"  {d.offset:06x}: {d.data.hex(' '):<36} {text}{extra}")
-        if d.valid and d.encoding:
-            enc = enc_cache.get(d.encoding) or dec.tables.encodings[d.encoding]
-            enc_cache[d.encoding] = enc
-            parts = []
-            for f in enc.sorted_fields():
-                v = f.extract(int.from_bytes(d.data[:enc.width // 8], "little"))
-                meaning = d.meanings.get(f.name)
-                parts.append(f"{f.name}[{f.bits_text()}]={v}" + (f"({meaning})" if meaning else ""))
-            print(f"          {d.encoding}: " + " ".join(parts))
+    from .decoder import get_decoder
+    from .listing import write_elf, write_raw
+
+    dec = get_decoder(arch, args.wave64)
+    sys.stdout.flush()
+    out = sys.stdout.buffer
+    if secs is None:
+        write_raw(out, dec, data, args.json)
+    else:
+        write_elf(out, dec, args.file, secs, args.json)
+    out.flush()
     return 0
 
 
-def _read_source(args) -> list[tuple[int, str]]:
+def _read_source(args) -> tuple[str, list[tuple[int, str]]]:
     if args.file:
+        if args.text:
+            raise UserError("give either instruction text or --file, not both")
         try:
             text = Path(args.file).read_text()
         except OSError as exc:
             raise UserError(f"cannot read {args.file}: {exc.strerror}") from None
-        return list(enumerate(text.splitlines(), 1))
+        return args.file, list(enumerate(text.splitlines(), 1))
     if not args.text:
         raise UserError("no instruction given (pass the text or --file FILE.s)")
-    return list(enumerate(" ".join(args.text).split("\n"), 1))
+    return "", list(enumerate(" ".join(args.text).split("\n"), 1))
 
 
-def assemble_lines(arch: str, lines: list[tuple[int, str]], wave64: bool = False) -> list[tuple[int, str, object]]:
-    """Two passes: label offsets, then each instruction (branch labels become SIMM16 offsets)."""
-    from .encoder import EncodeError, get_encoder, strip_comment
+def assemble_lines(arch: str, lines: list[tuple[int, str]], wave64: bool = False):
+    """(offset, text, Encoded) per instruction and every error (``asmfile.AsmError``)."""
+    from .asmfile import assemble
+    from .encoder import get_encoder
 
-    enc = get_encoder(arch, wave64)
-    insts: list[tuple[int, str]] = []
-    labels: dict[str, int] = {}
-    offset = 0
-    sizes: list[int] = []
-    for lineno, raw in lines:
-        line = strip_comment(raw)
-        while line and re.match(r"^[A-Za-z_.$][\w.$]*:", line):
-            name, line = line.split(":", 1)
-            labels[name] = offset
-            line = line.strip()
-        if not line:
-            continue
-        probe = re.sub(r"^(s_(?:branch|cbranch_\w+))\s+[A-Za-z_.$][\w.$]*$", r"\1 0", line)
-        try:
-            size = len(enc.encode_line(probe).data)
-        except EncodeError as exc:
-            raise UserError(f"line {lineno}: {exc}") from None
-        insts.append((lineno, line))
-        sizes.append(size)
-        offset += size
-    out = []
-    offset = 0
-    for (lineno, line), size in zip(insts, sizes):
-        m = re.match(r"^(s_(?:branch|cbranch_\w+))\s+([A-Za-z_.$][\w.$]*)$", line)
-        if m and m.group(2) in labels:
-            delta = (labels[m.group(2)] - offset - 4) // 4
-            line = f"{m.group(1)} {delta & 0xFFFF}"
-        elif m:
-            raise UserError(f"line {lineno}: unknown label {m.group(2)!r}")
-        try:
-            out.append((offset, line, enc.encode_line(line)))
-        except EncodeError as exc:
-            raise UserError(f"line {lineno}: {exc}") from None
-        offset += size
-    return out
+    return assemble(get_encoder(arch, wave64), lines)
 
 
 def cmd_encode(args) -> int:
     arch = _arch(args.arch)
-    results = assemble_lines(arch, _read_source(args), args.wave64)
+    source, lines = _read_source(args)
+    results, errors = assemble_lines(arch, lines, args.wave64)
+    if errors and not source:  # instruction text on the command line: the first error, one line (exit 2)
+        e = errors[0]
+        raise UserError(e.reason if len(lines) == 1 else f"line {e.line}: {e.reason}")
+    if errors:  # a file: every bad line, as llvm-mc reports them, and exit 1 (-o writes nothing)
+        sys.stdout.flush()
+        for e in errors:
+            print(e.format(source), file=sys.stderr)
+        return 1
+    if args.output:
+        try:
+            Path(args.output).write_bytes(b"".join(r.data for _, _, r in results))
+        except OSError as exc:
+            raise UserError(f"cannot write {args.output}: {exc.strerror}") from None
     if args.json:
-        if len(results) == 1:
+        if len(results) == 1 and not source:
             sys.stdout.write(json.dumps(results[0][2].to_json(), indent=2) + "\n")
         else:
             sys.stdout.write(json.dumps([dict(r.to_json(), offset=o, text=t) for o, t, r in results], indent=2) + "\n")
+        return 0
+    if args.output:
         return 0
     for off, text, r in results:
         print(f"{off:06x}: {r.data.hex(' '):<36} {text}")

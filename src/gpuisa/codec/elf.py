@@ -1,16 +1,23 @@
-"""AMD GPU code objects (ELF, ``.hsaco``/``.co``): executable sections and their symbols.
+"""AMD GPU code objects (ELF, ``.hsaco``/``.co``/``.o``): executable sections and their symbols.
 
-pyelftools reads the ELF; a malformed file becomes one ``ElfError`` line with
-the position, never a traceback.
+A small reader of 64-bit little-endian ELF (what every AMDGPU code object is) with ``struct``: no
+dependency, and nothing to import at start-up.  A malformed file becomes one ``ElfError`` line that
+says what is wrong, never a traceback.
 """
 
 from __future__ import annotations
 
-import io
+import struct
 from dataclasses import dataclass, field
 
 ELF_MAGIC = b"\x7fELF"
 SHF_EXECINSTR = 0x4
+SHT_PROGBITS, SHT_SYMTAB = 1, 2
+# symbol types shown as labels, as llvm-objdump shows them: no type, object, function, AMD HSA kernel
+_LABEL_TYPES = (0, 1, 2, 10)
+_HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
+_SECTION = struct.Struct("<IIQQQQIIQQ")
+_SYMBOL = struct.Struct("<IBBHQQ")
 
 
 class ElfError(ValueError):
@@ -29,30 +36,72 @@ def is_elf(data: bytes) -> bool:
     return data[:4] == ELF_MAGIC
 
 
-def code_sections(data: bytes) -> list[CodeSection]:
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
+def _string(table: bytes, at: int) -> str:
+    end = table.find(b"\0", at)
+    if at >= len(table) or end < 0:
+        raise ElfError(f"corrupted ELF code object: a name at {at} is outside its string table")
+    return table[at:end].decode("utf-8", "replace")
 
-    try:
-        elf = ELFFile(io.BytesIO(data))
-        out: list[CodeSection] = []
-        index: dict[int, CodeSection] = {}
-        for i, sec in enumerate(elf.iter_sections()):
-            if sec["sh_type"] == "SHT_PROGBITS" and sec["sh_flags"] & SHF_EXECINSTR:
-                cs = CodeSection(sec.name, sec["sh_addr"], sec.data())
-                out.append(cs)
-                index[i] = cs
-        symtab = elf.get_section_by_name(".symtab")
-        if symtab is not None:
-            for sym in symtab.iter_symbols():
-                shndx = sym["st_shndx"]
-                if isinstance(shndx, int) and shndx in index and sym.name:
-                    cs = index[shndx]
-                    off = sym["st_value"] - cs.address
-                    if 0 <= off < len(cs.data) and sym["st_info"]["type"] in ("STT_FUNC", "STT_NOTYPE", "STT_AMDGPU_HSA_KERNEL"):
-                        cs.labels.setdefault(off, sym.name)
-        return out
-    except (ELFError, ValueError, KeyError, IndexError, OSError) as exc:
-        raise ElfError(f"corrupted ELF code object: {exc}") from None
-    except Exception as exc:  # pyelftools raises assorted errors on truncated files
-        raise ElfError(f"corrupted ELF code object: {type(exc).__name__}: {exc}") from None
+
+def _headers(data: bytes) -> tuple[list[tuple], int]:
+    if len(data) < _HEADER.size:
+        raise ElfError(f"corrupted ELF code object: {len(data)} bytes, shorter than the ELF header")
+    ident = data[:16]
+    if ident[4] != 2 or ident[5] != 1:
+        raise ElfError("not a 64-bit little-endian ELF file (AMD GPU code objects are)")
+    h = _HEADER.unpack_from(data)
+    shoff, shentsize, shnum, shstrndx = h[6], h[11], h[12], h[13]
+    if shnum == 0:
+        return [], 0
+    if shentsize != _SECTION.size or shoff + shnum * shentsize > len(data):
+        raise ElfError(f"corrupted ELF code object: section headers ({shnum} at {shoff}) run past the "
+                       f"end of the file ({len(data)} bytes)")
+    secs = [_SECTION.unpack_from(data, shoff + i * shentsize) for i in range(shnum)]
+    if shstrndx >= shnum:
+        raise ElfError(f"corrupted ELF code object: section-name table index {shstrndx} of {shnum}")
+    return secs, shstrndx
+
+
+def _contents(data: bytes, sec: tuple, what: str) -> bytes:
+    off, size = sec[4], sec[5]
+    if off + size > len(data):
+        raise ElfError(f"corrupted ELF code object: {what} ({size} bytes at {off}) runs past the end of the "
+                       f"file ({len(data)} bytes)")
+    return data[off:off + size]
+
+
+def code_sections(data: bytes) -> list[CodeSection]:
+    """The executable sections in file order, each with its labels (symbols in it, by section offset)."""
+    secs, shstrndx = _headers(data)
+    if not secs:
+        return []
+    names = _contents(data, secs[shstrndx], "the section-name table")
+    out: list[CodeSection] = []
+    index: dict[int, CodeSection] = {}
+    for i, s in enumerate(secs):
+        if s[1] == SHT_PROGBITS and s[2] & SHF_EXECINSTR:
+            name = _string(names, s[0])
+            cs = CodeSection(name, s[3], _contents(data, s, f"section {name}"))
+            out.append(cs)
+            index[i] = cs
+    for s in secs:
+        if s[1] == SHT_SYMTAB:
+            _add_labels(data, s, secs, index)
+    return out
+
+
+def _add_labels(data: bytes, symtab: tuple, secs: list, index: dict[int, CodeSection]) -> None:
+    if symtab[9] != _SYMBOL.size or symtab[6] >= len(secs):
+        raise ElfError("corrupted ELF code object: the symbol table's entry size or string table is wrong")
+    table = _contents(data, symtab, "the symbol table")
+    strings = _contents(data, secs[symtab[6]], "the symbol names")
+    for at in range(0, len(table) - _SYMBOL.size + 1, _SYMBOL.size):
+        st_name, info, _, shndx, value, _ = _SYMBOL.unpack_from(table, at)
+        cs = index.get(shndx)
+        if cs is None or not st_name or info & 0xF not in _LABEL_TYPES:
+            continue
+        off = value - cs.address
+        if 0 <= off < len(cs.data):
+            name = _string(strings, st_name)
+            if name:
+                cs.labels.setdefault(off, name)
