@@ -13,7 +13,8 @@ def register(sub) -> None:
     s.add_argument("name", help="instruction name (AMD), or a whole PTX instruction in quotes with --isa ptx")
     s.add_argument("operands", nargs="*", metavar="OPERAND=VALUE",
                    help="S0=0x10 S1=1.5 VCC=0b0110 ...; a comma list gives one value per lane")
-    s.add_argument("--arch", help="rdna3.5, rdna4, cdna4 or a gfx target (default: newest with pseudocode)")
+    s.add_argument("--arch", help="any AMD generation or gfx target (default: newest with pseudocode of its own; "
+                   "other generations carry semantics from the nearest that has them)")
     s.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
     s.add_argument("--lanes", type=int, help="active lanes (default: the length of the longest list, else 1)")
     s.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA, 64 on CDNA)")
@@ -78,9 +79,13 @@ def _default_arch(name: str) -> str:
     from .. import archs
     from . import sources
 
-    have = [a for a in sources.default_source().archs() if sources.lookup(a, name.lower())]
+    own = sources.default_source().archs()
+    have = [a for a in own if sources.lookup(a, name.lower())]
+    if not have:  # an instruction only older generations have (carried from a donor by another spelling)
+        have = [a for a in sources.generations() if a not in own and sources.lookup(a, name.lower())]
     if not have:
-        raise UserError(f"no pseudocode for {name} in {', '.join(archs.by_name(a).title for a in sources.default_source().archs())}")
+        raise UserError(f"no pseudocode for {name} in any generation ({', '.join(archs.by_name(a).title for a in own)} "
+                        "have their own; the others carry it from those)")
     return archs.newest_first(have)[0]
 
 
@@ -96,7 +101,7 @@ def cmd_eval(args) -> int:
     except EvalError as exc:
         raise UserError(str(exc)) from None
     if args.json:
-        keys = ("arch", "name", "lanes", "wave", "outputs", "state", "scalar_registers", "unused")
+        keys = ("arch", "name", "lanes", "wave", "inferred_from", "outputs", "state", "scalar_registers", "unused")
         print(json.dumps({k: res[k] for k in keys if k in res}, indent=2))
         return 0
     for line in render_result(res):
@@ -114,6 +119,8 @@ def render_result(res: dict) -> list[str]:
     from .. import archs
 
     out = [f"{res['name']} on {archs.by_name(res['arch']).title}, wave{res['wave']}, {res['lanes']} lane(s)"]
+    if res.get("inferred_from"):
+        out[0] += f" (semantics inferred from {archs.by_name(res['inferred_from']).title})"
     w = max([len(k) for k in res["outputs"]] + [8])
     for reg, vals in res["outputs"].items():
         fmt = res["formats"].get(reg)
@@ -168,17 +175,21 @@ def cmd_coverage(args) -> int:
             keys = [archs.resolve_arch(args.arch).name]
         except archs.UnknownArch as exc:
             raise UserError(str(exc)) from None
-        if keys[0] not in sources.default_source().archs():
-            have = ", ".join(archs.by_name(a).title for a in sources.default_source().archs())
-            raise UserError(f"no pseudocode source for {archs.by_name(keys[0]).title} (available: {have})")
+        if keys[0] not in sources.generations():
+            have = ", ".join(archs.by_name(a).title for a in sources.generations())
+            raise UserError(f"no semantics for {archs.by_name(keys[0]).title} (available: {have})")
     cov = semantics_coverage(_store(), keys)
     if args.json:
-        print(json.dumps({a: {"total": v["total"], "executable": v["executable"], "categories": v["categories"],
+        print(json.dumps({a: {"total": v["total"], "executable": v["executable"], "pseudocode": v["pseudocode"],
+                              "inferred_from": v["inferred_from"], "categories": v["categories"],
                               "failed": [{"name": f["name"], "reason": f["reason"]} for f in v["failed"]]}
                           for a, v in cov.items()}, indent=2))
         return 0
     for a, v in cov.items():
         print(f"{v['title']}: {v['executable']}/{v['total']} VALU+SALU instructions execute ({v['percent']}%)")
+        if v["inferred_from"]:
+            print("  inferred from " + ", ".join(f"{archs.by_name(d).title} ({n})" for d, n in v["inferred_from"].items())
+                  + f": {v['title']} has no pseudocode of its own")
         for cat, c in sorted(v["categories"].items()):
             print(f"  {cat}: {c['executable']}/{c['total']}")
         for f in v["failed"]:

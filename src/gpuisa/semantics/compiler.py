@@ -434,6 +434,8 @@ def program(arch: str, name: str) -> Program:
     entry = sources.lookup(arch, name)
     if entry is None:
         raise NoSemantics(f"no pseudocode for {name} in {arch}")
+    if entry.inherited_from:  # a generation without pseudocode runs its donor's program (sources.donor)
+        return sources.carried(program(entry.inherited_from, entry.donor_name), entry)
     if matrix.is_matrix(name):  # the manuals give a formula, not code: run natively
         return matrix.program(arch, name, entry)
     scalar = entry.op_class.startswith("SOP")

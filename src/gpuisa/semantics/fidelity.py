@@ -90,7 +90,7 @@ def _check(arch: str, name: str) -> str | None:
     from . import compiler
 
     if sources.lookup(arch, name) is None:
-        return "the pseudocode source has no entry for this instruction"
+        return sources.missing_reason(arch)
     try:
         prog = compiler.program(arch, name)
     except compiler.NoSemantics as exc:
@@ -114,6 +114,10 @@ def fidelity(arch: str, name: str) -> tuple[str, str]:
     reason = check(arch, name)
     if reason is not None:
         return "unsupported", reason
+    carried = None if sources.native(arch) else sources.donor(arch, name)
+    if carried is not None:  # the donor's fidelity, marked with where it comes from
+        level, why = fidelity(*carried)
+        return level, f"{sources.inferred_label(arch, name)}; {why}"
     from . import matrix
 
     if matrix.is_matrix(name):
@@ -166,9 +170,10 @@ def build_table() -> dict:
     rows: list[list[str]] = []
     index: dict[tuple[str, str], int] = {}
     archs = {}
-    for a in src.archs():
+    for a in sources.generations():
         archs[a] = {}
-        for n in sorted(src.entries(a)):
+        names = src.entries(a) if sources.native(a) else sources.inherited_entries(a)
+        for n in sorted(names):
             row = fidelity(a, n)
             archs[a][n] = index.setdefault(row, len(rows))
             if archs[a][n] == len(rows):

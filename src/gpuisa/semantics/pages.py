@@ -1,51 +1,99 @@
 """Page extender: the Semantics section of AMD instruction pages.
 
-page["semantics"] = {"source", "pseudocode", "fidelity", "reason", "generations"}.  The
-pseudocode is loaded at run time from the installed source and labelled with it; the
-repository stores none.  ``generations`` says, for each other generation with
-pseudocode, whether its text is the same, with a unified diff where it differs.
+page["semantics"] = {"source", "pseudocode", "fidelity", "reason", "generations", "inferred_from",
+"notes", "description"}.  The pseudocode is loaded at run time from the installed source and
+labelled with it; the repository stores none.  ``generations`` says, for each other generation
+with pseudocode, whether its text is the same, with a unified diff where it differs.  A
+generation without pseudocode of its own shows the text it carries from its donor
+(``inferred_from``, the donor's key), and ``notes`` states the differences between the two
+generations that are known (``generation_notes``); ``description`` is the notes as one line.
 """
 
 from __future__ import annotations
 
+import re
+
 from .. import archs
+
+_LEGACY_MUL = re.compile(r"^v_(mad|mac|mul|fma|fmac)_legacy_f32$|^v_(mul|fma|fmac)_dx9_zero_f32$")
+_UNFUSED = re.compile(r"^v_(mad|mac)_(f32|f16|legacy_f32)$|^v_mad(ak|mk)_f32$")
+_CARRY = re.compile(r"^v_(add|sub|subrev)_(co_ci|co|c_co|b_co)_u32$|^v_(addc|subb|subbrev)_co_u32$|^v_cndmask_b32$")
+
+
+def generation_notes(arch: str, name: str) -> list[str]:
+    """Differences, known to this project, between the generation and the one its semantics come from
+    (or that a reader of another generation's pseudocode should know), in this project's words."""
+    from . import sources
+
+    me = archs.by_name(arch)
+    fam = me.features.encoding_family
+    notes = []
+    found = None if sources.native(arch) else sources.donor(arch, name)
+    if found is not None:
+        d = archs.by_name(found[0])
+        if set(d.features.waves) != set(me.features.waves):
+            notes.append(f"{me.title} runs {_waves(me)} only where {d.title} runs {_waves(d)}: lane masks (EXEC, VCC, "
+                         f"compare and carry results) have one bit per lane of a {_waves(me)}")
+    elif me.family == "CDNA" and len(me.features.waves) == 1:
+        notes.append(f"{me.title} runs {_waves(me)} only")
+    if _LEGACY_MUL.match(name):
+        notes.append("legacy (DX9) multiply: zero times any value, infinity and NaN included, gives zero; "
+                     "GFX9 and GFX10 call these *_legacy_f32, GFX11 and later *_dx9_zero_f32")
+    if _UNFUSED.match(name) and fam in ("GFX9", "GFX10"):
+        notes.append("not fused: the product is rounded before the add (unlike v_fma_*); the f32 forms flush "
+                     "denormals to zero on these generations")
+    if _CARRY.match(name) and fam == "GFX10":
+        notes.append("carry in RDNA1/2: the VOP2 form reads and writes VCC, which is VCC_LO (32 bits) in wave32 "
+                     "and the 64-bit VCC in wave64; the VOP3 form names an SGPR or SGPR pair of the wave's size")
+    elif _CARRY.match(name) and fam == "GFX9":
+        notes.append("carry on GFX9 (wave64): the VOP2 form reads and writes the 64-bit VCC, the VOP3 form an "
+                     "SGPR pair")
+    return notes
+
+
+def _waves(a) -> str:
+    return " and ".join(f"wave{w}" for w in a.features.waves) or "wave32 and wave64"
 
 
 def extend(page: dict) -> None:
     if page.get("vendor") != "AMD":
         return
     from . import sources
-    from .diffs import text_diff
 
     if not sources.available():
         return
-    src = sources.default_source()
     arch, name = page["arch"], page["name"]
-    have = src.archs()
     found = sources.lookup_all(name)
     entry = found.get(arch)
-    others = {}
-    for a in archs.newest_first([x for x in have if x != arch]):
-        e = found.get(a)
-        if e is None:
-            continue
-        if entry is None:
-            others[a] = {"same": None, "diff": None}
-            continue
-        same = e.text.strip() == entry.text.strip()
-        diff = None if same else text_diff(entry.text, e.text, archs.by_name(arch).title, archs.by_name(a).title)
-        others[a] = {"same": same, "diff": diff}
+    if entry is None and not sources.native(arch):
+        entry = sources.lookup(arch, name)  # carried from the nearest generation with pseudocode
+    others = _other_generations(arch, found, entry)
+    notes = generation_notes(arch, name)
+    extra = {"inferred_from": entry.inherited_from if entry is not None else None, "notes": notes,
+             "description": "; ".join(notes) if notes else None}
     if entry is None:
-        if arch in have:
-            reason = "the pseudocode source has no entry for this instruction"
-        else:
-            reason = (f"no pseudocode source for {archs.by_name(arch).title} "
-                      f"(available: {', '.join(archs.by_name(a).title for a in have)})")
-        page["semantics"] = {"source": src.label, "pseudocode": None, "fidelity": "unsupported", "reason": reason,
-                             "generations": others}
+        src = sources.default_source()
+        page["semantics"] = {"source": src.label, "pseudocode": None, "fidelity": "unsupported",
+                             "reason": sources.missing_reason(arch), "generations": others, **extra}
         return
     from .fidelity import page_fidelity
 
     fid, reason = page_fidelity(arch, name)
     page["semantics"] = {"source": entry.source, "pseudocode": entry.text, "fidelity": fid, "reason": reason,
-                         "generations": others}
+                         "generations": others, **extra}
+
+
+def _other_generations(arch: str, found: dict, entry) -> dict:
+    from .diffs import text_diff
+
+    others = {}
+    title = archs.by_name(arch).title
+    for a in archs.newest_first([x for x in found if x != arch]):
+        e = found[a]
+        if entry is None:
+            others[a] = {"same": None, "diff": None}
+            continue
+        same = e.text.strip() == entry.text.strip()
+        diff = None if same else text_diff(entry.text, e.text, title, archs.by_name(a).title)
+        others[a] = {"same": same, "diff": diff}
+    return others

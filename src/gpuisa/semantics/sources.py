@@ -13,6 +13,7 @@ implement :meth:`PcodeSource.entries`.
 from __future__ import annotations
 
 import ast
+import re
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,8 @@ class PcodeEntry:
     op_class: str  # AMD opcode table the text is listed under (VOP3Op, SOP2Op, ...)
     text: str  # the pseudocode exactly as the source gives it
     source: str  # label for pages: what it is and which version
+    inherited_from: str | None = None  # donor generation when this generation's source has no pseudocode
+    donor_name: str | None = None  # the donor's spelling of the instruction (old MFMA and SALU names differ)
 
 
 class PcodeSource:
@@ -164,8 +167,13 @@ def available() -> bool:
 
 
 def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None:
-    """The pseudocode entry for an instruction; ``prefer`` an encoding name (VOPC, VOP3...)."""
+    """The pseudocode entry for an instruction; ``prefer`` an encoding name (VOPC, VOP3...).
+
+    For a generation the source has no pseudocode for, the entry is carried by name from the
+    nearest generation that has it (:func:`donor`), marked with ``inherited_from``."""
     name = name.lower()
+    if arch not in default_source().archs():
+        return _inherited(arch, name, prefer)
     lst = default_source().entries(arch).get(name)
     if not lst and name.startswith("v_dual_"):
         # Each half of a VOPD dual issue runs its VOP1/VOP2 counterpart's operation.
@@ -182,3 +190,160 @@ def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None
             if e.op_class.upper() == want:
                 return e
     return lst[0]
+
+
+# ------------------------------------------------------------------ generations without pseudocode
+
+def generations() -> tuple[str, ...]:
+    """Every AMD generation with semantics: the source's own, and those carried from a donor."""
+    from .. import archs
+
+    return tuple(archs.arch_names())
+
+
+def native(arch: str) -> bool:
+    return arch in default_source().archs()
+
+
+def _gfx(arch: str) -> int:
+    from .. import archs
+
+    m = re.match(r"GFX(\d+)", archs.by_name(arch).features.encoding_family)
+    return int(m.group(1)) if m else 0
+
+
+@functools.lru_cache(maxsize=None)
+def donors(arch: str) -> tuple[str, ...]:
+    """Generations with pseudocode, nearest first, for one without: the same encoding family first
+    (CDNA5 = gfx1250 is GFX12: RDNA4 before CDNA4), then the same product line (CDNA, RDNA), then the
+    nearest encoding generation, newest first among equals."""
+    from .. import archs
+
+    have = default_source().archs()
+    if arch in have:
+        return ()
+    me = archs.by_name(arch)
+
+    def key(d: str):
+        a = archs.by_name(d)
+        return (a.features.encoding_family != me.features.encoding_family, a.family != me.family,
+                abs(_gfx(d) - _gfx(arch)), -a.order)
+
+    return tuple(sorted(have, key=key))
+
+
+# GFX10 -> GFX11 renames of identical operations (the older spelling on the left).
+_RENAMES = ((re.compile(r"^s_andn1_"), "s_and_not0_"), (re.compile(r"^s_andn2_"), "s_and_not1_"),
+            (re.compile(r"^s_orn1_"), "s_or_not0_"), (re.compile(r"^s_orn2_"), "s_or_not1_"),
+            (re.compile(r"^v_(mul|fma|fmac)_legacy_f32$"), r"v_\1_dx9_zero_f32"),
+            (re.compile(r"^v_mul_lo_i32$"), "v_mul_lo_u32"))  # the low 32 bits do not depend on signedness
+# CDNA1/2 spell MFMAs without the separator gfx940 added: v_mfma_f32_32x32x1f32 = v_mfma_f32_32x32x1_2b_f32
+# (the block count is not in the old name); the old bf16 forms with ``_1k`` are the newer bf16 forms.
+_OLD_MFMA = re.compile(r"^v_mfma_(f32|i32|f64)_(\d+x\d+x\d+)(f32|f16|bf16_1k|i8|f64)$")
+
+
+def spellings(name: str, donor_names) -> list[str]:
+    """The instruction's name and the donor's spellings of the same operation."""
+    out = [name]
+    for pat, new in _RENAMES:
+        if pat.search(name):
+            out.append(pat.sub(new, name))
+    m = _OLD_MFMA.match(name)
+    if m:
+        out_t, shape, ty = m.groups()
+        ty = ty.removesuffix("_1k")
+        new = re.compile(rf"^v_mfma_{out_t}_{shape}(_\d+b)?_{ty}$")
+        out += sorted(n for n in donor_names if new.match(n))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def arch_names(arch: str) -> frozenset[str] | None:
+    """Instruction names of a generation from its facts (the user's import first); None if unreadable."""
+    import json
+
+    from .. import store
+
+    paths = store.fact_sources().get(arch)
+    if not paths:
+        return None
+    from . import cache
+
+    key = f"names-{arch}-{cache.file_key(paths[0])}.json"
+    cached = cache.load(key)
+    if cached is not None:
+        return frozenset(cached["names"])
+    try:
+        names = sorted({i["name"] for i in json.loads(paths[0].read_text())["instructions"]})
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    cache.save(key, {"names": names})
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=None)
+def donor(arch: str, name: str) -> tuple[str, str] | None:
+    """(donor generation, donor's spelling) whose pseudocode ``name`` of ``arch`` carries, if any."""
+    known = arch_names(arch)
+    if known is not None and name not in known:
+        return None  # the generation has no such instruction
+    for d in donors(arch):
+        have = default_source().entries(d)
+        for spelled in spellings(name, have):
+            if lookup(d, spelled) is not None:
+                return d, spelled
+    return None
+
+
+def _inherited(arch: str, name: str, prefer: str | None) -> PcodeEntry | None:
+    from .. import archs
+
+    if arch not in generations():
+        return None
+    found = donor(arch, name)
+    if found is None:
+        return None
+    d, spelled = found
+    e = lookup(d, spelled, prefer)
+    what = f"{archs.by_name(arch).title} has no pseudocode in the source; inferred from {archs.by_name(d).title}"
+    if spelled != name:
+        what += f" ({spelled})"
+    return PcodeEntry(arch, name, e.op_class, e.text, f"{e.source}; {what}", d, spelled)
+
+
+def inherited_entries(arch: str) -> dict[str, PcodeEntry]:
+    """Every instruction of a generation without pseudocode whose semantics a donor carries."""
+    out = {}
+    for name in sorted(arch_names(arch) or ()):
+        e = _inherited(arch, name, None)
+        if e is not None:
+            out[name] = e
+    return out
+
+
+def carried(prog, entry: PcodeEntry):
+    """The donor's compiled program as the program of ``entry``'s generation and spelling."""
+    import dataclasses
+
+    return dataclasses.replace(prog, arch=entry.arch, name=entry.name, source=entry.source)
+
+
+def inferred_label(arch: str, name: str) -> str | None:
+    """``inferred from CDNA4`` (with the donor's spelling where it differs), or None for native semantics."""
+    from .. import archs
+
+    found = None if native(arch) else donor(arch, name)
+    if found is None:
+        return None
+    d, spelled = found
+    return f"inferred from {archs.by_name(d).title}" + (f" ({spelled})" if spelled != name else "")
+
+
+def missing_reason(arch: str) -> str:
+    from .. import archs
+
+    if native(arch):
+        return "the pseudocode source has no entry for this instruction"
+    looked = ", ".join(archs.by_name(d).title for d in donors(arch))
+    return (f"no pseudocode source for {archs.by_name(arch).title}, and no generation with pseudocode "
+            f"({looked}) has this instruction")

@@ -101,7 +101,7 @@ def _callee(arch: str, name: str) -> compiler.Program:
 
 
 def default_wave(arch: str) -> int:
-    return 64 if archs.by_name(arch).family == "CDNA" else 32
+    return (archs.by_name(arch).features.waves or (32,))[0]  # CDNA1-4 wave64 only, CDNA5 wave32 only
 
 
 def _parse_value(text, fmt: Ty | None, reg: str, width: int):
@@ -159,12 +159,13 @@ def evaluate(arch: str, name: str, lanes: int | None = None, wave: int | None = 
         akey = archs.resolve_arch(arch).name
     except archs.UnknownArch as exc:
         raise EvalError(str(exc)) from None
-    have = sources.default_source().archs()
+    have = sources.generations()
     if akey not in have:
         raise EvalError(f"no executable pseudocode for {archs.by_name(akey).title} "
                         f"(available: {', '.join(archs.by_name(a).title for a in have)})")
     key = name.strip().lower()
-    if sources.lookup(akey, key) is None:
+    entry = sources.lookup(akey, key)
+    if entry is None:
         raise EvalError(f"no pseudocode for {key} in {archs.by_name(akey).title}")
     try:
         prog = compiler.program(akey, key)
@@ -173,9 +174,15 @@ def evaluate(arch: str, name: str, lanes: int | None = None, wave: int | None = 
     wave = wave or default_wave(akey)
     if wave not in (32, 64):
         raise EvalError(f"wave size {wave} (allowed: 32, 64)")
-    if wave == 32 and archs.by_name(akey).family == "CDNA":
-        raise EvalError(f"wave size 32 on {archs.by_name(akey).title}: CDNA runs wave64 only (allowed: 64)")
-    return run(prog, lanes, wave, ieee, operands)
+    allowed = archs.by_name(akey).features.waves or (32, 64)
+    if wave not in allowed:
+        only = " and ".join(f"wave{w}" for w in allowed)
+        raise EvalError(f"wave size {wave} on {archs.by_name(akey).title}: it runs {only} only "
+                        f"(allowed: {', '.join(map(str, allowed))})")
+    res = run(prog, lanes, wave, ieee, operands)
+    if entry.inherited_from:  # this generation has no pseudocode of its own (sources.donor)
+        res["inferred_from"] = entry.inherited_from
+    return res
 
 
 SOURCES = ("S0", "S1", "S2")  # source operands an encoding may give though the pseudocode does not read them
