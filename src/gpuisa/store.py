@@ -320,6 +320,7 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
     with locked(path.parent, "build the store"):
         clean_stale(path.parent)
         clean_stale(imports_dir())  # (killed imports' temporaries: their pid is gone)
+        clean_stale(path.parent / "semantics")
         _clean_legacy(path.parent, ".gpuisa-", (".sqlite", ".sqlite-journal"))
         sources = fact_sources()
         loaders = list(_loaders())
@@ -363,6 +364,19 @@ def temp_db(paths: list[Path]) -> Path:
     return Path(tempfile.gettempdir()) / f"gpuisa-{os.getuid()}" / f"store-{fingerprint(paths)[:16]}.sqlite"
 
 
+def skipped_files(db: Path) -> list[list[str]]:
+    """[file name, why] of every imported file the store at ``db`` could not use."""
+    try:
+        con = sqlite3.connect(_ro_uri(db), uri=True)
+        try:
+            row = con.execute("SELECT value FROM meta WHERE key='skipped'").fetchone()
+        finally:
+            con.close()
+        return json.loads(row[0]) if row else []
+    except (sqlite3.Error, ValueError, TypeError):
+        return []
+
+
 _noted = False
 
 
@@ -373,15 +387,7 @@ def _note_ignored(db: Path | None) -> None:
         return
     notes = _import_candidates()[1]
     if db is not None:
-        try:
-            con = sqlite3.connect(_ro_uri(db), uri=True)
-            try:
-                row = con.execute("SELECT value FROM meta WHERE key='skipped'").fetchone()
-            finally:
-                con.close()
-            notes += [f"{echo(n)} ({why})" for n, why in (json.loads(row[0]) if row else [])]
-        except (sqlite3.Error, ValueError, TypeError):
-            pass
+        notes += [f"{echo(n)} ({why})" for n, why in skipped_files(db)]
     if notes:
         _noted = True
         import sys

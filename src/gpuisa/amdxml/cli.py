@@ -98,11 +98,15 @@ def _import_locked(inputs, force: bool, take_lock) -> list[dict]:
         if progress:
             progress.stop()
         if written:
-            store.build(store.cache_db())
+            db = store.build(store.cache_db())
+            bad = {n: why for n, why in store.skipped_files(db) if n in {f"{a}.json" for a, _ in written}}
+            if bad:
+                name, why = next(iter(bad.items()))
+                raise XmlImportError(f"{name}: the imported facts do not load into the store ({why}); nothing imported")
     except BaseException:
         if progress:
             progress.stop()
-        _rollback(written)
+        _rollback(written)  # (the store follows on its next use: its fingerprint no longer matches)
         raise
     return results
 
