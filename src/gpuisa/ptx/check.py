@@ -163,6 +163,7 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
             result.update({"name": name, "form": form["syntax"], "error": f"{name}: {broken}"})
             return result
         _accept(result, name, form, bind, target, version)
+        result["_form"] = form  # for the front end's operand typing (not shown)
         _ACCEPTED_SHAPES[shape] = dict(result)
         return result
     _, name, form, err = best

@@ -16,6 +16,7 @@ Rules (``rule_error``, after a form has taken an instruction):
 
 * ``.L2::cache_hint`` comes with its cache-policy operand, and that operand only with it (the
   catalog had recorded the modifier as rejected: it was measured without the operand);
+* a ``.vN`` load or store moves a vector of N registers, and a vector needs ``.vN``;
 * ``mad.f32`` needs a rounding modifier on sm_20 and newer;
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4.
 """
@@ -66,12 +67,33 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
             return f"{name}: `.L2::cache_hint` needs the cache-policy operand"
         if not hinted and len(items) >= len(ops):
             return f"{name}: a cache-policy operand needs `.L2::cache_hint`"
+    if name in VALUE_OPERAND:
+        err = _vector_mismatch(name, bind, items)
+        if err:
+            return err
     if name == "mad" and ".rnd" not in form["value_sets"] and form["syntax"].endswith(".f32 d, a, b, c;"):
         if target is None or _sm(target) >= 20:
             return "mad: a floating-point mad needs a rounding modifier (.rn, .rz, .rm, .rp) on sm_20 and newer"
     if name in ("shfl", "vote") and (target is None or _sm(target) >= 70) and (
             version is None or _vkey(version) >= (6, 4)):
         return f"{name} without `.sync` is refused on sm_70 and newer from PTX ISA 6.4; use {name}.sync"
+    return None
+
+
+VALUE_OPERAND = {"ld": 0, "ldu": 0, "ld.global.nc": 0, "st": 1}  # which operand holds the value
+
+
+def _vector_mismatch(name: str, bind: dict, items: list) -> str | None:
+    """A `.vN` load/store moves a vector of N registers `{…}`; without `.vN`, one register."""
+    i = VALUE_OPERAND[name]
+    if i >= len(items):
+        return None
+    n = next((int(v[2:]) for v in bind.values() if isinstance(v, str) and v in (".v2", ".v4", ".v8")), 0)
+    item = items[i]
+    if n and (item["kind"] != "vec" or item.get("count") != n):
+        return f"{name}: `.v{n}` needs a vector of {n} registers; got `{item['text']}`"
+    if not n and item["kind"] == "vec":
+        return f"{name}: a vector operand `{item['text']}` needs .v2, .v4 or .v8"
     return None
 
 

@@ -22,6 +22,7 @@ import re
 
 from . import directives as D
 from .check import check_instruction
+from .operand_types import MEMORY, TYPED, memory_error, operand_error
 from .lexer import LexError, Position, blank_comments, first_non_ascii, statements
 
 SREG_VECTOR = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
@@ -37,6 +38,7 @@ PREDEFINED = {"WARP_SZ", "_"}
 SPECIAL = SREG_VECTOR | SREG_SCALAR | PREDEFINED
 VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 NAME_REF = re.compile(r"(?<![\w$.%])(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z]\w*)?)")
+DIGITS = "0123456789"
 NO_DIGITS = str.maketrans("", "", "0123456789")
 QUOTED = re.compile(r"`([^`]+)`")
 
@@ -58,13 +60,16 @@ class Module:
         self.depth = 0  # brace depth
         self.func_depth = None  # depth of the current function body, or None
         self.symbols: set = set()  # module-level names: variables, functions
-        self.func_names: set = set()  # labels, parameters and local variables of the current function
+        self.func_names: set = set()
+        self.params: set = set()  # parameters of the current function  # labels, parameters and local variables of the current function
         self.module_pending: list[tuple[int, str]] = []
         self.seen: dict = {}
         self.batch: list[tuple[int, str]] = []
         self.name_texts: list[str] = []
-        self.regs: set = set()  # registers declared in the current function (any of its scopes)
-        self.reg_ranges: dict = {}
+        self.name_offsets: list[int] = []  # the offset of each name text's statement
+        self.regs: dict = {}  # registers declared in the current function (any of its scopes) -> type
+        self.reg_ranges: dict = {}  # prefix -> (count, type)
+        self.typed: dict = {}  # (opcode, operands without digits) -> operand type error, per function
         self.func_start = 0
         self.count = 0  # instructions checked
         self.code = ""
@@ -87,6 +92,9 @@ class Module:
         self.code = code
         for off, stmt, end in statements(code):
             if end == ";":
+                if not stmt:
+                    self.add_error(off, "an empty statement (a `;` alone)", "syntax")
+                    continue
                 if stmt[:1] == ".":
                     self.directive(off, stmt)
                 else:
@@ -133,7 +141,9 @@ class Module:
             if name:
                 self.symbols.add(name)
             self.func_names = set(params)
-            self.regs, self.reg_ranges = set(), {}
+            self.params = set(params)
+            self.flush()
+            self.regs, self.reg_ranges, self.typed = {}, {}, {}
             self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
@@ -222,11 +232,14 @@ class Module:
                 if self.strict:
                     self.add_error(off, ".reg declarations are only allowed inside a function")
                 return
+            rtype = next((w for w in stmt.split() if w in D.TYPES), None)
+            if rtype and rtype.startswith(".") and stmt.split()[1:2] in ([".v2"], [".v4"]):
+                rtype = None  # vector registers: not typed here
             for name, count in names:
                 if count is None:
-                    self.regs.add(name)
+                    self.regs[name] = rtype
                 else:
-                    self.reg_ranges[name] = max(count, self.reg_ranges.get(name, 0))
+                    self.reg_ranges[name] = (max(count, self.reg_ranges.get(name, (0,))[0]), rtype)
         elif self.func_depth is None:
             self.symbols.update(n for n, _ in names)
         else:
@@ -253,15 +266,18 @@ class Module:
             return
         split = [s.split(None, 1) for _, s in batch]
         canon = "\n".join(p[1] if len(p) > 1 else "" for p in split).translate(NO_DIGITS).split("\n")
-        seen, results, names, exact = self.seen, self.results, self.name_texts, _EXACT_OPCODE
+        seen, results, names, exact, typed = self.seen, self.results, self.name_texts, _EXACT_OPCODE, self.typed
+        offs = self.name_offsets
         target, version, strict = self.target, self.version, self.strict
         for (off, stmt), parts, cops in zip(batch, split, canon):
             opcode = parts[0]
             ops = parts[1] if len(parts) > 1 else ""
             if strict:
                 names.append(ops.split(None, 1)[1] if opcode[0] == "@" and " " in ops else ops)
+                offs.append(off)
                 if opcode[0] == "@":
                     names.append(opcode)
+                    offs.append(off)
             ex = exact.get(opcode)
             if ex is None:
                 ex = exact[opcode] = opcode[0] == "@" or _exact_immediates(opcode)
@@ -275,6 +291,30 @@ class Module:
                     seen[stmt] = r
                 if r["valid"]:
                     seen[key] = r
+            if strict and r["valid"] and "[" in ops and opcode[:2] in ("ld", "st") and ".param" not in opcode:
+                perr = self.param_access(opcode, ops)
+                if perr:
+                    r = dict(r, valid=False, error=perr, kind="name")
+            if strict and r["valid"] and r["name"] in MEMORY:
+                mkey = (opcode, cops, "memory")
+                merr = typed.get(mkey, False)
+                if merr is False:
+                    merr = typed[mkey] = memory_error(r["name"], opcode, ops, self.reg_type)
+                if merr:
+                    r = dict(r, valid=False, error=merr, kind="type")
+            if strict and r["valid"] and r["name"] in TYPED:
+                tkey = (opcode, cops)
+                terr = typed.get(tkey, False)
+                if terr is False:
+                    terr = typed[tkey] = operand_error(r["name"], opcode, r["_form"], ops, self.reg_type)
+                if terr:
+                    r = dict(r, valid=False, error=terr, kind="type")
+            if not r["valid"] and stmt is not parts and " " in stmt:
+                split_at = self.split_point(off) if "\n" in self.code[off:off + len(stmt) + 200] else None
+                if split_at is not None:
+                    results.append((split_at, _result("missing `;` at the end of this line (the next line "
+                                                      "starts another statement)", "syntax")))
+                    continue
             results.append((self.locate(off, stmt, r["error"]) if r["error"] else off, r))
         self.count += len(batch)
 
@@ -283,11 +323,12 @@ class Module:
         over all its operand texts, then set operations (registers of a declared range are made as
         strings and subtracted in C, not matched one by one)."""
         texts, self.name_texts = self.name_texts, []
+        self.texts_at, self.name_offsets = (texts, self.name_offsets), []
         if not texts:
             return
         pairs = set(NAME_REF.findall("\n".join(texts)))
-        rest = {n for n, _ in pairs} - self.regs - SPECIAL
-        for prefix, count in self.reg_ranges.items():
+        rest = {n for n, _ in pairs} - self.regs.keys() - SPECIAL
+        for prefix, (count, _) in self.reg_ranges.items():
             if rest:
                 rest.difference_update(map(prefix.__add__, map(str, range(count))))
         for name, field in sorted(p for p in pairs if p[1]):
@@ -299,27 +340,80 @@ class Module:
             if name[0] == "%":
                 self.name_error(start, name, f"`{name}` is not a declared register or a special register")
             elif name not in self.func_names:
-                self.module_pending.append((start, name))
+                self.module_pending.append((self.first_use(start, name), name))
+
+    def param_access(self, opcode: str, ops: str) -> str | None:
+        """A parameter of the current function read or written without `.param`."""
+        inner = ops[ops.index("[") + 1:].split("]", 1)[0].split("+", 1)[0].strip()
+        if inner in self.params:
+            return f"`{inner}` is a parameter: {opcode.split('.', 1)[0]} it with `.param` ({opcode} names another space)"
+        return None
+
+    def reg_type(self, name: str) -> str | None:
+        """The declared type of a register of the current function (".b32"), or None."""
+        t = self.regs.get(name)
+        if t is None:
+            stem = name.rstrip(DIGITS)
+            if stem != name:
+                hit = self.reg_ranges.get(stem)
+                if hit and int(name[len(stem):]) < hit[0]:
+                    t = hit[1]
+        return t
+
+    def first_use(self, start: int, token: str) -> int:
+        """Offset of a name's first use: in the first statement whose operands hold it."""
+        rx = re.compile(r"(?<![\w$%.])" + re.escape(token) + r"(?![\w$])")
+        texts, offs = getattr(self, "texts_at", ([], []))
+        at = next((o for t, o in zip(texts, offs) if rx.search(t)), None)
+        m = rx.search(self.code, at if at is not None else start)
+        return m.start() if m else start
 
     def name_error(self, start: int, token: str, msg: str) -> None:
-        m = re.compile(r"(?<![\w$%])" + re.escape(token) + r"(?![\w$])").search(self.code, start)
-        self.results.append((m.start() if m else start, _result(msg, "name")))
+        self.results.append((self.first_use(start, token), _result(msg, "name")))
+
+    def split_point(self, off: int) -> int | None:
+        """Where a statement that failed, spread over lines, is two statements with the `;` missing:
+        the end of the line before one that starts an instruction, a directive or a label."""
+        end = self.code.find(";", off)
+        raw = self.code[off:end if end >= 0 else len(self.code)]
+        if "\n" not in raw:
+            return None
+        from . import catalog
+
+        pos = 0
+        for line in raw.split("\n")[:-1]:
+            pos += len(line) + 1
+            nxt = raw[pos:].lstrip()
+            word = nxt.split(None, 1)[0] if nxt else ""
+            if word.startswith("@") and len(nxt.split(None, 2)) > 1:
+                word = nxt.split(None, 2)[1]
+            if word[:1] == "." or (word.endswith(":") and not word.endswith("::")) or (
+                    word[:1].isalpha() and catalog.forms_for_head(word.split(".", 1)[0])):
+                return off + pos - 1 - (len(line) - len(line.rstrip()))
+        return None
 
     def find(self, off: int, stmt: str, token: str) -> int:
-        """Offset of a token of the statement at ``off`` in the file (else the statement's)."""
-        p = self.text.find(token, off, off + 2 * len(stmt) + 200)
-        return p if p >= 0 else off
+        """Offset of a token of the statement at ``off`` in the file, or -1."""
+        end = self.code.find(";", off)
+        return self.text.find(token, off, end if end >= 0 else off + 2 * len(stmt) + 200)
 
     def locate(self, off: int, stmt: str, error: str) -> int:
-        """Offset of the part an instruction error names (its first `quoted` token)."""
-        m = QUOTED.search(error)
-        return self.find(off, stmt, m.group(1)) if m else off
+        """Offset of the part an instruction error names (its first `quoted` token that is in the
+        statement), else of the end of the opcode (where a missing part goes)."""
+        for token in QUOTED.findall(error):
+            p = self.find(off, stmt, token)
+            if p >= 0:
+                return p
+        head = stmt.split(None, 2)
+        skip = len(head[0]) + 1 if stmt[0] == "@" and len(head) > 1 else 0
+        p = self.find(off, stmt, head[1] if skip else head[0])
+        return (p + len(head[1] if skip else head[0])) if p >= 0 else off
 
     def resolve(self, pending: list[tuple[int, str]]) -> None:
-        for start, name in pending:
+        for at, name in pending:
             if name not in self.symbols:
-                self.name_error(start, name, f"`{name}` is not declared (no variable, function, label "
-                                "or parameter of that name)")
+                self.results.append((at, _result(f"`{name}` is not declared (no variable, function, label "
+                                                 "or parameter of that name)", "name")))
 
 
 _EXACT: dict = {}

@@ -20,14 +20,19 @@ __device__ __forceinline__ F poly(F x, const F* c) {
 }
 extern "C" __global__ void big_hash32(const uint32_t* in, uint32_t* out, const uint32_t* k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  out[i] = mix<uint32_t, 1400>(in[i], in[i + 1], k);
+  out[i] = mix<uint32_t, 1200>(in[i], in[i + 1], k);
 }
 extern "C" __global__ void big_hash64(const uint64_t* in, uint64_t* out, const uint64_t* k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  out[i] = mix<uint64_t, 1050>(in[i], in[i + 1], k);
+  out[i] = mix<uint64_t, 900>(in[i], in[i + 1], k);
 }
 extern "C" __global__ void big_poly(const float* x, float* y, const float* c, const double* xd, double* yd, const double* cd) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  y[i] = poly<float, 1750>(x[i], c);
-  yd[i] = poly<double, 1750>(xd[i], cd);
+  y[i] = poly<float, 1500>(x[i], c);
+  yd[i] = poly<double, 1500>(xd[i], cd);
+}
+extern "C" __global__ void big_mixed(const float* x, float* y, const float* c, const uint32_t* in, uint32_t* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = poly<float, 1000>(x[i] * 0.5f, c + 3);
+  out[i] = mix<uint32_t, 700>(in[i] ^ 0x9e3779b9u, in[i + 2], in + 8);
 }

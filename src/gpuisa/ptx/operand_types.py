@@ -1,0 +1,99 @@
+"""Operand registers against the instruction's type, as ptxas checks them (measured with ptxas 13).
+
+A register operand of an instruction typed ``.tN`` must be declared with a type of the same size
+N; a ``.uN``/``.sN`` instruction refuses ``.fN`` registers and a ``.fN`` instruction ``.uN``/``.sN``
+ones; ``.bN`` registers fit any ``.tN`` and ``.bN`` instructions any register of size N; ``.pred``
+only fits ``.pred``.  Checked for the instructions whose register operands all take the
+instruction's type (``cvt``: the destination the first type, the source the second; the
+``.wide`` destination of ``mul``/``mad`` twice the size); registers the front end knows the
+declared type of; 8-bit types (``cvt`` sources and destinations in wider registers) and packed
+types (``.f16x2``, ``.bf16``…) are not checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "mul", "mad", "fma", "div", "rem",
+         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt"}
+TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64))$")
+ROLES = {"d", "a", "b", "c"}
+DIGITS = "0123456789"
+
+
+def _size(t: str) -> int:
+    return 1 if t == ".pred" else int(t[2:])
+
+
+def fits(t: str, size: int, reg: str) -> bool:
+    """Whether a register declared ``reg`` (".b32") fits an operand of type ``t`` and size ``size``."""
+    if t == ".pred" or reg == ".pred":
+        return t == reg
+    if _size(reg) != size:
+        return False
+    return t[1] == "b" or reg[1] == "b" or (t[1] == "f") == (reg[1] == "f")
+
+
+def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str | None:
+    """An error when a register operand does not fit the instruction's type, else None;
+    ``reg_type(register name)`` gives a declared type (".b32") or None."""
+    if name not in TYPED or "[" in ops or "{" in ops:
+        return None
+    types = [t for t in opcode.split(".")[1:] if TYPE_TOKEN.match("." + t)]
+    pats = form["operands"]
+    texts = [x.strip() for x in ops.split(",")]
+    if not types or len(texts) != len(pats) or (name == "cvt" and len(types) != 2):
+        return None
+    wide = ".wide." in opcode + "."
+    for i, (pat, text) in enumerate(zip(pats, texts)):
+        role = pat["name"]
+        if role not in ROLES or pat["kind"] != "reg" or (name == "selp" and role == "c"):
+            continue
+        t = "." + (types[0] if name == "cvt" and i == 0 else types[-1])
+        size = _size(t) * (2 if wide and role in ("d", "c") and name in ("mul", "mad") else 1)
+        reg = text.lstrip("-!")
+        if reg[:1] != "%" or "." in reg:
+            continue
+        declared = reg_type(reg)
+        if declared and not fits(t, size, declared):
+            return (f"`{reg}` is a {declared} register; operand {role} of {name} `{opcode}` needs a"
+                    f" {size}-bit {t[1:2].replace('u', 'integer').replace('s', 'integer').replace('b', 'bit').replace('f', 'float').replace('p', 'predicate')} register")
+    return None
+
+
+MEMORY = {"ld", "st", "ldu", "ld.global.nc", "atom", "red", "prefetch"}
+SHORT_ADDRESS_OK = (".shared", ".local", ".const", ".param")  # spaces addressed with 32 bits as well
+
+
+def _fits_value(t: str, reg: str) -> bool:
+    """A loaded or stored value: integer and bit types fit wider registers too."""
+    if t == ".pred" or reg == ".pred":
+        return t == reg
+    if reg[1] != "b" and t[1] != "b" and (t[1] == "f") != (reg[1] == "f"):
+        return False
+    return _size(reg) == _size(t) if t[1] == "f" else _size(reg) >= _size(t)
+
+
+def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
+    """A generic or .global address in a register narrower than 64 bits (ptxas 13 has no 32-bit
+    addressing), or a load/store value register that does not fit the type."""
+    if name not in MEMORY or "[" not in ops:
+        return None
+    inner = ops[ops.index("[") + 1:].split("]", 1)[0].split("+", 1)[0].strip()
+    if inner[:1] == "%" and not any(s in opcode for s in SHORT_ADDRESS_OK):
+        t = reg_type(inner)
+        if t and t != ".pred" and _size(t) < 64:
+            return f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (.address_size 64)"
+    if name in ("ld", "st", "ldu", "ld.global.nc"):
+        types = [x for x in opcode.split(".")[1:] if TYPE_TOKEN.match("." + x)]
+        value = ops.split("]", 1)[1].lstrip(" ,") if name == "st" else ops.split("[", 1)[0].rstrip(" ,")
+        value = value.strip()
+        if not types or not value:
+            return None
+        t = "." + types[-1]
+        regs = [x.strip() for x in value.strip("{}").split(",")] if value[:1] == "{" else [value]
+        for reg in regs:
+            declared = reg_type(reg) if reg[:1] == "%" and "." not in reg else None
+            if declared and not _fits_value(t, declared):
+                return f"`{reg}` is a {declared} register; {name} `{opcode}` moves a {t} value"
+    return None
