@@ -19,8 +19,13 @@ def register(sub) -> None:
     s.add_argument("--lanes", type=int, help="active lanes (default: the length of the longest list, else 1)")
     s.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA, 64 on CDNA)")
     s.add_argument("--no-ieee", action="store_true", help="run with the IEEE mode bit clear")
+    s.add_argument("--hex", action="store_true",
+                   help="NAME is machine code in hex (one instruction, decoded); registers as V1=.. S0=.. VCC=..")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_eval)
+    from .runcli import register_run
+
+    register_run(sub)
     if "coverage" not in getattr(sub, "choices", {}):
         c = sub.add_parser("coverage", help="coverage reports (semantics: which instructions execute)")
         c.add_argument("subject", choices=["semantics", "map"])
@@ -92,6 +97,10 @@ def _default_arch(name: str) -> str:
 def cmd_eval(args) -> int:
     if args.isa == "ptx":
         return _eval_ptx(args)
+    if args.hex or any(c in args.name.strip() for c in " \t,"):
+        from .runcli import cmd_eval_encoded
+
+        return cmd_eval_encoded(args, _operands(args.operands))
     from .wave import EvalError, evaluate
 
     arch = args.arch or _default_arch(args.name)
