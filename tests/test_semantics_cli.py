@@ -35,10 +35,11 @@ def test_eval_float_lists(cli_env):
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0=0x1ffffffff", "S1=1"], "does not fit"),
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0=1.5", "S1=1"], "integer operand"),
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0", "S1=1"], "NAME=VALUE"),
-    (["eval", "--arch", "rdna1", "v_add_f32", "S0=1", "S1=1"], "no executable pseudocode for RDNA1"),
+    (["eval", "--arch", "rdna1", "v_mad_legacy_f32", "S0=1", "S1=1", "S2=1"], "no pseudocode for v_mad_legacy_f32 in RDNA1"),
+    (["eval", "--arch", "cdna5", "v_add_f32", "S0=1", "S1=1", "--wave", "64"], "CDNA5: it runs wave32 only"),
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0=1,2", "S1=1", "--lanes", "3"], "2 values for 3 lanes"),
     (["eval", "--arch", "rdna3.5", "s_add_u32", "S0=1,2", "S1=1"], "scalar instruction"),
-    (["coverage", "semantics", "--arch", "rdna2"], "no pseudocode source for RDNA2"),
+    (["coverage", "semantics", "--arch", "gfx9000"], "unknown architecture"),
 ])
 def test_bad_input_is_one_line_exit_2(cli_env, args, fragment):
     r = run_cli(args, cli_env)
@@ -78,7 +79,8 @@ def test_page_carries_semantics(cli_env):
     assert "ABSDIFF" in sem["pseudocode"]  # loaded from the installed wheel at run time
     r = run_cli(["show", "v_add_f32", "--arch", "rdna3", "--json"], cli_env)
     sem = json.loads(r.stdout)["semantics"]
-    assert sem["fidelity"] == "unsupported" and "RDNA3" in sem["reason"]
+    assert sem["fidelity"] == "exact" and sem["inferred_from"] == "rdna3.5"  # RDNA3 carries RDNA3.5's
+    assert sem["reason"].startswith("inferred from RDNA3.5") and "inferred from RDNA3.5" in sem["source"]
     r = run_cli(["show", "v_msad_u8", "--arch", "rdna4"], cli_env)
     assert "Semantics (exact)" in r.stdout
 

@@ -236,7 +236,16 @@ def donors(arch: str) -> tuple[str, ...]:
 _RENAMES = ((re.compile(r"^s_andn1_"), "s_and_not0_"), (re.compile(r"^s_andn2_"), "s_and_not1_"),
             (re.compile(r"^s_orn1_"), "s_or_not0_"), (re.compile(r"^s_orn2_"), "s_or_not1_"),
             (re.compile(r"^v_(mul|fma|fmac)_legacy_f32$"), r"v_\1_dx9_zero_f32"),
-            (re.compile(r"^v_mul_lo_i32$"), "v_mul_lo_u32"))  # the low 32 bits do not depend on signedness
+            (re.compile(r"^v_mul_lo_i32$"), "v_mul_lo_u32"),  # the low 32 bits do not depend on signedness
+            (re.compile(r"^v_ffbh_u32$"), "v_clz_i32_u32"), (re.compile(r"^v_ffbl_b32$"), "v_ctz_i32_b32"),
+            (re.compile(r"^v_ffbh_i32$"), "v_cls_i32"), (re.compile(r"^v_cvt_flr_i32_f32$"), "v_cvt_floor_i32_f32"),
+            (re.compile(r"^v_cvt_rpi_i32_f32$"), "v_cvt_nearest_i32_f32"),
+            (re.compile(r"^v_cvt_pkrtz_f16_f32$"), "v_cvt_pk_rtz_f16_f32"),
+            (re.compile(r"^v_cvt_pknorm_"), "v_cvt_pk_norm_"), (re.compile(r"^s_ff1_i32_"), "s_ctz_i32_"),
+            (re.compile(r"^s_flbit_i32_b(32|64)$"), r"s_clz_i32_u\1"), (re.compile(r"^s_flbit_i32$"), "s_cls_i32"),
+            (re.compile(r"^s_flbit_i32_i64$"), "s_cls_i32_i64"))
+# Same name, another operation: GFX9/10's v_interp_* (VINTRP, attribute reads) are not GFX11's VINTERP forms.
+_NOT_ACROSS_FAMILIES = re.compile(r"^v_interp_")
 # CDNA1/2 spell MFMAs without the separator gfx940 added: v_mfma_f32_32x32x1f32 = v_mfma_f32_32x32x1_2b_f32
 # (the block count is not in the old name); the old bf16 forms with ``_1k`` are the newer bf16 forms.
 _OLD_MFMA = re.compile(r"^v_mfma_(f32|i32|f64)_(\d+x\d+x\d+)(f32|f16|bf16_1k|i8|f64)$")
@@ -288,6 +297,8 @@ def donor(arch: str, name: str) -> tuple[str, str] | None:
     if known is not None and name not in known:
         return None  # the generation has no such instruction
     for d in donors(arch):
+        if _NOT_ACROSS_FAMILIES.match(name) and _gfx(d) != _gfx(arch):
+            continue
         have = default_source().entries(d)
         for spelled in spellings(name, have):
             if lookup(d, spelled) is not None:
