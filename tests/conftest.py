@@ -27,7 +27,7 @@ def llvm_mc() -> str:
     from gpuisa.sources.llvm import find_llvm_mc
 
     path = find_llvm_mc()
-    need(path is not None, "llvm-mc-19 not installed (apt-get install -y llvm-19)")
+    need(path is not None, "llvm-mc-22 not installed (apt-get install -y llvm-22)")
     return path
 
 

@@ -14,9 +14,9 @@ import pytest
 FIXTURES = {"rdna3.5": "amdgpu_isa_rdna3_5.excerpt.xml", "cdna3": "amdgpu_isa_cdna3.excerpt.xml"}
 
 # Known gaps of the offline sources, each checked by hand: AMD lists the encoding, but
-# neither llvm-mc-19 nor tinygrad gives it for this architecture.  The XML importer fills them.
+# neither llvm-mc-22 nor tinygrad gives it for this architecture.  The XML importer fills them.
 KNOWN_GAPS = {
-    # VOP3 form of v_readfirstlane_b32: llvm-mc-19 -mcpu=gfx942 does not decode it, and
+    # VOP3 form of v_readfirstlane_b32: llvm-mc-22 -mcpu=gfx942 does not decode it, and
     # tinygrad's table is CDNA4's, so CDNA3 learns it only from AMD's XML.
     ("cdna3", "VOP3", 322),
 }

@@ -1,4 +1,4 @@
-"""CDNA (GFX9) forms decoded against llvm-mc-19 at test time: DPP16, the MFMA layout and its source
+"""CDNA (GFX9) forms decoded against llvm-mc-22 at test time: DPP16, the MFMA layout and its source
 classes, loads into LDS, s_waitcnt / s_sendmsg / s_set_gpr_idx_on operands, literal rules, SGPR tuples,
 gfx90a image words.  Each test builds words of one form (random fields, fixed bits placed by hand from
 the ISA layouts) and compares our text (or invalid verdict) with llvm-mc's."""
@@ -71,7 +71,7 @@ def test_dpp16_words_like_llvm(llvm_mc, arch):
 @pytest.mark.parametrize("arch", CDNA)
 def test_mfma_words_like_llvm(llvm_mc, arch):
     # every field random: AGPR bits, CBSZ/ABID/BLGP, sources of any class (notes for the invalid ones);
-    # negative-integer and float inline constants in a source crash llvm-mc-19: moved to positive ones
+    # negative-integer and float inline constants in a source crash llvm-mc-22: moved to positive ones
     def no_crash(w):
         for lo in (32, 41, 50):
             v = (w >> lo) & 0x1FF

@@ -1,5 +1,5 @@
-"""CDNA decoding against llvm-mc-19: the codec-side layouts (gfx908 EXP/VINTRP/MIMG, GFX9 FLAT offset)
-and the GFX9 printing rules added for them, each checked on words llvm-mc-19 decodes at test time."""
+"""CDNA decoding against llvm-mc-22: the codec-side layouts (gfx908 EXP/VINTRP/MIMG, GFX9 FLAT offset)
+and the GFX9 printing rules added for them, each checked on words llvm-mc-22 decodes at test time."""
 
 from __future__ import annotations
 

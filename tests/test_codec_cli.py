@@ -1,4 +1,6 @@
-"""gpuisa decode / encode: JSON contract, ELF code objects, labels, one-line errors (exit 2)."""
+"""gpuisa decode / encode: JSON contract, ELF code objects, labels, one-line errors (exit 2).
+
+(The listing's agreement with llvm-objdump and ``encode --file``'s error report: test_codec_cli_listing.py.)"""
 
 from __future__ import annotations
 
@@ -8,15 +10,21 @@ import subprocess
 from conftest import run_cli
 
 
+def _lines(stdout: str) -> list[dict]:
+    return [json.loads(x) for x in stdout.splitlines()]
+
+
 def test_decode_json_contract(cli_env):
-    r = run_cli(["decode", "--arch", "gfx1200", "--json", "05 00 39 d6 01 05 0e 00"], cli_env)
+    r = run_cli(["decode", "--arch", "gfx1200", "--fields", "--json", "05 00 39 d6 01 05 0e 00"], cli_env)
     assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+    out = _lines(r.stdout)
     assert len(out) == 1
     d = out[0]
     assert set(d) >= {"offset", "bytes", "text", "encoding", "fields", "valid", "error"}
     assert d["bytes"] == "050039d601050e00" and d["text"] == "v_msad_u8 v5, v1, v2, s3"
     assert d["fields"]["VDST"] == 5 and d["valid"] is True and d["error"] is None
+    r = run_cli(["decode", "--arch", "gfx1200", "--json", "05 00 39 d6 01 05 0e 00"], cli_env)  # (the batch path)
+    assert _lines(r.stdout) == [{"offset": 0, "bytes": "050039d601050e00", "size": 8, "text": d["text"], "valid": True}]
 
 
 def test_decode_input_spellings_agree(cli_env):
@@ -24,17 +32,20 @@ def test_decode_input_spellings_agree(cli_env):
     for args in (["05 00 39 d6 01 05 0e 00"], ["0xd6390005", "0x000e0501"], ["050039d601050e00"]):
         r = run_cli(["decode", "--arch", "rdna4", "--json", *args], cli_env)
         assert r.returncode == 0, r.stderr
-        outs.append(json.loads(r.stdout))
+        outs.append(_lines(r.stdout))
     assert outs[0] == outs[1] == outs[2]
 
 
 def test_decode_invalid_and_truncated_are_reported_and_resync(cli_env):
     # 0xbffeffff: SOPP opcode 126 does not exist on GFX11; then s_endpgm; then 3 stray bytes
-    r = run_cli(["decode", "--arch", "rdna3", "--json", "ff ff fe bf 00 00 b0 bf 01 02 03"], cli_env)
-    out = json.loads(r.stdout)
-    assert [d["valid"] for d in out] == [False, True, False]
-    assert "opcode" in out[0]["error"] and out[1]["text"] == "s_endpgm" and "truncated" in out[2]["error"]
-    assert out[1]["offset"] == 4
+    for extra in ([], ["--fields"]):
+        r = run_cli(["decode", "--arch", "rdna3", "--json", *extra, "ff ff fe bf 00 00 b0 bf 01 02 03"], cli_env)
+        out = _lines(r.stdout)
+        assert [d["valid"] for d in out] == [False, True, False]
+        assert "opcode" in out[0]["error"] and out[1]["text"] == "s_endpgm" and "truncated" in out[2]["error"]
+        assert out[1]["offset"] == 4 and out[2]["bytes"] == "010203"
+    plain = run_cli(["decode", "--arch", "rdna3", "ff ff fe bf 00 00 b0 bf 01 02 03"], cli_env).stdout.splitlines()
+    assert [x.split("//")[0].strip() for x in plain] == [".long 0xbffeffff", "s_endpgm", ".byte 0x01, 0x02, 0x03"]
 
 
 def test_encode_json_contract(cli_env):
@@ -63,13 +74,16 @@ def test_decode_elf_code_object(cli_env, llvm_mc, tmp_path):
     obj = tmp_path / "k.o"
     subprocess.run([llvm_mc, "-arch=amdgcn", "-mcpu=gfx1100", "-filetype=obj", "-o", str(obj)], input=src, text=True,
                    check=True)
-    r = run_cli(["decode", "--arch", "gfx1100", "--json", "--file", str(obj)], cli_env)
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
-    assert out[0]["label"] == "kern" and out[0]["text"] == "v_add_f32_e32 v1, v2, v3"
-    assert out[1]["text"].startswith("s_branch") and out[1]["target"] == 4  # branch to itself
-    assert out[2]["text"] == "s_endpgm"
+    for extra in ([], ["--fields"]):
+        r = run_cli(["decode", "--arch", "gfx1100", "--json", *extra, "--file", str(obj)], cli_env)
+        assert r.returncode == 0, r.stderr
+        out = _lines(r.stdout)
+        assert out[0]["label"] == "kern" and out[0]["text"] == "v_add_f32_e32 v1, v2, v3"
+        assert out[1]["text"].startswith("s_branch") and out[1]["target"] == 4  # branch to itself
+        assert out[2]["text"] == "s_endpgm" and {d["section"] for d in out} == {".text"}
     text = run_cli(["decode", "--arch", "gfx1100", "--file", str(obj)], cli_env).stdout
+    assert "0000000000000000 <kern>:" in text and "// 000000000004: BFA0FFFF <kern+0x4>" in text
+    text = run_cli(["decode", "--arch", "gfx1100", "--fields", "--file", str(obj)], cli_env).stdout
     assert "kern:" in text and "SRC0[8:0]=258(v2)" in text
 
 

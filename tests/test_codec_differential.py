@@ -1,4 +1,4 @@
-"""Differential tests against llvm-mc-19: random words, operand variants, round trips.
+"""Differential tests against llvm-mc-22: random words, operand variants, round trips.
 
 The full measurement (100,000 words per target) is ``python -m gpuisa.codec.differential``;
 here a smaller sample per target keeps the suite fast.  Floors are the agreement reached so far
@@ -66,7 +66,7 @@ def test_round_trip_where_llvm_agrees(llvm_mc, arch):
 
 
 def test_cdna4_round_trip_from_store_facts():
-    """gfx950 is unknown to LLVM 19: the same machinery, checked by round trip over generated variants."""
+    """gfx950 is unknown to LLVM 22: the same machinery, checked by round trip over generated variants."""
     from gpuisa.codec.examples import variant_words
     from gpuisa.codec.tables import load_arch_tables
 

@@ -1,4 +1,4 @@
-"""RDNA decoder classes checked against llvm-mc-19 at test time: image register counts (DMASK, D16, TFE,
+"""RDNA decoder classes checked against llvm-mc-22 at test time: image register counts (DMASK, D16, TFE,
 DIM, A16, NSA together), atomics that return, GFX12 cache-policy names that depend on the scope,
 scalar-memory register classes and null offsets, typed-buffer formats, SOPP counters and messages, true16
 register halves.

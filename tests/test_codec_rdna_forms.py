@@ -1,4 +1,4 @@
-"""RDNA decoder forms checked against llvm-mc-19 at test time: DPP16/DPP8 variants, src_lds_direct,
+"""RDNA decoder forms checked against llvm-mc-22 at test time: DPP16/DPP8 variants, src_lds_direct,
 16-bit literals, modifier order, GFX12 image address lists, GFX10 NSA words, VOPD halves, immediates
 LLVM prints in hex.  Each test builds words of one form (fixed and random fields) and asserts that our
 decoder gives llvm-mc's verdict and text for (nearly) all of them.

@@ -1,6 +1,6 @@
-"""SDWA forms (GFX9/GFX10: src0 = 0xF9 and an SDWA dword) decoded like llvm-mc-19.
+"""SDWA forms (GFX9/GFX10: src0 = 0xF9 and an SDWA dword) decoded like llvm-mc-22.
 
-Random SDWA words per target are compared with llvm-mc-19's text at test time; a few words are
+Random SDWA words per target are compared with llvm-mc-22's text at test time; a few words are
 decoded by hand from the SDWA field layout in AMD's ISA manuals.
 """
 
@@ -24,7 +24,7 @@ def _mine(arch: str, word: bytes, i: int = 0) -> str | None:
 
 
 def _agreement(arch: str, words: list[bytes], sizes: tuple[int, ...], mine) -> tuple[float, list[str], list]:
-    """Share of words whose text (or invalid verdict) is llvm-mc-19's, the disagreements, llvm's results."""
+    """Share of words whose text (or invalid verdict) is llvm-mc-22's, the disagreements, llvm's results."""
     got = oracle.disassemble(archs.by_name(arch).llvm_target, words)
     bad = []
     for i, (w, r) in enumerate(zip(words, got)):
@@ -78,7 +78,7 @@ from gpuisa.codec import vop3dpp  # noqa: E402
 
 DPP_TARGETS = ["rdna3", "rdna3.5", "rdna4"]
 # measured on this sample (600 words, seed 4): 100.0 on all three; 3,000 words (seed 4): 100.0 on all three
-# (a literal source is read from the dword after the DPP one, as LLVM 19's disassembler reads it)
+# (a literal source is read from the dword after the DPP one, as LLVM 22's disassembler reads it)
 DPP_FLOOR = {"rdna3": 99.5, "rdna3.5": 99.5, "rdna4": 99.3}
 
 
@@ -103,7 +103,7 @@ def test_random_vop3_dpp_words_agree_with_llvm(llvm_mc, arch):
 _V3 = 1 | 0x103 << 16 | 0x35 << 26
 _DPP8_ID = 2 | sum(i << (8 + 3 * i) for i in range(8))
 # decoded only (not LLVM's own encoding of the text): GFX12 v_cvt_f32_fp8 (VOP3 opcode 0x1EC) with OP_SEL
-# 0b1110, whose bits above byte_sel LLVM 19 ignores in the DPP form (the plain VOP3 form is invalid);
+# 0b1110, whose bits above byte_sel LLVM 22 ignores in the DPP form (the plain VOP3 form is invalid);
 # row_xmask:14 (0x16E), row_mask 0x2
 ODD_DPP = [("rdna4", bytes.fromhex("2370ecd5fa000000dd6e012f"),
             "v_cvt_f32_fp8_e64_dpp v35, v221 byte_sel:1 row_xmask:14 row_mask:0x2 bank_mask:0xf")]
@@ -125,7 +125,7 @@ def test_hand_decoded_vop3_dpp_words(arch, word, want):
 
 
 # a literal source with DPP16 and DPP8 (v_lshl_or_b32, VOP3 opcode 0x256; SRC1 = 255): 16 bytes, the literal
-# (0xbf800007) after the DPP dword; llvm-mc-19 decodes it so on every GFX11/GFX12 target (its assembler
+# (0xbf800007) after the DPP dword; llvm-mc-22 decodes it so on every GFX11/GFX12 target (its assembler
 # rejects the text); cut short, the first two dwords are no instruction and decoding goes on at the third
 LIT_DPP = [bytes.fromhex("c01056d6fafe0100d81b5f21070080bf"), bytes.fromhex("c01056d6e9fe0100d81b5f21070080bf")]
 
@@ -148,12 +148,12 @@ def test_hand_decoded_vop3_dpp_words_match_llvm(llvm_mc, arch, word, want):
     assert got[0] and got[0][0].text == want
 
 
-# -- SDWA encoder: LLVM's own text of accepted random words, assembled by us and by llvm-mc-19 -----------
+# -- SDWA encoder: LLVM's own text of accepted random words, assembled by us and by llvm-mc-22 -----------
 from gpuisa.codec.encoder import EncodeError, get_encoder  # noqa: E402
 
 
 def _encodes_like_llvm(arch: str, words: list[bytes], size: int) -> tuple[int, list]:
-    """LLVM's texts of the ``size``-byte words it decodes, assembled by us and by llvm-mc-19: how many
+    """LLVM's texts of the ``size``-byte words it decodes, assembled by us and by llvm-mc-22: how many
     llvm-mc accepts back, and where our bytes differ (text, ours or our error, llvm's)."""
     target = archs.by_name(arch).llvm_target
     got = oracle.disassemble(target, words)
@@ -162,7 +162,7 @@ def _encodes_like_llvm(arch: str, words: list[bytes], size: int) -> tuple[int, l
     compared, bad = 0, []
     for text, (want, _err) in zip(texts, oracle.assemble(target, texts)):
         if want is None:
-            continue  # llvm-mc-19 rejects some of its own texts (SDWA scalar pairs on GFX9, VOP3 DPP SGPR src1 on GFX11)
+            continue  # llvm-mc-22 rejects some of its own texts (SDWA scalar pairs on GFX9, VOP3 DPP SGPR src1 on GFX11)
         compared += 1
         try:
             mine = enc.encode_line(text).data

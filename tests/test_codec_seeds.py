@@ -1,4 +1,4 @@
-"""The issue's seed examples, checked against llvm-mc-19 (independent truth) and hand-computed fields."""
+"""The issue's seed examples, checked against llvm-mc-22 (independent truth) and hand-computed fields."""
 
 from __future__ import annotations
 
@@ -51,4 +51,4 @@ def test_seed_examples_on_pages(store):
         assert text in texts
         for x in page["examples"]:
             assert set(x) >= {"text", "bytes", "target", "verified_by"}
-            assert x["verified_by"].startswith("accepted by llvm-mc 19") or x["verified_by"] == "round-trip only"
+            assert x["verified_by"].startswith("accepted by llvm-mc 22") or x["verified_by"] == "round-trip only"

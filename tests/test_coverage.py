@@ -1,6 +1,6 @@
 """Coverage against the sources, re-measured here (not read back from our own files).
 
-- every (mnemonic, encoding, opcode) triple a fresh llvm-mc-19 sweep finds is in the store;
+- every (mnemonic, encoding, opcode) triple a fresh llvm-mc-22 sweep finds is in the store;
 - every instruction of tinygrad's RDNA3.5/RDNA4/CDNA4 tables is in the store with its
   opcode and, field by field, its operand data formats and sizes.
 """

@@ -1,4 +1,4 @@
-"""Check the GFX10 (gfx1010 / gfx1030) encoding layouts against llvm-mc-19.
+"""Check the GFX10 (gfx1010 / gfx1030) encoding layouts against llvm-mc-22.
 
 Each case assembles one instruction, slices the encoding with the table in
 gpuisa.sources.gfx10_layouts and compares the fields with hand-written
@@ -152,7 +152,7 @@ for _layout, _asm, _flags in FLAG_CASES:
                    for f in _ALL_FLAGS}
         CASES.append((_layout, _asm.format(_flag), {k: v for k, v in _expect.items() if k in _names}, None))
 
-# Bits llvm-mc-19 will not assemble (no syntax for them) are set from the table and disassembled.
+# Bits llvm-mc-22 will not assemble (no syntax for them) are set from the table and disassembled.
 # (target, layout, base encoding, field, value, text expected in the disassembly)
 FLIPS = [
     ("gfx1030", "MIMG", "image_load v[5:8], v[1:2], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D", "R128", 1, "r128"),
@@ -189,7 +189,7 @@ SWEEP = {
     "SCRATCH": ["scratch_load_dword v5, v1, off offset:12", "scratch_store_dword off, v5, s7 offset:12"],
     "EXP": ["exp mrt0 v1, v2, v3, v4 done vm"],
 }
-# Known llvm-mc-19 behaviour: it rejects FLAT-family words with bit 55 set (unused, must be zero) and
+# Known llvm-mc-22 behaviour: it rejects FLAT-family words with bit 55 set (unused, must be zero) and
 # ignores the low bit of GLOBAL's SADDR (always an aligned SGPR pair).
 UNUSED_MUST_BE_ZERO = {("FLAT", 55), ("SCRATCH", 55), ("GLOBAL", 55)}
 FIELD_BIT_IGNORED = {("GLOBAL", 48)}
@@ -211,11 +211,11 @@ def set_field(word, ranges, value):
 
 
 def _llvm_mc():
-    path = shutil.which("llvm-mc-19")
-    if path is None and os.path.exists("/usr/lib/llvm-19/bin/llvm-mc"):
-        path = "/usr/lib/llvm-19/bin/llvm-mc"
+    path = shutil.which("llvm-mc-22")
+    if path is None and os.path.exists("/usr/lib/llvm-22/bin/llvm-mc"):
+        path = "/usr/lib/llvm-22/bin/llvm-mc"
     if path is None:
-        reason = "llvm-mc-19 not found (neither llvm-mc-19 on PATH nor /usr/lib/llvm-19/bin/llvm-mc)"
+        reason = "llvm-mc-22 not found (neither llvm-mc-22 on PATH nor /usr/lib/llvm-22/bin/llvm-mc)"
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)
@@ -285,7 +285,7 @@ def test_flat_segments():
     assert segs == {"FLAT": 0, "SCRATCH": 1, "GLOBAL": 2}
 
 
-# ---------- against llvm-mc-19 ----------
+# ---------- against llvm-mc-22 ----------
 
 PARAMS = [pytest.param(t, c, id=f"{t}-{c[0]}-{c[1].split()[0]}-{i}")
           for t in GFX10_TARGETS for i, c in enumerate(CASES) if c[3] is None or t in c[3]]

@@ -1,6 +1,6 @@
 """Identifiers and field layouts against LLVM's *assembler* (an independent path from the sweep).
 
-1. Every syntax example in the store is assembled by llvm-mc-19; the encoding's fixed bits and
+1. Every syntax example in the store is assembled by llvm-mc-22; the encoding's fixed bits and
    opcode bits of the bytes LLVM produces must equal our identifier for that instruction.
 2. Hand-written instructions with distinct operand values check where each field sits.
 """

@@ -110,14 +110,14 @@ def test_search_open_layout_switch_arch(server, browser):
 
 
 def _llvm_decoder(llvm_mc: str):
-    """A stand-in decoder for the playground while gpuisa.codec is absent: llvm-mc-19's disassembler."""
+    """A stand-in decoder for the playground while gpuisa.codec is absent: llvm-mc-22's disassembler."""
     from gpuisa import archs
 
     def decode(arch: str, data: bytes) -> list:
         text = ",".join(f"0x{b:02x}" for b in data)
         out = subprocess.run([llvm_mc, "--disassemble", "-triple=amdgcn", f"-mcpu={archs.by_name(arch).llvm_target}"],
                              input=text, capture_output=True, text=True, timeout=30).stdout
-        return [{"text": line.strip(), "decoder": "llvm-mc-19 (test stand-in)"} for line in out.splitlines()
+        return [{"text": line.strip(), "decoder": "llvm-mc-22 (test stand-in)"} for line in out.splitlines()
                 if line.strip() and not line.strip().startswith(".")]
 
     return decode

@@ -1,6 +1,6 @@
 """HTTP tests of every page type and API endpoint: status, content, escaping, bounds, headers.
 
-Expected facts are hand-computed from llvm-mc-19's encodings (v_msad_u8: gfx1100 bytes 05 00 39 d6 ->
+Expected facts are hand-computed from llvm-mc-22's encodings (v_msad_u8: gfx1100 bytes 05 00 39 d6 ->
 VOP3 opcode 0x239 = 569; gfx1030 bytes .. 71 d5 -> 0x171 = 369; gfx942 bytes .. e4 d1 -> 0x1e4 = 484)
 and AMD's documented RDNA VOP3 layout, never from this program's own output.
 """
@@ -360,7 +360,7 @@ def test_serve_cli_rejects_bad_host_and_port(cli_env):
 
 
 def test_real_codec_and_semantics_through_the_api(client):
-    """With the real features installed: llvm-mc-19 decodes 05 00 39 d6 01 05 0e 00 (gfx1100) as
+    """With the real features installed: llvm-mc-22 decodes 05 00 39 d6 01 05 0e 00 (gfx1100) as
     v_msad_u8 v5, v1, v2, s3; msad of bytes (1,2,3,4) and (1,1,1,1) is 0+1+2+3 = 6 (no zero byte in S0)."""
     from gpuisa.web import playground
 

@@ -289,7 +289,7 @@ def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_diff)
     s = sub.add_parser("build", help="rebuild the store from the committed facts (or --from-sources)")
-    s.add_argument("--from-sources", action="store_true", help="first regenerate the facts with llvm-mc-19 and tinygrad")
+    s.add_argument("--from-sources", action="store_true", help="first regenerate the facts with llvm-mc-22 and tinygrad")
     s.add_argument("--output", help="where to write the store (default: the user cache)")
     s.set_defaults(func=cmd_build)
     if with_plugins:

@@ -29,7 +29,7 @@ MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1
              "wait_vdst", "wait_vm_vsrc", "cbsz", "abid", "blgp"]
 _MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
 _PACKED16 = re.compile(r"^v_(dot2(c|acc)?_|pk_)")
-# VINTERP prints clamp before op_sel (probed with llvm-mc-19 on gfx1100/gfx1200)
+# VINTERP prints clamp before op_sel (probed with llvm-mc-22 on gfx1100/gfx1200)
 _MOD_RANK_BY_ENCODING = {"VINTERP": {**_MOD_RANK, "clamp": _MOD_RANK["op_sel"] - 0.5}}
 
 
@@ -304,6 +304,8 @@ class Decoder:
         if plan is None:
             base.error = f"{entry.name} ({entry.encoding}): no operand syntax known for this architecture"
             return base
+        for fname, by_value in plan.get("alt", {}).items():  # another operand list for this field's value
+            plan = by_value.get(str(fields.get(fname)), plan)
         lds = self.named.get("lds_forms", {}).get(f"{entry.name}|{entry.encoding}") if self.gfx in ("GFX9", "GFX10") else None
         if lds is not None and fields.get(lds["f"]):  # GFX9 load into LDS: no data register (``gfx9.py``)
             if any(fields.get(f) for f in lds["zero"]):

@@ -1,4 +1,4 @@
-"""Differential checks against llvm-mc-19: random words through both decoders.
+"""Differential checks against llvm-mc-22: random words through both decoders.
 
     python -m gpuisa.codec.differential [--words N] [--seed S] [arch ...]
 

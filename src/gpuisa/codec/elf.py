@@ -30,6 +30,9 @@ class CodeSection:
     address: int
     data: bytes
     labels: dict[int, str] = field(default_factory=dict)  # section offset -> symbol name
+    # section offset -> name of a symbol without a type (a plain label): llvm-objdump prints a branch to one
+    # with the name as its operand
+    plain: dict[int, str] = field(default_factory=dict)
 
 
 def is_elf(data: bytes) -> bool:
@@ -105,3 +108,5 @@ def _add_labels(data: bytes, symtab: tuple, secs: list, index: dict[int, CodeSec
             name = _string(strings, st_name)
             if name:
                 cs.labels.setdefault(off, name)
+                if info & 0xF == 0:
+                    cs.plain.setdefault(off, name)

@@ -16,6 +16,7 @@ import struct
 from dataclasses import dataclass, field
 
 from .. import archs
+from . import dpp16
 from . import operands as opd
 from . import rdna, sdwa, special, vop3dpp
 from .decoder import operand_type
@@ -100,6 +101,10 @@ class Encoder:
                 return got
         if mnemonic.endswith("_dpp") and "dpp8:[" in text and self.named.get("dpp8"):
             return self._encode_dpp8(text, mnemonic)
+        if mnemonic.endswith("_dpp"):
+            got = dpp16.encode_dpp16(self, text, mnemonic)  # 32-bit DPP16 forms (``dpp16.py``)
+            if got is not None:
+                return got
         if mnemonic.endswith("_sdwa") and self.named.get("sdwa"):
             return sdwa.encode_sdwa(self, text, mnemonic)  # GFX9/GFX10 SDWA (``sdwa.py``)
         cands = self.candidates(mnemonic)
@@ -112,10 +117,12 @@ class Encoder:
             if plan is None:
                 errors.append(f"{e.encoding}: no operand syntax known")
                 continue
-            try:
-                return self._encode(e, plan, ops, mods)
-            except EncodeError as exc:
-                errors.append(f"{e.encoding}: {exc}")
+            forms = [plan] + [alt for by_value in plan.get("alt", {}).values() for alt in by_value.values()]
+            for form in forms:  # the base operand list, then those a field value selects (SADDR off)
+                try:
+                    return self._encode(e, form, ops, mods)
+                except EncodeError as exc:
+                    errors.append(f"{e.encoding}: {exc}")
         raise EncodeError(f"{text!r} does not assemble for {self.arch}: " + "; ".join(errors[:3]))
 
     def plain_form(self, text: str, size: int, encoding: str, errors: list) -> Encoded | None:
@@ -350,11 +357,13 @@ class Encoder:
                     values["SVE"] = int(tok != "off")
                 if tok != "off":
                     r = opd.parse_reg(tok)
-                    if r is None or r[0] != "v":
-                        raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address")
+                    if r is None or r[0] != "v" or r[2] != 1:
+                        raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address (one register)")
                     values["VADDR" if enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
             elif "table" in spec and (sp := rdna.parse_true16(self.tables.gfx.split(".")[0], spec, tok, enc)) is not None:
                 opsel_halves |= sp.pop("OP_SEL", 0)
+                if "LIT" in sp:
+                    lit = sp.pop("LIT")
                 values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
             elif "table" in spec and (sp := special.parse_special(self.named, spec, tok, values)) is not None:
                 values.update(sp)

@@ -2,7 +2,7 @@
 
 A variant is built as bytes first (the plan's base word with operand fields
 set to varied registers/constants), printed by our decoder, assembled back
-by our encoder (round trip) and - for LLVM-known targets - by llvm-mc-19,
+by our encoder (round trip) and - for LLVM-known targets - by llvm-mc-22,
 whose bytes must be identical.  Nothing here is fabricated: the verdict is
 what the tools returned.
 """
@@ -95,7 +95,7 @@ def build_examples(arch: str, names: list[str] | None = None) -> dict[str, list[
     if a.llvm_target:
         ref = oracle.assemble(a.llvm_target, [c[2] for c in cands])
         for i, (c, (rb, _)) in enumerate(zip(cands, ref)):
-            verdict[i] = f"accepted by llvm-mc 19 ({a.llvm_target}), bytes identical" if rb == c[3] else ""
+            verdict[i] = f"accepted by llvm-mc 22 ({a.llvm_target}), bytes identical" if rb == c[3] else ""
     out: dict[str, list[dict]] = {}
     for i, (name, encoding, text, data) in enumerate(cands):
         v = verdict.get(i, "round-trip only") if a.llvm_target else "round-trip only"

@@ -1,4 +1,4 @@
-"""GFX9 (CDNA1-3) specifics of LLVM's syntax, learned from llvm-mc-19 at generation time and applied
+"""GFX9 (CDNA1-3) specifics of LLVM's syntax, learned from llvm-mc-22 at generation time and applied
 when decoding.
 
     python -m gpuisa.codec.named cdna1 cdna2 cdna3   # calls ``probe_named`` for GFX9 architectures
@@ -13,7 +13,7 @@ when decoding.
   AGPR or VGPR tuple; ``v_swap_b32``'s source a VGPR; SMEM atomics' data not m0/exec) prints other values
   with an ``Invalid register`` or ``Invalid immediate`` comment.  Each such operand gets a token table
   (one token per field value), probed on one operand per print signature (its tokens for a few trial
-  values), separately for an operand's AGPR bit clear and set.  Values on which llvm-mc-19 itself
+  values), separately for an operand's AGPR bit clear and set.  Values on which llvm-mc-22 itself
   crashes print our own text.
 * Loads into LDS (the ``lds`` bit of MUBUF/GLOBAL/SCRATCH loads) print without their data register.
 * Sources where LLVM rejects a literal (MUBUF/MTBUF SOFFSET, VOP3 sources); 16-bit integer literals.
@@ -41,7 +41,7 @@ def _token(r, size: int, k: int) -> str | None:
     from . import oracle
 
     if r and r[0].text == oracle.CRASHED:
-        return "{}"  # llvm-mc-19 crashes on this value: nothing to learn, our own text is printed
+        return "{}"  # llvm-mc-22 crashes on this value: nothing to learn, our own text is printed
     text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= size else None
     ops = split_operands(text)[0] if text else []
     return ops[k] if k < len(ops) else None
@@ -309,7 +309,7 @@ def probe_no_literal(arch_name: str) -> dict:
 
 def int16_literal_text(lit: int) -> str:
     """A literal read by a 16-bit integer source: decimal when the whole dword is an inline integer
-    (-16..64), else its low half in hex (probed with llvm-mc-19 on gfx908 and gfx942: 0x10006 prints 0x6)."""
+    (-16..64), else its low half in hex (probed with llvm-mc-22 on gfx908 and gfx942: 0x10006 prints 0x6)."""
     if lit <= 64 or lit >= 0xFFFFFFF0:
         return str(lit if lit <= 64 else lit - (1 << 32))
     return f"0x{lit & 0xFFFF:x}"
@@ -319,7 +319,7 @@ def int16_literal_text(lit: int) -> str:
 def waitcnt_text(v: int) -> str:
     """s_waitcnt's operand: the counters of the GFX9 SIMM16 layout (vmcnt in bits 3:0 and 15:14, expcnt in
     6:4, lgkmcnt in 11:8); LLVM names those below their maximum, or all three when none is (checked on all
-    65536 values with llvm-mc-19 on gfx908 and gfx942)."""
+    65536 values with llvm-mc-22 on gfx908 and gfx942)."""
     counters = [("vmcnt", (v & 15) | ((v >> 14) & 3) << 4, 63), ("expcnt", (v >> 4) & 7, 7), ("lgkmcnt", (v >> 8) & 15, 15)]
     shown = [(n, c) for n, c, top in counters if c != top] or [(n, c) for n, c, _ in counters]
     return " ".join(f"{n}({c})" for n, c in shown)

@@ -5,7 +5,7 @@ counts, and for GFX10/11 NSA forms the number of extra address dwords), then ask
 with the counts its fields want: data from DMASK, D16 and TFE (four for gathers), addresses from DIM
 and A16.  Where the instruction has no such variant it prints the word as first decoded, whatever
 the fields say.  So the printed counts depend on all those fields together; on GFX10+ they are
-learned from llvm-mc-19 at generation time (``probe_image_forms``) as a table per plan:
+learned from llvm-mc-22 at generation time (``probe_image_forms``) as a table per plan:
 (NSA, DIM, A16, wanted data count) -> (data count, address count, size llvm-mc re-encodes) or None
 where LLVM rejects the word.  (The size read is 8 bytes and the NSA dwords the field asks for: llvm-mc
 prints a shorter encoding where it lists fewer addresses than the NSA dwords hold.)  The wanted data count itself is the ISA's rule (one register per enabled

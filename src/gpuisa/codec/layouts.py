@@ -1,13 +1,13 @@
-"""Encodings an architecture's store facts lack but llvm-mc-19 decodes (codec-side layout facts).
+"""Encodings an architecture's store facts lack but llvm-mc-22 decodes (codec-side layout facts).
 
     python -m gpuisa.codec.layouts [arch ...]   # writes codec/data/layouts_<arch>.json
 
 AMD's CDNA1 (MI100) ISA guide leaves out the graphics formats, yet gfx908 is a GFX9 design and
-llvm-mc-19 decodes its export (EXP), parameter-interpolation (VINTRP) and image (MIMG) words.  The
+llvm-mc-22 decodes its export (EXP), parameter-interpolation (VINTRP) and image (MIMG) words.  The
 bit layouts below are the GFX9 formats as AMD's Vega ISA guide lays them out (field names, bit
 ranges, the fixed ENCODING value); they are facts, checked against llvm-mc by
 ``tests/test_codec_cdna_layouts.py``.  Which opcode values exist and how LLVM spells them is
-learned by probing llvm-mc-19 (one word per opcode value, the mnemonic read back), written to
+learned by probing llvm-mc-22 (one word per opcode value, the mnemonic read back), written to
 ``codec/data/layouts_<arch>.json`` and merged into the codec tables by ``tables.load_arch_tables``;
 after regenerating, rerun ``python -m gpuisa.codec.plans <arch>`` and ``python -m gpuisa.codec.named <arch>``.
 """
@@ -39,11 +39,11 @@ GFX9_GRAPHICS: dict[str, tuple[int, str | None, list[tuple[str, int, int, int | 
                         ("D16", 63, 63, None), ("SSAMP", 57, 53, None), ("SRSRC", 52, 48, None),
                         ("VDATA", 47, 40, None), ("VADDR", 39, 32, None)]),
 }
-# architecture -> the encodings of GFX9_GRAPHICS to add (only opcodes llvm-mc-19 decodes are kept)
+# architecture -> the encodings of GFX9_GRAPHICS to add (only opcodes llvm-mc-22 decodes are kept)
 EXTRA = {"cdna1": ["EXP", "VINTRP", "MIMG"], "cdna2": ["MIMG"]}
 # (architecture, encoding) -> field changes from GFX9_GRAPHICS: gfx90a's image words (the CDNA2 guide lists
-# none; llvm-mc-19 decodes them) have the AGPR bit of VDATA where GFX9 has TFE and an SCC bit at 7 (probed
-# one bit at a time with llvm-mc-19 on gfx90a; gfx942 decodes no image words)
+# none; llvm-mc-22 decodes them) have the AGPR bit of VDATA where GFX9 has TFE and an SCC bit at 7 (probed
+# one bit at a time with llvm-mc-22 on gfx90a; gfx942 decodes no image words)
 VARIANTS = {("cdna2", "MIMG"): {"TFE": ("ACC", 16, 16, None), "+SCC": ("SCC", 7, 7, None)}}
 # The matrix (MFMA) form of VOP3P: the CDNA1/CDNA2 ISA guides list the v_mfma_* opcodes under VOP3P but
 # their words carry CBSZ/ABID/BLGP, the AGPR bits of SRC0/SRC1 (ACC) and of SRC2/VDST (ACC_CD; gfx908
@@ -55,14 +55,14 @@ MFMA_LAYOUT = [("BLGP", 63, 61, None), ("ACC", 60, 59, None), ("SRC2", 58, 50, N
 # architecture -> (new encoding, its fields, the store encoding its entries come from, their name prefix)
 SPLITS = {arch: [("VOP3P_MFMA", MFMA_LAYOUT, "VOP3P", "v_mfma_")] for arch in ("cdna1", "cdna2", "cdna3")}
 # architecture -> encoding -> field -> (hi, lo): store layouts LLVM reads differently.  GFX9 FLAT's
-# offset is 13 bits unsigned to llvm-mc-19 (bit 12 prints as +4096), not the 12 the store gives.
+# offset is 13 bits unsigned to llvm-mc-22 (bit 12 prints as +4096), not the 12 the store gives.
 FIELD_OVERRIDES = {arch: {"FLAT": {"OFFSET": (12, 0)}} for arch in ("cdna1", "cdna2", "cdna3")}
 # field values that make a probe word printable (registers inside their files, all channels on)
 _FILL = {"DMASK": 0xF, "VDATA": 4, "VADDR": 6, "SRSRC": 2, "EN": 0xF, "VDST": 4, "VSRC": 6,
          "VSRC0": 1, "VSRC1": 2, "VSRC2": 3, "VSRC3": 4}
-_PROVENANCE = Provenance("GFX9 format layout (AMD Vega ISA guide), opcodes probed from llvm-mc-19",
+_PROVENANCE = Provenance("GFX9 format layout (AMD Vega ISA guide), opcodes probed from llvm-mc-22",
                          note=f"codec-side layout fact: {COMMAND}", inferred=True)
-_MFMA_PROVENANCE = Provenance("VOP3P_MFMA layout (AMD CDNA3 ISA guide), checked against llvm-mc-19 on gfx908/gfx90a",
+_MFMA_PROVENANCE = Provenance("VOP3P_MFMA layout (AMD CDNA3 ISA guide), checked against llvm-mc-22 on gfx908/gfx90a",
                               note="codec-side layout fact: gpuisa.codec.layouts.SPLITS", inferred=True)
 
 

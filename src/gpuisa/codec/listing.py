@@ -34,12 +34,14 @@ _BRANCH = ("s_branch ", "s_cbranch_", "s_subvector_loop_")
 
 
 class Symbols:
-    """The labels of one section (section offset -> name, sorted) for branch targets' ``<sym+0x..>``."""
+    """The labels of one section (section offset -> name, sorted) for branch targets' ``<sym+0x..>``, and its
+    symbols without a type (``plain``), whose names a branch to them prints as its operand."""
 
-    def __init__(self, labels: dict[int, str], address: int):
+    def __init__(self, labels: dict[int, str], address: int, plain: dict[int, str] | None = None):
         self.at = sorted(labels)
         self.names = [labels[o] for o in self.at]
         self.address = address
+        self.plain = plain or {}
 
     def describe(self, target: int) -> str:
         """`` <sym+0x..>`` for an address (64-bit wrap-around, as llvm-objdump); empty before every symbol."""
@@ -56,9 +58,10 @@ class Symbols:
 class Step:
     """One decoded step of a stream: offsets (addresses), sizes in bytes, texts, dwords of the instructions."""
 
-    def __init__(self, addr, sizes, texts: list, first, dws, blob: bytes, start: int):
+    def __init__(self, addr, sizes, texts: list, first, dws, blob: bytes, errors: dict[int, str]):
         self.addr, self.sizes, self.texts, self.first, self.dws = addr, sizes, texts, first, dws
-        self.blob, self.start = blob, start  # the bytes and the byte offset in them of the first dword
+        self.blob = blob  # the bytes (``first``: dword indices in them)
+        self.errors = errors  # index -> why the bytes there are no instruction
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -69,19 +72,21 @@ def steps(dec, data: bytes, address: int, sink) -> None:
 
     def emit(pos, view, starts, tix, sizes, eids, scalar, seen):
         texts = seen.texts.take(tix).tolist()
+        errors = {}
         for j in np.flatnonzero(eids == 0).tolist():  # (the scalar path's: bytes that are no instruction)
             if texts[j] is None:
-                texts[j] = invalid_line(scalar[int(starts[j])][3].data)
+                d = scalar[int(starts[j])][3]
+                texts[j], errors[j] = invalid_line(d.data), d.error
         dws = np.frombuffer(view, dtype="<u4", count=len(view) // 4)
         addr = (starts.astype(np.uint64) + np.uint64(pos)) * np.uint64(4) + np.uint64(address)
-        sink(Step(addr, sizes.astype(np.int64), texts, starts, dws, view, 4 * pos))
+        sink(Step(addr, sizes.astype(np.int64), texts, starts, dws, view, errors))
 
     off = _steps(dec, data, emit)
     tail = []
     while off < len(data):
         d = dec.decode_at(data, off)
         size = len(d.data) if d.valid else min(4, len(data) - off)
-        tail.append((off, size, d.text if d.valid else invalid_line(data[off:off + size])))
+        tail.append((off, size, d.text if d.valid else invalid_line(data[off:off + size]), None if d.valid else d.error))
         off += size
     if tail:
         sink(_tail_step(tail, data, address))
@@ -93,32 +98,43 @@ def _tail_step(tail: list, data: bytes, address: int) -> Step:
     chunk = data[start:]
     padded = chunk + b"\0" * (-len(chunk) % 4)
     dws = np.frombuffer(padded, dtype="<u4")
-    first = np.array([(o - start) // 4 for o, _, _ in tail], dtype=np.int64)
-    addr = np.array([o + address for o, _, _ in tail], dtype=np.uint64)
-    sizes = np.array([s for _, s, _ in tail], dtype=np.int64)
-    return Step(addr, sizes, [t for _, _, t in tail], first, dws, padded, start)
+    first = np.array([(t[0] - start) // 4 for t in tail], dtype=np.int64)
+    addr = np.array([t[0] + address for t in tail], dtype=np.uint64)
+    sizes = np.array([t[1] for t in tail], dtype=np.int64)
+    errors = {i: t[3] for i, t in enumerate(tail) if t[3] is not None}
+    return Step(addr, sizes, [t[2] for t in tail], first, dws, padded, errors)
 
 
-def _hex_columns(st: Step) -> list[bytes]:
-    """Per instruction ``// OFFSET: DWORD DWORD..`` (llvm-objdump's comment column), as bytes."""
+def _format(st: Step, marked) -> str:
+    """The step's lines as one %-format: per instruction ``\t%-59s// OFFSET: DWORD DWORD..`` (llvm-objdump's
+    comment column) and a newline; ``%s`` after the dwords at the indices ``marked`` (a branch's target).
+    Made with numpy as rows of bytes, the zero padding of short rows removed at the end."""
     n = len(st)
     ndw = (st.sizes + 3) >> 2
     k = int(ndw.max()) if n else 1
-    width = 17 + 9 * k - 1
+    width = 23 + 9 * k + 2  # (\t%-59s, // OFFSET: , the dwords, %s, \n)
     rows = np.zeros((n, width), dtype=np.uint8)
-    rows[:, 0:3] = np.frombuffer(b"// ", dtype=np.uint8)
-    rows[:, 3:15] = _HEX.take((st.addr[:, None] >> _SHIFT12) & np.uint64(15))
-    rows[:, 15:17] = np.frombuffer(b": ", dtype=np.uint8)
-    last = len(st.dws) - 1
+    rows[:, 0:6] = np.frombuffer(b"\t%-59s", dtype=np.uint8)
+    rows[:, 6:9] = np.frombuffer(b"// ", dtype=np.uint8)
+    digits = np.frombuffer(st.addr.astype(">u8").tobytes().hex().upper().encode(), dtype=np.uint8)
+    rows[:, 9:21] = digits.reshape(n, 16)[:, 4:]
+    rows[:, 21:23] = np.frombuffer(b": ", dtype=np.uint8)
+    # each dword's 8 hex digits as one 64-bit value
+    hex8 = np.frombuffer(st.dws.byteswap().tobytes().hex().upper().encode(), dtype="<u8")
+    last = len(hex8) - 1
     for j in range(k):
+        at = 23 + 9 * j
+        if j == 0:
+            rows[:, at:at + 8] = hex8.take(st.first).view(np.uint8).reshape(n, 8)
+            continue
         m = np.flatnonzero(ndw > j)
-        if not len(m):
-            break
-        w = st.dws.take(np.minimum(st.first.take(m) + j, last))
-        rows[m, 17 + 9 * j:25 + 9 * j] = _HEX.take((w[:, None] >> _SHIFT8) & np.uint32(15))
-        if j:
-            rows[m, 16 + 9 * j] = 32
-    return rows.view(f"S{width}").ravel().tolist()  # (numpy drops the zero padding of short rows)
+        rows[m, at - 1] = 32
+        rows[m, at:at + 8] = hex8.take(np.minimum(st.first.take(m) + j, last)).view(np.uint8).reshape(len(m), 8)
+    if len(marked):
+        rows[marked, -3:-1] = np.frombuffer(b"%s", dtype=np.uint8)
+    rows[:, -1] = 10
+    flat = rows.ravel()
+    return flat[flat != 0].tobytes().decode("ascii")
 
 
 def _branch_rows(st: Step) -> list[int]:
@@ -136,38 +152,52 @@ def _target(st: Step, i: int) -> int:
 
 def plain_lines(st: Step, symbols: Symbols | None) -> bytes:
     """The step's lines in llvm-objdump's layout."""
-    cols = _hex_columns(st)
-    if symbols is not None:
-        for i in _branch_rows(st):
-            cols[i] += symbols.describe(_target(st, i)).encode()
-    args: list = [None] * (2 * len(st))
-    args[0::2] = "\n".join(st.texts).encode().split(b"\n") if len(st) else []
-    args[1::2] = cols
-    return (b"\t%-59s%s\n" * len(st)) % tuple(args)
+    marked = _branch_rows(st) if symbols is not None else []
+    texts = st.texts
+    if marked:  # (each branch's target after its text, as the argument of its line's second %s)
+        args, prev = [], 0
+        for i in marked:
+            args += texts[prev:i + 1]
+            target = _target(st, i)
+            name = symbols.plain.get(target - symbols.address)
+            if name is None:
+                args.append(symbols.describe(target))
+            else:  # (the operand is the label's name, and there is no comment)
+                args[-1] = args[-1].rsplit(" ", 1)[0] + " " + name
+                args.append("")
+            prev = i + 1
+        texts = args + texts[prev:]
+    return (_format(st, marked) % tuple(texts)).encode()
 
 
 def json_lines(st: Step, section: str | None, labels: dict[int, str], sec_address: int) -> bytes:
-    """The step's instructions as JSON Lines."""
+    """The step's instructions as JSON Lines: offset, bytes, size, text, valid (and error where not), and
+    where they apply section, label (a symbol starts there) and target (a branch's)."""
     hexes = st.blob.hex()
     b0 = (st.first * 4).tolist()
     sizes = st.sizes.tolist()
     addrs = st.addr.tolist()
-    extra = [""] * len(st)
     sec = "" if section is None else f', "section": {json.dumps(section)}'
+    extra = [sec] * len(st)
+    for i, err in st.errors.items():
+        extra[i] = f', "error": {json.dumps(err)}' + sec
+    if labels and len(st):
+        want = np.array([sec_address + o for o in labels], dtype=np.uint64)
+        at = np.minimum(np.searchsorted(st.addr, want), len(st) - 1)
+        for i, a in zip(at.tolist(), want.tolist()):
+            if addrs[i] == a:
+                extra[i] += f', "label": {json.dumps(labels[a - sec_address])}'
     for i in _branch_rows(st):
-        extra[i] = f', "target": {_target(st, i)}'
-    if labels:
-        for i, a in enumerate(addrs):
-            lab = labels.get(a - sec_address)
-            if lab is not None:
-                extra[i] += f', "label": {json.dumps(lab)}'
+        extra[i] += f', "target": {_target(st, i)}'
     texts = st.texts
     joined = "".join(texts)
     if not (joined.isascii() and joined.isprintable()) or '"' in joined or "\\" in joined:
         texts = [json.dumps(t)[1:-1] for t in texts]
-    valid = ["false" if t.startswith(".") else "true" for t in st.texts]
+    valid = ["true"] * len(st)
+    for i in st.errors:
+        valid[i] = "false"
     return "".join(f'{{"offset": {a}, "bytes": "{hexes[2 * o:2 * (o + s)]}", "size": {s}, "text": "{t}", '
-                   f'"valid": {v}{sec}{x}}}\n'
+                   f'"valid": {v}{x}}}\n'
                    for a, o, s, t, v, x in zip(addrs, b0, sizes, texts, valid, extra)).encode()
 
 
@@ -184,7 +214,7 @@ def write_elf(out, dec, path: str, sections, as_json: bool) -> None:
         labels = dict(sec.labels)
         if 0 not in labels and sec.data:
             labels[0] = sec.name  # (llvm-objdump names code before the first symbol by its section)
-        symbols = Symbols(labels, sec.address)
+        symbols = Symbols(labels, sec.address, sec.plain)
         if not as_json:
             out.write(f"\nDisassembly of section {sec.name}:\n".encode())
         bounds = sorted(labels) + [len(sec.data)]

@@ -1,4 +1,4 @@
-"""Named field values learned from llvm-mc-19 at generation time: hardware-register names,
+"""Named field values learned from llvm-mc-22 at generation time: hardware-register names,
 buffer format names, export targets and export source slots, per architecture.
 
     python -m gpuisa.codec.named [arch ...]   # writes codec/data/named_<arch>.json

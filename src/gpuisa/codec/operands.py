@@ -26,7 +26,7 @@ SPECIAL = {
     "GFX11": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
     "GFX12": {**_COMMON, 124: "null", 125: "m0", 239: "src_pops_exiting_wave_id", 254: "src_lds_direct"},
 }
-SPECIAL["GFX9"][125] = "null"  # LLVM 19 prints SGPR 125 as null for gfx908/gfx90a/gfx942 too
+SPECIAL["GFX9"][125] = "null"  # LLVM 22 prints SGPR 125 as null for gfx908/gfx90a/gfx942 too
 SPECIAL["GFX940"] = SPECIAL["GFX9"]
 PAIRS = {
     "GFX9": {106: "vcc", 126: "exec", 102: "flat_scratch", 104: "xnack_mask"},
@@ -70,7 +70,7 @@ def sgpr_name(gfx: str, value: int, count: int) -> str | None:
         if count == 1:
             return f"s{value}"
         if value + count > 106:
-            return None  # llvm-mc-19 knows SGPR tuples up to s105 only (probed on gfx908/gfx90a/gfx942, gfx10-12)
+            return None  # llvm-mc-22 knows SGPR tuples up to s105 only (probed on gfx908/gfx90a/gfx942, gfx10-12)
         return f"s[{value}:{value + count - 1}]"
     if 108 <= value < 124:
         t = value - 108
@@ -182,13 +182,18 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
         return sgpr_name(gfx, value, count)
     if size == 16 and 240 <= value <= 248 and not is_float and vgpr_base is not None:
         # a float inline constant read by a 16-bit integer vector operand: its bits in hex (GFX9; GFX10+ probed
-        # with llvm-mc-19 on every VALU 16-bit integer source, but v_sad_u16, v_sat_pk_u8_i16 print the name)
+        # with llvm-mc-22 on every VALU 16-bit integer source, but v_sad_u16, v_sat_pk_u8_i16 print the name)
         return f"0x{INV_2PI_BITS[16] if value == 248 else _bits(float(FLOAT_CONSTS[value]), 16):x}"
     return inline_constant(value, size)
 
 
 def parse_src(gfx: str, tok: str, count: int) -> tuple[int, int | None] | None:
     """Inverse of src_text (no literal): token -> (value, None); a literal -> (255, dword)."""
+    if tok.startswith("lit(") and tok.endswith(")"):  # a literal even where an inline constant would do
+        try:
+            return LITERAL, int(tok[4:-1], 0) & 0xFFFFFFFF
+        except ValueError:
+            return None
     r = parse_reg(tok)
     if r is not None:
         cls, idx, n = r

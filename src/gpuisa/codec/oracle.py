@@ -1,4 +1,4 @@
-"""llvm-mc-19 as the reference assembler/disassembler, driven in batches.
+"""llvm-mc-22 as the reference assembler/disassembler, driven in batches.
 
 Used at generation time (operand maps, page examples) and by the
 differential tests; never by ``gpuisa decode``/``encode`` themselves.
@@ -46,7 +46,7 @@ class OracleItem:
 def _mc(target: str, wave64: bool, extra: list[str]) -> list[str]:
     mc = find_llvm_mc()
     if mc is None:
-        raise RuntimeError("llvm-mc-19 not found (apt-get install -y llvm-19)")
+        raise RuntimeError("llvm-mc-22 not found (apt-get install -y llvm-22)")
     cmd = [mc, "-arch=amdgcn", f"-mcpu={target}", *extra]
     if wave64:
         cmd.append("-mattr=+wavefrontsize64")
@@ -63,10 +63,16 @@ CRASHED = "<llvm-mc crashed>"
 def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[list[OracleItem]]:
     """What llvm-mc decodes inside each probe's bytes (instructions starting in them).
 
-    llvm-mc-19 itself crashes on a few words; a crashing batch is split until the culprit is alone,
+    llvm-mc-22 itself crashes on a few words; a crashing batch is split until the culprit is alone,
     which is reported as one item with text ``CRASHED``.
     """
-    return _disassemble_from(target, probes, wave64, 0)
+    out: list[list[OracleItem]] = []
+    for start in range(0, len(probes), BLOCK):  # blocks keep the cost of a crash (two more runs) small
+        out += _disassemble_from(target, probes[start:start + BLOCK], wave64, start)
+    return out
+
+
+BLOCK = 4096  # probes per llvm-mc run
 
 
 def _disassemble_from(target: str, probes: list[bytes], wave64: bool, base: int) -> list[list[OracleItem]]:
@@ -77,9 +83,34 @@ def _disassemble_from(target: str, probes: list[bytes], wave64: bool, base: int)
         return got
     if len(probes) == 1:
         return [[OracleItem(0, CRASHED, len(probes[0]))]]
+    k = _crash_index(target, probes, wave64, base)
+    if k is not None and k < len(probes):  # the probe it crashed on, found in one more run: no bisection
+        return (_disassemble_from(target, probes[:k], wave64, base) + [[OracleItem(0, CRASHED, len(probes[k]))]]
+                + _disassemble_from(target, probes[k + 1:], wave64, base + k + 1))
     mid = len(probes) // 2
     return (_disassemble_from(target, probes[:mid], wave64, base)
             + _disassemble_from(target, probes[mid:], wave64, base + mid))
+
+
+MARKER = b"\xff\xff\xff\xff"  # an invalid word on every target: its warning goes to stderr at once
+
+
+def _crash_index(target: str, probes: list[bytes], wave64: bool, base: int) -> int | None:
+    """The probe llvm-mc crashes on: each probe and separator is followed by a marker line whose warning
+    (stderr is unbuffered, unlike the listing on stdout) shows how far llvm-mc got before the crash."""
+    lines = []
+    for i, p in enumerate(probes):
+        lines += [_hex_line(p), _hex_line(separator(base + i)), _hex_line(MARKER)]
+    proc = subprocess.run(_mc(target, wave64, ["-disassemble"]), input="\n".join(lines) + "\n",
+                          capture_output=True, text=True)
+    if "Stack dump" not in proc.stderr:
+        return None
+    reached = -1
+    for line in proc.stderr.splitlines():
+        m = _ERR.match(line)
+        if m and (int(m.group(1)) - 1) % 3 == 2:
+            reached = max(reached, (int(m.group(1)) - 1) // 3)
+    return reached + 1
 
 
 def _disassemble_batch(target: str, probes: list[bytes], wave64: bool, base: int = 0) -> list[list[OracleItem]] | None:

@@ -2,7 +2,7 @@
 
 Examples are committed data (``gpuisa/data/amd/examples/<arch>.json``) made by
 ``python -m gpuisa.data.amd.examples.generate``: each carries the verdict of
-the llvm-mc-19 run done at generation time, or "round-trip only".
+the llvm-mc-22 run done at generation time, or "round-trip only".
 """
 
 from __future__ import annotations

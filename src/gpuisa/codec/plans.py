@@ -212,6 +212,7 @@ def build_arch(arch_name: str, wave64: bool = False) -> dict:
         _returning_form(plans[key], enc, rec)  # GFX9 and GFX10/11 (glc) atomics returning the old value
     if tables.gfx.startswith("GFX9"):
         _hex_above_64(probe["target"], tables, plans)
+    _saddr_off_forms(probe["target"], tables, plans, wave64)
     # LLVM's encoder fills the bits the printer ignores in its own way: keep its word as the encoder's base
     from .oracle import assemble
 
@@ -224,6 +225,40 @@ def build_arch(arch_name: str, wave64: bool = False) -> dict:
             if word != plans[key]["w"] and word & enc.fixed_mask == enc.fixed_value:
                 plans[key]["e"] = word
     return {"arch": arch_name, "target": probe["target"], "generated_by": "python -m gpuisa.codec.plans", "plans": plans}
+
+
+SADDR_OFF = (0x7F, 0x7D, 0x7C)  # the "off" (no scalar address) value of SADDR: GFX9, GFX10, GFX11+
+
+
+def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
+    """Global, flat and scratch forms whose SADDR says ``off`` print another operand list (a 64-bit VGPR
+    address, ``off`` in SADDR's place): each is probed as a plan of its own, kept under the base plan's
+    ``alt`` as ``{"SADDR": {value: plan}}`` for the decoder and encoder to switch to."""
+    from . import oracle
+    from .probe import _word_bytes, probe_fields
+
+    by_key = {f"{e.name}|{e.encoding}": e for e in tables.entries}
+    cands = []
+    for key, plan in sorted(plans.items()):
+        f = tables.encodings[key.split("|")[1]].field("SADDR")
+        pos = next((i for i, sp in enumerate(plan["ops"]) if sp.get("f") == "SADDR"), None)
+        if f is None or pos is None or key not in by_key:
+            continue
+        cands += [(key, pos, v, f.insert(plan["w"], v)) for v in SADDR_OFF if v < (1 << f.width)]
+    got = oracle.disassemble(target, [_word_bytes(w, by_key[k].width) for k, _, _, w in cands], wave64)
+    base: dict[str, tuple] = {}
+    for (key, pos, v, w), items in zip(cands, got):
+        text = items[0].text if items and items[0].offset == 0 else None
+        ops = split_operands(text)[0] if text else []
+        if key not in base and text and text.split()[0] == by_key[key].mnemonic and ops[pos:pos + 1] == ["off"]:
+            base[key] = (by_key[key], w, text, items[0].size)
+    for key, rec in probe_fields(target, tables, base, wave64).items():
+        v = tables.encodings[key.split("|")[1]].field("SADDR").extract(rec["word"])
+        alt = build_plan(tables.encodings[key.split("|")[1]], rec)
+        alt["ops"] = [{"t": "off"} if sp.get("table", {}).keys() == {"SADDR"} or sp.get("f") == "SADDR" else sp
+                      for sp in alt["ops"]]  # chosen by SADDR's value: a constant token here
+        if alt["ops"] != plans[key]["ops"]:
+            plans[key]["alt"] = {"SADDR": {str(v): alt}}
 
 
 @functools.lru_cache(maxsize=None)

@@ -1,4 +1,4 @@
-"""Learn, from llvm-mc-19, which encoding field prints as which operand (generation time).
+"""Learn, from llvm-mc-22, which encoding field prints as which operand (generation time).
 
     python -m gpuisa.codec.probe            # writes artifacts/probe_<arch>.json (for inspection)
     python -m gpuisa.codec.plans            # probes and writes the committed plans
@@ -69,6 +69,15 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
                 clean = "/*" not in items[0].text
                 if i not in base or (clean and "/*" in base[i][1]):
                     base[i] = (w, items[0].text, items[0].size)
+    return {"arch": arch_name, "target": target, "generated_by": COMMAND,
+            "entries": probe_fields(target, tables, {i: (entries[i], *b) for i, b in base.items()}, wave64)}
+
+
+def probe_fields(target: str, tables, base: dict, wave64: bool = False) -> dict[str, dict]:
+    """Each free field of each base word set to a few values: ``{"name|ENC": {word, text, size, fields}}``;
+    ``base`` maps any key to (entry, base word, its text, its size)."""
+    entries = {i: b[0] for i, b in base.items()}
+    base = {i: b[1:] for i, b in base.items()}
     probes: list[tuple[int, str, int]] = []
     for i, (w, _, _) in base.items():
         e = entries[i]
@@ -113,7 +122,7 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
         if removed:
             d["del"] = removed
         rec["fields"][fname] = d
-    return {"arch": arch_name, "target": target, "generated_by": COMMAND, "entries": out}
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

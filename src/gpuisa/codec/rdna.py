@@ -1,4 +1,4 @@
-"""GFX10+ (RDNA) printing rules learned from llvm-mc-19 at generation time, and their use by the decoder.
+"""GFX10+ (RDNA) printing rules learned from llvm-mc-22 at generation time, and their use by the decoder.
 
     python -m gpuisa.codec.named rdna1 rdna2 rdna3 rdna3.5 rdna4   # (re)writes the tables, with the others
 
@@ -396,7 +396,7 @@ def parse_true16(gfx: str, spec: dict, tok: str, enc=None) -> dict[str, int] | N
     if not _true16(spec):
         return None
     fname = next(iter(spec["table"]))
-    m = re.match(r"^v(\d+)\.([lh])$", tok)
+    m = re.match(r"^v(\d+)(?:\.([lh]))?$", tok)  # a plain vN is its low half (LLVM's assembler reads it so)
     if m and enc is not None and enc.field("OP_SEL") is not None and fname in OPSEL_BIT and int(m.group(1)) < 256:
         r = int(m.group(1)) + (256 if enc.field(fname).width == 9 else 0)
         return {fname: r, "OP_SEL": (1 << OPSEL_BIT[fname]) if m.group(2) == "h" else 0}
@@ -406,7 +406,9 @@ def parse_true16(gfx: str, spec: dict, tok: str, enc=None) -> dict[str, int] | N
     if not fname.startswith("SRC"):
         return None
     got = opd.parse_src(gfx, tok, 1)  # (a float constant's bits, 0x3c00, are a literal to llvm-mc's assembler)
-    return {fname: got[0]} if got is not None and got[1] is None and got[0] < 256 else None
+    if got is not None and got[1] is not None:
+        return {fname: opd.LITERAL, "LIT": got[1]}  # the literal dword (the encoder's to place)
+    return {fname: got[0]} if got is not None and got[0] < 256 else None
 
 
 def modifier(dec, fname: str, value: int, m: dict) -> list[str] | None:

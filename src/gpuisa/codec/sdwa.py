@@ -5,7 +5,7 @@ CLAMP (13), OMOD (14..15), SRC0_SEL (16..18), SRC0_SEXT (19), SRC0_NEG (20), SRC
 is a scalar source), SRC1_SEL (24..26), SRC1_SEXT (27), SRC1_NEG (28), SRC1_ABS (29), S1 (31).  The VOPC
 form puts SDST (8..14) and SD (15) where DST_SEL/DST_UNUSED/CLAMP/OMOD are.
 
-What is learned from llvm-mc-19 at generation time (``python -m gpuisa.codec.sdwa``, stored under the key
+What is learned from llvm-mc-22 at generation time (``python -m gpuisa.codec.sdwa``, stored under the key
 ``sdwa`` of ``named_<arch>.json``): per instruction the SDWA mnemonic, which modifier words LLVM prints
 (``dst_sel``/``dst_unused``/``src0_sel``/``src1_sel``) and which single bits and field values it accepts.
 The text is then composed from the e32 operand texts (``special._dpp_parts``) here.
@@ -96,7 +96,7 @@ def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
             continue
         if name == "dst_unused" and v == 3:
             v = 0  # the reserved value: accepted where UNUSED_PAD is
-        if v == 7 or not sels[name] >> v & 1:  # LLVM 19 crashes on a selector of 7
+        if v == 7 or not sels[name] >> v & 1:  # LLVM 22 crashes on a selector of 7
             return None, 4
     got = _dpp_parts(dec, entry, word, d & 0xFF)
     if got is None:
@@ -172,7 +172,7 @@ if __name__ == "__main__":
 
 def random_sdwa_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
     """``n`` 8-byte SDWA words: a learned SDWA instruction with random VDST/VSRC1 and a random SDWA dword
-    (selector value 7 avoided: llvm-mc-19 crashes on it)."""
+    (selector value 7 avoided: llvm-mc-22 crashes on it)."""
     import random
 
     from .named import load_named

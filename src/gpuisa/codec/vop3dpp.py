@@ -2,7 +2,7 @@
 after the two VOP3 dwords; LLVM prints the e64 text with the mnemonic ``<name>_e64_dpp`` (VOP3P: ``<name>``),
 src0 = the DPP dword's VGPR, then the DPP modifiers.
 
-Learned from llvm-mc-19 at generation time (``python -m gpuisa.codec.vop3dpp``, key ``vop3dpp`` of
+Learned from llvm-mc-22 at generation time (``python -m gpuisa.codec.vop3dpp``, key ``vop3dpp`` of
 ``named_<arch>.json``): per instruction the DPP16 and DPP8 mnemonics LLVM accepts.  The dpp_ctrl texts are
 the DPP16 table already learned for the 32-bit forms (``named.py``: ``dpp16.ctrl``).
 """
@@ -61,7 +61,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         return None, 8
     dpp = int.from_bytes(buf[off + 8:off + 12], "little")
     plain = f.insert(word, 256 + (dpp & 0xFF))
-    # a literal source (SRC1/SRC2 = 255): LLVM 19 reads it from the dword after the DPP one (its assembler
+    # a literal source (SRC1/SRC2 = 255): LLVM 22 reads it from the dword after the DPP one (its assembler
     # takes no literal with DPP, its disassembler does; the listing follows the disassembler)
     lit = any(g is not None and g.extract(plain) == 255 for g in (enc.field("SRC1"), enc.field("SRC2")))
     if lit and len(buf) - off < 16:
@@ -74,7 +74,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     parts: list = []
     d = render(plain, parts)
     if not d.valid and _byte_sel(dec, entry, enc, plain):
-        # (the DPP forms of the byte_sel instructions: LLVM 19 ignores the op_sel bits above byte_sel,
+        # (the DPP forms of the byte_sel instructions: LLVM 22 ignores the op_sel bits above byte_sel,
         # where the plain VOP3 form calls them reserved)
         plain &= ~enc.field("OP_SEL").place(0b1100)
         parts = []

@@ -5,7 +5,7 @@ counting a trailing 32-bit literal constant) and its fields, each a name, the
 bit ranges it occupies and, for fixed bits, the value those bits must hold.
 The facts are transcribed from AMD's RDNA1 and RDNA2 instruction-set
 architecture reference guides and from LLVM's AMDGPU instruction encodings,
-and are checked by tests/test_gfx10_layouts.py against llvm-mc-19.
+and are checked by tests/test_gfx10_layouts.py against llvm-mc-22.
 
 Conventions:
   * Bit numbers count from bit 0 of the first (lowest-addressed) little-endian

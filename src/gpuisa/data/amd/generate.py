@@ -195,7 +195,7 @@ def generate(llvm_mc: str | None, progress=None) -> dict[str, dict]:
     return {name: {"facts": facts[name], "report": reports.get(name)} for name in facts}
 
 
-# Architectures LLVM 19 does not know take implicit operands from their predecessor.
+# Architectures LLVM 22 does not know take implicit operands from their predecessor.
 IMPLICIT_DONOR = {"cdna4": "cdna3"}
 
 

@@ -1,11 +1,11 @@
 """Regenerate the committed page examples (one JSON file per architecture here).
 
-    python -m gpuisa.data.amd.examples.generate      # needs llvm-mc-19 for the LLVM-known targets
+    python -m gpuisa.data.amd.examples.generate      # needs llvm-mc-22 for the LLVM-known targets
 
 Every example is produced by gpuisa's encoder/decoder (varied operands, a
 literal where a source allows one), round-tripped, and for LLVM-known
-targets assembled by llvm-mc-19: only examples whose bytes llvm-mc
-reproduces are kept, labelled with that verdict.  Architectures LLVM 19 does
+targets assembled by llvm-mc-22: only examples whose bytes llvm-mc
+reproduces are kept, labelled with that verdict.  Architectures LLVM 22 does
 not know keep round-trip-only examples, labelled so.
 """
 
@@ -42,7 +42,7 @@ def seed_examples(arch) -> dict[str, list[dict]]:
             rb, _ = oracle.assemble(arch.llvm_target, [text], wave64 and arch.family == "RDNA")[0]
             if rb != e.data:
                 continue
-            verdict = f"accepted by llvm-mc 19 ({arch.llvm_target}{mode}), bytes identical"
+            verdict = f"accepted by llvm-mc 22 ({arch.llvm_target}{mode}), bytes identical"
         out.setdefault(e.name, []).append({"text": text, "bytes": e.data.hex(" "), "target": target,
                                            "verified_by": verdict, "encoding": e.encoding,
                                            **({"mode": "wave64"} if mode else {})})
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         if argv and arch.name not in argv:
             continue
         if arch.llvm_target and oracle.find_llvm_mc() is None:
-            print("llvm-mc-19 not found (apt-get install -y llvm-19)", file=sys.stderr)
+            print("llvm-mc-22 not found (apt-get install -y llvm-22)", file=sys.stderr)
             return 2
         ex = build_examples(arch.name)
         for name, lst in seed_examples(arch).items():
