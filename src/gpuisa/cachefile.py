@@ -8,7 +8,8 @@ killed half-way, only ever sees the old file or the new one.  Users: the store (
 * :func:`write_cache_file` -- caches: never an error (a cache that cannot be written is made again).
 * :func:`atomic_write` -- data that must not be lost: raises ``OSError``; ``durable`` also fsyncs.
 * :func:`atomic_path` -- for writers that need a path (SQLite): a temporary path renamed on success.
-* :func:`clean_stale` -- temporaries left by killed processes (their pid is gone) are removed.
+* :func:`clean_stale` -- temporaries left by killed processes (their pid is gone) are removed
+  (:func:`clean_legacy`: those of older versions, by name and age).
 * :func:`locked` -- the data folder's lock (fcntl), so imports and store builds queue.
 
 (No imports at module level beyond ``os``: the PTX checker's start-up uses this module.)
@@ -158,6 +159,43 @@ def clean_stale(folder) -> list[str]:
             except OSError:
                 pass
     return removed
+
+
+def clean_legacy(folder, match, age: float = 600.0) -> None:
+    """Temporaries of older gpuisa versions (no pid in their name; ``match(name)``): removed once old."""
+    import time
+
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in entries:
+        if match(e.name):
+            try:
+                if time.time() - e.stat().st_mtime > age:
+                    os.unlink(e.path)
+            except OSError:
+                pass
+
+
+def writable_folder(folder) -> bool:
+    """``folder`` exists (made now if need be) and this process may create files in it."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
+def own_folder(folder) -> bool:
+    """``folder`` is a real folder (no link) owned by this user: safe to share files through."""
+    import stat
+
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
 
 
 class LockTimeout(UserError):

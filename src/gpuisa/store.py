@@ -82,38 +82,12 @@ def _loaders():
             yield module
 
 
-def _import_candidates() -> tuple[dict[str, Path], list[str]]:
-    """Imported architectures that look usable by name ({arch: path}) and a note for every other file.
-
-    Dot-files (the safe writer's temporaries, the lock) are not looked at; anything else that is not
-    ``<known arch>.json`` is ignored and reported.  Content is checked when the store is built.
-    """
-    known = set(archs.arch_names())
-    found: dict[str, Path] = {}
-    notes: list[str] = []
-    try:
-        entries = sorted(os.scandir(imports_dir()), key=lambda e: e.name)
-    except OSError:
-        return found, notes
-    for entry in entries:
-        name = entry.name
-        if name.startswith("."):
-            continue
-        if not name.endswith(".json"):
-            notes.append(f"{echo(name)} (not a .json file)")
-        elif name[:-5] not in known:
-            notes.append(f"{echo(name)} (not an architecture gpuisa knows)")
-        elif not entry.is_file():
-            notes.append(f"{echo(name)} (not a file)")
-        else:
-            found[name[:-5]] = Path(entry.path)
-    return found, notes
-
-
 def fact_sources() -> dict[str, list[Path]]:
     """Each AMD architecture's facts in order of preference: the user's import, then the committed file."""
+    from .amdxml.imports import usable_imports
+
     out: dict[str, list[Path]] = {p.stem: [p] for p in AMD_DIR.glob("*.json") if p.name != "llvm_sweep.json"}
-    for arch, p in _import_candidates()[0].items():
+    for arch, p in usable_imports()[0].items():
         out.setdefault(arch, []).insert(0, p)
     return {k: out[k] for k in sorted(out)}
 
@@ -314,14 +288,14 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
 
     Runs under the folder's lock (concurrent builds queue); temporaries of killed builds are removed.
     """
-    from .cachefile import atomic_path, clean_stale, locked
+    from .cachefile import atomic_path, clean_legacy, clean_stale, locked
 
     path = Path(path)
     with locked(path.parent, "build the store"):
         clean_stale(path.parent)
         clean_stale(imports_dir())  # (killed imports' temporaries: their pid is gone)
         clean_stale(path.parent / "semantics")
-        _clean_legacy(path.parent, ".gpuisa-", (".sqlite", ".sqlite-journal"))
+        clean_legacy(path.parent, lambda n: n.startswith(".gpuisa-") and n.endswith((".sqlite", ".sqlite-journal")))
         sources = fact_sources()
         loaders = list(_loaders())
         with atomic_path(path) as tmp:
@@ -336,23 +310,6 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
         progress("done", 1, 1)
     _note_ignored(path)
     return path
-
-
-def _clean_legacy(folder: Path, prefix: str, suffixes: tuple[str, ...], age: float = 600.0) -> None:
-    """Temporaries of older gpuisa versions (no pid in their name): removed once they are old."""
-    import time
-
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return
-    for e in entries:
-        if e.name.startswith(prefix) and e.name.endswith(suffixes):
-            try:
-                if time.time() - e.stat().st_mtime > age:
-                    os.unlink(e.path)
-            except OSError:
-                pass
 
 
 def cache_db() -> Path:
@@ -385,7 +342,9 @@ def _note_ignored(db: Path | None) -> None:
     global _noted
     if _noted:
         return
-    notes = _import_candidates()[1]
+    from .amdxml.imports import usable_imports
+
+    notes = usable_imports()[1]
     if db is not None:
         notes += [f"{echo(n)} ({why})" for n, why in skipped_files(db)]
     if notes:
@@ -408,14 +367,14 @@ def default_db_path(progress: Callable[[str, int, int], None] | None = None) -> 
 
 
 def _current_or_build(progress) -> Path:
-    from .cachefile import LockTimeout, locked
+    from .cachefile import LockTimeout, locked, own_folder, writable_folder
 
     paths = all_fact_paths()
     for db in (PACKAGED_DB, cache_db()):
         if _is_current(db, paths):
             return db
     target = cache_db()
-    if _writable(target):
+    if writable_folder(target.parent) and not target.is_dir():
         try:
             with locked(target.parent, "build the store"):
                 paths = all_fact_paths()  # (another process may have imported or built while we waited)
@@ -427,34 +386,16 @@ def _current_or_build(progress) -> Path:
         except (OSError, sqlite3.OperationalError):
             pass  # (full, or made unwritable meanwhile): build where we can
     target = temp_db(paths)
-    if _own_folder(target.parent) and _is_current(target, paths):  # built by an earlier read-only command
+    if own_folder(target.parent) and _is_current(target, paths):  # built by an earlier read-only command
         return target
     try:
         os.makedirs(target.parent, mode=0o700, exist_ok=True)
-        if not _own_folder(target.parent):
+        if not own_folder(target.parent):
             raise PermissionError(f"{target.parent} belongs to another user")
         return build(target, progress)
     except (OSError, sqlite3.OperationalError) as exc:
         raise StoreError(f"cannot build the store: neither {cache_db().parent} nor {target.parent} can be written "
                          f"({type(exc).__name__}: {exc})") from None
-
-
-def _writable(db: Path) -> bool:
-    try:
-        db.parent.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(db.parent, os.W_OK) and not db.is_dir()
-
-
-def _own_folder(folder: Path) -> bool:
-    try:
-        st = os.lstat(folder)
-    except OSError:
-        return False
-    import stat
-
-    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
 
 
 def _ro_uri(db: Path) -> str:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import sys
-import time
 from pathlib import Path
 
 from ..cachefile import atomic_write
@@ -44,16 +42,10 @@ def import_paths(paths: list[str], report_file: str | None = None, force: bool =
 
 
 def _clean_imports() -> None:
-    from ..cachefile import clean_stale
+    from ..cachefile import clean_legacy, clean_stale
 
-    d = importer.imports_dir()
-    clean_stale(d)
-    try:
-        for e in os.scandir(d):
-            if _LEGACY_TMP.match(e.name) and time.time() - e.stat().st_mtime > 600:
-                os.unlink(e.path)
-    except OSError:
-        pass
+    clean_stale(importer.imports_dir())
+    clean_legacy(importer.imports_dir(), _LEGACY_TMP.match)
 
 
 class _Lock:
