@@ -11,6 +11,13 @@ def evaluate(*args, **kwargs):
     return _evaluate(*args, **kwargs)
 
 
+def run(arch, program, state=None, wave=None, max_steps=10_000_000):
+    """Run an AMD instruction sequence on one simulated wave; returns the final state (see gpuisa.semantics.program)."""
+    from .semantics.program import run as _run
+
+    return _run(arch, program, state, wave=wave, max_steps=max_steps)
+
+
 def evaluate_ptx(text, inputs):
     """Run one PTX instruction on integer inputs (see gpuisa.ptx.semantics)."""
     from .ptx.semantics import evaluate_ptx as _evaluate_ptx

@@ -1,6 +1,8 @@
 """Executable semantics: AMD's ISA pseudocode, parsed, compiled to numpy and run on a simulated wave.
 
 ``evaluate(arch, name, lanes=..., **operands)`` runs one instruction (see :mod:`.wave`);
+``run(arch, program, state)`` runs a sequence on one wave (:mod:`.program`, :mod:`.machine`),
+``evaluate_encoded`` one assembled or decoded instruction with its modifiers (:mod:`.encoded`);
 ``coverage`` reports which instructions execute; ``pages.extend`` adds the Semantics
 section to reference pages.  The pseudocode text itself is loaded at run time from an
 installed source (:mod:`.sources`), never stored in this repository.
@@ -14,7 +16,15 @@ def __getattr__(name):
         from .wave import evaluate
 
         return evaluate
+    if name == "run":
+        from .program import run
+
+        return run
+    if name == "evaluate_encoded":
+        from .encoded import evaluate_encoded
+
+        return evaluate_encoded
     raise AttributeError(name)
 
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "evaluate_encoded", "run"]

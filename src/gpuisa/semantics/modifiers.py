@@ -77,6 +77,10 @@ def packed_source(x: np.ndarray, half: int, sel_lo: bool, sel_hi: bool, neg_lo: 
 
 def omod_clamp(bits: np.ndarray, kind: str, width: int, omod: int, clamp: bool) -> np.ndarray:
     """A float result (raw bits) scaled by omod (1: *2, 2: *4, 3: *0.5) and clamped to [0, 1] (NaN -> 0)."""
+    if kind == "f" and width == 32 and not omod:  # the common case: clamp of an f32 result
+        x = bits.astype(np.uint32).view(np.float32)
+        y = np.where(x > 0, np.minimum(x, np.float32(1.0)), np.float32(0.0))
+        return (bits & ~np.int64(0xFFFFFFFF)) | y.view(np.uint32).astype(np.int64)
     x = floats.from_bits(bits, kind, width)
     if omod:
         scale = {1: 2.0, 2: 4.0, 3: 0.5}[omod]

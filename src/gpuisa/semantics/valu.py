@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import modifiers as mods
+from . import modifiers as mods, seqfast
 from .execute import (SCALAR, VECTOR, Builder, Insn, Step, abs_neg_source, float_kind, half_source, i64,
                       lane_bits, reg_text, writer_vgpr)
 from .machine import EXEC_LO, M32, VCC_LO, MachineError
@@ -277,7 +277,8 @@ def _build_vector(b: Builder, insn: Insn) -> Step:
     _sources(p)
     _scalar_inputs(p)
     _outputs(p)
-    getters, post, fn, ctx, move = tuple(p.getters), tuple(p.post), prog.fn, b.ctx, p.lane_move
+    fn = seqfast.kernel(prog) or prog.fn
+    getters, post, ctx, move = tuple(p.getters), tuple(p.post), b.ctx, p.lane_move
     wave_level, exec_mask = prog.wave_level, b.exec_mask
 
     def run(ws):
