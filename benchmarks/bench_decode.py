@@ -1,29 +1,34 @@
-"""Bulk decode throughput: gpuisa vs ``llvm-mc-19 -disassemble`` on the same 200,000 instructions.
+"""Decode throughput: the ``gpuisa decode`` command against ``llvm-objdump-22 -d`` and ``llvm-mc-22 -disassemble``.
 
-    .venv/bin/python benchmarks/bench_decode.py [--arch rdna3[,cdna3,...]] [--count 200000] [--repeat 5]
+    .venv/bin/python benchmarks/bench_decode.py [--arch rdna3[,rdna4,cdna3,...]] [--count 200000] [--repeat 5]
 
 The input is built once: instructions drawn at random from every (instruction, encoding) the
 architecture's plans know (the plan's own word, i.e. default modifiers), with their register fields
-randomised (so most words are distinct, as in real code objects), checked valid by llvm-mc.  Both
-decoders get exactly these bytes (llvm-mc as the hex text it needs, one instruction per line, which
-is its only input format; gpuisa as bytes).
+randomised (so most words are distinct, as in real code objects), checked valid by llvm-mc.  From it
+the benchmark makes, at run time: a code object (``k.o``: a kernel ``kern`` whose ``.text`` is the stream
+as ``.long`` lines, assembled by ``llvm-mc-22 -filetype=obj``), the raw bytes (``k.bin``) and the same
+bytes as hex text, one instruction per line (llvm-mc's only input format).
 
-Headline ("cold"): each of ``--repeat`` runs is a fresh process for both tools, and both make the same
-product: the listing as text.  llvm-mc is run as a command (its start-up, including its own table
-set-up, is part of its time: about 0.02 s, printed; it writes its listing to /dev/null).  gpuisa runs
-in a fresh Python process that imports gpuisa and makes a ``Decoder`` (loading the architecture's
-instruction tables from the store: reported on its own line, not part of the ratio), then times its
-first ``decode_text`` of the input (the listing as one string, one line per instruction) -- which
-includes loading the batch decoder's precomputed tables (``codec/batch_data.py``) or, when they are
-stale, deriving them.  Wall and CPU time (user + system, of the decode call / of the llvm-mc process)
-are both reported as median and range, with the ratio of the medians (goal: gpuisa >= 4x).  The
-gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run first (as an
-installed package has its modules compiled; this checkout may run with PYTHONDONTWRITEBYTECODE).
+Headline, printed first (goal: gpuisa >= 4x on each): whole processes, start-up included, each run a
+fresh process, the tools interleaved so that all see the same machine load, outputs to /dev/null:
 
-Secondary: the same cold runs for ``decode_listing`` ((offset, text, size) tuples, one per
-instruction); "warm": the same input decoded again in one process (whatever the process derived from
-earlier runs is reused), for ``decode_text``, ``decode_listing`` and ``decode`` (one ``Decoded`` per
-instruction); and the single-instruction ``decode_at`` time in microseconds.
+* ``gpuisa decode --arch A --file k.o`` vs ``llvm-objdump-22 -d --mcpu=gfxNNNN k.o`` (the same listing:
+  the agreement of the two listings, line for line, is printed too);
+* ``gpuisa decode --arch A --file k.bin`` vs ``llvm-mc-22 -disassemble`` on the hex text.
+
+Wall and CPU time (user + system of the child process) as median and range, and the ratio of the
+medians.  The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run
+first (as an installed package has its modules compiled; this checkout may run with
+PYTHONDONTWRITEBYTECODE), and the user's ``GPUISA_HOME`` (where the parsed batch tables are cached).
+
+Secondary ("cold", the library without the command line): a fresh Python process that imports gpuisa and
+makes a ``Decoder`` (loading the architecture's instruction tables from the store: reported on its own
+line, not part of the ratio), then times its first ``decode_text`` of the input (the listing as one
+string) -- which includes loading the batch decoder's precomputed tables (``codec/batch_data.py``) or,
+when they are stale, deriving them -- against llvm-mc's whole process; the same for ``decode_listing``
+((offset, text, size) tuples); "warm": the same input decoded again in one process, for
+``decode_text``, ``decode_listing`` and ``decode`` (one ``Decoded`` per instruction); and the
+single-instruction ``decode_at`` time in microseconds.
 
 Each side's minor page faults are printed too (``getrusage``: llvm-mc's whole process, gpuisa's decode call):
 on a virtual machine a fresh page costs 2-3 us, so they explain much of the gap between the wall-clock
@@ -58,7 +63,7 @@ from gpuisa.codec.decoder import Decoder, get_decoder  # noqa: E402
 from gpuisa.codec.examples import variant_words  # noqa: E402
 from gpuisa.codec.plans import load_plans  # noqa: E402
 from gpuisa.codec.tables import load_arch_tables  # noqa: E402
-from gpuisa.sources.llvm import find_llvm_mc  # noqa: E402
+from gpuisa.sources.llvm import LLVM_MAJOR, find_llvm_mc  # noqa: E402
 
 # the fresh process of one cold gpuisa run: argv = arch, path of the input bytes, form (text or listing; none:
 # everything but the decode, for ``--instructions``)
@@ -123,12 +128,54 @@ def main() -> int:
                          "a ratio that machine load does not move")
     args = ap.parse_args()
     mc = find_llvm_mc()
-    if mc is None:
-        print("llvm-mc-19 not found (apt-get install -y llvm-19)", file=sys.stderr)
+    objdump = shutil.which(f"llvm-objdump-{LLVM_MAJOR}") or shutil.which(f"/usr/lib/llvm-{LLVM_MAJOR}/bin/llvm-objdump")
+    if mc is None or objdump is None:
+        print(f"llvm-mc-{LLVM_MAJOR} or llvm-objdump-{LLVM_MAJOR} not found (apt-get install -y llvm-{LLVM_MAJOR})",
+              file=sys.stderr)
         return 2
     for name in args.arch.split(","):
-        run_one(mc, archs.resolve_arch(name.strip()), args)
+        run_one(mc, objdump, archs.resolve_arch(name.strip()), args)
     return 0
+
+
+def _run_cmd(cmd: list[str], stdin_path: str | None = None, env: dict | None = None) -> tuple[float, float, int]:
+    """Wall and CPU seconds and minor page faults of one run of ``cmd`` (its output to /dev/null)."""
+    c0, t0 = _children_cpu(), time.perf_counter()
+    f0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    with open(stdin_path or os.devnull) as inp:
+        subprocess.run(cmd, stdin=inp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - t0, _children_cpu() - c0, resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - f0
+
+
+def _gpuisa_cmd() -> list[str]:
+    """The installed ``gpuisa`` command of this Python (``python -m gpuisa.cli`` where there is none)."""
+    script = Path(sys.executable).parent / "gpuisa"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "gpuisa.cli"]
+
+
+def _gpuisa_env(pycache: str) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONPYCACHEPREFIX": pycache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def make_object(mc: str, target: str, insts: list[bytes], path: str) -> None:
+    """A code object whose kernel ``kern`` holds the instructions (``.long`` lines assembled by llvm-mc)."""
+    lines = [".text", ".globl kern", ".p2align 8", ".type kern,@function", "kern:"]
+    blob = b"".join(insts)
+    lines += [".long 0x%08x" % w for w in memoryview(blob).cast("I")]
+    subprocess.run([mc, "-arch=amdgcn", f"-mcpu={target}", "-filetype=obj", "-o", path], input="\n".join(lines) + "\n",
+                   text=True, check=True)
+
+
+def _agreement(objdump: str, arch, obj: str, env: dict) -> str:
+    """How many lines of ``gpuisa decode``'s listing equal llvm-objdump's."""
+    ours = subprocess.run(_gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj], capture_output=True,
+                          text=True, env=env, check=True).stdout.splitlines()
+    theirs = subprocess.run([objdump, "-d", f"--mcpu={arch.llvm_target}", obj], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    same = sum(a == b for a, b in zip(ours, theirs))
+    return f"{same} of {len(theirs)} lines identical" + (f" (gpuisa printed {len(ours)})" if len(ours) != len(theirs) else "")
 
 
 def _children_cpu() -> float:
@@ -187,26 +234,60 @@ def _spread(xs: list[float]) -> str:
     return f"median {statistics.median(xs):.3f} s (range {min(xs):.3f}-{max(xs):.3f})"
 
 
-def run_one(mc: str, arch, args) -> None:
+def run_one(mc: str, objdump: str, arch, args) -> None:
     insts = build_input(arch.name, args.count)
     blob = b"".join(insts)
     with tempfile.TemporaryDirectory() as tmp:
-        hex_path, bin_path = f"{tmp}/input.txt", f"{tmp}/input.bin"
+        hex_path, bin_path, obj = f"{tmp}/input.txt", f"{tmp}/input.bin", f"{tmp}/k.o"
         Path(hex_path).write_text("\n".join(" ".join(f"0x{b:02x}" for b in i) for i in insts) + "\n")
         Path(bin_path).write_bytes(blob)
         Path(f"{tmp}/empty.txt").write_text("")
+        make_object(mc, arch.llvm_target, insts, obj)
         setup = [_run_llvm(mc, arch.llvm_target, f"{tmp}/empty.txt")[0] for _ in range(3)]
         pycache = f"{tmp}/pycache"
-        _run_cold(arch.name, bin_path, "text", pycache)  # (not counted: fills the bytecode cache)
-        llvm, cold, cold_listing = [], [], []
+        env = _gpuisa_env(pycache)
+        cli_obj = _gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj]
+        cli_bin = _gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", bin_path]
+        dump = [objdump, "-d", f"--mcpu={arch.llvm_target}", obj]
+        mc_cmd = [mc, "-arch=amdgcn", f"-mcpu={arch.llvm_target}", "-disassemble"]
+        _run_cmd(cli_obj, env=env)  # (not counted: fills the bytecode cache)
+        _run_cold(arch.name, bin_path, "text", pycache)
+        agree = _agreement(objdump, arch, obj, env)
+        runs: dict[str, list] = {k: [] for k in ("objdump", "cli_obj", "mc", "cli_bin")}
+        cold, cold_listing = [], []
         for _ in range(args.repeat):  # interleaved, so that all see the same machine load
-            llvm.append(_run_llvm(mc, arch.llvm_target, hex_path))
+            runs["objdump"].append(_run_cmd(dump))
+            runs["cli_obj"].append(_run_cmd(cli_obj, env=env))
+            runs["mc"].append(_run_cmd(mc_cmd, hex_path))
+            runs["cli_bin"].append(_run_cmd(cli_bin, env=env))
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
+        _report_cli(arch, insts, runs, agree)
         counted = (lambda: count_instructions(mc, arch, hex_path, bin_path, f"{tmp}/empty.txt", pycache)) \
             if args.instructions else (lambda: None)
-        _report(arch, insts, blob, setup, llvm, cold, cold_listing, args)
+        _report(arch, insts, blob, setup, runs["mc"], cold, cold_listing, args)
         counted()  # (the temporary files are still there)
+
+
+def _ratio_line(name: str, theirs: list, ours: list) -> str:
+    tw, tc = [w for w, _, _ in theirs], [c for _, c, _ in theirs]
+    ow, oc = [w for w, _, _ in ours], [c for _, c, _ in ours]
+    return (f"{name}: wall {statistics.median(tw) / statistics.median(ow):.2f}x, "
+            f"cpu {statistics.median(tc) / statistics.median(oc):.2f}x (goal >= 4x)")
+
+
+def _report_cli(arch, insts, runs: dict, agree: str) -> None:
+    print(f"== {arch.name} ({arch.llvm_target}): {len(insts)} instructions, whole processes (start-up included), "
+          f"fresh each run, interleaved, output to /dev/null")
+    print(_ratio_line(f"RATIO gpuisa decode --file k.o / llvm-objdump-{LLVM_MAJOR} -d", runs["objdump"], runs["cli_obj"]))
+    print(_ratio_line(f"RATIO gpuisa decode --file k.bin / llvm-mc-{LLVM_MAJOR} -disassemble", runs["mc"], runs["cli_bin"]))
+    names = {"objdump": f"llvm-objdump-{LLVM_MAJOR} -d --mcpu={arch.llvm_target} k.o",
+             "cli_obj": f"gpuisa decode --arch {arch.name} --file k.o",
+             "mc": f"llvm-mc-{LLVM_MAJOR} -disassemble < k.txt", "cli_bin": f"gpuisa decode --arch {arch.name} --file k.bin"}
+    for key, label in names.items():
+        r = runs[key]
+        print(f"  {label}: wall {_spread([w for w, _, _ in r])}   cpu {_spread([c for _, c, _ in r])}")
+    print(f"  listing agreement, gpuisa vs llvm-objdump on k.o: {agree}")
 
 
 def _report(arch, insts, blob, setup, llvm, cold, cold_listing, args) -> None:
@@ -216,7 +297,7 @@ def _report(arch, insts, blob, setup, llvm, cold, cold_listing, args) -> None:
     lw, lc = [w for w, _, _ in llvm], [c for _, c, _ in llvm]
     gw, gc_ = [c["wall"] for c in cold], [c["cpu"] for c in cold]
     print(f"input: {len(insts)} instructions ({len(blob)} bytes, {len(set(insts))} distinct), {arch.name} ({arch.llvm_target})")
-    print(f"llvm-mc-19 -disassemble (fresh process each run; start-up with its tables on empty input: "
+    print(f"secondary: llvm-mc-{LLVM_MAJOR} -disassemble (fresh process each run; start-up with its tables on empty input: "
           f"{statistics.median(setup):.3f} s wall)")
     print(f"  wall {_spread(lw)}   cpu {_spread(lc)}   minor page faults: median {statistics.median(f for _, _, f in llvm):.0f}")
     states = sorted({c["tables"] for c in cold})
