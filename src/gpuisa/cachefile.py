@@ -96,23 +96,14 @@ class atomic_path:  # noqa: N801 (used as a context manager, like open)
         return self.tmp
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            try:
+        done = False
+        try:
+            if exc_type is None:
                 os.replace(self.tmp, self.path)
-            except BaseException:
-                exc_type = OSError
-                raise
-            finally:
-                if exc_type is not None:
-                    self._cleanup()
-        else:
-            self._cleanup()
-        for extra in ("-journal", "-wal", "-shm"):
-            _unlink(self.tmp + extra)
-
-    def _cleanup(self) -> None:
-        for extra in ("", "-journal", "-wal", "-shm"):
-            _unlink(self.tmp + extra)
+                done = True
+        finally:
+            for extra in ("-journal", "-wal", "-shm") if done else ("", "-journal", "-wal", "-shm"):
+                _unlink(self.tmp + extra)
 
 
 def _unlink(path: str) -> None:
