@@ -80,8 +80,8 @@ def column(stmt: _Stmt, reason: str) -> int:
         at = _operand_column(text, int(m.group(1)))
         if at is not None:
             return stmt.start + at + 1
-    for tok in _QUOTED.findall(reason):
-        i = text.find(tok)
+    for tok in _QUOTED.findall(reason):  # (not the whole statement, which reasons quote first)
+        i = text.find(tok) if tok != text else -1
         if i >= 0:
             return stmt.start + i + 1
     return stmt.start + 1
