@@ -137,6 +137,7 @@ class ArchBatch(Classes):
         reserved = set(plan.get("bad", {}))
         uses, tied = plan_field_uses(plan)
         busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | {"FORMAT", "DFMT", "NFMT"} | tied
+        busy |= set(plan.get("alt", {}))  # a field whose value selects another operand list (SADDR off) keys it
         for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
             busy.update(c["deps"])
             sp = plan["ops"][c["op"]]
@@ -490,6 +491,8 @@ class ArchBatch(Classes):
         if not d.valid or len(d.data) != 4 * nd or not parts:
             return None
         texts, mods = parts
+        if any(k >= len(texts) for k, *_ in slots):
+            return None  # another operand list (``alt``: SADDR off) than the entry's cut plan: the scalar path
         raw = list(texts)
         texts = [t.replace("%", "%%") for t in texts]
         bases = []

@@ -289,10 +289,13 @@ class Encoder:
                 n = spec["n"]
                 scale = spec.get("s", 1)
                 osize = 64 if n == 2 and tsize != 16 else (16 if tsize == 16 else 32)
-                if tok.startswith("a") and "acc" in spec and opd.parse_reg(tok):
-                    values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+                agpr = tok.startswith("a") and opd.parse_reg(tok) is not None and (
+                    "acc" in spec or spec.get("t", "").startswith("a"))  # an AGPR source: 256 + its number
+                if agpr:
+                    if "acc" in spec:
+                        values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
                     tok = "v" + tok[1:]
-                got = self._parse_src(tok, n, osize, is_float, kind == "src")
+                got = self._parse_src(tok, n, osize, is_float, kind == "src" or agpr)
                 if got is None:
                     raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {self._kind_text(spec)}")
                 v, litv = got

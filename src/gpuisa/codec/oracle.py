@@ -63,73 +63,64 @@ CRASHED = "<llvm-mc crashed>"
 def disassemble(target: str, probes: list[bytes], wave64: bool = False) -> list[list[OracleItem]]:
     """What llvm-mc decodes inside each probe's bytes (instructions starting in them).
 
-    llvm-mc-22 itself crashes on a few words; a crashing batch is split until the culprit is alone,
-    which is reported as one item with text ``CRASHED``.
+    llvm-mc-22 itself crashes on some words.  Every run follows each probe's separator with a marker line
+    (an invalid word): its warning goes to stderr at once, while the listing on stdout is lost with the
+    crash, so the warnings say which probe it crashed on.  That probe is reported as one item with text
+    ``CRASHED``, the probes before it are run again, and the scan goes on after it: two runs per crash.
     """
     out: list[list[OracleItem]] = []
-    for start in range(0, len(probes), BLOCK):  # blocks keep the cost of a crash (two more runs) small
-        out += _disassemble_from(target, probes[start:start + BLOCK], wave64, start)
+    for start in range(0, len(probes), BLOCK):
+        out += _scan(target, probes[start:start + BLOCK], wave64, start)
     return out
 
 
 BLOCK = 4096  # probes per llvm-mc run
+MARKER = b"\xff\xff\xff\xff"  # an invalid word on every target
 
 
-def _disassemble_from(target: str, probes: list[bytes], wave64: bool, base: int) -> list[list[OracleItem]]:
+def _scan(target: str, probes: list[bytes], wave64: bool, base: int) -> list[list[OracleItem]]:
     # ``base``: the index of probes[0] in the caller's list, so that each probe keeps its own separator
-    # (the one ``separator(index)`` gives our decoder) when a crashing batch is split
-    got = _disassemble_batch(target, probes, wave64, base)
-    if got is not None:
-        return got
-    if len(probes) == 1:
-        return [[OracleItem(0, CRASHED, len(probes[0]))]]
-    k = _crash_index(target, probes, wave64, base)
-    if k is not None and k < len(probes):  # the probe it crashed on, found in one more run: no bisection
-        return (_disassemble_from(target, probes[:k], wave64, base) + [[OracleItem(0, CRASHED, len(probes[k]))]]
-                + _disassemble_from(target, probes[k + 1:], wave64, base + k + 1))
-    mid = len(probes) // 2
-    return (_disassemble_from(target, probes[:mid], wave64, base)
-            + _disassemble_from(target, probes[mid:], wave64, base + mid))
+    # (the one ``separator(index)`` gives our decoder)
+    out: list[list[OracleItem]] = []
+    i = 0
+    while i < len(probes):
+        got, crash = _disassemble_batch(target, probes[i:], wave64, base + i)
+        if got is not None:
+            return out + got
+        if crash:
+            before, again = _disassemble_batch(target, probes[i:i + crash], wave64, base + i)
+            if before is None:  # not the crash the markers said: one probe at a time from here
+                crash = 0
+            else:
+                out += before
+        out.append([OracleItem(0, CRASHED, len(probes[i + crash]))])
+        i += crash + 1
+    return out
 
 
-MARKER = b"\xff\xff\xff\xff"  # an invalid word on every target: its warning goes to stderr at once
-
-
-def _crash_index(target: str, probes: list[bytes], wave64: bool, base: int) -> int | None:
-    """The probe llvm-mc crashes on: each probe and separator is followed by a marker line whose warning
-    (stderr is unbuffered, unlike the listing on stdout) shows how far llvm-mc got before the crash."""
+def _disassemble_batch(target: str, probes: list[bytes], wave64: bool,
+                       base: int = 0) -> tuple[list[list[OracleItem]] | None, int]:
+    """(each probe's items, 0) or, where llvm-mc crashed, (None, the index of the probe it crashed on)."""
     lines = []
     for i, p in enumerate(probes):
         lines += [_hex_line(p), _hex_line(separator(base + i)), _hex_line(MARKER)]
-    proc = subprocess.run(_mc(target, wave64, ["-disassemble"]), input="\n".join(lines) + "\n",
-                          capture_output=True, text=True)
-    if "Stack dump" not in proc.stderr:
-        return None
-    reached = -1
-    for line in proc.stderr.splitlines():
-        m = _ERR.match(line)
-        if m and (int(m.group(1)) - 1) % 3 == 2:
-            reached = max(reached, (int(m.group(1)) - 1) // 3)
-    return reached + 1
-
-
-def _disassemble_batch(target: str, probes: list[bytes], wave64: bool, base: int = 0) -> list[list[OracleItem]] | None:
-    lines = []
-    for i, p in enumerate(probes):
-        lines.append(_hex_line(p))
-        lines.append(_hex_line(separator(base + i)))
     proc = subprocess.run(_mc(target, wave64, ["-disassemble", "-show-encoding"]), input="\n".join(lines) + "\n",
                           capture_output=True, text=True)
     if proc.returncode != 0 and "Stack dump" in proc.stderr:
-        return None
+        reached = -1
+        for line in proc.stderr.splitlines():
+            m = _ERR.match(line)
+            if m and (int(m.group(1)) - 1) % 3 == 2:
+                reached = max(reached, (int(m.group(1)) - 1) // 3)
+        return None, min(reached + 1, len(probes) - 1)
     # invalid positions per probe
     invalid: dict[int, list[int]] = {}
     for line in proc.stderr.splitlines():
         m = _ERR.match(line)
         if m and "invalid instruction encoding" in m.group(4):
             ln, col = int(m.group(1)) - 1, int(m.group(2)) - 1
-            if ln % 2 == 0:
-                invalid.setdefault(ln // 2, []).append(col // 5)
+            if ln % 3 == 0:
+                invalid.setdefault(ln // 3, []).append(col // 5)
     # stdout chunks: probe i ends at a run of >= 2 lines of its separator (s_nop 7 / s_nop 6 alternating);
     # a lone s_nop inside a probe's own bytes is not taken for a separator.
     parsed = []
@@ -155,7 +146,7 @@ def _disassemble_batch(target: str, probes: list[bytes], wave64: bool, base: int
     for i, p in enumerate(probes):
         items = chunks[i] if i < len(chunks) else []
         out.append(_place(len(p), items, set(invalid.get(i, []))))
-    return out
+    return out, 0
 
 
 def _place(length: int, items: list[tuple[str, int]], bad: set[int]) -> list[OracleItem]:

@@ -218,13 +218,44 @@ def build_arch(arch_name: str, wave64: bool = False) -> dict:
 
     keys = list(plans)
     texts = [probe["entries"][k]["text"] for k in keys]
+    failed = []
     for key, (data, _) in zip(keys, assemble(probe["target"], texts, wave64)):
         enc = tables.encodings[key.split("|")[1]]
         if data is not None and len(data) >= enc.width // 8:
             word = int.from_bytes(data[:enc.width // 8], "little")
             if word != plans[key]["w"] and word & enc.fixed_mask == enc.fixed_value:
                 plans[key]["e"] = word
+        else:
+            failed.append(key)
+    _encoder_words_of_vgpr_forms(probe["target"], tables, plans, failed, texts=[probe["entries"][k]["text"] for k in failed],
+                                 wave64=wave64)
     return {"arch": arch_name, "target": probe["target"], "generated_by": "python -m gpuisa.codec.plans", "plans": plans}
+
+
+_SREG = re.compile(r"\bs(\d+|\[\d+:\d+\])(?=,|$| )")
+
+
+def _encoder_words_of_vgpr_forms(target: str, tables, plans: dict, keys: list, texts: list, wave64: bool) -> None:
+    """Where LLVM's assembler refuses a plan's base text (an SGPR where only VGPRs are accepted:
+    ``v_accvgpr_write_b32 a0, s0``), the same text with VGPRs: the bits of its word outside the operand
+    fields (op_sel_hi's default, ...) become the encoder's base word."""
+    from .oracle import assemble
+
+    alt = [_SREG.sub(lambda m: "v" + m.group(1), t) for t in texts]
+    for key, text, (data, _) in zip(keys, alt, assemble(target, alt, wave64)):
+        enc = tables.encodings[key.split("|")[1]]
+        if data is None or len(data) < enc.width // 8:
+            continue
+        word = int.from_bytes(data[:enc.width // 8], "little")
+        own = 0
+        for sp in plans[key]["ops"]:
+            for fname in [sp.get("f", "")] + list(sp.get("table", {})):
+                f = enc.field(fname) if fname else None
+                own |= f.mask if f is not None else 0
+        word = (word & ~own) | (plans[key]["w"] & own)
+        if word != plans[key]["w"] and word & enc.fixed_mask == enc.fixed_value and enc.field(enc.op_field) is not None \
+                and enc.field(enc.op_field).extract(word) == enc.field(enc.op_field).extract(plans[key]["w"]):
+            plans[key]["e"] = word
 
 
 SADDR_OFF = (0x7F, 0x7D, 0x7C)  # the "off" (no scalar address) value of SADDR: GFX9, GFX10, GFX11+
@@ -250,7 +281,9 @@ def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
     for (key, pos, v, w), items in zip(cands, got):
         text = items[0].text if items and items[0].offset == 0 else None
         ops = split_operands(text)[0] if text else []
-        if key not in base and text and text.split()[0] == by_key[key].mnemonic and ops[pos:pos + 1] == ["off"]:
+        # "off" in SADDR's place, or (gfx1250 FLAT) no scalar address operand at all
+        if key not in base and text and text.split()[0] == by_key[key].mnemonic and (
+                ops[pos:pos + 1] == ["off"] or len(ops) < len(plans[key]["ops"])):
             base[key] = (by_key[key], w, text, items[0].size)
     for key, rec in probe_fields(target, tables, base, wave64).items():
         v = tables.encodings[key.split("|")[1]].field("SADDR").extract(rec["word"])
