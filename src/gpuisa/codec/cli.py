@@ -85,6 +85,19 @@ def _code_sections(data: bytes):
     return secs
 
 
+class _TextOut:
+    """A text stream (one without ``.buffer``: an embedding's) taking the listing's bytes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(data.decode())
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def cmd_decode(args) -> int:
     from .elf import is_elf
 
@@ -101,7 +114,7 @@ def cmd_decode(args) -> int:
 
     dec = get_decoder(arch, args.wave64)
     sys.stdout.flush()
-    out = sys.stdout.buffer
+    out = getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
     if secs is None:
         write_raw(out, dec, data, args.json)
     else:
