@@ -92,10 +92,10 @@ def evaluate_encoded(arch: str, instruction, registers: dict | None = None, wave
     asm = _Assembler(key, wave)
     if hex_input or isinstance(instruction, (bytes, bytearray)):
         data = instruction if isinstance(instruction, (bytes, bytearray)) else _hex_bytes(instruction)
-        decoded = asm.dec.decode(bytes(data))
-        if len(decoded) != 1:
+        decoded = asm.decode_stream(bytes(data))
+        if len(decoded) != 1 or decoded[0][3] is None:
             raise MachineError(f"the bytes hold {len(decoded)} instructions; give exactly one")
-        insn = asm.decoded(decoded[0], 0)
+        insn = decoded[0][3]
     else:
         insn = asm.insn(str(instruction).strip(), 0)
     step = asm.step(insn, 0)

@@ -26,7 +26,7 @@ _SIZES = {"b32": (4, False), "dword": (4, False), "b64": (8, False), "dwordx2": 
           "ubyte": (1, False), "i8": (1, True), "sbyte": (1, True), "u16": (2, False), "ushort": (2, False),
           "i16": (2, True), "sshort": (2, True), "b8": (1, False), "byte": (1, False), "b16": (2, False),
           "short": (2, False)}
-_PREFIX = re.compile(r"^(global|flat|buffer|ds|s)_(load|store|read|write|buffer_load|atomic)(2)?_?(.*)$")
+_PREFIX = re.compile(r"^(global|flat|buffer|s)_(load|store|buffer_load|atomic)_?(.*)$|^(ds)_([a-z]+?)(2)?_(.*)$")
 _ATOMIC_OPS = {"add": lambda o, d, c: o + d, "sub": lambda o, d, c: o - d, "swap": lambda o, d, c: d,
                "wrxchg": lambda o, d, c: d, "and": lambda o, d, c: o & d, "or": lambda o, d, c: o | d,
                "xor": lambda o, d, c: o ^ d, "cmpswap": lambda o, d, c: d if o == c else o,
@@ -107,7 +107,10 @@ def build(b: Builder, insn: Insn) -> Step:
     m = _PREFIX.match(insn.name)
     if not m:
         raise MachineError(f"{insn.name} is not modelled by the wave machine")
-    space, kind, two, rest = m.groups()
+    if m.group(4):
+        space, kind, two, rest = m.group(4), m.group(5), m.group(6), m.group(7)
+    else:
+        space, kind, two, rest = m.group(1), m.group(2), None, m.group(3)
     if rest.startswith("d16") or "lds" in rest.split("_") or "format" in insn.name:
         raise MachineError(f"{insn.name}: d16, format and LDS-direct variants are not modelled")
     if space == "s" or kind == "buffer_load":

@@ -82,10 +82,28 @@ class _Assembler:
             raise MachineError(f"line {lineno}: {msg}" if lineno else msg) from None
         return self.decoded(self.dec.decode(data)[0], lineno, text)
 
-    def decoded(self, d, lineno: int, text: str = "") -> Insn:
-        if not d.valid or not d.name:
+    def decoded(self, d, lineno: int, text: str = "", extra: bytes = b"") -> Insn:
+        if not d.name or not (d.valid or extra):
             raise MachineError(f"cannot decode {d.data.hex()} ({d.error or 'unknown encoding'})")
-        return Insn(self.arch, d.name, d.encoding or "", dict(d.fields), dict(d.meanings), bytes(d.data), d.text or text)
+        return Insn(self.arch, d.name, d.encoding or "", dict(d.fields), dict(d.meanings), bytes(d.data) + extra,
+                    d.text or text)
+
+    def decode_stream(self, data: bytes) -> list:
+        """[(offset, decoded, Insn or None)]: one per instruction; a DPP/SDWA dword the decoder left out
+        of a 32-bit encoding (SRC0 = 249/250/233/234) is taken from the stream."""
+        out, off = [], 0
+        while off < len(data):
+            d = self.dec.decode_at(data, off)
+            extra = b""
+            if (d.name and d.encoding in ("VOP1", "VOP2", "VOPC") and len(d.data) == 4
+                    and d.fields.get("SRC0") in (233, 234, 249, 250) and off + 8 <= len(data)):
+                extra = data[off + 4:off + 8]
+            size = len(d.data) + len(extra)
+            if size == 0:
+                raise MachineError(f"cannot decode the bytes at offset {off:#x}")
+            out.append((off, d, size, self.decoded(d, off, extra=extra) if d.name else None))
+            off += size
+        return out
 
     def step(self, insn: Insn, lineno: int):
         try:
@@ -170,35 +188,30 @@ def parse(arch: str, text: str, wave: int) -> Program:
 def from_bytes(arch: str, data: bytes, wave: int) -> Program:
     """Machine code -> Program (branch targets from SIMM16: the next instruction plus 4 * SIMM16 bytes)."""
     asm = _Assembler(arch, wave)
-    decoded = asm.dec.decode(data)
-    offsets = {d.offset for d in decoded}
-    items, steps = [], []
-    targets = set()
-    for d in decoded:
+    decoded = asm.decode_stream(data)
+    offsets = {off for off, *_ in decoded}
+    items, steps, targets = [], [], {}
+    for off, d, size, insn in decoded:
         if d.name in BRANCHES:
             simm = d.fields.get("SIMM16", 0)
-            simm = simm - 0x10000 if simm >= 0x8000 else simm
-            tgt = d.offset + len(d.data) + 4 * simm
+            tgt = off + size + 4 * (simm - 0x10000 if simm >= 0x8000 else simm)
             if tgt not in offsets and tgt != len(data):
-                raise MachineError(f"offset {d.offset:#x}: {d.name} targets {tgt:#x}, not an instruction")
-            targets.add(tgt)
-    for d in decoded:
-        if d.offset in targets:
-            items.append((d.offset, "label", f"@{d.offset}"))
-        insn = asm.decoded(d, d.offset)
+                raise MachineError(f"offset {off:#x}: {d.name} targets {tgt:#x}, not an instruction")
+            targets[off] = tgt
+    for off, d, size, insn in decoded:
+        if off in targets.values():
+            items.append((off, "label", f"@{off}"))
+        if insn is None:
+            raise MachineError(f"offset {off:#x}: cannot decode {d.data.hex()}")
         if d.name in BRANCHES:
-            simm = d.fields.get("SIMM16", 0)
-            simm = simm - 0x10000 if simm >= 0x8000 else simm
-            items.append((d.offset, "branch", (d.name, f"@{d.offset + len(d.data) + 4 * simm}")))
+            items.append((off, "branch", (d.name, f"@{targets[off]}")))
         elif d.name in ENDS:
-            items.append((d.offset, "end", None))
-        elif NOOPS.match(d.name):
-            continue
-        else:
-            step = asm.step(insn, d.offset)
-            items.append((d.offset, "step", step))
-            steps.append((d.offset, step))
-    if len(data) in targets:
+            items.append((off, "end", None))
+        elif not NOOPS.match(d.name):
+            step = asm.step(insn, off)
+            items.append((off, "step", step))
+            steps.append((off, step))
+    if len(data) in targets.values():
         items.append((len(data), "label", f"@{len(data)}"))
     return Program(arch, wave, _blocks(items, {}, arch), steps, len(decoded))
 
