@@ -71,6 +71,8 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         err = _vector_mismatch(name, bind, items)
         if err:
             return err
+    if name == "atom" and ".cas" in bind.values() and len(items) != 4:
+        return "atom: `.cas` takes d, [a], b, c (compare and new value)"
     if name == "mad" and ".rnd" not in form["value_sets"] and form["syntax"].endswith(".f32 d, a, b, c;"):
         if target is None or _sm(target) >= 20:
             return "mad: a floating-point mad needs a rounding modifier (.rn, .rz, .rm, .rp) on sm_20 and newer"

@@ -40,6 +40,7 @@ VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 NAME_REF = re.compile(r"(?<![\w$.%])(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z]\w*)?)")
 DIGITS = "0123456789"
 NO_DIGITS = str.maketrans("", "", "0123456789")
+LABEL_START = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*:(?!:)")
 QUOTED = re.compile(r"`([^`]+)`")
 
 
@@ -244,6 +245,8 @@ class Module:
             self.symbols.update(n for n, _ in names)
         else:
             self.func_names.update(n for n, _ in names)
+            if space == ".param":
+                self.params.update(n for n, _ in names)
 
     # ------------------------------------------------------------------ instructions
     def instruction(self, off: int, stmt: str) -> None:
@@ -272,12 +275,6 @@ class Module:
         for (off, stmt), parts, cops in zip(batch, split, canon):
             opcode = parts[0]
             ops = parts[1] if len(parts) > 1 else ""
-            if strict:
-                names.append(ops.split(None, 1)[1] if opcode[0] == "@" and " " in ops else ops)
-                offs.append(off)
-                if opcode[0] == "@":
-                    names.append(opcode)
-                    offs.append(off)
             ex = exact.get(opcode)
             if ex is None:
                 ex = exact[opcode] = opcode[0] == "@" or _exact_immediates(opcode)
@@ -291,6 +288,12 @@ class Module:
                     seen[stmt] = r
                 if r["valid"]:
                     seen[key] = r
+            if strict and r["valid"]:  # names of a statement that failed are not looked at
+                names.append(ops.split(None, 1)[1] if opcode[0] == "@" and " " in ops else ops)
+                offs.append(off)
+                if opcode[0] == "@":
+                    names.append(opcode)
+                    offs.append(off)
             if strict and r["valid"] and "[" in ops and opcode[:2] in ("ld", "st") and ".param" not in opcode:
                 perr = self.param_access(opcode, ops)
                 if perr:
@@ -380,6 +383,10 @@ class Module:
             return None
         from . import catalog
 
+        for line in raw.split("\n")[1:]:  # labels swallowed by the merged statement still name their place
+            m = LABEL_START.match(line)
+            if m:
+                self.func_names.add(m.group(1))
         pos = 0
         for line in raw.split("\n")[:-1]:
             pos += len(line) + 1

@@ -185,6 +185,10 @@ def classify(item: str) -> dict:
         out["kind"] = "pred2"
         return out
     out["kind"] = "reg"
+    if " " in s or "\t" in s:
+        if TWO_WORDS.search(s):  # two names or numbers side by side: not one operand (a `;` missing?)
+            out["kind"] = "junk"
+            return out
     m = SUFFIX_RE.match(s)
     if m and not (m.group(1) in VECTOR_SREGS and m.group(2) in VECTOR_FIELDS):
         out["name"] = m.group(1)
@@ -238,6 +242,7 @@ def _show(values: list[str], rx: str | None = None, limit: int = 24) -> str:
     return shown + (f", … ({len(values)} in all)" if len(values) > limit else "")
 
 
+TWO_WORDS = re.compile(r"[\w$%)\]]\s+[\w$%@(\[]")
 KIND_WORDS = {"mem": "a memory operand [..]", "vec": "a vector {..}", "paren": "a parameter list (..)",
               "pred2": "a predicate pair p|q", "reg": "a register or immediate"}
 

@@ -4,10 +4,13 @@ A register operand of an instruction typed ``.tN`` must be declared with a type 
 N; a ``.uN``/``.sN`` instruction refuses ``.fN`` registers and a ``.fN`` instruction ``.uN``/``.sN``
 ones; ``.bN`` registers fit any ``.tN`` and ``.bN`` instructions any register of size N; ``.pred``
 only fits ``.pred``.  Checked for the instructions whose register operands all take the
-instruction's type (``cvt``: the destination the first type, the source the second; the
+instruction's type (``cvt``: the destination the first type, the source the second; a shift
+amount is ``.u32``; the
 ``.wide`` destination of ``mul``/``mad`` twice the size); registers the front end knows the
-declared type of; 8-bit types (``cvt`` sources and destinations in wider registers) and packed
-types (``.f16x2``, ``.bf16``…) are not checked.
+declared type of, and literals: floating-point ones (``0f…``, ``0d…``, ``1.5``) for ``.fN`` types,
+integers for ``.uN``/``.sN`` (``.bN`` takes both) (``.bf16`` is 16 bits, ``.f16x2``/``.bf16x2`` 32, all floating point); 8-bit types
+(``cvt`` sources and destinations in wider registers) are not checked.  Loaded and stored values
+fit registers at least as wide as the type (``ld.param.f32`` into a ``.b64`` register is accepted).
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ from __future__ import annotations
 import re
 
 TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "mul", "mad", "fma", "div", "rem",
-         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt"}
-TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64))$")
+         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt", "shl", "shr"}
+TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$")
+VALUE_TYPE = re.compile(r"^\.(pred|[usbf](8|16|32|64)|bf16|f16x2|bf16x2)$")
+SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
 ROLES = {"d", "a", "b", "c"}
 DIGITS = "0123456789"
 
 
 def _size(t: str) -> int:
-    return 1 if t == ".pred" else int(t[2:])
+    return 1 if t == ".pred" else SIZES.get(t) or int(t[2:])
 
 
 def fits(t: str, size: int, reg: str) -> bool:
@@ -32,6 +37,16 @@ def fits(t: str, size: int, reg: str) -> bool:
     if _size(reg) != size:
         return False
     return t[1] == "b" or reg[1] == "b" or (t[1] == "f") == (reg[1] == "f")
+
+
+def _literal_error(t: str, text: str, role: str, name: str, opcode: str) -> str | None:
+    """A floating-point type takes floating-point literals (0f…, 0d…, 1.5), an integer type integers."""
+    is_float = text[:2] in ("0f", "0F", "0d", "0D") or "." in text or ("e" in text.lower() and "x" not in text.lower())
+    if t[1] == "f" and not is_float:
+        return f"`{text}`: operand {role} of {name} `{opcode}` takes a floating-point literal (0f…, 0d…, 1.0)"
+    if t[1] in "us" and is_float:
+        return f"`{text}`: operand {role} of {name} `{opcode}` takes an integer literal"
+    return None
 
 
 def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str | None:
@@ -50,8 +65,15 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
         if role not in ROLES or pat["kind"] != "reg" or (name == "selp" and role == "c"):
             continue
         t = "." + (types[0] if name == "cvt" and i == 0 else types[-1])
+        if name in ("shl", "shr") and role == "b":
+            t = ".u32"  # the shift amount
         size = _size(t) * (2 if wide and role in ("d", "c") and name in ("mul", "mad") else 1)
         reg = text.lstrip("-!")
+        if reg[:1].isdigit():
+            err = _literal_error(t, reg, role, name, opcode)
+            if err:
+                return err
+            continue
         if reg[:1] != "%" or "." in reg:
             continue
         declared = reg_type(reg)
@@ -71,7 +93,7 @@ def _fits_value(t: str, reg: str) -> bool:
         return t == reg
     if reg[1] != "b" and t[1] != "b" and (t[1] == "f") != (reg[1] == "f"):
         return False
-    return _size(reg) == _size(t) if t[1] == "f" else _size(reg) >= _size(t)
+    return _size(reg) >= _size(t)
 
 
 def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
@@ -85,7 +107,7 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
         if t and t != ".pred" and _size(t) < 64:
             return f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (.address_size 64)"
     if name in ("ld", "st", "ldu", "ld.global.nc"):
-        types = [x for x in opcode.split(".")[1:] if TYPE_TOKEN.match("." + x)]
+        types = [x for x in opcode.split(".")[1:] if VALUE_TYPE.match("." + x)]
         value = ops.split("]", 1)[1].lstrip(" ,") if name == "st" else ops.split("[", 1)[0].rstrip(" ,")
         value = value.strip()
         if not types or not value:
