@@ -348,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     warnings.simplefilter("ignore", RuntimeWarning)  # numpy's overflow notes: results are exact by design
+    for stream in (sys.stdout, sys.stderr):  # argv's undecodable bytes, echoed, print as \udcff
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if os.environ.get("GPUISA_DEBUG"):
         return _main(argv)
     try:

@@ -112,7 +112,10 @@ def fingerprint(files: Iterable[Path] | None = None) -> str:
     h = hashlib.sha1(SCHEMA_VERSION.encode())
     for p in files if files is not None else all_fact_paths():
         h.update(_label(p).encode())
-        h.update(p.read_bytes())
+        try:
+            h.update(p.read_bytes())
+        except OSError:  # (removed meanwhile: a rolled-back import)
+            h.update(b"\0unreadable")
     return h.hexdigest()
 
 
@@ -452,6 +455,8 @@ class _Connection:
     def execute(self, sql: str, args=()) -> _Rows:
         try:
             return _Rows(self._store._con.execute(sql, args).fetchall())
+        except UnicodeEncodeError:
+            return _Rows()  # user text that is not Unicode (a lone surrogate from argv) matches nothing
         except sqlite3.DatabaseError as exc:
             if not _corrupt(exc):
                 raise
