@@ -436,6 +436,10 @@ def program(arch: str, name: str) -> Program:
         raise NoSemantics(f"no pseudocode for {name} in {arch}")
     if entry.inherited_from:  # a generation without pseudocode runs its donor's program (sources.donor)
         return sources.carried(program(entry.inherited_from, entry.donor_name), entry)
+    from . import formulations
+
+    if formulations.covers(name):  # the project's own formulation (pseudocode absent or not runnable)
+        return formulations.program(arch, name, entry)
     if matrix.is_matrix(name):  # the manuals give a formula, not code: run natively
         return matrix.program(arch, name, entry)
     scalar = entry.op_class.startswith("SOP")

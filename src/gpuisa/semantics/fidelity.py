@@ -118,6 +118,11 @@ def fidelity(arch: str, name: str) -> tuple[str, str]:
     if carried is not None:  # the donor's fidelity, marked with where it comes from
         level, why = fidelity(*carried)
         return level, f"{sources.inferred_label(arch, name)}; {why}"
+    from . import formulations
+
+    own = formulations.fidelity(name)
+    if own is not None:
+        return own
     from . import matrix
 
     if matrix.is_matrix(name):

@@ -173,7 +173,7 @@ def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None
     nearest generation that has it (:func:`donor`), marked with ``inherited_from``."""
     name = name.lower()
     if arch not in default_source().archs():
-        return _inherited(arch, name, prefer)
+        return _inherited(arch, name, prefer) or _formulated(arch, name)
     lst = default_source().entries(arch).get(name)
     if not lst and name.startswith("v_dual_"):
         # Each half of a VOPD dual issue runs its VOP1/VOP2 counterpart's operation.
@@ -183,7 +183,7 @@ def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None
             return PcodeEntry(e.arch, name, e.op_class, e.text,
                               e.source + f"; the entry of v_{name[7:]}, which each half of a VOPD pair executes")
     if not lst:
-        return None
+        return _formulated(arch, name)
     if prefer:
         want = prefer.upper() + "OP"
         for e in lst:
@@ -301,7 +301,8 @@ def donor(arch: str, name: str) -> tuple[str, str] | None:
             continue
         have = default_source().entries(d)
         for spelled in spellings(name, have):
-            if lookup(d, spelled) is not None:
+            e = lookup(d, spelled)
+            if e is not None and e.source != FORMULATION_LABEL:
                 return d, spelled
     return None
 
@@ -358,3 +359,19 @@ def missing_reason(arch: str) -> str:
     looked = ", ".join(archs.by_name(d).title for d in donors(arch))
     return (f"no pseudocode source for {archs.by_name(arch).title}, and no generation with pseudocode "
             f"({looked}) has this instruction")
+
+
+FORMULATION_LABEL = "gpuisa's own formulation (the pseudocode source lists no entry for this instruction)"
+
+
+def _formulated(arch: str, name: str) -> PcodeEntry | None:
+    """An entry for an instruction no generation's source lists but :mod:`.formulations` runs."""
+    from . import formulations
+
+    if not formulations.covers(name):
+        return None
+    known = arch_names(arch)
+    if known is not None and name not in known:
+        return None
+    return PcodeEntry(arch, name, "SOP1Op" if name.startswith("s_") else "VOP1Op", formulations.description(name),
+                      FORMULATION_LABEL)

@@ -1,0 +1,173 @@
+"""The project's own formulations of instructions whose pseudocode the compiler cannot run, or
+that the pseudocode source does not list at all.
+
+Each is written here from the instruction's documented behaviour, in this project's words and
+code (no vendor text): moves between VGPRs and accumulation VGPRs, the 2/pi table lookup of
+``v_trig_preop_f64``, and ``s_getreg``/``s_setreg`` on a model of the MODE and STATUS hardware
+registers.  ``tests/test_semantics_generations_formulations.py`` checks each against references computed there.
+
+Hardware-register model: ``s_getreg_b32``/``s_setreg_b32`` take SIMM16 (register id in bits
+[5:0], bit offset in [10:6], field size minus one in [15:11]) and the registers as operands
+``MODE`` and ``STATUS`` (one 32-bit value per wave, 0 unless given).  Ids 1 (MODE) and 2
+(STATUS) are modelled; any other id is an evaluation error.  s_setreg writes MODE's field; STATUS
+is read-only to it (privileged writes are not modelled), so a write there changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+
+from . import floats
+
+M32 = (1 << 32) - 1
+HWREG = {1: "MODE", 2: "STATUS"}
+
+
+def _eval_error(msg: str) -> Exception:
+    from .wave import EvalError  # (wave imports the compiler, which imports this module lazily)
+
+    return EvalError(msg)
+
+
+# ------------------------------------------------------------------ 2/pi
+
+@functools.lru_cache(maxsize=1)
+def two_over_pi_bits(nbits: int = 1201) -> int:
+    """floor(2/pi * 2**nbits): the first ``nbits`` fractional bits of 2/pi (2/pi < 1), computed with
+    Machin's formula pi = 16 atan(1/5) - 4 atan(1/239) in fixed point with 64 guard bits."""
+    guard = nbits + 64
+
+    def atan_inv(x: int) -> int:  # atan(1/x) * 2**guard
+        total, term, k, x2 = 0, (1 << guard) // x, 0, x * x
+        while term:
+            total += term // (2 * k + 1) if k % 2 == 0 else -(term // (2 * k + 1))
+            term //= x2
+            k += 1
+        return total
+
+    pi = 16 * atan_inv(5) - 4 * atan_inv(239)  # pi * 2**guard (error a few units)
+    return ((2 << (2 * guard)) // pi) >> (guard - nbits)
+
+
+def _exponent64(bits: np.ndarray) -> np.ndarray:
+    return (bits >> 52) & 0x7FF
+
+
+def _trig_preop(R, _m, C):
+    """53 bits of 2/pi starting ``S1[4:0] * 53`` bits below its top (further down for large
+    exponents of S0), scaled so that successive selections add up to 2/pi."""
+    x = np.asarray(R["S0"]).astype(np.int64)
+    sel = np.asarray(R["S1"]).astype(np.int64) & 31
+    table = two_over_pi_bits()
+    out = np.zeros(len(x), dtype=np.float64)
+    for i, (bits, k) in enumerate(zip(x.tolist(), sel.tolist())):
+        e = (bits >> 52) & 0x7FF
+        shift = 53 * k + max(e - 1077, 0)
+        low = 1148 - shift  # bit index of the selection's lowest bit in the 1201-bit table
+        part = (table >> low if low >= 0 else table << -low) & ((1 << 53) - 1)
+        scale = -53 - shift + (128 if e >= 1968 else 0)
+        out[i] = float(np.ldexp(float(part), scale))  # part < 2**53: exact; scaling may go denormal
+    d0 = floats.to_bits(out, "f", 64)
+    R["D0"] = np.where(_m, d0, R["D0"]) if _m is not None and _m is not False else d0
+    return R
+
+
+# ------------------------------------------------------------------ moves
+
+def _move(R, _m, C):
+    new = np.asarray(R["S0"]) & M32
+    R["D0"] = np.where(_m, new, R["D0"]) if _m is not None and _m is not False else new
+    return R
+
+
+# ------------------------------------------------------------------ hardware registers
+
+def _field(simm16: int) -> tuple[int, int, int]:
+    return simm16 & 0x3F, (simm16 >> 6) & 0x1F, ((simm16 >> 11) & 0x1F) + 1
+
+
+def _hwreg(rid: int) -> str:
+    if rid not in HWREG:
+        raise _eval_error(f"hardware register {rid} is not modelled (modelled: 1 MODE, 2 STATUS)")
+    return HWREG[rid]
+
+
+def _getreg(R, _m, C):
+    rid, off, size = _field(int(R["SIMM16"][0]) & 0xFFFF)
+    value = int(R[_hwreg(rid)][0]) & M32
+    R["D0"] = np.array([(value >> off) & ((1 << size) - 1)], dtype=np.int64)
+    return R
+
+
+def _setreg(source: str):
+    def run(R, _m, C):
+        rid, off, size = _field(int(R["SIMM16"][0]) & 0xFFFF)
+        reg = _hwreg(rid)
+        writable = M32 if reg == "MODE" else 0
+        mask = (((1 << size) - 1) << off) & M32 & writable
+        old = int(R[reg][0]) & M32
+        R[reg] = np.array([(old & ~mask) | ((int(R[source][0]) << off) & mask)], dtype=np.int64)
+        return R
+    return run
+
+
+# ------------------------------------------------------------------ the table
+
+# name pattern -> (fn, scalar, widths, writes, fidelity, reason)
+_WHY_TRIG = ("runs the project's formulation (the compiler does not model the pseudocode's 1201-bit 2/pi "
+             "constant): 2/pi computed exactly here, 53 bits selected and scaled; checked against an independent "
+             "computation of 2/pi")
+_WHY_MOVE = ("runs the project's formulation (the pseudocode source lists none): a 32-bit move between a VGPR "
+             "and an accumulation VGPR (AccVGPR) in the active lanes; checked against the identity")
+_WHY_REG = ("runs the project's formulation on a model of the MODE and STATUS hardware registers (operands "
+            "MODE, STATUS; ids 1 and 2; STATUS read-only to s_setreg); checked against field arithmetic")
+_SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    (re.compile(r"^v_trig_preop_f64$"), _trig_preop, False, {"S0": 64, "S1": 32, "D0": 64}, {"D0"}, "exact",
+     _WHY_TRIG),
+    (re.compile(r"^v_accvgpr_(read|write|mov)(_b32)?$"), _move, False, {"S0": 32, "D0": 32}, {"D0"}, "exact",
+     _WHY_MOVE),
+    (re.compile(r"^s_getreg_b32$"), _getreg, True, {"SIMM16": 16, "MODE": 32, "STATUS": 32, "D0": 32}, {"D0"},
+     "exact", _WHY_REG),
+    (re.compile(r"^s_setreg_b32$"), _setreg("S0"), True, {"S0": 32, "SIMM16": 16, "MODE": 32, "STATUS": 32},
+     {"MODE", "STATUS"}, "exact", _WHY_REG),
+    (re.compile(r"^s_setreg_imm32_b32$"), _setreg("SIMM32"), True,
+     {"SIMM32": 32, "SIMM16": 16, "MODE": 32, "STATUS": 32}, {"MODE", "STATUS"}, "exact", _WHY_REG),
+]
+
+
+def _spec(name: str):
+    for spec in _SPECS:
+        if spec[0].match(name):
+            return spec
+    return None
+
+
+def covers(name: str) -> bool:
+    return _spec(name) is not None
+
+
+def description(name: str) -> str:
+    """What runs, for an instruction the pseudocode source does not list (shown instead of pseudocode)."""
+    spec = _spec(name)
+    return f"(no pseudocode in the source) {spec[6]}" if spec else ""
+
+
+def fidelity(name: str) -> tuple[str, str] | None:
+    spec = _spec(name)
+    return (spec[5], spec[6]) if spec else None
+
+
+def program(arch: str, name: str, entry):
+    from . import compiler
+    from .types import Ty
+
+    _, fn, scalar, widths, writes, _, _ = _spec(name)
+    reads = set(widths) - writes if writes != {"MODE", "STATUS"} else set(widths) - {"D0"}
+    formats = {"S0": Ty("f", 64), "D0": Ty("f", 64)} if name == "v_trig_preop_f64" else {}
+    return compiler.Program(arch, name, entry.op_class if entry else ("SOP1Op" if scalar else "VOP1Op"),
+                            entry.text if entry else description(name), fn, entry.source if entry else "",
+                            scalar, reads, set(writes), dict(widths), formats, set(), False, None, set(reads),
+                            set(), f"# formulation: {name}")
