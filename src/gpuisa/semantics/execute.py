@@ -130,7 +130,8 @@ class Builder:
         """A getter ws -> raw bits (int64 array of L lanes, or 1 for scalar steps) of a ``width``-bit operand."""
         n_lanes = 1 if scalar else self.L
         is_float = fmt is not None and fmt.is_float
-        const = mods.constant_bits(code, min(width, 64), is_float, fmt is not None and fmt.kind == "bf")
+        cw = fmt.width if fmt is not None and fmt.width <= width else width  # (f16 constants for f16 operands)
+        const = mods.constant_bits(code, min(cw, 64), is_float, fmt is not None and fmt.kind == "bf")
         if 128 <= code <= 208 or 240 <= code <= 248:
             arr = np.full(n_lanes, i64(const), dtype=_I64)
             return lambda ws: arr
