@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 ELF_MAGIC = b"\x7fELF"
 SHF_EXECINSTR = 0x4
 SHT_PROGBITS, SHT_SYMTAB = 1, 2
+ET_REL = 1
 # symbol types shown as labels, as llvm-objdump shows them: no type, object, function, AMD HSA kernel
 _LABEL_TYPES = (0, 1, 2, 10)
 _HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
@@ -46,7 +47,7 @@ def _string(table: bytes, at: int) -> str:
     return table[at:end].decode("utf-8", "replace")
 
 
-def _headers(data: bytes) -> tuple[list[tuple], int]:
+def _headers(data: bytes) -> tuple[list[tuple], int, bool]:
     if len(data) < _HEADER.size:
         raise ElfError(f"corrupted ELF code object: {len(data)} bytes, shorter than the ELF header")
     ident = data[:16]
@@ -54,15 +55,16 @@ def _headers(data: bytes) -> tuple[list[tuple], int]:
         raise ElfError("not a 64-bit little-endian ELF file (AMD GPU code objects are)")
     h = _HEADER.unpack_from(data)
     shoff, shentsize, shnum, shstrndx = h[6], h[11], h[12], h[13]
+    relocatable = h[1] == ET_REL
     if shnum == 0:
-        return [], 0
+        return [], 0, relocatable
     if shentsize != _SECTION.size or shoff + shnum * shentsize > len(data):
         raise ElfError(f"corrupted ELF code object: section headers ({shnum} at {shoff}) run past the "
                        f"end of the file ({len(data)} bytes)")
     secs = [_SECTION.unpack_from(data, shoff + i * shentsize) for i in range(shnum)]
     if shstrndx >= shnum:
         raise ElfError(f"corrupted ELF code object: section-name table index {shstrndx} of {shnum}")
-    return secs, shstrndx
+    return secs, shstrndx, relocatable
 
 
 def _contents(data: bytes, sec: tuple, what: str) -> bytes:
@@ -75,7 +77,7 @@ def _contents(data: bytes, sec: tuple, what: str) -> bytes:
 
 def code_sections(data: bytes) -> list[CodeSection]:
     """The executable sections in file order, each with its labels (symbols in it, by section offset)."""
-    secs, shstrndx = _headers(data)
+    secs, shstrndx, relocatable = _headers(data)
     if not secs:
         return []
     names = _contents(data, secs[shstrndx], "the section-name table")
@@ -89,11 +91,13 @@ def code_sections(data: bytes) -> list[CodeSection]:
             index[i] = cs
     for s in secs:
         if s[1] == SHT_SYMTAB:
-            _add_labels(data, s, secs, index)
+            _add_labels(data, s, secs, index, relocatable)
     return out
 
 
-def _add_labels(data: bytes, symtab: tuple, secs: list, index: dict[int, CodeSection]) -> None:
+def _add_labels(data: bytes, symtab: tuple, secs: list, index: dict[int, CodeSection], relocatable: bool) -> None:
+    """Symbols of the code sections as labels: a relocatable object's symbol values are section offsets, a
+    linked one's (a ``.hsaco``) addresses."""
     if symtab[9] != _SYMBOL.size or symtab[6] >= len(secs):
         raise ElfError("corrupted ELF code object: the symbol table's entry size or string table is wrong")
     table = _contents(data, symtab, "the symbol table")
@@ -103,7 +107,7 @@ def _add_labels(data: bytes, symtab: tuple, secs: list, index: dict[int, CodeSec
         cs = index.get(shndx)
         if cs is None or not st_name or info & 0xF not in _LABEL_TYPES:
             continue
-        off = value - cs.address
+        off = value if relocatable else value - cs.address
         if 0 <= off < len(cs.data):
             name = _string(strings, st_name)
             if name:

@@ -4,7 +4,8 @@ Plain, one line per instruction, as llvm-objdump prints an AMDGPU code object::
 
     <TAB>text padded to 59 columns// 00000000001C: BFA10002 <kern+0x2c>
 
-(the offset, the instruction's dwords as hex numbers, and for a SOPP branch its target as symbol+offset);
+(the address, the instruction's dwords as hex numbers, and for a branch its target as symbol+offset, or the
+symbol's name as the operand where the target is a label without a type, as llvm-objdump's symbolizer does);
 an ELF file gets llvm-objdump's headers (file format, ``Disassembly of section``, ``<symbol>:`` where a
 symbol starts, ``<.text>`` for code before the first one).  Each symbol's range is decoded on its own, as
 llvm-objdump does.  Raw bytes (hex on the command line or a file that is not ELF) get the lines alone.
@@ -27,9 +28,6 @@ import numpy as np
 from .batch import _steps
 from .batch_render import invalid_line
 
-_HEX = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-_SHIFT8 = np.arange(28, -1, -4, dtype=np.uint32)  # a dword's 8 hex digits, most significant first
-_SHIFT12 = np.arange(44, -1, -4, dtype=np.uint64)  # an offset's 12
 _BRANCH = ("s_branch ", "s_cbranch_", "s_subvector_loop_")
 
 
@@ -45,10 +43,8 @@ class Symbols:
 
     def describe(self, target: int) -> str:
         """`` <sym+0x..>`` for an address (64-bit wrap-around, as llvm-objdump); empty before every symbol."""
-        target &= (1 << 64) - 1
-        i = bisect.bisect_right(self.at, target - self.address) - 1
-        if i < 0 or target < self.address:
-            i = len(self.at) - 1 if self.at and target >= self.address else -1
+        off = (target & ((1 << 64) - 1)) - self.address  # (a branch backwards past 0 wraps around to the top)
+        i = bisect.bisect_right(self.at, off) - 1 if off >= 0 else -1
         if i < 0:
             return ""
         delta = (target - self.address - self.at[i]) & ((1 << 64) - 1)
