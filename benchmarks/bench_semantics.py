@@ -1,6 +1,7 @@
 """Throughput of the executable semantics: wave-instructions per second.
 
     .venv/bin/python benchmarks/bench_semantics.py [--rounds 15] [--count 1000] [--mix spread|first] [--top N]
+                                                   [--sequence-only]
 
 Takes ``--count`` different VALU instructions (distinct architecture/instruction pairs of
 RDNA4, RDNA3.5 and CDNA4 that execute), compiles them once (not timed), fills a 64-lane
@@ -18,6 +19,14 @@ by this process's CPU time (the steadier figure on a shared machine: other jobs'
 slices do not count), and how many instructions of the mix run a vectorised fast path
 instead of their compiled pseudocode (see ``semantics/fastpaths.py``).  ``--top N`` also
 lists the N instructions that take longest (CPU time per run, best of the rounds).
+
+The sequence figure (printed last; ``--sequence-only`` prints just it): a program of 1,000
+VALU instructions (RDNA4, wave64; a fixed random mix of 20 common forms: f32 add/sub/mul/
+fma/fmac/max/min with abs/neg, clamp and inline constants, bitwise and shift ops, integer
+add, compares into VCC, v_cndmask, conversions, rcp, moves) is assembled and prepared once
+(basic blocks of steps, not timed) and run on one wave by ``gpuisa.run``'s machine, reading
+64-lane random registers and writing results; median over rounds of CPU-time
+wave-instructions/s against the goal of 100,000/s.
 """
 
 from __future__ import annotations
@@ -31,6 +40,40 @@ import time
 import numpy as np
 
 GOAL = 20_000
+SEQUENCE_GOAL = 100_000
+SEQUENCE_FORMS = ("v_add_f32 v{d}, v{a}, v{b}", "v_mul_f32 v{d}, v{a}, v{b}", "v_fma_f32 v{d}, v{a}, v{b}, v{c}",
+                  "v_fmac_f32 v{d}, v{a}, v{b}", "v_sub_f32 v{d}, v{a}, v{b}", "v_max_num_f32 v{d}, v{a}, v{b}",
+                  "v_min_num_f32 v{d}, v{a}, v{b}", "v_and_b32 v{d}, v{a}, v{b}", "v_or_b32 v{d}, v{a}, v{b}",
+                  "v_xor_b32 v{d}, v{a}, v{b}", "v_lshlrev_b32 v{d}, 3, v{a}", "v_add_nc_u32 v{d}, v{a}, v{b}",
+                  "v_cndmask_b32 v{d}, v{a}, v{b}, vcc", "v_cmp_lt_f32 vcc, v{a}, v{b}", "v_mov_b32 v{d}, v{a}",
+                  "v_add_f32_e64 v{d}, -v{a}, |v{b}|", "v_mul_f32 v{d}, 0.5, v{a}", "v_cvt_f32_i32 v{d}, v{a}",
+                  "v_rcp_f32 v{d}, v{a}", "v_fma_f32 v{d}, v{a}, v{b}, 1.0 clamp")
+
+
+def sequence_figure(rounds: int) -> None:
+    """Wave-instructions/s of a 1,000-instruction VALU program on the wave machine (see the docstring)."""
+    from gpuisa.semantics.machine import from_values
+    from gpuisa.semantics.program import execute, parse
+
+    rng = random.Random(5)
+    lines = [rng.choice(SEQUENCE_FORMS).format(d=rng.randrange(24, 64), a=rng.randrange(64), b=rng.randrange(64),
+                                                c=rng.randrange(64)) for _ in range(1000)]
+    t0 = time.perf_counter()
+    prog = parse("rdna4", "\n".join(lines), 64)
+    prep = time.perf_counter() - t0
+    start = from_values("rdna4", 64, {f"V{i}": [rng.uniform(-4, 4) for _ in range(64)] for i in range(64)})
+    execute(prog, start.copy())  # warm caches
+    cpu, wall = [], []
+    for _ in range(rounds):
+        ws = start.copy()
+        t, c = time.perf_counter(), time.process_time()
+        execute(prog, ws)
+        wall.append(1000 / (time.perf_counter() - t))
+        cpu.append(1000 / max(time.process_time() - c, 1e-9))
+    med = statistics.median(cpu)
+    print(f"sequence of 1,000 VALU instructions (rdna4, wave64; prepared once in {prep:.2f} s): median "
+          f"{med:,.0f} wave-instructions/s CPU time, {statistics.median(wall):,.0f}/s wall-clock "
+          f"(ratio to the {SEQUENCE_GOAL:,}/s goal: {med / SEQUENCE_GOAL:.2f} CPU)")
 
 
 def main() -> int:
@@ -39,7 +82,11 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument("--mix", choices=("spread", "first"), default="spread")
     ap.add_argument("--top", type=int, default=0, help="list the N slowest instructions of the mix")
+    ap.add_argument("--sequence-only", action="store_true", help="only the 1,000-instruction sequence figure")
     args = ap.parse_args()
+    if args.sequence_only:
+        sequence_figure(args.rounds)
+        return 0
 
     from gpuisa.semantics import compiler, sources, wave
     from gpuisa.semantics.fidelity import check
@@ -121,6 +168,7 @@ def main() -> int:
         med = statistics.median(wall)
         print(f"{label}: median {med:,.0f} wave-instructions/s wall-clock (rounds {wall[0]:,.0f}..{wall[-1]:,.0f}), "
               f"{cpu:,.0f}/s CPU time  (ratio to the {GOAL:,}/s goal: {med / GOAL:.2f} wall, {cpu / GOAL:.2f} CPU)")
+    sequence_figure(args.rounds)
     return 0
 
 

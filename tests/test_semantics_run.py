@@ -244,10 +244,15 @@ def test_kernels_give_the_pseudocode_bits(name):
             if trial % 3 == 0:  # nearby magnitudes: cancellation and ties
                 bits = (0x3F800000 + rng.integers(-40, 40, 64)) | (rng.integers(0, 2, 64) << 31)
             regs[r] = bits
+        mask = None if trial % 4 else rng.random(64) < 0.7
         with np.errstate(all="ignore"):
-            want = prog.fn(dict(regs), None, ctx)["D0"] & 0xFFFFFFFF
-            got = kern(dict(regs), None, ctx)["D0"] & 0xFFFFFFFF
+            ctx.state.clear()
+            want = prog.fn(dict(regs), mask, ctx)["D0"] & 0xFFFFFFFF
+            want_state = dict(ctx.state)
+            ctx.state.clear()
+            got = kern(dict(regs), mask, ctx)["D0"] & 0xFFFFFFFF
         assert np.array_equal(want, got), (name, trial)
+        assert ctx.state == want_state
 
 
 def test_fma_kernel_rounds_once():

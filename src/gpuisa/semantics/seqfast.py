@@ -4,9 +4,9 @@ Run as compiled pseudocode, ``v_fma_f32`` and the NaN-aware maximum/minimum cost
 times a plain add.  The kernels here compute the same bits with a handful of numpy
 operations on the lanes' raw values: fma as an exact binary64 product plus a round-to-odd
 sum (then one rounding to binary32), max/min as a compare with the manuals' signed-zero
-rule.  Whenever a lane holds a NaN (as an input, or as a result of inf * 0 or inf - inf)
-the kernel hands the whole call to the compiled pseudocode, so NaN payloads and quieting
-are exactly the pseudocode's.  tests/test_semantics_run.py checks every kernel against the
+rule and the pseudocode's NaN cases (the other operand; S0 quieted when both are NaN; the
+invalid-operation flag for a signalling NaN); fma's NaN lanes come out of the same binary64
+operations as ``floats.fma`` and so carry the same bits.  tests/test_semantics_run.py checks every kernel against the
 compiled program on random and special bit patterns.
 """
 
@@ -41,9 +41,7 @@ def _fma(accumulate: bool, reference):
         a, b = _f32(R["S0"]), _f32(R["S1"])
         c = _f32(R["D0"] if accumulate else R["S2"]).astype(np.float64)
         p = a.astype(np.float64) * b.astype(np.float64)  # exact
-        s = p + c
-        if np.count_nonzero(s != s):  # NaN inputs or invalid operations: the pseudocode's NaN rules
-            return reference(R, _m, C)
+        s = p + c  # (NaN lanes: the same binary64 operations as floats.fma, so the same NaN bits)
         # binary64 rounding then binary32 rounding is one correct rounding unless the binary64 sum
         # lies on a binary32 halfway point or in binary32's denormal range: there, round to odd
         if np.count_nonzero(((s.view(_I64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < _TINY)):
@@ -54,14 +52,23 @@ def _fma(accumulate: bool, reference):
 
 def _minmax(is_max: bool, reference):
     def run(R, _m, C):
-        a, b = _f32(R["S0"]), _f32(R["S1"])
-        if np.count_nonzero(a != a) or np.count_nonzero(b != b):
-            return reference(R, _m, C)
+        s0, s1 = R["S0"], R["S1"]
+        a, b = _f32(s0), _f32(s1)
         pick_a = a > b if is_max else a < b
         zeros = (a == 0) & (b == 0)
         if np.count_nonzero(zeros):  # +0 counts as greater than -0
             pick_a |= zeros & (np.signbit(b) if is_max else np.signbit(a))
-        return _put(R, _m, np.where(pick_a, R["S0"], R["S1"]) & 0xFFFFFFFF)
+        out = np.where(pick_a, s0, s1) & 0xFFFFFFFF
+        na, nb = a != a, b != b
+        if np.count_nonzero(na) or np.count_nonzero(nb):  # a NaN gives the other operand; two: S0 quieted
+            snan = (na & ((s0 & 0x400000) == 0)) | (nb & ((s1 & 0x400000) == 0))
+            if _m is not None:
+                snan &= _m
+            if np.count_nonzero(snan):
+                C.state["TRAPSTS.INVALID"] = 1
+            out = np.where(na & nb, (s0 | 0x400000) & 0xFFFFFFFF, np.where(na, s1 & 0xFFFFFFFF,
+                                                                          np.where(nb, s0 & 0xFFFFFFFF, out)))
+        return _put(R, _m, out)
     return run
 
 
