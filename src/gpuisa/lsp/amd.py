@@ -23,6 +23,7 @@ BRANCH = re.compile(r"^(s_(?:branch|cbranch_\w+))\s+([A-Za-z_.$][\w.$]*)\s*$")
 SYMREF = re.compile(r"(?<![\w.$])([A-Za-z_.$][\w.$]*@[\w@]+(?:[+-]\d+)?)")
 ALIGN = (".p2align", ".align", ".balign")
 UNSUPPORTED = "not supported by the encoder yet"
+INTERNAL = "gpuisa's encoder failed on this line"
 
 
 def strip_comment(line: str) -> tuple[str, int]:
@@ -162,6 +163,8 @@ def assemble(an: Analysis, cache: dict) -> None:
                 got = (enc.encode_line(text).data, None)
             except EncodeError as exc:
                 got = (None, str(exc))
+            except Exception as exc:  # noqa: BLE001 - an encoder bug must not stop the file's other diagnostics
+                got = (None, f"{INTERNAL} ({type(exc).__name__}: {exc})")
             cache[key] = got
         data, reason = got
         sizes[inst.line] = len(data) if data is not None else None
@@ -209,7 +212,7 @@ def _problem(an: Analysis, inst: Inst, reason: str) -> Problem:
     for prefix in (quoted, f"{' '.join(inst.text.split())!r} "):
         if message.startswith(prefix):
             message = message[len(prefix):]
-    if UNSUPPORTED in message:
+    if UNSUPPORTED in message or message.startswith(INTERNAL):
         return Problem(inst.line, inst.start, inst.end, f"gpuisa cannot check this line: {message}", "information")
     for tok in re.findall(r"'([^']+)'", message):
         hit = find_token(line, tok, inst.mn_end, inst.end)

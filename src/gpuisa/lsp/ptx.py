@@ -109,7 +109,12 @@ def check(an: Analysis) -> None:
     from ..ptx.check import check_instruction
 
     for inst in an.insts:
-        r = check_instruction(inst.text, an.ptx_target, an.ptx_version)
+        try:
+            r = check_instruction(inst.text, an.ptx_target, an.ptx_version)
+        except Exception as exc:  # noqa: BLE001 - a checker bug must not stop the file's other diagnostics
+            an.problems.append(Problem(inst.line, inst.start, inst.end, f"gpuisa's PTX checker failed on this "
+                                       f"statement ({type(exc).__name__}: {exc})", "information"))
+            continue
         if r["valid"]:
             continue
         an.problems.append(_problem(an, inst, r["error"] or "invalid PTX statement"))
