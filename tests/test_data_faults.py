@@ -104,6 +104,38 @@ def test_sigkill_at_random_points_keeps_the_last_good_import(lab, tmp_path, rele
     assert hidden == [".gpuisa.lock"], hidden
 
 
+def test_sigkill_of_the_real_command_on_the_full_store(tmp_path, releases):
+    """A few kill points through `python -m gpuisa.cli` itself, over the full store (the lab's children
+    share this process's start-up; these do not)."""
+    home = tmp_path / "home"
+    rng = random.Random(SEED)
+    t0 = time.monotonic()
+    assert gpuisa(["import-amd", str(releases["A"])], home).returncode == 0
+    span = time.monotonic() - t0
+    current = "RELEASE-A"
+    for args, target in ((["import-amd", "--force", str(releases["B"])], "RELEASE-B"), (["build"], None)):
+        e = dict(os.environ, GPUISA_HOME=str(home))
+        e.pop("GPUISA_DEBUG", None)
+        p = subprocess.Popen([sys.executable, "-m", "gpuisa.cli", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=e, cwd=ROOT)
+        try:
+            p.wait(timeout=rng.uniform(0.3, 1.3) * span)
+        except subprocess.TimeoutExpired:
+            p.kill()
+        _, err = p.communicate()
+        assert "Traceback" not in err, err
+        found = marker_of_import(home)
+        assert found in {current, target}, (SEED, args, found)
+        assert answers(home) == found
+        current = found
+
+
+def answers(home: Path) -> str:
+    r = gpuisa(["show", "v_msad_u8", "--arch", "rdna3.5", "--json"], home)
+    assert r.returncode == 0 and "Traceback" not in r.stderr and len(r.stderr.splitlines()) <= 1, r.stderr
+    return json.loads(r.stdout)["description"].split(":", 1)[0]
+
+
 def test_concurrent_imports_and_builds_queue(lab, tmp_path, releases):
     home = tmp_path / "home"
     runs = [lab.start(["import-amd", "--force", str(releases[t])], home) for t in "ABABA"]
