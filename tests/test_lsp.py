@@ -103,7 +103,8 @@ def ptx_file() -> Path:
     server_command=[sys.executable, "-m", "gpuisa.cli", "lsp"], server_env=SERVER_ENV))
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities(),
-                                                           initialization_options={"docsUrl": "http://docs.test"}))
+                                                           initialization_options={"docsUrl": "http://docs.test",
+                                                                                   "arch": "rdna4"}))
     yield
     await lsp_client.shutdown_session()
 
@@ -274,6 +275,40 @@ async def test_amd_target_from_first_line_comment(client):
     assert "RDNA4" in h.contents.value and "VOP3 opcode 569" in h.contents.value
     hints = await client.text_document_inlay_hint_async(t.InlayHintParams(_doc(uri), t.Range(_pos(0, 0), _pos(2, 0))))
     assert hints and hints[0].label.startswith("05 00 39 d6")
+
+
+async def test_amd_target_from_initialization_options(client):
+    path = WORK / "bare.s"
+    path.write_text("v_msad_u8 v5, v1, v2, s3\n")
+    uri = await _open(client, path)
+    assert not client.diagnostics[uri]
+    h = await client.text_document_hover_async(t.HoverParams(_doc(uri), _pos(0, 3)))
+    assert "RDNA4" in h.contents.value and "VOP3 opcode 569" in h.contents.value
+
+
+@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
+    server_command=[sys.executable, "-m", "gpuisa.cli", "lsp", "--arch", "gfx942"], server_env=SERVER_ENV))
+async def cdna3_client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_amd_target_from_the_command_line(cdna3_client):
+    path = WORK / "bare3.s"
+    path.write_text("v_msad_u8 v5, v1, v2, s3\n")
+    uri = await _open(cdna3_client, path)
+    h = await cdna3_client.text_document_hover_async(t.HoverParams(_doc(uri), _pos(0, 3)))
+    assert "CDNA3" in h.contents.value and "VOP3 opcode 484" in h.contents.value
+    assert "(http://127.0.0.1:8000/isa/cdna3/v_msad_u8)" in h.contents.value
+
+
+async def test_amd_file_without_any_target_says_how_to_name_one():
+    from gpuisa.lsp import amd
+
+    an = amd.analyse(["v_msad_u8 v5, v1, v2, s3"], None, {})
+    assert an.arch is None and [p.severity for p in an.problems] == ["information"]
+    assert ".amdgcn_target" in an.problems[0].message
 
 
 # -- PTX --------------------------------------------------------------------------------------------------
