@@ -120,3 +120,11 @@ def test_export_writes_one_json_per_opcode(store, tmp_path):
     assert f'href="{doc["url"]}"' in doc["html"]
     assert (tmp_path / "api/asm/ptx/vsub.json").is_file()
     assert (tmp_path / "api/asm/amdgpu/v_msad_u8.json").is_file()
+
+
+def test_page_paths_are_the_sites():
+    from gpuisa.doclookup import page_path
+    from gpuisa.web.site import Linker, instruction_path
+
+    assert page_path("rdna4", "v_msad_u8") == instruction_path("rdna4", "v_msad_u8")
+    assert Linker.file_of(page_path("ptx", "ld.global.nc")) == "isa/ptx/ld.global.nc.html"
