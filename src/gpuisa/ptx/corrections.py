@@ -15,7 +15,8 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
 Rules (``rule_error``, after a form has taken an instruction):
 
 * ``.L2::cache_hint`` comes with its cache-policy operand, and that operand only with it (the
-  catalog had recorded the modifier as rejected: it was measured without the operand);
+  catalog had recorded the modifier as rejected: it was measured without the operand); except
+  that ptxas takes a fourth 32-bit operand without the hint in ``atom.{and,or,xor,exch}.b32``;
 * a ``.vN`` load or store moves a vector of N registers, and a vector needs ``.vN``;
 * ``mad.f32`` needs a rounding modifier on sm_20 and newer;
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4.
@@ -26,6 +27,7 @@ from __future__ import annotations
 VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
 ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
 DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
+BITWISE = {".and", ".or", ".xor", ".exch"}  # atom .b32 ops ptxas lets take a 4th operand without a hint
 FLOATS = {".f16", ".bf16", ".f32", ".f64"}
 
 
@@ -65,7 +67,8 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         required = sum(1 for o in ops if not o["optional"])
         if hinted and len(items) <= required:
             return f"{name}: `.L2::cache_hint` needs the cache-policy operand"
-        if not hinted and len(items) >= len(ops):
+        quirk = name == "atom" and ".b32" in bind.values() and any(v in BITWISE for v in bind.values())
+        if not hinted and len(items) >= len(ops) and not quirk:
             return f"{name}: a cache-policy operand needs `.L2::cache_hint`"
     if name in VALUE_OPERAND:
         err = _vector_mismatch(name, bind, items)

@@ -66,11 +66,12 @@ class Module:
         self.module_pending: list[tuple[int, str]] = []
         self.seen: dict = {}
         self.batch: list[tuple[int, str]] = []
-        self.name_texts: list[str] = []
-        self.name_offsets: list[int] = []  # the offset of each name text's statement
+        self.name_texts: list[str] = []  # operand texts of the current function's valid instructions
+        self.final: dict = {}  # canonical statement -> verdict with operand typing, per function
+        self.bad: set = set()  # statements found invalid in the current function
+        self.keep_valid = True  # keep valid instructions' results (check_module), not only errors
         self.regs: dict = {}  # registers declared in the current function (any of its scopes) -> type
         self.reg_ranges: dict = {}  # prefix -> (count, type)
-        self.typed: dict = {}  # (opcode, operands without digits) -> operand type error, per function
         self.func_start = 0
         self.count = 0  # instructions checked
         self.code = ""
@@ -144,7 +145,7 @@ class Module:
             self.func_names = set(params)
             self.params = set(params)
             self.flush()
-            self.regs, self.reg_ranges, self.typed = {}, {}, {}
+            self.regs, self.reg_ranges, self.final, self.bad = {}, {}, {}, set()
             self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
@@ -186,7 +187,7 @@ class Module:
             if self.version_override is None and v:
                 self.flush()
                 self.version = v
-                self.seen = {}
+                self.seen, self.final = {}, {}
             self.header_done = max(self.header_done, 1)
         elif word == ".target":
             if self.strict and self.header_done != 1:
@@ -196,7 +197,7 @@ class Module:
             if self.target_override is None and t:
                 self.flush()
                 self.target = t
-                self.seen = {}
+                self.seen, self.final = {}, {}
             self.header_done = 2
         elif word == ".address_size":
             self.add_error(off, D.check_address_size(stmt))
@@ -263,70 +264,83 @@ class Module:
         share a verdict when one of them is valid, unless a digit can matter: an operand selector
         (`.b0`, `%tid.x`), a guard, or an instruction head with a fixed immediate set (`cp.async`'s
         cp-size); the digits are dropped with one ``str.translate`` over all operand texts at once.
+        The shared verdict includes the operand typing, so it is kept per function (its registers).
         """
         batch, self.batch = self.batch, []
         if not batch:
             return
         split = [s.split(None, 1) for _, s in batch]
-        canon = "\n".join(p[1] if len(p) > 1 else "" for p in split).translate(NO_DIGITS).split("\n")
-        seen, results, names, exact, typed = self.seen, self.results, self.name_texts, _EXACT_OPCODE, self.typed
-        offs = self.name_offsets
-        target, version, strict = self.target, self.version, self.strict
+        joined = "\n".join([p[1] if len(p) > 1 else "" for p in split])
+        canon = joined.translate(NO_DIGITS).split("\n")
+        final, results, exact, keep = self.final, self.results, _EXACT_OPCODE, self.keep_valid
+        valid_texts = []
         for (off, stmt), parts, cops in zip(batch, split, canon):
             opcode = parts[0]
-            ops = parts[1] if len(parts) > 1 else ""
             ex = exact.get(opcode)
             if ex is None:
                 ex = exact[opcode] = opcode[0] == "@" or _exact_immediates(opcode)
-            key = stmt if ex or "." in ops else (opcode, cops)
-            r = seen.get(key)
+            key = stmt if ex or (len(parts) > 1 and "." in parts[1]) else (opcode, cops)
+            r = final.get(key)
             if r is None:
-                r = seen.get(stmt)
-                if r is None:
-                    r = check_instruction(stmt, target, version)
-                    r = dict(r, kind="instruction")
-                    seen[stmt] = r
+                r = self.verdict(stmt, opcode, parts[1] if len(parts) > 1 else "")
                 if r["valid"]:
-                    seen[key] = r
-            if strict and r["valid"]:  # names of a statement that failed are not looked at
-                names.append(ops.split(None, 1)[1] if opcode[0] == "@" and " " in ops else ops)
-                offs.append(off)
-                if opcode[0] == "@":
-                    names.append(opcode)
-                    offs.append(off)
-            if strict and r["valid"] and "[" in ops and opcode[:2] in ("ld", "st") and ".param" not in opcode:
-                perr = self.param_access(opcode, ops)
-                if perr:
-                    r = dict(r, valid=False, error=perr, kind="name")
-            if strict and r["valid"] and r["name"] in MEMORY:
-                mkey = (opcode, cops, "memory")
-                merr = typed.get(mkey, False)
-                if merr is False:
-                    merr = typed[mkey] = memory_error(r["name"], opcode, ops, self.reg_type)
-                if merr:
-                    r = dict(r, valid=False, error=merr, kind="type")
-            if strict and r["valid"] and r["name"] in TYPED:
-                tkey = (opcode, cops)
-                terr = typed.get(tkey, False)
-                if terr is False:
-                    terr = typed[tkey] = operand_error(r["name"], opcode, r["_form"], ops, self.reg_type)
-                if terr:
-                    r = dict(r, valid=False, error=terr, kind="type")
-            if not r["valid"] and stmt is not parts and " " in stmt:
-                split_at = self.split_point(off) if "\n" in self.code[off:off + len(stmt) + 200] else None
-                if split_at is not None:
-                    results.append((split_at, _result("missing `;` at the end of this line (the next line "
-                                                      "starts another statement)", "syntax")))
-                    continue
-            results.append((self.locate(off, stmt, r["error"]) if r["error"] else off, r))
+                    final[key] = r
+            if r["valid"]:
+                if keep:
+                    results.append((off, r))
+                if valid_texts is not None and len(parts) > 1:
+                    valid_texts.append(parts[1])
+            else:
+                self.report(off, stmt, r)
+                if valid_texts is not None:  # from now on: the names of the valid statements only
+                    valid_texts = None
         self.count += len(batch)
+        if self.strict:
+            if valid_texts is not None and not any(p[0][0] == "@" for p in split):
+                self.name_texts.append(joined)
+            else:
+                bad = self.bad
+                self.name_texts += [_name_text(p) for (_, s), p in zip(batch, split) if len(p) > 1 and s not in bad]
+
+    def verdict(self, stmt: str, opcode: str, ops: str) -> dict:
+        """The instruction checker's result, then (whole modules) the operand checks of the front end."""
+        r = self.seen.get(stmt)
+        if r is None:
+            r = self.seen[stmt] = dict(check_instruction(stmt, self.target, self.version), kind="instruction")
+        if not r["valid"]:
+            self.bad.add(stmt)
+            return r
+        if not self.strict:
+            return r
+        name = r["name"]
+        err = None
+        if "[" in ops and opcode[:2] in ("ld", "st") and ".param" not in opcode:
+            err = self.param_access(opcode, ops)
+        if err is None and name in MEMORY:
+            err = memory_error(name, opcode, ops, self.reg_type)
+        if err is None and name in TYPED:
+            err = operand_error(name, opcode, r["_form"], ops, self.reg_type)
+        if err:
+            self.bad.add(stmt)
+            r = dict(r, valid=False, error=err, kind="type")
+        return r
+
+    def report(self, off: int, stmt: str, r: dict) -> None:
+        """An invalid instruction: at the part its error names, or a missing `;` where a statement
+        spread over lines is two."""
+        if " " in stmt and "\n" in self.code[off:off + len(stmt) + 200]:
+            split_at = self.split_point(off)
+            if split_at is not None:
+                self.results.append((split_at, _result("missing `;` at the end of this line (the next line "
+                                                        "starts another statement)", "syntax")))
+                return
+        self.results.append((self.locate(off, stmt, r["error"]), r))
 
     def check_names(self, start: int) -> None:
         """The names the function's instructions use, read at its end: one regular-expression pass
         over all its operand texts, then set operations (registers of a declared range are made as
         strings and subtracted in C, not matched one by one)."""
         texts, self.name_texts = self.name_texts, []
-        self.texts_at, self.name_offsets = (texts, self.name_offsets), []
         if not texts:
             return
         pairs = set(NAME_REF.findall("\n".join(texts)))
@@ -364,11 +378,9 @@ class Module:
         return t
 
     def first_use(self, start: int, token: str) -> int:
-        """Offset of a name's first use: in the first statement whose operands hold it."""
+        """Offset of a name's first use in the function's code (from ``start``)."""
         rx = re.compile(r"(?<![\w$%.])" + re.escape(token) + r"(?![\w$])")
-        texts, offs = getattr(self, "texts_at", ([], []))
-        at = next((o for t, o in zip(texts, offs) if rx.search(t)), None)
-        m = rx.search(self.code, at if at is not None else start)
+        m = rx.search(self.code, start)
         return m.start() if m else start
 
     def name_error(self, start: int, token: str, msg: str) -> None:
@@ -423,6 +435,14 @@ class Module:
                                                  "or parameter of that name)", "name")))
 
 
+def _name_text(parts: list) -> str:
+    """The names part of a split statement: its operands, and the guard of a guarded one."""
+    if parts[0][0] != "@":
+        return parts[1]
+    rest = parts[1].split(None, 1)
+    return parts[0] + " " + (rest[1] if len(rest) > 1 else "")
+
+
 _EXACT: dict = {}
 _EXACT_OPCODE: dict = {}
 
@@ -449,7 +469,9 @@ def check_module(text: str, target: str | None = None, version: str | None = Non
 def errors(text: str, target: str | None = None, version: str | None = None) -> tuple[int, list[dict]]:
     """(number of instructions, [error result with line and col]): positions are worked out for
     the errors only."""
-    mod = Module(text, target, version).run()
+    mod = Module(text, target, version)
+    mod.keep_valid = False
+    mod.run()
     pos = Position(text)
     out = []
     for off, r in mod.results:

@@ -13,7 +13,7 @@ extern "C" __global__ void stencil(const float* __restrict__ in, float* __restri
   if (x >= nx || y >= ny) return;
   float acc = 0.f;
 #pragma unroll
-  for (int k = 0; k < 72; ++k) {
+  for (int k = 0; k < 80; ++k) {
     float s = 0.f;
 #pragma unroll
     for (int j = 0; j < 9; ++j) s = fmaf(w[k * 9 + j], tile[threadIdx.y + j / 3][threadIdx.x + j % 3], s);
