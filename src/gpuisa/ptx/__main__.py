@@ -6,19 +6,52 @@ Same arguments, output and exit codes as `gpuisa ptx ...`; used where start-up t
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ..errors import UserError
 from . import cli
 
 
+def _check_file_args(argv: list[str]):
+    """`check --file F [--target T] [--version V] [--json]` read without argparse (whose import and
+    help formatting cost a build script's every call a few milliseconds), else None."""
+    if len(argv) < 3 or argv[0] != "check" or len(argv) > 8:
+        return None
+    args = argparse_free_namespace(instruction=None, file=None, target=None, version=None, json=False)
+    rest = argv[1:]
+    while rest:
+        opt = rest.pop(0)
+        if opt == "--json" and not args.json:
+            args.json = True
+        elif opt in ("--file", "--target", "--version") and rest and not rest[0].startswith("-") and (
+                getattr(args, opt[2:]) is None):
+            setattr(args, opt[2:], rest.pop(0))
+        else:
+            return None
+    return args if args.file else None
+
+
+class argparse_free_namespace:  # noqa: N801 - a plain namespace, as argparse gives
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
 def main(argv: list[str] | None = None, prog: str = "python -m gpuisa.ptx") -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    fast = _check_file_args(argv)
+    if fast is not None:
+        try:
+            return cli.cmd_check(fast)
+        except UserError as exc:
+            print(f"gpuisa: {exc}", file=sys.stderr)
+            return 2
+    import argparse
+
     parser = argparse.ArgumentParser(prog=prog)
     sub = parser.add_subparsers(dest="cmd", required=True)
     cli.register(sub)
     try:
-        args = parser.parse_args(["ptx", *(sys.argv[1:] if argv is None else argv)])
+        args = parser.parse_args(["ptx", *argv])
     except SystemExit as exc:  # argparse already printed a one-line usage error
         return 2 if exc.code else 0
     try:

@@ -16,7 +16,6 @@ import os
 import re
 import sys
 
-from ..cachefile import write_cache_file
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
 MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")
@@ -126,6 +125,8 @@ def _forms_cache() -> tuple:
         pass
     ignored = _read_ignored_tokens()
     blobs = {head: marshal.dumps(forms) for head, forms in forms_by_head().items()}
+    from ..cachefile import write_cache_file  # only when the cache is (re)built: start-up stays small
+
     write_cache_file(path, marshal.dumps((key, ignored, blobs)))  # (not writable: this process still uses what it built)
     return ignored, blobs
 
