@@ -373,3 +373,27 @@ async def test_ptx_completion_signature_definition_symbols(client, ptx_file):
     assert text.splitlines()[loc.range.start.line].startswith(label + ":")
     syms = await client.text_document_document_symbol_async(t.DocumentSymbolParams(_doc(uri)))
     assert any(s.name == "scale" and s.detail == "kernel" for s in syms)
+
+
+@pytest.fixture(scope="module")
+def ptx_llc_file() -> Path:
+    need(shutil.which("llc-22") is not None, "llc-22 not installed (apt-get install -y llvm-22)")
+    (WORK / "loop_nv.ll").write_text(NVPTX_IR)
+    out = WORK / "loop_nv.ptx"
+    _run(["llc-22", "-march=nvptx64", "-mcpu=sm_80", str(WORK / "loop_nv.ll"), "-o", str(out)])
+    return out
+
+
+async def test_ptx_from_llc_nvptx(client, ptx_llc_file):
+    text = ptx_llc_file.read_text()
+    uri = await _open(client, ptx_llc_file)
+    assert not [d for d in client.diagnostics[uri] if d.severity == t.DiagnosticSeverity.Error]
+    n, line = _line_of(text, r"^\s*ld\.volatile\.global")
+    h = await client.text_document_hover_async(t.HoverParams(_doc(uri), _pos(n, line.index("ld.") + 1)))
+    assert h.contents.value.startswith("**ld") and "PTX ISA 7.0" in h.contents.value  # the file's .version
+    b, line = _line_of(text, r"bra\s+\$L")
+    label = line.split()[-1].rstrip(";")
+    loc = await client.text_document_definition_async(t.DefinitionParams(_doc(uri), _pos(b, line.index(label) + 1)))
+    assert loc.range.start.line < b  # a backward branch: the loop header
+    syms = await client.text_document_document_symbol_async(t.DocumentSymbolParams(_doc(uri)))
+    assert [s.name for s in syms] == ["scale"] and label in {c.name for c in syms[0].children}
