@@ -292,3 +292,25 @@ def test_cli_run_text_json_and_errors(tmp_path, cli_env):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "unknown label" in r.stderr
     r = run_cli(["run", "--arch", "rdna4", str(src), "V999=1"], cli_env)
     assert r.returncode == 2 and "out of range" in r.stderr
+
+
+def test_dual_issue_reads_before_writes():
+    st = gpuisa.run("rdna4", "v_dual_add_f32 v1, v2, v3 :: v_dual_mul_f32 v4, v1, v6",
+                    {"V1": 10.0, "V2": 1.0, "V3": 2.0, "V6": 3.0})
+    assert float(st.f32("V1")[0]) == 3.0 and float(st.f32("V4")[0]) == 30.0  # Y saw v1 = 10
+    st = gpuisa.run("rdna4", "v_dual_fmac_f32 v1, v2, v3 :: v_dual_cndmask_b32 v4, v5, v6",
+                    {"V1": 1.0, "V2": 2.0, "V3": 3.0, "V5": 5, "V6": 6, "VCC": 1})
+    assert float(st.f32("V1")[0]) == 7.0 and list(st["V4"][:2]) == [6, 5]
+
+
+def test_true16_halves_on_rdna35():
+    one, two, three = 0x3C00, 0x4000, 0x4200  # f16 1.0, 2.0, 3.0
+    st = gpuisa.run("rdna3.5", "v_add_f16 v1.h, v2.l, v3.h", {"V1": 0x1234, "V2": one, "V3": two << 16})
+    assert int(st["V1"][0]) == three << 16 | 0x1234
+    st = gpuisa.run("rdna3.5", "v_add_f16 v1.l, v2.h, v3.l", {"V1": 0x1234 << 16, "V2": one << 16, "V3": two})
+    assert int(st["V1"][0]) == 0x1234 << 16 | three
+
+
+def test_movrel_indexes_the_vgpr_file_by_m0():
+    st = gpuisa.run("rdna4", "s_mov_b32 m0, 2\nv_movrels_b32 v1, v3\nv_movreld_b32 v10, v1", {"V5": [7, 8]})
+    assert list(st["V1"][:2]) == [7, 8] and list(st["V12"][:2]) == [7, 8] and int(st["V10"][0]) == 0

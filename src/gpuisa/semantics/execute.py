@@ -100,6 +100,7 @@ class Builder:
         self.sctx = Context(1, wave, arch)
         self.lane = np.arange(wave, dtype=np.int64)
         self._masks: dict = {}
+        self.assemble = None  # text -> Insn (set by the program's assembler; VOPD halves)
 
     def exec_mask(self, ws: WaveState):
         """(mask for the compiled code: None = every lane, active lanes as bools) for the current EXEC."""

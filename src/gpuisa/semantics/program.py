@@ -73,6 +73,7 @@ class _Assembler:
         self.enc = get_encoder(arch, wave64=wave == 64)
         self.dec = get_decoder(arch, wave64=wave == 64)
         self.builder = Builder(arch, wave, is_gfx9(arch))
+        self.builder.assemble = lambda text: self.insn(text, 0)
 
     def insn(self, text: str, lineno: int) -> Insn:
         try:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+import re
+
 from . import modifiers as mods, seqfast
 from .execute import (SCALAR, VECTOR, Builder, Insn, Step, abs_neg_source, float_kind, half_source, i64,
                       lane_bits, reg_text, writer_vgpr)
@@ -22,11 +24,16 @@ _MODFIELD = {"OPSEL": "OP_SEL", "OPSEL_HI": "OP_SEL_HI", "NEG": "NEG", "NEG_HI":
              "OMOD": "OMOD", "CLAMP": "CLAMP"}
 
 
+_TRUE16 = re.compile(r"\bv\d+\.[lh]\b")
+
+
 def build(b: Builder, insn: Insn) -> Step:
     if insn.encoding in SCALAR:
         return _build_scalar(b, insn)
     if insn.encoding in VECTOR:
         return _build_vector(b, insn)
+    if insn.encoding == "VOPD":
+        return _build_dual(b, insn)
     raise MachineError(f"{insn.name}: encoding {insn.encoding} is not modelled by the wave machine")
 
 
@@ -47,6 +54,9 @@ class _Plan:
         self.sdwa = None
         self.post: list = []  # fn(ws, R, wmask, active)
         self.formats: dict = {}
+        # true16 VOP1/VOP2/VOPC (v1.h, v2.l): bit 7 of a VGPR field selects the high half
+        self.t16 = insn.encoding in ("VOP1", "VOP2", "VOPC") and bool(_TRUE16.search(insn.text or ""))
+        self.t16_hi: set = set()
 
 
 def _extra_word(insn: Insn) -> int:
@@ -74,6 +84,11 @@ def _src_code(p: _Plan, reg: str) -> int | None:
         return 256 + (word & 0xFF)
     if reg == "S1" and p.sdwa is not None and "VSRC1" in f and (p.sdwa >> 31) & 1:
         return f["VSRC1"]
+    fmt = p.prog.formats.get(reg)
+    if p.t16 and code >= 256 and fmt is not None and fmt.width == 16:
+        if (code - 256) & 0x80:
+            p.t16_hi.add(reg)
+        return 256 + ((code - 256) & 0x7F)
     return code
 
 
@@ -110,7 +125,7 @@ def _sources(p: _Plan) -> None:
             if sl or not sh or nl or nh:
                 get = (lambda g, *a: (lambda ws: mods.packed_source(g(ws), half, *a)))(get, sl, sh, nl, nh)
         else:
-            if "OPSEL" not in prog.widths and cw == 16 and (f.get("OP_SEL", 0) >> i) & 1:
+            if "OPSEL" not in prog.widths and cw == 16 and ((f.get("OP_SEL", 0) >> i) & 1 or reg in p.t16_hi):
                 get = half_source(get, True)
             use_abs = "ABS" not in prog.widths and bool((f.get("ABS", 0) >> i) & 1)
             neg = "NEG" not in prog.widths and bool((f.get("NEG", 0) >> i) & 1)
@@ -214,7 +229,12 @@ def _d0(p: _Plan) -> None:
             p.post.append(_mask_writer(p, "D0", slot, count))
         return
     default = "a" if insn.name in ("v_accvgpr_write_b32", "v_accvgpr_mov_b32") else "v"
-    dest = b.dest(insn, "VDST", default, dw)
+    fw = fmt.width if fmt is not None else dw
+    t16_hi = p.t16 and fw == 16 and bool(f.get("VDST", 0) & 0x80)
+    if p.t16 and fw == 16:
+        dest = ("v", f.get("VDST", 0) & 0x7F, 1)
+    else:
+        dest = b.dest(insn, "VDST", default, dw)
     if dest is None:
         zeros = np.zeros(b.L, dtype=_I64)
         p.getters.append(("D0", lambda ws: zeros))
@@ -226,9 +246,8 @@ def _d0(p: _Plan) -> None:
             p.writes.append(reg_text("s", n, count))
             p.post.append(lambda ws, R, wmask, active: ws.set_sgpr(n, int(np.asarray(R["D0"]).ravel()[0]), count))
         return
-    fw = fmt.width if fmt is not None else dw
-    hi16 = fw == 16 and "OPSEL" not in prog.widths and insn.encoding.startswith("VOP3") \
-        and insn.encoding != "VOP3P" and bool((f.get("OP_SEL", 0) >> 3) & 1)
+    hi16 = t16_hi or (fw == 16 and "OPSEL" not in prog.widths and insn.encoding.startswith("VOP3")
+                      and insn.encoding != "VOP3P" and bool((f.get("OP_SEL", 0) >> 3) & 1))
     old = b.vgpr_source(kind, n, 32 * count, [])
     p.getters.append(("D0", half_source(old, True) if hi16 else old))
     if "D0" not in prog.writes:
@@ -267,16 +286,62 @@ def _output_modifiers(p: _Plan, fmt):
     return lambda x: mods.omod_clamp(x, kind, width, omod, clamp)
 
 
+def _vgpr_file(p: _Plan) -> None:
+    """V_MOVREL*: the compiled code indexes the whole VGPR file by register number plus M0."""
+    f, L = p.f, p.b.L
+    numbers = {"SRC0": f.get("SRC0", 256) - 256, "DST": f.get("VDST", 0)}
+    for reg, num in numbers.items():
+        if reg in p.prog.widths:
+            arr = np.full(L, num, dtype=_I64)
+            p.getters.append((reg, lambda ws, a=arr: a))
+    p.getters.append(("VGPR", lambda ws: ws.v))
+    p.reads.append("M0")
+
+    def put(ws, R, wmask, active):
+        if R["VGPR"] is not ws.v:
+            ws.v[:] = R["VGPR"]
+    p.post.append(put)
+
+
+def _build_dual(b: Builder, insn: Insn) -> Step:
+    """VOPD: two VOP2/VOP1 operations that read their sources before either writes."""
+    halves = (insn.text or "").split("::")
+    if len(halves) != 2 or b.assemble is None:
+        raise MachineError(f"{insn.name}: dual-issue operands not readable from {insn.text!r}")
+    steps = []
+    for half in halves:
+        text = re.sub(r"^\s*v_dual_", "v_", half.strip())
+        if text.startswith("v_cndmask_b32"):
+            text += ", vcc_lo" if b.wave == 32 else ", vcc"
+        steps.append(build(b, b.assemble(text)))
+    x, y = steps
+    rows = [int(w[1:]) for w in x.writes if w[:1] == "V" and w[1:].isdigit()]
+    nx = rows[0] if rows else None
+
+    def run(ws):
+        if nx is None:
+            x.run(ws)
+            y.run(ws)
+            return
+        old = ws.v[nx].copy()
+        x.run(ws)
+        new = ws.v[nx].copy()
+        ws.v[nx] = old  # Y reads X's destination as it was
+        y.run(ws)
+        ws.v[nx] = new
+    return Step(run, insn, x.reads + y.reads, x.writes + y.writes, {**x.formats, **y.formats})
+
+
 def _build_vector(b: Builder, insn: Insn) -> Step:
     prog = b.program(insn.name)
     if prog.scalar:
         raise MachineError(f"{insn.name}: scalar pseudocode in a vector encoding")
-    if prog.vgpr_file:
-        raise MachineError(f"{insn.name}: VGPR-file-indexed instructions are not modelled in sequences")
     p = _Plan(b, insn, prog)
     _sources(p)
     _scalar_inputs(p)
     _outputs(p)
+    if prog.vgpr_file:
+        _vgpr_file(p)
     fn = seqfast.kernel(prog) or prog.fn
     getters, post, ctx, move = tuple(p.getters), tuple(p.post), b.ctx, p.lane_move
     wave_level, exec_mask = prog.wave_level, b.exec_mask
