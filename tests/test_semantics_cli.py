@@ -35,7 +35,7 @@ def test_eval_float_lists(cli_env):
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0=0x1ffffffff", "S1=1"], "does not fit"),
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0=1.5", "S1=1"], "integer operand"),
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0", "S1=1"], "NAME=VALUE"),
-    (["eval", "--arch", "rdna1", "v_mad_legacy_f32", "S0=1", "S1=1", "S2=1"], "no pseudocode for v_mad_legacy_f32 in RDNA1"),
+    (["eval", "--arch", "rdna1", "v_interp_p1_f32", "S0=1"], "no pseudocode for v_interp_p1_f32 in RDNA1"),
     (["eval", "--arch", "cdna5", "v_add_f32", "S0=1", "S1=1", "--wave", "64"], "CDNA5: it runs wave32 only"),
     (["eval", "--arch", "rdna4", "v_add_nc_u32", "S0=1,2", "S1=1", "--lanes", "3"], "2 values for 3 lanes"),
     (["eval", "--arch", "rdna3.5", "s_add_u32", "S0=1,2", "S1=1"], "scalar instruction"),

@@ -267,9 +267,13 @@ def test_fidelity_and_pages_name_the_donor():
     assert any("wave32 only" in n for n in sem["notes"])
     assert any("VCC_LO" in n for n in generation_notes("rdna1", "v_add_co_ci_u32"))
     assert any("zero times" in n for n in generation_notes("cdna1", "v_mad_legacy_f32"))
-    page = {"vendor": "AMD", "arch": "cdna1", "name": "v_mad_legacy_f32"}
+    page = {"vendor": "AMD", "arch": "cdna1", "name": "v_exp_legacy_f32"}
     extend(page)
     assert page["semantics"]["fidelity"] == "unsupported" and "CDNA4" in page["semantics"]["reason"]
+    page = {"vendor": "AMD", "arch": "cdna1", "name": "v_mad_legacy_f32"}  # the project's own formulation
+    extend(page)
+    sem = page["semantics"]
+    assert sem["fidelity"] == "untested" and sem["inferred_from"] is None and len(sem["notes"]) == 3
 
 
 def test_coverage_counts_every_alu_instruction(store):

@@ -125,3 +125,124 @@ def test_accvgpr_moves(arch, name):
     res = evaluate(arch, name, lanes=64, S0=src, D0=old, EXEC=execm)
     assert res["outputs"]["D0"] == [s if (execm >> i) & 1 else o for i, (s, o) in enumerate(zip(src, old))]
     assert "inferred_from" not in res and fidelity.fidelity(arch, name)[0] == "exact"
+
+
+# ------------------------------------------------------------------ GFX9/10 unfused multiply-adds
+
+def _f32(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+def _round32(fr: Fraction) -> Fraction:
+    """fr rounded to f32 (nearest, ties to even), as an exact value; overflow -> inf (as a float)."""
+    if fr == 0:
+        return Fraction(0)
+    sign, a = (-1 if fr < 0 else 1), abs(fr)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    e += 1 if a >= Fraction(2) ** e * 2 else 0
+    e -= 1 if a < Fraction(2) ** e else 0
+    q = Fraction(2) ** (max(e, -126) - 23)  # the spacing of f32 values around a
+    n = a / q
+    r = math.floor(n)
+    if n - r > Fraction(1, 2) or (n - r == Fraction(1, 2) and r % 2):
+        r += 1
+    out = r * q
+    if out >= Fraction(2) ** 128:
+        return sign * Fraction(10) ** 400  # a stand-in for infinity, above every f32
+    return sign * out
+
+
+def _flush(fr: Fraction) -> Fraction:
+    return Fraction(0) if abs(fr) < Fraction(2) ** -126 else fr
+
+
+def _mad_ref(a: int, b: int, c: int, legacy: bool) -> float:
+    x, y, z = (_flush(Fraction(_f32(v))) for v in (a, b, c))
+    p = Fraction(0) if legacy and (x == 0 or y == 0) else _flush(_round32(x * y))
+    d = _flush(_round32(p + z))
+    return (math.inf if d > 0 else -math.inf) if abs(d) > 2 ** 128 else float(d)
+
+
+MAD_VALUES = [0x3F800000, 0xBFC00000, 0x00000001, 0x807FFFFF, 0x00800000, 0x7F7FFFFF, 0x3EAAAAAB, 0x4B800001,
+              0x00000000, 0x80000000, 0x1F800000, 0x5F800000]
+
+
+@pytest.mark.parametrize("arch,name", [("rdna1", "v_mad_f32"), ("rdna1", "v_mad_legacy_f32"), ("cdna1", "v_mac_f32"),
+                                       ("cdna2", "v_madak_f32"), ("rdna1", "v_madmk_f32"),
+                                       ("rdna1", "v_mac_legacy_f32")])
+def test_unfused_multiply_add(arch, name):
+    rng = random.Random(name)
+    n = 32 if arch.startswith("rdna") else 64
+    a, b, c = ([rng.choice(MAD_VALUES) if rng.random() < 0.5 else rng.getrandbits(30) for _ in range(n)]
+               for _ in range(3))
+    legacy = "legacy" in name
+    if name == "v_madak_f32":
+        c = [c[0]] * n
+        ops = {"S0": a, "S1": b, "SIMM32": c[0]}
+    elif name == "v_madmk_f32":
+        b = [b[0]] * n
+        ops = {"S0": a, "SIMM32": b[0], "S1": c}
+    elif name.startswith("v_mac"):
+        ops = {"S0": a, "S1": b, "D0": c}
+    else:
+        ops = {"S0": a, "S1": b, "S2": c}
+    got = evaluate(arch, name, lanes=n, **ops)["outputs"]["D0"]
+    for x, y, z, g in zip(a, b, c, got):
+        want = _mad_ref(x, y, z, legacy)
+        assert _f32(g) == want, \
+            (name, hex(x), hex(y), hex(z), hex(g), want)
+    assert fidelity.fidelity(arch, name)[0] == "untested"
+
+
+def test_legacy_zero_rule_against_infinity_and_nan():
+    got = evaluate("rdna1", "v_mad_legacy_f32", lanes=3, S0=[0, 0x7F800000, 0x80000000], S1=[0x7F800000, 0, 0x7FC00000],
+                   S2=[0x3F800000] * 3)["outputs"]["D0"]
+    assert [_f32(g) for g in got] == [1.0, 1.0, 1.0]
+
+
+# ------------------------------------------------------------------ xf32 and block-scaled MFMAs
+
+def _repeat_bits(bits: int, w: int, total: int) -> int:
+    return sum(bits << (w * i) for i in range(total // w))
+
+
+def _xf32(x: float) -> Fraction:
+    """x rounded to 11 significant bits, ties to even (normal x)."""
+    fr = Fraction(x)
+    e = math.frexp(x)[1] - 1
+    n = fr / Fraction(2) ** (e - 10)
+    r = math.floor(n)
+    if n - r > Fraction(1, 2) or (n - r == Fraction(1, 2) and r % 2):
+        r += 1
+    return r * Fraction(2) ** (e - 10)
+
+
+@pytest.mark.parametrize("arch,name,k", [("cdna3", "v_mfma_f32_16x16x8_xf32", 8), ("cdna3", "v_mfma_f32_32x32x4_xf32", 4),
+                                         ("cdna4", "v_mfma_f32_16x16x8_xf32", 8)])
+def test_xf32_mfma_rounds_inputs(arch, name, k):
+    """Uniform A, B, C: every element of D = K * xf32(a) * xf32(b) + c, whatever the layout."""
+    from gpuisa.semantics import compiler
+
+    w = compiler.program(arch, name).widths
+    a, b, c = 1.0 + 2 ** -11 + 2 ** -20, 3.0 - 2 ** -12, 0.5  # a rounds up (past the tie), b rounds to 3.0
+    bits = [struct.unpack("<I", struct.pack("<f", v))[0] for v in (a, b, c)]
+    res = evaluate(arch, name, S0=_repeat_bits(bits[0], 32, w["S0"]), S1=_repeat_bits(bits[1], 32, w["S1"]),
+                   S2=_repeat_bits(bits[2], 32, w["S2"]))
+    want = float(_round32(k * _xf32(a) * _xf32(b) + Fraction(c)))
+    for lane in res["outputs"]["D0"]:
+        assert all(_f32(lane >> (32 * i)) == want for i in range(w["D0"] // 32)), name
+    assert fidelity.fidelity(arch, name)[0] == "untested"
+
+
+@pytest.mark.parametrize("name,k", [("v_mfma_scale_f32_16x16x128_f8f6f4", 128), ("v_mfma_scale_f32_32x32x64_f8f6f4", 64)])
+def test_block_scaled_mfma(name, k):
+    """FP8 (E4M3) 1.5 (0x3C) and -0.5 (0xB0) in every element, scales 2**(sa-127) and 2**(sb-127) on every lane."""
+    from gpuisa.semantics import compiler
+
+    w = compiler.program("cdna4", name).widths
+    for sa, sb in ((0x7F, 0x7F), (0x81, 0x7C), (0x70, 0x90)):
+        res = evaluate("cdna4", name, S0=_repeat_bits(0x3C, 8, w["S0"]), S1=_repeat_bits(0xB0, 8, w["S1"]),
+                       S2=_repeat_bits(0x3F800000, 32, w["S2"]), SCALE_SRC0=sa, SCALE_SRC1=sb)
+        want = float(_round32(k * Fraction(3, 2) * Fraction(-1, 2) * Fraction(2) ** (sa - 127 + sb - 127) + 1))
+        for lane in res["outputs"]["D0"]:
+            assert all(_f32(lane >> (32 * i)) == want for i in range(w["D0"] // 32)), (name, sa, sb)

@@ -114,6 +114,104 @@ def _setreg(source: str):
     return run
 
 
+# ------------------------------------------------------------------ GFX9/10 multiply-adds (not fused)
+
+_TINY32 = np.float32(2.0 ** -126)
+
+
+def _flush32(x: np.ndarray) -> np.ndarray:
+    return np.where((np.abs(x) < _TINY32) & (x != 0), np.copysign(np.float32(0), x), x).astype(np.float32)
+
+
+def _f32(R, reg: str) -> np.ndarray:
+    return np.asarray(R[reg]).astype(np.int64).astype(np.uint32).view(np.float32)
+
+
+def _mad(a_reg: str, b_reg: str, c_reg: str, legacy: bool):
+    """D = a*b + c with the product rounded to f32 before the add; f32 denormals (inputs, product,
+    result) flushed to zero; ``legacy``: a zero factor makes the product +0 (DX9 rule)."""
+    def run(R, _m, C):
+        a, b, c = (_flush32(_f32(R, r)) for r in (a_reg, b_reg, c_reg))
+        with np.errstate(all="ignore"):
+            p = _flush32(a * b)  # numpy's f32 product: one rounding, to nearest even
+            if legacy:
+                p = np.where((a == 0) | (b == 0), np.float32(0), p)
+            d = _flush32(p + c)
+        bits = d.view(np.uint32).astype(np.int64)
+        R["D0"] = np.where(_m, bits, R["D0"]) if _m is not None and _m is not False else bits
+        return R
+    return run
+
+
+# ------------------------------------------------------------------ xf32 and block-scaled MFMAs
+
+def _round_xf32(wide: np.ndarray, count: int) -> np.ndarray:
+    """Each 32-bit f32 element of a lane rounded to xf32 (10 mantissa bits, nearest even); inf/NaN kept."""
+    u = np.asarray(wide).astype(np.int64).view(np.uint64)
+    out = np.zeros_like(u)
+    for e in range(count):
+        f = (u >> np.uint64(32 * e)) & np.uint64(M32)
+        special = (f & np.uint64(0x7F800000)) == np.uint64(0x7F800000)
+        r = (f + np.uint64(0xFFF) + ((f >> np.uint64(13)) & np.uint64(1))) & np.uint64(0xFFFFE000)
+        out |= np.where(special, f, r) << np.uint64(32 * e)
+    return out.view(np.int64)
+
+
+def _masked_d0(R, _m, new):
+    if _m is not None and _m is not False:
+        new = np.where(_m, new, np.asarray(R.get("D0", np.zeros(len(new))), dtype=object))
+    R["D0"] = new
+    return R
+
+
+def _mfma_xf32(m, n, k):
+    def run(R, _m, C):
+        from . import matrix
+
+        s = matrix.Shape("mfma", "cdna", "f32", m, n, k, 1, ("f32", 32), ("f32", 32))
+        regs = dict(R)
+        per = m * k // 64  # f32 elements per lane in A (and B: n == m)
+        regs["S0"], regs["S1"] = _round_xf32(R["S0"], per), _round_xf32(R["S1"], per)
+        matrix.execute(s, regs, C.wave)
+        return _masked_d0(R, _m, regs["D0"])
+    return run
+
+
+def _e8m0(wide) -> np.ndarray:
+    e = np.asarray(wide).astype(np.int64) & 0xFF  # byte 0 (OP_SEL at its default)
+    return np.where(e == 0xFF, np.nan, np.exp2(e.astype(np.float64) - 127.0))
+
+
+def _mfma_scaled(base: str):
+    """The f8f6f4 MFMA with each lane's A and B values multiplied by 2**(scale byte - 127) of the same
+    lane's SCALE_SRC0 / SCALE_SRC1 (each lane holds one 32-value block of one row or column)."""
+    def run(R, _m, C):
+        from . import matrix
+
+        s = matrix.parse(base, "cdna4")
+        mats = []
+        for which, reg, sreg in (("a", "S0", "SCALE_SRC0"), ("b", "S1", "SCALE_SRC1")):
+            vals = matrix._read_input(s, which, R[reg], C.wave)
+            flat, lanes, elems = matrix._input_flat(s, which, C.wave, s.K)
+            scale = np.ones(vals.size)
+            scale[flat] = np.repeat(_e8m0(R[sreg])[:lanes], elems)
+            mats.append(vals * scale.reshape(vals.shape))
+        A, B = mats[0], np.transpose(mats[1], (0, 2, 1))
+        flat, lanes, n, _ = matrix._output_flat(s, C.wave)
+        c_codes = matrix._unpack(np.asarray(R["S2"])[:lanes], 32, n)
+        acc = np.zeros(s.blocks * s.M * s.N)
+        acc[flat] = matrix._decode(c_codes, "f32")
+        with np.errstate(all="ignore"):
+            D = np.einsum("bik,bkj->bij", A, B) + acc.reshape(s.blocks, s.M, s.N)
+        return _masked_d0(R, _m, np.array(matrix._pack(matrix._encode(D.reshape(-1)[flat], "f32"), 32), dtype=object))
+    return run
+
+
+def _mfma_widths(m: int, n: int, k: int, bits: int) -> dict:
+    d = m * n * 32 // 64
+    return {"S0": max(32, m * k * bits // 64), "S1": max(32, n * k * bits // 64), "S2": d, "D0": d}
+
+
 # ------------------------------------------------------------------ the table
 
 # name pattern -> (fn, scalar, widths, writes, fidelity, reason)
@@ -124,7 +222,37 @@ _WHY_MOVE = ("runs the project's formulation (the pseudocode source lists none):
              "and an accumulation VGPR (AccVGPR) in the active lanes; checked against the identity")
 _WHY_REG = ("runs the project's formulation on a model of the MODE and STATUS hardware registers (operands "
             "MODE, STATUS; ids 1 and 2; STATUS read-only to s_setreg); checked against field arithmetic")
+_WHY_MAD = ("runs the project's formulation (the pseudocode source lists none for this generation's "
+            "unfused multiply-add): the product rounded to f32, then the add rounded; f32 denormals flushed to zero "
+            "in the inputs, the product and the result; not checked against hardware")
+_WHY_MAD_LEGACY = _WHY_MAD + "; a zero factor gives a +0 product whatever the other factor (DX9 rule)"
+_F3 = {"S0": 32, "S1": 32, "S2": 32, "D0": 32}
+_WHY_XF32 = ("runs the project's formulation (the pseudocode source lists none): f32 inputs rounded to xf32 "
+             "(10 mantissa bits, nearest even), products summed exactly and rounded once to f32; register layout "
+             "as the f32 MFMAs', extrapolated; not checked against hardware")
+_WHY_SCALED = ("runs the project's formulation (the pseudocode source lists none): the f8f6f4 MFMA (FP8 inputs, "
+               "CBSZ/BLGP at their defaults) with each lane's A and B values scaled by 2**(e-127), e byte 0 of "
+               "the lane's SCALE_SRC0 / SCALE_SRC1 (0x7F: no scaling); scale placement not checked against hardware")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    (re.compile(r"^v_mfma_f32_16x16x8_xf32$"), _mfma_xf32(16, 16, 8), False, _mfma_widths(16, 16, 8, 32), {"D0"},
+     "untested", _WHY_XF32),
+    (re.compile(r"^v_mfma_f32_32x32x4_xf32$"), _mfma_xf32(32, 32, 4), False, _mfma_widths(32, 32, 4, 32), {"D0"},
+     "untested", _WHY_XF32),
+    (re.compile(r"^v_mfma_scale_f32_16x16x128_f8f6f4$"), _mfma_scaled("v_mfma_f32_16x16x128_f8f6f4"), False,
+     {**_mfma_widths(16, 16, 128, 8), "SCALE_SRC0": 32, "SCALE_SRC1": 32}, {"D0"}, "untested", _WHY_SCALED),
+    (re.compile(r"^v_mfma_scale_f32_32x32x64_f8f6f4$"), _mfma_scaled("v_mfma_f32_32x32x64_f8f6f4"), False,
+     {**_mfma_widths(32, 32, 64, 8), "SCALE_SRC0": 32, "SCALE_SRC1": 32}, {"D0"}, "untested", _WHY_SCALED),
+    (re.compile(r"^v_mad_f32$"), _mad("S0", "S1", "S2", False), False, _F3, {"D0"}, "untested", _WHY_MAD),
+    (re.compile(r"^v_mad_legacy_f32$"), _mad("S0", "S1", "S2", True), False, _F3, {"D0"}, "untested",
+     _WHY_MAD_LEGACY),
+    (re.compile(r"^v_mac_f32$"), _mad("S0", "S1", "D0", False), False, {"S0": 32, "S1": 32, "D0": 32}, {"D0"},
+     "untested", _WHY_MAD),
+    (re.compile(r"^v_mac_legacy_f32$"), _mad("S0", "S1", "D0", True), False, {"S0": 32, "S1": 32, "D0": 32},
+     {"D0"}, "untested", _WHY_MAD_LEGACY),
+    (re.compile(r"^v_madak_f32$"), _mad("S0", "S1", "SIMM32", False), False,
+     {"S0": 32, "S1": 32, "SIMM32": 32, "D0": 32}, {"D0"}, "untested", _WHY_MAD),
+    (re.compile(r"^v_madmk_f32$"), _mad("S0", "SIMM32", "S1", False), False,
+     {"S0": 32, "S1": 32, "SIMM32": 32, "D0": 32}, {"D0"}, "untested", _WHY_MAD),
     (re.compile(r"^v_trig_preop_f64$"), _trig_preop, False, {"S0": 64, "S1": 32, "D0": 64}, {"D0"}, "exact",
      _WHY_TRIG),
     (re.compile(r"^v_accvgpr_(read|write|mov)(_b32)?$"), _move, False, {"S0": 32, "D0": 32}, {"D0"}, "exact",
@@ -136,6 +264,9 @@ _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
     (re.compile(r"^s_setreg_imm32_b32$"), _setreg("SIMM32"), True,
      {"SIMM32": 32, "SIMM16": 16, "MODE": 32, "STATUS": 32}, {"MODE", "STATUS"}, "exact", _WHY_REG),
 ]
+
+
+_MAD_NAMES = re.compile(r"^v_(mad|mac)(_legacy)?_f32$|^v_mad(ak|mk)_f32$")
 
 
 def _spec(name: str):
@@ -166,7 +297,11 @@ def program(arch: str, name: str, entry):
 
     _, fn, scalar, widths, writes, _, _ = _spec(name)
     reads = set(widths) - writes if writes != {"MODE", "STATUS"} else set(widths) - {"D0"}
+    if name.startswith("v_mac_"):
+        reads = reads | {"D0"}
     formats = {"S0": Ty("f", 64), "D0": Ty("f", 64)} if name == "v_trig_preop_f64" else {}
+    if _MAD_NAMES.match(name):
+        formats = {r: Ty("f", 32) for r in widths}
     return compiler.Program(arch, name, entry.op_class if entry else ("SOP1Op" if scalar else "VOP1Op"),
                             entry.text if entry else description(name), fn, entry.source if entry else "",
                             scalar, reads, set(writes), dict(widths), formats, set(), False, None, set(reads),
