@@ -363,7 +363,12 @@ async def test_ptx_completion_signature_definition_symbols(client, ptx_file):
     await _change(client, uri, "\n".join(lines), 6)
     got = await client.text_document_completion_async(t.CompletionParams(_doc(uri), _pos(n, 1)))
     assert {"ld", "vsub", "mma"} <= {i.label for i in got.items}
-    await _change(client, uri, text, 7)
+    v, _ = _line_of(text, r"^\.target ")
+    lines[v] = ".target sm_60"  # mnemonics are filtered by the file's target: no clusters, no mma before sm_70
+    await _change(client, uri, "\n".join(lines), 7)
+    got = {i.label for i in (await client.text_document_completion_async(t.CompletionParams(_doc(uri), _pos(n, 1)))).items}
+    assert {"ld", "vsub"} <= got and not {"mma", "barrier.cluster"} & got
+    await _change(client, uri, text, 8)
     m, line = _line_of(text, r"^\s*setp\.")
     sig = await client.text_document_signature_help_async(t.SignatureHelpParams(_doc(uri), _pos(m, line.index(",") + 2)))
     assert sig.active_parameter == 1 and sig.signatures[0].label.startswith("setp")

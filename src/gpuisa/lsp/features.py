@@ -124,7 +124,7 @@ def completion(an: Analysis, line: int, col: int) -> list[t.CompletionItem]:
     if typing_first and "." in head:
         return _ptx_modifier_items(head, an, line, col)
     if typing_first:
-        return _items(ptx_heads(), t.CompletionItemKind.Function)
+        return _items(ptx_heads(an.ptx_version, an.ptx_target), t.CompletionItemKind.Function)
     if word.startswith("%"):
         regs = [(k, v) for k, v in words.PTX_SPECIAL.items()]
         regs += [(k, f"virtual register {typ}") for k, (typ, _) in an.registers.items()]
@@ -156,11 +156,28 @@ def amd_mnemonics(arch: str | None) -> tuple:
 
 
 @lru_cache(maxsize=1)
-def ptx_heads() -> tuple:
+def _ptx_instructions() -> tuple:
+    """(name, summary, PTX ISA version, minimum target) of every PTX instruction."""
+    import json
+
     from ..doclookup import default_store
 
-    rows = default_store().con.execute("SELECT name, summary FROM instructions WHERE arch = 'ptx' ORDER BY name")
-    return tuple((r[0], r[1] or "") for r in rows)
+    rows = default_store().con.execute("SELECT name, summary, page FROM instructions WHERE arch = 'ptx' ORDER BY name")
+    out = []
+    for name, summary, page in rows:
+        p = json.loads(page)
+        out.append((name, summary or "", p.get("ptx_version"), p.get("min_target")))
+    return tuple(out)
+
+
+def ptx_heads(version: str | None = None, target: str | None = None) -> tuple:
+    """(name, summary) of the PTX instructions available in ``version`` on ``target`` (when known)."""
+    from ..ptx.catalog import target_key
+
+    want = target_key(target)[0] if target else -1
+    return tuple((name, f"{summary} (PTX ISA {v or '?'}+, {mt or '?'}+)") for name, summary, v, mt in _ptx_instructions()
+                 if not (version and v and _vkey(v) > _vkey(version))
+                 and not (want >= 0 and mt and target_key(mt)[0] > want))
 
 
 def _vkey(v: str | None) -> tuple:
