@@ -314,3 +314,36 @@ def test_true16_halves_on_rdna35():
 def test_movrel_indexes_the_vgpr_file_by_m0():
     st = gpuisa.run("rdna4", "s_mov_b32 m0, 2\nv_movrels_b32 v1, v3\nv_movreld_b32 v10, v1", {"V5": [7, 8]})
     assert list(st["V1"][:2]) == [7, 8] and list(st["V12"][:2]) == [7, 8] and int(st["V10"][0]) == 0
+
+
+CDNA_MEMORY = """
+    s_load_dwordx2 s[4:5], s[0:1], 0x8
+    s_waitcnt lgkmcnt(0)
+    v_lshlrev_b32 v1, 2, v0
+    v_mov_b32 v3, s5
+    v_add_co_u32_e32 v2, vcc, s4, v1
+    v_addc_co_u32_e32 v3, vcc, 0, v3, vcc
+    global_load_dword v4, v[2:3], off offset:4
+    s_waitcnt vmcnt(0)
+    v_cmp_lt_u32_e64 s[8:9], v4, 25
+    v_cndmask_b32_e64 v5, 100, v4, s[8:9]
+    s_and_saveexec_b64 s[10:11], s[8:9]
+    ds_write_b32 v1, v4
+    ds_read_b32 v6, v1
+    s_mov_b64 exec, s[10:11]
+    buffer_load_dword v7, v1, s[12:15], 0 offen
+    v_mov_b32 v9, 5
+    global_atomic_add v[2:3], v9, off
+"""
+
+
+def test_cdna_wave64_memory_and_masks():
+    state = {"S[0:1]": 0x1000, "MEM:0x1008": [0x2000, 0], "MEM:0x2004": [10, 20, 30, 40], "V0": [0, 1, 2, 3],
+             "EXEC": 0xF, "S12": 0x2004, "S13": 0, "S14": 8, "S15": 0}  # buffer: base 0x2004, 8 bytes
+    st = gpuisa.run("cdna4", CDNA_MEMORY, state)
+    assert st.wave == 64 and st["S[4:5]"] == 0x2000
+    assert list(st["V4"][:4]) == [10, 20, 30, 40]
+    assert st["S[8:9]"] == 0b0011 and list(st["V5"][:4]) == [10, 20, 100, 100]
+    assert list(st["V6"][:4]) == [10, 20, 0, 0]  # LDS only under the saved EXEC
+    assert list(st["V7"][:4]) == [10, 20, 0, 0]  # offsets 8 and 12 are past num_records
+    assert st.mem.read_u32(0x2000, 5) == [5, 15, 25, 35, 40] and st["EXEC"] == 0xF
