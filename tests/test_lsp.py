@@ -227,6 +227,23 @@ async def test_amd_inlay_hints_match_llvm_mc(client, amd_file):
     assert checked >= 10
 
 
+async def test_amd_branch_hints_carry_the_label_offset(client, amd_file):
+    need(shutil.which("llvm-objdump-22") is not None, "llvm-objdump-22 not installed (apt-get install -y llvm-22)")
+    uri = await _open(client, amd_file)
+    lines = amd_file.read_text().splitlines()
+    hints = await client.text_document_inlay_hint_async(t.InlayHintParams(
+        _doc(uri), t.Range(_pos(0, 0), _pos(len(lines), 0))))
+    by_line = {h.position.line: h.label for h in hints}
+    obj = WORK / "loop.o"
+    _run(["llvm-mc-22", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", str(amd_file), "-o", str(obj)])
+    dump = _run(["llvm-objdump-22", "-d", str(obj)])
+    truth = [int(m.group(1), 16).to_bytes(4, "little").hex(" ")
+             for m in re.finditer(r"s_c?branch\w*\s+\d+\s+// [0-9A-F]+: ([0-9A-F]{8})", dump)]
+    branches = [n for n, x in enumerate(lines) if re.match(r"^\s+s_c?branch\w*\s+\.L", x)]
+    assert branches and len(branches) == len(truth)
+    assert [by_line[n] for n in branches] == truth
+
+
 async def test_amd_completion_is_filtered_by_target(client, amd_file):
     from gpuisa.doclookup import default_store
 

@@ -167,13 +167,23 @@ def assemble(an: Analysis, cache: dict) -> None:
                 got = (None, f"{INTERNAL} ({type(exc).__name__}: {exc})")
             cache[key] = got
         data, reason = got
-        sizes[inst.line] = len(data) if data is not None else None
+        sizes[inst.line] = len(data) if data is not None else _size_without_bytes(enc, inst.mnemonic)
         if data is not None:
             an.encoded[inst.line] = data.hex(" ")
         else:
             an.problems.append(_problem(an, inst, reason))
     for inst, m in branches:
         _resolve_branch(an, inst, m, sizes, enc, cache)
+
+
+def _size_without_bytes(enc, mnemonic: str) -> int | None:
+    """The size of a line that did not assemble, where its instruction has one size whatever the
+    operands (SOPP: 4 bytes, no literal), so branches over it still resolve."""
+    try:
+        cands = enc.candidates(mnemonic)
+    except Exception:  # noqa: BLE001
+        return None
+    return 4 if cands and all(e.encoding == "SOPP" for e in cands) else None
 
 
 def _resolve_branch(an: Analysis, inst: Inst, m, sizes: dict, enc, cache: dict) -> None:
