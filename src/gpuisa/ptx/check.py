@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from . import catalog
-from .corrections import exempt_pair, rule_error
+from .corrections import exempt_pair, rule_error, special_error
 from .match import classify, dot_tokens, match_opcode, match_operands, split_instruction, split_top, _show
 
 
@@ -128,6 +128,11 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
     items = operands[0]
     # an accepted instruction's result depends on its opcode and its operands' signatures only
     shape = (opcode, operands[1], target, version)
+    if "%" in operand_text and "_" in operand_text:  # register names are not in the shape
+        bad_name = special_error(items)
+        if bad_name:
+            return {"valid": False, "name": None, "form": None, "error": bad_name, "min_target": None,
+                    "ptx_version": None}
     done = _ACCEPTED_SHAPES.get(shape)
     if done is not None:
         return dict(done)

@@ -10,7 +10,8 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
 * modifier orders ptxas accepts beyond the grammar's: ``wmma.mma`` layouts after the shape and the
   rounding after the types (``…m8n8k4.f64.f64.f64.f64.rn``, ``…m16n16k8.row.col…``),
   ``mbarrier.arrive_drop`` with the scope before the state space;
-* the destination selector of the three-operand video instructions is optional.
+* the destination selector of the three-operand video instructions is optional;
+* ``mov.v2``/``mov.v4`` move a vector register (``mov.v4.u16 %v, {%h1, %h2, %h3, %h4}``).
 
 Rules (``rule_error``, after a form has taken an instruction):
 
@@ -19,6 +20,8 @@ Rules (``rule_error``, after a form has taken an instruction):
   that ptxas takes a fourth 32-bit operand without the hint in ``atom.{and,or,xor,exch}.b32``;
 * a ``.vN`` load or store moves a vector of N registers, and a vector needs ``.vN``;
 * ``mad.f32`` needs a rounding modifier on sm_20 and newer;
+* ``cvt.rn.f64.f64`` (a floating-point rounding between equal types) is refused;
+* a `%sreg_suffix` name (``%warpid_x``) is not a special register;
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4.
 """
 
@@ -33,9 +36,12 @@ FLOATS = {".f16", ".bf16", ".f32", ".f64"}
 
 def correct_forms(forms: list) -> list:
     """The (name, form) list of one head, corrected in place (idempotent)."""
+    extra = []
     for name, form in forms:
         if form.get("corrected"):
             continue
+        if name == "mov" and form["syntax"] == "mov.type d, a;":
+            extra.append((name, _vector_mov(form)))
         form["corrected"] = True
         drop = DROP_REJECTS.get(name, set())
         if form.get("rejects") and form["operands"] and form["operands"][-1]["name"] == "cache-policy":
@@ -49,7 +55,22 @@ def correct_forms(forms: list) -> list:
             for op in form["operands"][:1]:
                 for suf in op.get("suffixes", []):
                     suf["optional"] = True
+    forms += extra
     return forms
+
+
+def _vector_mov(form: dict) -> dict:
+    """`mov.v4.u16 %v, {%h1, %h2, %h3, %h4}`: mov of a vector register, accepted by ptxas."""
+    import copy
+
+    vec = copy.deepcopy(form)
+    vec["syntax"] = "mov.vec.type d, a;"
+    vec["opcode"] = [vec["opcode"][0], {"set": ".vec"}] + vec["opcode"][1:]
+    vec["value_sets"][".vec"] = [".v2", ".v4"]
+    vec["modifiers"] = [".vec"] + vec.get("modifiers", [])
+    vec["corrected"] = True
+    vec.pop("examples", None)
+    return vec
 
 
 def exempt_pair(name: str, bind: dict) -> bool:
@@ -74,6 +95,8 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         err = _vector_mismatch(name, bind, items)
         if err:
             return err
+    if name == "cvt" and ".frnd" in bind and bind.get(".dtype") == bind.get(".atype"):
+        return f"cvt: `{bind['.frnd']}` does not apply between equal types; use .rni/.rzi/.rmi/.rpi to round to an integer"
     if name == "atom" and ".cas" in bind.values() and len(items) != 4:
         return "atom: `.cas` takes d, [a], b, c (compare and new value)"
     if name == "mad" and ".rnd" not in form["value_sets"] and form["syntax"].endswith(".f32 d, a, b, c;"):
@@ -99,6 +122,32 @@ def _vector_mismatch(name: str, bind: dict, items: list) -> str | None:
         return f"{name}: `.v{n}` needs a vector of {n} registers; got `{item['text']}`"
     if not n and item["kind"] == "vec":
         return f"{name}: a vector operand `{item['text']}` needs .v2, .v4 or .v8"
+    return None
+
+
+SPECIAL = ("%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid", "%smid", "%nsmid", "%gridid",
+           "%clock", "%clock64", "%globaltimer", "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt",
+           "%lanemask_ge", "%clusterid", "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_ctarank",
+           "%cluster_nctarank", "%dynamic_smem_size", "%total_smem_size")
+
+
+def special_error(items: list) -> str | None:
+    """An operand that misspells a special register as `%sreg_suffix`."""
+    for item in items:
+        sreg = _near_special(item.get("name") or "")
+        if sreg:
+            return f"`{item['name']}` is not a special register (did you mean `{sreg}`?)"
+    return None
+
+
+def _near_special(name: str) -> str | None:
+    """The special register a `%name` misspells as `%sreg_suffix` (%warpid_x), if any."""
+    if name[:1] != "%" or "_" not in name:
+        return None
+    for s in SPECIAL:
+        if name.startswith(s + "_") and name not in ("%clock_hi", "%globaltimer_lo", "%globaltimer_hi") \
+                and not any(name == t or name.startswith(t + "_") for t in SPECIAL if len(t) > len(s)):
+            return s
     return None
 
 

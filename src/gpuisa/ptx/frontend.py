@@ -41,6 +41,7 @@ NAME_REF = re.compile(r"(?<![\w$.%])(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z]\w*)?)")
 DIGITS = "0123456789"
 NO_DIGITS = str.maketrans("", "", "0123456789")
 LABEL_START = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*:(?!:)")
+VECTOR_ELEMENT = re.compile(r"(%[\w$]+)\.[xyzwrgba]\b")
 QUOTED = re.compile(r"`([^`]+)`")
 
 
@@ -69,6 +70,7 @@ class Module:
         self.name_texts: list[str] = []  # operand texts of the current function's valid instructions
         self.final: dict = {}  # canonical statement -> verdict with operand typing, per function
         self.bad: set = set()  # statements found invalid in the current function
+        self.vector_regs: set = set()  # vector registers (.reg .v4 .b16 %v) of the current function
         self.keep_valid = True  # keep valid instructions' results (check_module), not only errors
         self.regs: dict = {}  # registers declared in the current function (any of its scopes) -> type
         self.reg_ranges: dict = {}  # prefix -> (count, type)
@@ -85,11 +87,11 @@ class Module:
         except LexError as exc:
             self.results.append((exc.offset, _result(exc.message, "syntax")))
             return self
-        bad = first_non_ascii(code)
-        if bad >= 0:
-            self.results.append((bad, _result(f"non-ASCII character U+{ord(code[bad]):04X} outside a comment",
-                                              "syntax")))
-            code = code[:bad] + code[bad:].encode("ascii", "replace").decode().replace("?", " ")
+        bad = first_non_ascii(text)
+        if bad >= 0:  # ptxas 13 reads ASCII only, comments included (measured)
+            self.results.append((bad, _result(f"non-ASCII character U+{ord(text[bad]):04X} (ptxas reads ASCII "
+                                              "only, comments included)", "syntax")))
+            code = "".join(c if ord(c) < 128 else " " for c in code)
         self.strict = code.lstrip().startswith(".version")
         self.code = code
         for off, stmt, end in statements(code):
@@ -145,7 +147,7 @@ class Module:
             self.func_names = set(params)
             self.params = set(params)
             self.flush()
-            self.regs, self.reg_ranges, self.final, self.bad = {}, {}, {}, set()
+            self.regs, self.reg_ranges, self.final, self.bad, self.vector_regs = {}, {}, {}, set(), set()
             self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
@@ -235,8 +237,9 @@ class Module:
                     self.add_error(off, ".reg declarations are only allowed inside a function")
                 return
             rtype = next((w for w in stmt.split() if w in D.TYPES), None)
-            if rtype and rtype.startswith(".") and stmt.split()[1:2] in ([".v2"], [".v4"]):
+            if stmt.split()[1:2] in ([".v2"], [".v4"], [".v8"]):
                 rtype = None  # vector registers: not typed here
+                self.vector_regs.update(n for n, _ in names)
             for name, count in names:
                 if count is None:
                     self.regs[name] = rtype
@@ -304,6 +307,8 @@ class Module:
 
     def verdict(self, stmt: str, opcode: str, ops: str) -> dict:
         """The instruction checker's result, then (whole modules) the operand checks of the front end."""
+        if self.vector_regs and "." in ops:  # an element of a vector register (%v.x) is a plain operand
+            stmt = VECTOR_ELEMENT.sub(lambda m: m.group(1) if m.group(1) in self.vector_regs else m.group(), stmt)
         r = self.seen.get(stmt)
         if r is None:
             r = self.seen[stmt] = dict(check_instruction(stmt, self.target, self.version), kind="instruction")

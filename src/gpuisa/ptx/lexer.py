@@ -54,7 +54,7 @@ def blank_comments(text: str) -> str:
 
 
 def first_non_ascii(code: str) -> int:
-    """Offset of the first non-ASCII character of (comment-blanked) code, or -1."""
+    """Offset of the first non-ASCII character of a text, or -1."""
     if code.isascii():
         return -1
     return next(i for i, c in enumerate(code) if ord(c) > 127)

@@ -178,14 +178,14 @@ def classify(item: str) -> dict:
         rest = s[end + 1:]
         out["suffixes"] = ["." + x for x in rest.split(".") if x]
         return out
-    if s.startswith("("):
-        out["kind"] = "paren"
+    if s.startswith("(") and not CONST_EXPR.match(s):
+        out["kind"] = "paren"  # a call's parameter list
         return out
     if "|" in s:
         out["kind"] = "pred2"
         return out
     out["kind"] = "reg"
-    if " " in s or "\t" in s:
+    if (" " in s or "\t" in s) and not CONST_EXPR.match(s):
         if TWO_WORDS.search(s):  # two names or numbers side by side: not one operand (a `;` missing?)
             out["kind"] = "junk"
             return out
@@ -242,6 +242,7 @@ def _show(values: list[str], rx: str | None = None, limit: int = 24) -> str:
     return shown + (f", … ({len(values)} in all)" if len(values) > limit else "")
 
 
+CONST_EXPR = re.compile(r"^\([-+*/%()<>&|^~!\s\dxXa-fA-F.]*\)$")  # (4*2+1): a constant expression
 TWO_WORDS = re.compile(r"[\w$%)\]]\s+[\w$%@(\[]")
 KIND_WORDS = {"mem": "a memory operand [..]", "vec": "a vector {..}", "paren": "a parameter list (..)",
               "pred2": "a predicate pair p|q", "reg": "a register or immediate"}
