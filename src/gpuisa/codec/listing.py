@@ -28,7 +28,8 @@ import numpy as np
 from .batch import _steps
 from .batch_render import invalid_line
 
-_BRANCH = ("s_branch ", "s_cbranch_", "s_subvector_loop_")
+_SOPP_BRANCH = ("s_branch ", "s_cbranch_")
+_SOPK_BRANCH = "s_subvector_loop_"
 
 
 class Symbols:
@@ -135,10 +136,14 @@ def _format(st: Step, marked) -> str:
 
 def _branch_rows(st: Step) -> list[int]:
     """Indices of the step's PC-relative branches, whose target llvm-objdump prints: SOPP branches (the first
-    dword's top 9 bits 0x17f) and SOPK subvector loops (top 4 bits 0xb), told by their mnemonics."""
+    dword's top 9 bits 0x17f; s_branch, s_cbranch_*) and SOPK subvector loops (top 4 bits 0xb; not the SOPK
+    and SOP1 forks and joins of GFX9)."""
     w = st.dws.take(st.first)
-    cand = np.flatnonzero(((w >> np.uint32(23)) == np.uint32(0x17F)) | ((w >> np.uint32(28)) == np.uint32(0xB)))
-    return [i for i in cand.tolist() if st.texts[i].startswith(_BRANCH)]
+    sopp = (w >> np.uint32(23)) == np.uint32(0x17F)
+    cand = np.flatnonzero(sopp | ((w >> np.uint32(28)) == np.uint32(0xB))).tolist()
+    sopp = sopp.tolist() if len(cand) else []
+    texts = st.texts
+    return [i for i in cand if texts[i].startswith(_SOPP_BRANCH if sopp[i] else _SOPK_BRANCH)]
 
 
 def _target(st: Step, i: int) -> int:
