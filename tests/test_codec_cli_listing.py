@@ -21,12 +21,12 @@ LINE = re.compile(r"^\t(.*?) *// ([0-9A-F]{12}): ((?:[0-9A-F]{8})(?: [0-9A-F]{8}
 # without a type (printed as the branch's operand), a branch to an offset inside a kernel, a second section
 KERNELS = {
     "gfx1100": ["s_mov_b32 s0, s1", "v_add_f32 v0, v1, v2", "global_load_b32 v1, v[2:3], off",
-                "s_waitcnt vmcnt(0)", "s_mov_b32 s2, 0x12345"],
+                "s_waitcnt vmcnt(0)", "s_mov_b32 s2, 0x12345", "s_subvector_loop_begin s4, 4"],
     "gfx1200": ["s_mov_b32 s0, s1", "v_add_f32 v0, v1, v2", "global_load_b32 v1, v[2:3], off",
                 "s_wait_loadcnt 0x0", "s_mov_b32 s2, 0x12345"],
     "gfx942": ["s_mov_b32 s0, s1", "v_add_f32 v0, v1, v2", "global_load_dword v1, v[2:3], off",
-               "s_waitcnt vmcnt(0)", "s_mov_b32 s2, 0x12345"],
-}
+               "s_waitcnt vmcnt(0)", "s_mov_b32 s2, 0x12345", "s_cbranch_join s4", "s_cbranch_i_fork s[4:5], 4"],
+}  # (a SOPK subvector loop gets its target printed, GFX9's fork and join do not)
 
 
 def _source(insts: list[str]) -> str:
