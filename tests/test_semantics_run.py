@@ -347,3 +347,17 @@ def test_cdna_wave64_memory_and_masks():
     assert list(st["V6"][:4]) == [10, 20, 0, 0]  # LDS only under the saved EXEC
     assert list(st["V7"][:4]) == [10, 20, 0, 0]  # offsets 8 and 12 are past num_records
     assert st.mem.read_u32(0x2000, 5) == [5, 15, 25, 35, 40] and st["EXEC"] == 0xF
+
+
+def test_machine_code_with_a_backward_branch(tmp_path, cli_env):
+    lines = ["s_mov_b32 s0, 0", "s_mov_b32 s1, 1", "s_add_co_u32 s0, s0, s1", "s_add_co_u32 s1, s1, 1",
+             "s_cmp_le_u32 s1, 10", "s_cbranch_scc1 0xfffc", "v_mov_b32 v0, s0", "s_endpgm"]
+    code = b"".join(gpuisa.encode("rdna4", line) for line in lines)
+    assert len(code) == 32  # eight 4-byte instructions: the branch goes back 4 words to the add
+    st = gpuisa.run("rdna4", code)
+    assert st["S0"] == 55 and int(st["V0"][0]) == 55
+    src = tmp_path / "loop.hex"
+    src.write_text(code.hex())
+    r = run_cli(["run", "--arch", "rdna4", "--hex", str(src), "--json"], cli_env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["changed"]["S0"] == 55
