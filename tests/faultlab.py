@@ -19,6 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+WARM = ("gpuisa.cli", "gpuisa.pages", "gpuisa.summaries", "gpuisa.sources.derive", "gpuisa.amdxml.cli",
+        "gpuisa.amdxml.importer", "gpuisa.amdxml.imports", "gpuisa.render.text", "gpuisa.semantics.sources",
+        "gpuisa.semantics.diffs", "gpuisa.semantics.fidelity", "gpuisa.crossmap.relations", "defusedxml.ElementTree")
+
+
 @dataclass
 class Result:
     returncode: int  # -9 when killed
@@ -40,6 +45,13 @@ class Lab:
         monkeypatch.setattr(importer, "AMD_DIR", facts)
         monkeypatch.setattr(store, "PACKAGED_DB", tmp / "no-packaged-store.sqlite")
         monkeypatch.setattr(store, "STORE_LOADERS", ())
+        import importlib
+
+        for mod in WARM:  # imported once here, inherited by every child (a child then costs a fork)
+            try:
+                importlib.import_module(mod)
+            except ImportError:
+                pass
         self.tmp = tmp
         self.n = 0
 
