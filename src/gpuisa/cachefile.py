@@ -186,7 +186,7 @@ def own_folder(folder) -> bool:
         st = os.lstat(folder)
     except OSError:
         return False
-    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == getattr(os, "getuid", lambda: st.st_uid)()
 
 
 class LockTimeout(UserError):
@@ -214,9 +214,12 @@ class locked:  # noqa: N801
         self.fd: int | None = None
 
     def __enter__(self) -> "locked":
-        import fcntl
         import time
 
+        try:
+            import fcntl
+        except ImportError:  # (no fcntl on this system: nothing is locked)
+            return self
         if self.folder in self._held:
             self._held[self.folder] += 1
             return self

@@ -321,7 +321,7 @@ def cache_db() -> Path:
 
 def temp_db(paths: list[Path]) -> Path:
     """Where a store is built when the data folder cannot be written: the system's temporary folder."""
-    return Path(tempfile.gettempdir()) / f"gpuisa-{os.getuid()}" / f"store-{fingerprint(paths)[:16]}.sqlite"
+    return Path(tempfile.gettempdir()) / f"gpuisa-{getattr(os, 'getuid', lambda: 'user')()}" / f"store-{fingerprint(paths)[:16]}.sqlite"
 
 
 def skipped_files(db: Path) -> list[list[str]]:
