@@ -246,3 +246,32 @@ def test_block_scaled_mfma(name, k):
         want = float(_round32(k * Fraction(3, 2) * Fraction(-1, 2) * Fraction(2) ** (sa - 127 + sb - 127) + 1))
         for lane in res["outputs"]["D0"]:
             assert all(_f32(lane >> (32 * i)) == want for i in range(w["D0"] // 32)), (name, sa, sb)
+
+
+# ------------------------------------------------------------------ S_MOVREL* on the SGPR file
+
+@pytest.mark.parametrize("arch", ["rdna1", "rdna3.5", "rdna4", "cdna2", "cdna4", "cdna5"])
+def test_scalar_movrel_on_the_sgpr_file(arch):
+    rng = random.Random(arch)
+    for _ in range(5):
+        file = [rng.getrandbits(32) for _ in range(106)]
+        ops = {f"SGPR{i}": v for i, v in enumerate(file)}
+        src, dst, m0 = rng.randrange(40), rng.randrange(40), rng.randrange(60)
+        out = evaluate(arch, "s_movrels_b32", SRC0=src, M0=m0, **ops)["outputs"]
+        assert out["D0"] == [file[src + m0]]
+        out = evaluate(arch, "s_movrels_b64", SRC0=src, M0=m0, **ops)["outputs"]
+        assert out["D0"] == [file[src + m0] | file[src + m0 + 1] << 32]
+        value = rng.getrandbits(64)
+        out = evaluate(arch, "s_movreld_b64", DST=dst, M0=m0, S0=value, **ops)["outputs"]
+        want = {f"SGPR{dst + m0}": value & 0xFFFFFFFF, f"SGPR{dst + m0 + 1}": value >> 32}
+        assert {k: v[0] for k, v in out.items()} == {k: v for k, v in want.items() if v != file[int(k[4:])]}
+        out = evaluate(arch, "s_movreld_b32", DST=dst, M0=m0, S0=value & 0xFFFFFFFF, **ops)["outputs"]
+        assert out.get(f"SGPR{dst + m0}", [file[dst + m0]]) == [value & 0xFFFFFFFF]
+        if sources.lookup(arch, "s_movrelsd_2_b32") is not None:
+            m0 = rng.randrange(50) | rng.randrange(50) << 16 | 0xFC00  # bits outside [9:0] and [25:16] ignored
+            out = evaluate(arch, "s_movrelsd_2_b32", SRC0=src, DST=dst, M0=m0, **ops)["outputs"]
+            s, d = src + (m0 & 0x3FF), dst + ((m0 >> 16) & 0x3FF)
+            assert out.get(f"SGPR{d}", [file[d]]) == [file[s]]
+    with pytest.raises(EvalError, match="outside the file"):
+        evaluate(arch, "s_movreld_b64", DST=100, M0=5, S0=1)
+    assert fidelity.fidelity(arch, "s_movrels_b32")[0] == "exact"

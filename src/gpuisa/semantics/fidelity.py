@@ -99,7 +99,7 @@ def _check(arch: str, name: str) -> str | None:
 
     ops = {r: (0x3F800000 + i) & ((1 << prog.widths[r]) - 1) for i, r in enumerate(sorted(prog.inputs))
            if r in wave.REQUIRED}
-    if prog.vgpr_file:  # register numbers that, plus M0 (0), stay inside the VGPR file
+    if prog.vgpr_file or "SGPR0" in prog.widths:  # register numbers that, plus M0 (0), stay inside the file
         ops.update({r: 1 + i for i, r in enumerate(("SRC0", "DST")) if r in ops})
     try:
         with np.errstate(all="ignore"):

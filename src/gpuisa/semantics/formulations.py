@@ -212,6 +212,47 @@ def _mfma_widths(m: int, n: int, k: int, bits: int) -> dict:
     return {"S0": max(32, m * k * bits // 64), "S1": max(32, n * k * bits // 64), "S2": d, "D0": d}
 
 
+# ------------------------------------------------------------------ SGPR file (S_MOVREL*)
+
+SGPR_FILE = 106  # s0..s105 (VCC and the other named registers are not in the relative address range)
+SGPRS = {f"SGPR{i}": 32 for i in range(SGPR_FILE)}
+
+
+def _sgpr_index(R, num_reg: str, m0_lo: int, m0_bits: int, count: int) -> int:
+    addr = int(R[num_reg][0]) + ((int(R["M0"][0]) >> m0_lo) & ((1 << m0_bits) - 1))
+    if not 0 <= addr <= SGPR_FILE - count:
+        last = f"..s{addr + count - 1}" if count > 1 else ""
+        raise _eval_error(f"SGPR address s{addr}{last} is outside the file s0..s{SGPR_FILE - 1} "
+                          f"(register number plus M0)")
+    return addr
+
+
+def _movrels(count: int):
+    def run(R, _m, C):
+        i = _sgpr_index(R, "SRC0", 0, 32, count)
+        v = sum((int(R[f"SGPR{i + k}"][0]) & M32) << (32 * k) for k in range(count))
+        R["D0"] = np.array([v if v < (1 << 63) else v - (1 << 64)], dtype=np.int64)
+        return R
+    return run
+
+
+def _movreld(count: int):
+    def run(R, _m, C):
+        i = _sgpr_index(R, "DST", 0, 32, count)
+        v = int(R["S0"][0])
+        for k in range(count):
+            R[f"SGPR{i + k}"] = np.array([(v >> (32 * k)) & M32], dtype=np.int64)
+        return R
+    return run
+
+
+def _movrelsd_2(R, _m, C):
+    src = _sgpr_index(R, "SRC0", 0, 10, 1)
+    dst = _sgpr_index(R, "DST", 16, 10, 1)
+    R[f"SGPR{dst}"] = np.array([int(R[f"SGPR{src}"][0]) & M32], dtype=np.int64)
+    return R
+
+
 # ------------------------------------------------------------------ the table
 
 # name pattern -> (fn, scalar, widths, writes, fidelity, reason)
@@ -233,7 +274,19 @@ _WHY_XF32 = ("runs the project's formulation (the pseudocode source lists none):
 _WHY_SCALED = ("runs the project's formulation (the pseudocode source lists none): the f8f6f4 MFMA (FP8 inputs, "
                "CBSZ/BLGP at their defaults) with each lane's A and B values scaled by 2**(e-127), e byte 0 of "
                "the lane's SCALE_SRC0 / SCALE_SRC1 (0x7F: no scaling); scale placement not checked against hardware")
+_WHY_MOVREL = ("runs the project's formulation (the compiler does not model SGPRs addressed by number): the SGPR "
+               "file is given as operands SGPR0..SGPR105, SRC0/DST are the operands' SGPR numbers, M0 is added "
+               "(S_MOVRELSD_2: M0[9:0] to the source, M0[25:16] to the destination); only SGPRs that change are "
+               "reported; an address outside the file is an error; checked against list indexing")
+_REL = {**SGPRS, "SRC0": 32, "M0": 32}
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    (re.compile(r"^s_movrels_b32$"), _movrels(1), True, {**_REL, "D0": 32}, {"D0"}, "exact", _WHY_MOVREL),
+    (re.compile(r"^s_movrels_b64$"), _movrels(2), True, {**_REL, "D0": 64}, {"D0"}, "exact", _WHY_MOVREL),
+    (re.compile(r"^s_movreld_b32$"), _movreld(1), True, {**SGPRS, "DST": 32, "M0": 32, "S0": 32}, set(SGPRS),
+     "exact", _WHY_MOVREL),
+    (re.compile(r"^s_movreld_b64$"), _movreld(2), True, {**SGPRS, "DST": 32, "M0": 32, "S0": 64}, set(SGPRS),
+     "exact", _WHY_MOVREL),
+    (re.compile(r"^s_movrelsd_2_b32$"), _movrelsd_2, True, {**_REL, "DST": 32}, set(SGPRS), "exact", _WHY_MOVREL),
     (re.compile(r"^v_mfma_f32_16x16x8_xf32$"), _mfma_xf32(16, 16, 8), False, _mfma_widths(16, 16, 8, 32), {"D0"},
      "untested", _WHY_XF32),
     (re.compile(r"^v_mfma_f32_32x32x4_xf32$"), _mfma_xf32(32, 32, 4), False, _mfma_widths(32, 32, 4, 32), {"D0"},
@@ -297,6 +350,8 @@ def program(arch: str, name: str, entry):
 
     _, fn, scalar, widths, writes, _, _ = _spec(name)
     reads = set(widths) - writes if writes != {"MODE", "STATUS"} else set(widths) - {"D0"}
+    if "SGPR0" in widths:
+        reads = set(widths) - {"D0"}
     if name.startswith("v_mac_"):
         reads = reads | {"D0"}
     formats = {"S0": Ty("f", 64), "D0": Ty("f", 64)} if name == "v_trig_preop_f64" else {}

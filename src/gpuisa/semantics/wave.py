@@ -27,6 +27,7 @@ from .types import Ty
 SCALAR_REGS = {"VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC", "SRC0", "DST"} | set(compiler.MODIFIERS)
 REQUIRED = ("S0", "S1", "S2", "S3", "SIMM16", "SIMM32", "VCC", "SCC", "SRC0", "DST")
 VGPR_NAME = re.compile(r"^V(\d{1,3})$")  # a VGPR of the register file (V_MOVREL*): V0 .. V255
+SGPR_NAME = re.compile(r"^SGPR\d{1,3}$")  # an SGPR of the register file (S_MOVREL*, see formulations)
 
 
 class EvalError(ValueError):
@@ -309,6 +310,9 @@ def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
         outputs[r] = _masked_list(regs["VGPR"][row], 32)[:lanes]
         if outputs[r] != _masked_list(before["VGPR"][row], 32)[:lanes]:
             changed.append(r)
+    for r in [r for r in outputs if SGPR_NAME.match(r) and r not in changed]:  # the SGPR file (S_MOVREL*):
+        del outputs[r]  # only the registers written with a new value are reported
+        scalar_regs.remove(r)
     state = {k: v for k, v in ctx.state.items()}
     final = {}
     for r in ("EXEC", "VCC", "SCC", "M0"):
