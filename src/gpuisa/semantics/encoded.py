@@ -16,20 +16,10 @@ import re
 import numpy as np
 
 from . import floats
-from .execute import operand_register
 from .machine import MachineError, WaveState, from_values, parse_register, set_value
 from .program import _Assembler, resolve, wave_size
 
 _HEX = re.compile(r"^(0x)?[0-9a-fA-F\s_]+$")
-
-
-def _formats(step) -> dict:
-    """Register text -> float format (kind, width) for the registers the step reads as floats."""
-    out = {}
-    prog_fmt = getattr(step, "formats", None) or {}
-    for reg, fmt in prog_fmt.items():
-        out[reg] = fmt
-    return out
 
 
 def _float_bits(value: float, fmt) -> int:
@@ -101,7 +91,7 @@ def evaluate_encoded(arch: str, instruction, registers: dict | None = None, wave
     step = asm.step(insn, 0)
     if "EXEC" not in {k.upper() for k in registers}:
         registers["EXEC"] = (1 << lanes) - 1
-    formats = {r.upper(): (f.kind, f.width) for r, f in step_formats(step).items()}
+    formats = {r.upper(): (f.kind, f.width) for r, f in step.formats.items()}
     ws = _state(key, wave, registers, formats)
     before = ws.copy()
     with np.errstate(all="ignore"):
@@ -112,10 +102,6 @@ def evaluate_encoded(arch: str, instruction, registers: dict | None = None, wave
     return {"arch": key, "wave": wave, "lanes": lanes, "instruction": insn.text, "name": insn.name,
             "encoding": insn.encoding, "hex": insn.data.hex(), "reads": reads, "writes": writes,
             "changed": changed, "formats": {r: f"{k}{w}" for r, (k, w) in formats.items()}}
-
-
-def step_formats(step) -> dict:
-    return getattr(step, "formats", {}) or {}
 
 
 def _hex_bytes(text: str) -> bytes:
@@ -135,6 +121,3 @@ def interpret(bits: int, fmt: str | None):
         return None
     kind, width = ("bf", 16) if fmt == "bf16" else ("f", int(fmt[1:]))
     return float(floats.from_bits(np.array([bits & ((1 << width) - 1)], dtype=np.uint64).astype(np.int64), kind, width)[0])
-
-
-__all__ = ["evaluate_encoded", "interpret", "operand_register"]

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import compiler, floats, modifiers as mods, sources
-from .expressions import MODIFIERS
+from . import compiler, modifiers as mods, sources
 from .machine import EXEC_LO, M32, VCC_LO, MachineError, WaveState, lanes_of
 from .wave import Context
 
@@ -223,10 +222,6 @@ def lane_bits(vals: np.ndarray, active: np.ndarray, lane: np.ndarray) -> int:
     return int.from_bytes(np.packbits(b, bitorder="little").tobytes(), "little")
 
 
-def unused_modifiers(prog) -> set[str]:
-    return set(MODIFIERS) - set(prog.widths)
-
-
 def half_source(get, hi: bool):
     return (lambda ws: get(ws) >> 16) if hi else get
 
@@ -241,6 +236,3 @@ def float_kind(fmt) -> tuple[str, int] | None:
     if fmt is not None and fmt.is_float and fmt.kind in ("f", "bf"):
         return fmt.kind, fmt.width
     return None
-
-
-__all__ = ["Builder", "Insn", "Step", "operand_register", "writer_vgpr", "lane_bits", "floats"]

@@ -284,7 +284,7 @@ def set_value(ws: WaveState, key: str, val) -> None:
         if isinstance(val, (list, tuple)):
             raise MachineError(f"{k} is one value per wave; give a single value, not a list")
         bits = _bits(val, 64, k)
-        if bits >> wave_bits(ws):
+        if bits >> ws.wave:
             raise MachineError(f"{k}={bits:#x} has bits above lane {ws.wave - 1} of a wave{ws.wave}")
         setattr(ws, k.lower(), bits)
         return
@@ -316,7 +316,3 @@ def set_value(ws: WaveState, key: str, val) -> None:
         bits = bits * ws.L
     for k in range(count):
         f[first + k, :len(bits)] = [(b >> (32 * k)) & M32 for b in bits]
-
-
-def wave_bits(ws: WaveState) -> int:
-    return ws.wave

@@ -10,14 +10,14 @@ writes back.
 
 from __future__ import annotations
 
-import numpy as np
-
 import re
+
+import numpy as np
 
 from . import modifiers as mods, seqfast
 from .execute import (SCALAR, VECTOR, Builder, Insn, Step, abs_neg_source, float_kind, half_source, i64,
                       lane_bits, reg_text, writer_vgpr)
-from .machine import EXEC_LO, M32, VCC_LO, MachineError
+from .machine import EXEC_LO, VCC_LO, MachineError
 
 _I64 = np.int64
 _MODFIELD = {"OPSEL": "OP_SEL", "OPSEL_HI": "OP_SEL_HI", "NEG": "NEG", "NEG_HI": "NEG_HI", "ABS": "ABS",
@@ -208,8 +208,6 @@ def _outputs(p: _Plan) -> None:
     if "SCC" in prog.writes:
         p.writes.append("SCC")
         p.post.append(lambda ws, R, wmask, active: setattr(ws, "scc", int(np.asarray(R["SCC"]).ravel()[0]) & 1))
-    if insn.encoding == "VOPC" and "D0" in prog.writes and p.sdwa is not None and (p.sdwa >> 15) & 1:
-        pass  # (handled in _d0)
 
 
 def _d0(p: _Plan) -> None:
@@ -420,6 +418,3 @@ def _build_scalar(b: Builder, insn: Insn) -> Step:
         for put in post:
             put(ws, R)
     return Step(run, insn, reads, writes)
-
-
-__all__ = ["build", "M32"]
