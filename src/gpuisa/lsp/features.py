@@ -12,7 +12,7 @@ from lsprotocol import types as t
 
 from ..doclookup import DocNotFound, lookup
 from . import words
-from .model import Analysis, Inst, top_commas, word_at
+from .model import LABEL_DEF, Analysis, Inst, top_commas, word_at
 from .ptx import register_doc
 
 SEVERITY = {"error": t.DiagnosticSeverity.Error, "warning": t.DiagnosticSeverity.Warning,
@@ -110,7 +110,9 @@ def _word_hover(an: Analysis, word: str) -> str | None:
 def completion(an: Analysis, line: int, col: int) -> list[t.CompletionItem]:
     text = an.lines[line][:col] if line < len(an.lines) else ""
     stmt = text.split(";")[-1] if an.lang == "ptx" else text
-    head = stmt.split(":")[-1] if ":" in stmt and "," not in stmt else stmt
+    head = stmt
+    while LABEL_DEF.match(head):  # leading labels
+        head = head[LABEL_DEF.match(head).end():]
     head = head.lstrip()
     if an.lang == "ptx" and head.startswith("@"):
         head = head.split(None, 1)[1] if " " in head else ""
