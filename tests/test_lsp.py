@@ -478,3 +478,15 @@ async def test_ptx_from_llc_nvptx(client, ptx_llc_file):
     assert loc.range.start.line < b  # a backward branch: the loop header
     syms = await client.text_document_document_symbol_async(t.DocumentSymbolParams(_doc(uri)))
     assert [s.name for s in syms] == ["scale"] and label in {c.name for c in syms[0].children}
+
+
+async def test_completion_context_in_process():
+    """What is being typed decides the list: a mnemonic after labels or a guard, else operands/modifiers."""
+    from gpuisa.lsp import amd, features, ptx
+
+    an = amd.analyse(["; arch: rdna3", "\ts_load_b64 s[0:1", "loop: v_ms"], None, {})
+    assert "glc" in {i.label for i in features.completion(an, 1, 17)}
+    assert "v_msad_u8" in {i.label for i in features.completion(an, 2, 10)}
+    an = ptx.analyse([".version 8.0", ".target sm_90", "\t@%p1 bra.u"])
+    items = features.completion(an, 2, 11)
+    assert [i.label for i in items] == [".uni"] and items[0].text_edit.range.start.character == 9
