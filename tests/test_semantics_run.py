@@ -361,3 +361,14 @@ def test_machine_code_with_a_backward_branch(tmp_path, cli_env):
     r = run_cli(["run", "--arch", "rdna4", "--hex", str(src), "--json"], cli_env)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["changed"]["S0"] == 55
+
+
+def test_sopk_immediates_and_cross_lane_moves():
+    st = gpuisa.run("rdna4", "s_movk_i32 s2, 0x1234\ns_addk_co_i32 s2, 0xfff0\ns_mulk_i32 s2, 3")
+    assert st["S2"] == 3 * (0x1234 - 16)  # the immediate is sign-extended
+    assert gpuisa.run("cdna4", "s_movk_i32 s2, 0x1234\ns_cmpk_eq_u32 s2, 0x1234")["SCC"] == 1
+    st = gpuisa.run("rdna4", "v_readfirstlane_b32 s1, v2\nv_readlane_b32 s3, v2, 0\nv_writelane_b32 v4, s1, 5",
+                    {"V2": [5, 6, 7], "EXEC": 0b110})
+    assert st["S1"] == 6 and st["S3"] == 5 and int(st["V4"][5]) == 6 and int(st["V4"][1]) == 0
+    with pytest.raises(MachineError, match="reads PC"):
+        gpuisa.run("rdna4", "s_getpc_b64 s[0:1]")

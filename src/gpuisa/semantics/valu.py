@@ -284,6 +284,19 @@ def _output_modifiers(p: _Plan, fmt):
     return lambda x: mods.omod_clamp(x, kind, width, omod, clamp)
 
 
+def _check_inputs(insn: Insn, prog, getters: list, n_lanes: int) -> None:
+    """Every register the compiled code reads must come from the plan (else a one-line error);
+    registers it only writes start as zeros."""
+    have = {reg for reg, _ in getters}
+    missing = sorted(r for r in prog.widths if r not in have and (r in prog.inputs or r in prog.reads))
+    if missing:
+        raise MachineError(f"{insn.name} reads {', '.join(missing)}, which the wave machine does not model")
+    for r in prog.widths:
+        if r not in have:
+            zeros = np.zeros(n_lanes, dtype=object if prog.widths[r] > 64 else _I64)
+            getters.append((r, lambda ws, z=zeros: z))
+
+
 def _vgpr_file(p: _Plan) -> None:
     """V_MOVREL*: the compiled code indexes the whole VGPR file by register number plus M0."""
     f, L = p.f, p.b.L
@@ -340,6 +353,7 @@ def _build_vector(b: Builder, insn: Insn) -> Step:
     _outputs(p)
     if prog.vgpr_file:
         _vgpr_file(p)
+    _check_inputs(insn, prog, p.getters, b.L)
     fn = seqfast.kernel(prog) or prog.fn
     getters, post, ctx, move = tuple(p.getters), tuple(p.post), b.ctx, p.lane_move
     wave_level, exec_mask = prog.wave_level, b.exec_mask
@@ -371,7 +385,11 @@ def _build_scalar(b: Builder, insn: Insn) -> Step:
             continue
         width, fmt = prog.widths[reg], prog.formats.get(reg)
         code = f.get(slots[reg])
-        if code is None and enc == "SOPK" and reg == "S0":
+        if enc == "SOPK":  # S0 is the immediate; s_cmpk_*: S0 the SDST register, S1 the immediate
+            if reg == "S1" or "S1" not in prog.widths:
+                arr = np.full(1, f.get("SIMM16", 0), dtype=_I64)
+                getters.append((reg, lambda ws, a=arr: a))
+                continue
             code = f.get("SDST")
         if code is None:
             getters.append((reg, lambda ws: np.zeros(1, dtype=_I64)))
@@ -410,6 +428,7 @@ def _build_scalar(b: Builder, insn: Insn) -> Step:
     if "VCC" in prog.writes:
         writes.append("VCC")
         post.append(lambda ws, R: setattr(ws, "vcc", int(np.asarray(R["VCC"]).ravel()[0]) & ((1 << b.wave) - 1)))
+    _check_inputs(insn, prog, getters, 1)
     getters, post, fn, ctx = tuple(getters), tuple(post), prog.fn, b.sctx
 
     def run(ws):
