@@ -182,3 +182,11 @@ def test_cli_eval_encoded(cli_env):
     assert json.loads(r.stdout)["writes"]["V1"] == [0, 1, 2, 3]
     r = run_cli(["eval", "--arch", "rdna4", "v_add_f32 v1, v2"], cli_env)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_output_modifiers_leave_inactive_lanes_alone():
+    old = _bits(np.array([5.0, -3.0, 7.0, 9.0], np.float32))
+    r = _run("rdna4", "v_add_f32_e64 v1, v2, v3 mul:2 clamp", {"V1": old, "V2": [0.25] * 4, "V3": [0.5, -1.0, 0.0, 0.1],
+                                                              "EXEC": 0b0101}, lanes=4)
+    assert r["writes"]["V1"] == [_bits(np.array([1.0], np.float32))[0], old[1],
+                                 _bits(np.array([0.5], np.float32))[0], old[3]]

@@ -193,19 +193,24 @@ class Builder:
 
 
 def writer_vgpr(kind: str, n: int, count: int, lo16: bool, hi16: bool, zero_hi: bool):
-    """A function (ws, new bits, written-lanes mask or None) that stores a VALU result into VGPRs/AGPRs."""
+    """A function (ws, new bits, written-lanes mask or None) that stores a VALU result into VGPRs/AGPRs.
+    (The compiled code already kept the old value in lanes outside its mask; half writes merge here.)"""
     file = "v" if kind == "v" else "a"
+    if count == 1 and not (hi16 or zero_hi):
+        if file == "v":
+            def put_v(ws, new, wmask):
+                ws.v[n] = new & M32
+            return put_v
+
+        def put_a(ws, new, wmask):
+            ws.a[n] = new & M32
+        return put_a
 
     def put(ws, new, wmask):
         f = getattr(ws, file)
         if count == 1:
-            if hi16:
-                val = (f[n] & 0xFFFF) | ((new & 0xFFFF) << 16)
-            elif zero_hi and lo16:
-                val = new & 0xFFFF
-            else:
-                val = new & M32
-            f[n] = val if wmask is None or not (hi16 or zero_hi) else np.where(wmask, val, f[n])
+            val = (f[n] & 0xFFFF) | ((new & 0xFFFF) << 16) if hi16 else new & 0xFFFF
+            f[n] = val if wmask is None else np.where(wmask, val, f[n])
             return
         if new.dtype == object:
             for k in range(count):

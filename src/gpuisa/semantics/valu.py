@@ -261,11 +261,18 @@ def _d0(p: _Plan) -> None:
 
         def put_sdwa(ws, R, wmask, active):
             f_ = ws.v if file == "v" else ws.a
-            new = mods.sdwa_dest(out(R["D0"]), f_[n], sel, unused)
+            new = mods.sdwa_dest(R["D0"] if out is None else out(R["D0"]), f_[n], sel, unused)
             f_[n] = new if wmask is None else np.where(wmask, new, f_[n])
         p.post.append(put_sdwa)
         return
-    p.post.append(lambda ws, R, wmask, active: store(ws, out(R["D0"]), wmask))
+    if out is None:
+        p.post.append(lambda ws, R, wmask, active: store(ws, R["D0"], wmask))
+        return
+
+    def put_modified(ws, R, wmask, active):  # omod/clamp only where the instruction wrote
+        d = R["D0"]
+        store(ws, out(d) if wmask is None else np.where(wmask, out(d), d), wmask)
+    p.post.append(put_modified)
 
 
 def _output_modifiers(p: _Plan, fmt):
@@ -275,7 +282,7 @@ def _output_modifiers(p: _Plan, fmt):
     if p.sdwa is not None and p.insn.encoding in ("VOP1", "VOP2"):
         clamp, omod = bool((p.sdwa >> 13) & 1), (p.sdwa >> 14) & 3
     if not (clamp or omod):
-        return lambda x: x
+        return None
     fk = float_kind(fmt)
     if fk is None or fk[0] != "f" or p.insn.encoding == "VOP3P":
         what = "clamp" if clamp else "omod"
