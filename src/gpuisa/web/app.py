@@ -112,6 +112,7 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
     pages = BoundedCache(cache_size)
     searches = BoundedCache(cache_size)
     search_json = BoundedCache(cache_size)
+    asm_json = BoundedCache(cache_size)  # /api/asm answers, encoded
 
     def render_page(path: str) -> tuple[int, bytes, str]:
         """(status, body, redirect target) of a canonical page path."""
@@ -282,12 +283,16 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         if isa not in ("amdgpu", "ptx"):
             return error(404, "isa must be amdgpu or ptx: /api/asm/{amdgpu|ptx}/{opcode}")
         arch = request.query_params.get("arch") or None
-        doc = cached(opcode, isa, arch, site.store_path)
-        try:  # site.store is per thread: taken in the worker thread
-            doc = doc or await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, site.store))
-        except DocNotFound as exc:
-            return error(404, str(exc))
-        return JSONResponse(public(doc), headers={"cache-control": "public, max-age=300"})
+        body = asm_json.get((opcode, isa, arch))
+        if body is None:
+            doc = cached(opcode, isa, arch, site.store_path)
+            try:  # site.store is per thread: taken in the worker thread
+                doc = doc or await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, site.store))
+            except DocNotFound as exc:
+                return error(404, str(exc))
+            body = json.dumps(public(doc), ensure_ascii=False, separators=(",", ":")).encode()
+            asm_json.put((opcode, isa, arch), body)
+        return Response(body, media_type="application/json", headers={"cache-control": "public, max-age=300"})
 
     async def api_unknown(request: Request):
         rest = request.path_params["rest"]
