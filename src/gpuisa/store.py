@@ -104,8 +104,12 @@ def all_fact_paths() -> list[Path]:
     return paths
 
 
+def _is_import(p: Path) -> bool:
+    return p.parent == imports_dir()
+
+
 def _label(p: Path) -> str:
-    return f"imports/{p.name}" if p.parent != AMD_DIR else p.name
+    return f"imports/{p.name}" if _is_import(p) else p.name
 
 
 def fingerprint(files: Iterable[Path] | None = None) -> str:
@@ -422,7 +426,7 @@ def _is_current(db: Path, paths: list[Path]) -> bool:
         mtime = db.stat().st_mtime_ns
         # a few seconds of slack for packaged facts (installers write the facts and the store in one go);
         # none for the user's imports (an import is installed, under the lock, before its store is built)
-        if all(p.stat().st_mtime_ns < mtime if p.parent != AMD_DIR else p.stat().st_mtime_ns <= mtime + 5 * 10**9
+        if all(p.stat().st_mtime_ns < mtime if _is_import(p) else p.stat().st_mtime_ns <= mtime + 5 * 10**9
                for p in paths):
             return True
         return rows.get("fingerprint") == fingerprint(paths)
