@@ -144,12 +144,15 @@ def _llc_amd(ir_name: str, cpu: str) -> Path:
 @pytest.fixture(scope="module")
 def ptx_file() -> Path:
     out = WORK / "scale.ptx"
+    r = None
     if shutil.which("nvcc"):
         (WORK / "scale.cu").write_text(CUDA)
-        _run(["nvcc", "-ptx", str(WORK / "scale.cu"), "-o", str(out)])
-    else:
+        r = subprocess.run(["nvcc", "-ptx", str(WORK / "scale.cu"), "-o", str(out)], capture_output=True, text=True,
+                           timeout=300)
+    if r is None or r.returncode != 0 or not out.is_file():
+        # no nvcc, or one without a host compiler: LLVM's NVPTX back end is the other PTX producer
         need(shutil.which("llc-22") is not None, "neither nvcc nor llc-22 installed (PTX generator)")
-        (WORK / "scale_nv.ll").write_text(NVPTX_IR)
+        (WORK / "scale_nv.ll").write_text(NVPTX_IR.replace(" volatile", ""))
         _run(["llc-22", "-march=nvptx64", "-mcpu=sm_80", str(WORK / "scale_nv.ll"), "-o", str(out)])
     return out
 
