@@ -1,19 +1,23 @@
-"""`gpuisa ptx check --file` vs `ptxas -arch=sm_90` on one generated 5,000-instruction kernel (median).
+"""`gpuisa ptx check --file` vs `ptxas` on compiler output (median of whole-process runs, ratio).
 
-Each command runs as a whole process (interpreter start-up included), the runs of all commands
-interleaved so that load from other work on the machine hits them alike; printed: the median, the
-spread (min-max) and the ratio of medians.  Timed: the `gpuisa` console script (`gpuisa ptx check
---file`, the documented entry point), the PTX-only entry point (`python -m gpuisa.ptx check --file`)
-and ptxas.  Byte code is compiled first, as an installed package has it (this environment sets
-PYTHONDONTWRITEBYTECODE, so without that step every run would compile the sources again), and one
-untimed run fills the forms cache, as any earlier use does.  Also reports peak memory of checking a
-100,000-instruction file.
+Timed on two files of the committed corpus (tests/data/ptx_corpus, made by nvcc 13 with
+tools/make_ptx_corpus.py): big.sm_90.ptx (about 25,000 instructions, nearly all distinct) and
+mid.sm_90.ptx (one kernel of about 2,500 instructions).  Each command runs as a whole process
+(interpreter start-up included), cold: nothing is carried between runs except the PTX forms cache
+that any earlier use writes (one untimed run writes it; a run without it is reported too).  The
+runs of all commands are interleaved so that load from other work on the machine hits them alike;
+printed: the median, the spread (min-max), the ratio of medians, and CPU time (user + system,
+less sensitive to other load).  Timed: the `gpuisa` console script (`gpuisa ptx check --file`), the
+PTX-only entry point (`python -m gpuisa.ptx check --file`) and `ptxas -arch=sm_90`.  Byte code is
+compiled first, as an installed package has it (this environment sets PYTHONDONTWRITEBYTECODE).
+Also reports peak memory of checking a generated 100,000-instruction file.
 Run: .venv/bin/python benchmarks/bench_ptx_check.py [--runs N]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -46,7 +50,7 @@ def kernel(n: int, seed: int = 1) -> str:
     return ptxas.wrap(lines, "sm_90", "9.0")
 
 
-def timed_runs(cmds: dict[str, list[str]], runs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def timed_runs(cmds: dict[str, list[str]], runs: int, env: dict | None = None) -> tuple[dict, dict]:
     """Wall time and CPU time (user + system) of each command, the runs interleaved."""
     wall: dict[str, list[float]] = {k: [] for k in cmds}
     cpu: dict[str, list[float]] = {k: [] for k in cmds}
@@ -54,7 +58,7 @@ def timed_runs(cmds: dict[str, list[str]], runs: int) -> tuple[dict[str, list[fl
         for name, cmd in cmds.items():
             r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
-            subprocess.run(cmd, capture_output=True)
+            subprocess.run(cmd, capture_output=True, env=env)
             wall[name].append(time.perf_counter() - t0)
             r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu[name].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
@@ -71,50 +75,78 @@ def console_script() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "gpuisa.cli"]
 
 
+CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "ptx_corpus"
+FILES = (("big.sm_90.ptx", "compiler output, >= 20,000 distinct instructions"),
+         ("mid.sm_90.ptx", "a 2,500-instruction kernel"))
+
+
+def _instructions(path: Path) -> tuple[int, int]:
+    """(instructions, distinct instruction texts) of a corpus file, as the front end reads them."""
+    from gpuisa.ptx.lexer import blank_comments, statements
+
+    texts = [" ".join(s.split()) for _, s, end in statements(blank_comments(path.read_text()))
+             if end == ";" and s and s[0] != "."]
+    return len(texts), len(set(texts))
+
+
+def bench_file(tool: str, src: Path, what: str, runs: int, env: dict) -> None:
+    cmds = {"gpuisa": console_script() + ["ptx", "check", "--file", str(src)],
+            "ptx_only": [sys.executable, "-m", "gpuisa.ptx", "check", "--file", str(src)],
+            "ptxas": [tool, "-arch=sm_90", str(src), "-o", os.devnull]}
+    warm = subprocess.run(cmds["gpuisa"], capture_output=True, text=True, env=env)
+    assert warm.returncode == 0, warm.stdout[-500:] + warm.stderr[-500:]
+    t, cpu = timed_runs(cmds, runs, env)
+    theirs = statistics.median(t["ptxas"])
+    ours, ptx_only = statistics.median(t["gpuisa"]), statistics.median(t["ptx_only"])
+    med = {k: statistics.median(v) for k, v in cpu.items()}
+    n, distinct = _instructions(src)
+    print(f"{src.name} ({what}: {n:,} instructions, {distinct:,} distinct), {runs} runs each:")
+    print(f"  ptxas -arch=sm_90 {_shown(t['ptxas'])}")
+    print(f"  gpuisa ptx check --file {_shown(t['gpuisa'])}: ratio {theirs / ours:.1f}x (goal >= 10x)")
+    print(f"  python -m gpuisa.ptx check --file {_shown(t['ptx_only'])}: ratio {theirs / ptx_only:.1f}x")
+    print(f"  CPU time (median): ptxas {med['ptxas']:.3f} s, gpuisa {med['gpuisa']:.3f} s "
+          f"({med['ptxas'] / med['gpuisa']:.1f}x), python -m gpuisa.ptx {med['ptx_only']:.3f} s "
+          f"({med['ptxas'] / med['ptx_only']:.1f}x)")
+    with tempfile.TemporaryDirectory() as home:  # no forms cache at all: the first use after installing
+        cold = dict(env, GPUISA_HOME=home)
+        t0 = time.perf_counter()
+        subprocess.run(cmds["ptx_only"], capture_output=True, env=cold)
+        print(f"  without the forms cache (first use): {time.perf_counter() - t0:.3f} s")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--runs", type=int, default=11)
     args = ap.parse_args()
     tool = ptxas.find_ptxas()
     if not tool:
         print("ptxas not found", file=sys.stderr)
         return 2
+    import compileall
+
+    import gpuisa
+
+    compileall.compile_dir(str(Path(gpuisa.__file__).parent), quiet=1)
+    env = dict(os.environ)
+    subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
+    print(f"bare python start-up: {_shown([_time([sys.executable, '-c', 'pass']) for _ in range(args.runs)])}")
+    for name, what in FILES:
+        bench_file(tool, CORPUS / name, what, args.runs, env)
     with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "k5000.ptx"
-        src.write_text(kernel(5000))
-        cubin = str(Path(tmp) / "k.cubin")
-        rc = subprocess.run([tool, "-arch=sm_90", str(src), "-o", cubin], capture_output=True)
-        assert rc.returncode == 0, rc.stderr.decode()[:500]
-        import compileall
-
-        import gpuisa
-
-        compileall.compile_dir(str(Path(gpuisa.__file__).parent), quiet=1)
-        cmds = {"gpuisa": console_script() + ["ptx", "check", "--file", str(src)],
-                "ptx_only": [sys.executable, "-m", "gpuisa.ptx", "check", "--file", str(src)],
-                "bare": [sys.executable, "-c", "pass"],
-                "ptxas": [tool, "-arch=sm_90", str(src), "-o", cubin]}
-        warm = subprocess.run(cmds["gpuisa"], capture_output=True, text=True)
-        assert warm.returncode == 0, warm.stdout[-500:] + warm.stderr[-500:]
-        t, cpu = timed_runs(cmds, args.runs)
-        theirs = statistics.median(t["ptxas"])
-        ours, ptx_only = statistics.median(t["gpuisa"]), statistics.median(t["ptx_only"])
-        med = {k: statistics.median(v) for k, v in cpu.items()}
-        print(f"5,000 instructions, {args.runs} runs each: ptxas -arch=sm_90 {_shown(t['ptxas'])}")
-        print(f"  gpuisa ptx check --file {_shown(t['gpuisa'])}: ratio {theirs / ours:.1f}x (goal >= 10x)")
-        print(f"  python -m gpuisa.ptx check --file {_shown(t['ptx_only'])}: ratio {theirs / ptx_only:.1f}x")
-        print(f"  bare python start-up {_shown(t['bare'])}")
-        print(f"  CPU time (median; less sensitive to other load): ptxas {med['ptxas']:.3f} s, gpuisa "
-              f"{med['gpuisa']:.3f} s, ratio {med['ptxas'] / med['gpuisa']:.1f}x; python -m gpuisa.ptx "
-              f"{med['ptx_only']:.3f} s, ratio {med['ptxas'] / med['ptx_only']:.1f}x")
         big = Path(tmp) / "k100k.ptx"
         big.write_text(kernel(100_000))
         code = ("import resource,sys;from gpuisa.ptx.check import check_file;"
                 f"check_file(open({str(big)!r}).read());"
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip()
-        print(f"100,000 instructions: peak RSS {int(out) / 1024:.0f} MB (goal < 200 MB)")
+        print(f"100,000 instructions (generated): peak RSS {int(out) / 1024:.0f} MB (goal < 200 MB)")
     return 0
+
+
+def _time(cmd: list[str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, capture_output=True)
+    return time.perf_counter() - t0
 
 
 if __name__ == "__main__":

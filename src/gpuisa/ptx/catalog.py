@@ -150,8 +150,10 @@ def _read_ignored_tokens() -> tuple[tuple[str, ...], ...]:
 
 @functools.lru_cache(maxsize=None)
 def target_key(t: str) -> tuple[int, str]:
-    m = re.match(r"(?:sm|compute)_(\d+)([af]?)$", t)
-    return (int(m.group(1)), m.group(2)) if m else (-1, "")
+    head, _, num = t.partition("_")  # sm_90a -> (90, "a"); without a regular expression (start-up)
+    suffix = num[-1:] if num[-1:] in ("a", "f") else ""
+    digits = num[:-1] if suffix else num
+    return (int(digits), suffix) if head in ("sm", "compute") and digits.isdigit() and digits.isascii() else (-1, "")
 
 
 def expand_targets(targets: list[str]) -> list[str]:

@@ -209,6 +209,14 @@ class Module:
             self.add_error(off, D.check_file_directive(stmt))
 
     def directive(self, off: int, stmt: str) -> None:
+        if stmt[:4] == ".reg":  # most directives: register declarations, repeated in inline-asm blocks
+            hit = _REG_DECLS.get(stmt)
+            if hit is None:
+                hit = _REG_DECLS[stmt] = _reg_decl(stmt)
+            err, names, rtype, vector = hit
+            if err is None:
+                self.registers(off, names, rtype, vector)
+                return
         word = stmt.split(None, 1)[0].split("(")[0]
         if word == ".pragma":
             if not re.match(r'^\.pragma\s+"[^"]*"(\s*,\s*"[^"]*")*$', stmt):
@@ -232,25 +240,28 @@ class Module:
         if err is None and self.strict and self.depth == 0:
             self.need_header(off)
         if space == ".reg":
-            if self.func_depth is None:
-                if self.strict:
-                    self.add_error(off, ".reg declarations are only allowed inside a function")
-                return
-            rtype = next((w for w in stmt.split() if w in D.TYPES), None)
-            if stmt.split()[1:2] in ([".v2"], [".v4"], [".v8"]):
-                rtype = None  # vector registers: not typed here
-                self.vector_regs.update(n for n, _ in names)
-            for name, count in names:
-                if count is None:
-                    self.regs[name] = rtype
-                else:
-                    self.reg_ranges[name] = (max(count, self.reg_ranges.get(name, (0,))[0]), rtype)
+            _, names, rtype, vector = _reg_decl(stmt)
+            self.registers(off, names, rtype, vector)
         elif self.func_depth is None:
             self.symbols.update(n for n, _ in names)
         else:
             self.func_names.update(n for n, _ in names)
             if space == ".param":
                 self.params.update(n for n, _ in names)
+
+    def registers(self, off: int, names: list, rtype: str | None, vector: bool) -> None:
+        """Declare registers of the current function: names with a range count or None, their type."""
+        if self.func_depth is None:
+            if self.strict:
+                self.add_error(off, ".reg declarations are only allowed inside a function")
+            return
+        if vector:
+            self.vector_regs.update(n for n, _ in names)
+        for name, count in names:
+            if count is None:
+                self.regs[name] = rtype
+            else:
+                self.reg_ranges[name] = (max(count, self.reg_ranges.get(name, (0,))[0]), rtype)
 
     # ------------------------------------------------------------------ instructions
     def instruction(self, off: int, stmt: str) -> None:
@@ -438,6 +449,18 @@ class Module:
             if name not in self.symbols:
                 self.results.append((at, _result(f"`{name}` is not declared (no variable, function, label "
                                                  "or parameter of that name)", "name")))
+
+
+_REG_DECLS: dict = {}  # .reg statement -> _reg_decl(statement)
+
+
+def _reg_decl(stmt: str) -> tuple:
+    """(error, names, type, whether vector registers) of a `.reg` declaration (vectors: not typed)."""
+    err, names, _ = D.check_decl(stmt)
+    words = stmt.split()
+    vector = words[1:2] in ([".v2"], [".v4"], [".v8"])
+    rtype = None if vector else next((w for w in words if w in D.TYPES), None)
+    return err, names, rtype, vector
 
 
 def _name_text(parts: list) -> str:
