@@ -190,3 +190,10 @@ def test_output_modifiers_leave_inactive_lanes_alone():
                                                               "EXEC": 0b0101}, lanes=4)
     assert r["writes"]["V1"] == [_bits(np.array([1.0], np.float32))[0], old[1],
                                  _bits(np.array([0.5], np.float32))[0], old[3]]
+
+
+def test_packed_inline_constants_fill_both_halves():
+    r = _run("rdna4", "v_pk_add_f16 v1, v2, 1.0", {"V2": 0x4000_3C00})  # (1.0, 2.0) + 1.0
+    assert r["writes"]["V1"] == [0x4200_4000]
+    r = _run("rdna4", "v_pk_add_u16 v1, v2, -1", {"V2": 0x0005_0003})
+    assert r["writes"]["V1"] == [0x0004_0002]

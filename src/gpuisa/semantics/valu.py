@@ -95,6 +95,8 @@ def _src_code(p: _Plan, reg: str) -> int | None:
 def _sources(p: _Plan) -> None:
     prog, f, enc = p.prog, p.f, p.insn.encoding
     packed = enc == "VOP3P" and "OPSEL" not in prog.widths
+    if enc == "VOP3P" and not packed and "NEG" not in prog.widths and (f.get("NEG", 0) or f.get("NEG_HI", 0)):
+        raise MachineError(f"{p.insn.name}: neg/abs of mixed-precision operands is not modelled")
     acc_src = p.insn.name in ("v_accvgpr_read_b32", "v_accvgpr_mov_b32")
     for i, reg in enumerate(("S0", "S1", "S2")):
         if reg not in prog.widths:
@@ -121,6 +123,8 @@ def _sources(p: _Plan) -> None:
         elif packed:
             bit = lambda name: bool((f.get(name, 0) >> i) & 1)  # noqa: E731
             half = max(width // 2, 16)
+            if 128 <= code <= 208 or 240 <= code <= 248:
+                get = _packed_constant(p.insn.name, code, half, p.b.L)
             sl, sh, nl, nh = bit("OP_SEL"), bit("OP_SEL_HI"), bit("NEG"), bit("NEG_HI")
             if sl or not sh or nl or nh:
                 get = (lambda g, *a: (lambda ws: mods.packed_source(g(ws), half, *a)))(get, sl, sh, nl, nh)
@@ -135,6 +139,15 @@ def _sources(p: _Plan) -> None:
         p.getters.append((reg, get))
     if p.dpp_word is not None:
         _lane_move(p)
+
+
+def _packed_constant(name: str, code: int, half: int, L: int):
+    """An inline constant of a packed operand: the half-width value in both halves (f16, bf16 or f32
+    by the instruction's element type; integers sign-extended to the half)."""
+    bf16 = "bf16" in name
+    bits = mods.constant_bits(code, half, "f16" in name or "f32" in name or bf16, bf16 and half == 16)
+    arr = np.full(L, i64(bits | (bits << half)), dtype=_I64)
+    return lambda ws: arr
 
 
 def _lane_move(p: _Plan) -> None:
