@@ -275,3 +275,57 @@ def test_scalar_movrel_on_the_sgpr_file(arch):
     with pytest.raises(EvalError, match="outside the file"):
         evaluate(arch, "s_movreld_b64", DST=100, M0=5, S0=1)
     assert fidelity.fidelity(arch, "s_movrels_b32")[0] == "exact"
+
+
+# ------------------------------------------------------------------ CDNA5's new integer operations
+
+def _s(v, w):
+    v &= (1 << w) - 1
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+M64 = (1 << 64) - 1
+EDGE64 = [0, 1, M64, 1 << 63, (1 << 63) - 1, 0xFFFFFFFF, 1 << 32]
+INT64_REFS = {
+    "v_add_nc_u64": lambda a, b, c: (a + b) & M64,
+    "v_sub_nc_u64": lambda a, b, c: (a - b) & M64,
+    "v_mul_u64": lambda a, b, c: (a * b) & M64,
+    "v_min_u64": lambda a, b, c: a if a < b else b,
+    "v_max_u64": lambda a, b, c: a if a > b else b,
+    "v_min_i64": lambda a, b, c: a if _s(a, 64) < _s(b, 64) else b,
+    "v_max_i64": lambda a, b, c: a if _s(a, 64) > _s(b, 64) else b,
+    "v_mad_u32": lambda a, b, c: ((a & 0xFFFFFFFF) * (b & 0xFFFFFFFF) + (c & 0xFFFFFFFF)) % (1 << 32),
+    "v_mad_nc_u64_u32": lambda a, b, c: ((a & 0xFFFFFFFF) * (b & 0xFFFFFFFF) + c) % (1 << 64),
+    "v_mad_nc_i64_i32": lambda a, b, c: (_s(a, 32) * _s(b, 32) + _s(c, 64)) % (1 << 64),
+}
+
+
+def _halves(fn, signed):
+    def f(a, b, c):
+        lo = fn(*[_s(v, 16) if signed else v & 0xFFFF for v in (a, b, c)]) & 0xFFFF
+        hi = fn(*[_s(v >> 16, 16) if signed else (v >> 16) & 0xFFFF for v in (a, b, c)]) & 0xFFFF
+        return hi << 16 | lo
+    return f
+
+
+INT64_REFS.update({"v_pk_max3_i16": _halves(lambda *x: sorted(x)[-1], True),
+                   "v_pk_min3_i16": _halves(lambda *x: sorted(x)[0], True),
+                   "v_pk_max3_u16": _halves(lambda *x: sorted(x)[-1], False),
+                   "v_pk_min3_u16": _halves(lambda *x: sorted(x)[0], False)})
+
+
+@pytest.mark.parametrize("name", sorted(INT64_REFS))
+def test_cdna5_integer_operations(name):
+    from gpuisa.semantics import compiler
+
+    rng = random.Random(name)
+    w = compiler.program("cdna5", name).widths
+    ops = {}
+    for r in ("S0", "S1", "S2"):
+        if r in w:
+            ops[r] = [(rng.choice(EDGE64) if rng.random() < 0.3 else rng.getrandbits(64)) & ((1 << w[r]) - 1)
+                      for _ in range(32)]
+    got = evaluate("cdna5", name, lanes=32, **ops)["outputs"]["D0"]
+    cols = [ops.get(r, [0] * 32) for r in ("S0", "S1", "S2")]
+    assert got == [INT64_REFS[name](a, b, c) for a, b, c in zip(*cols)]
+    assert fidelity.fidelity("cdna5", name)[0] == "exact"

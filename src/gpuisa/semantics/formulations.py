@@ -253,6 +253,63 @@ def _movrelsd_2(R, _m, C):
     return R
 
 
+# ------------------------------------------------------------------ GFX1250 integer operations
+
+M64 = (1 << 64) - 1
+
+
+def _signed(v: int, w: int) -> int:
+    v &= (1 << w) - 1
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+def _lanewise(fn, ins: tuple[str, ...], out_bits: int):
+    """D0 = fn(*operands) per active lane, on the operands' raw bits as Python ints."""
+    def run(R, _m, C):
+        cols = [[int(v) & M64 for v in np.asarray(R[r]).tolist()] for r in ins]
+        vals = [fn(*args) & ((1 << out_bits) - 1) for args in zip(*cols)]
+        new = np.array([v - (1 << 64) if v >> 63 else v for v in vals], dtype=np.int64)
+        R["D0"] = np.where(_m, new, R["D0"]) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
+def _pk3(pick, signed: bool):
+    def f(a, b, c):
+        out = 0
+        for h in (0, 16):
+            xs = [(v >> h) & 0xFFFF for v in (a, b, c)]
+            xs = [_signed(x, 16) for x in xs] if signed else xs
+            out |= (pick(xs) & 0xFFFF) << h
+        return out
+    return f
+
+
+_INT64 = {  # name -> (fn of raw operand bits, operands, result bits)
+    "v_add_nc_u64": (lambda a, b: a + b, ("S0", "S1"), 64),
+    "v_sub_nc_u64": (lambda a, b: a - b, ("S0", "S1"), 64),
+    "v_mul_u64": (lambda a, b: a * b, ("S0", "S1"), 64),
+    "v_min_u64": (min, ("S0", "S1"), 64),
+    "v_max_u64": (max, ("S0", "S1"), 64),
+    "v_min_i64": (lambda a, b: min(_signed(a, 64), _signed(b, 64)), ("S0", "S1"), 64),
+    "v_max_i64": (lambda a, b: max(_signed(a, 64), _signed(b, 64)), ("S0", "S1"), 64),
+    "v_mad_u32": (lambda a, b, c: (a & M32) * (b & M32) + (c & M32), ("S0", "S1", "S2"), 32),
+    "v_mad_nc_u64_u32": (lambda a, b, c: (a & M32) * (b & M32) + c, ("S0", "S1", "S2"), 64),
+    "v_mad_nc_i64_i32": (lambda a, b, c: _signed(a, 32) * _signed(b, 32) + _signed(c, 64), ("S0", "S1", "S2"), 64),
+    "v_pk_max3_i16": (_pk3(max, True), ("S0", "S1", "S2"), 32),
+    "v_pk_max3_u16": (_pk3(max, False), ("S0", "S1", "S2"), 32),
+    "v_pk_min3_i16": (_pk3(min, True), ("S0", "S1", "S2"), 32),
+    "v_pk_min3_u16": (_pk3(min, False), ("S0", "S1", "S2"), 32),
+}
+_IN64 = {"v_add_nc_u64", "v_sub_nc_u64", "v_mul_u64", "v_min_u64", "v_max_u64", "v_min_i64", "v_max_i64"}
+
+
+def _int_widths(name: str) -> dict:
+    _, ins, out = _INT64[name]
+    w = {r: (64 if name in _IN64 or (r == "S2" and name.startswith("v_mad_nc")) else 32) for r in ins}
+    return {**w, "D0": out}
+
+
 # ------------------------------------------------------------------ the table
 
 # name pattern -> (fn, scalar, widths, writes, fidelity, reason)
@@ -279,7 +336,12 @@ _WHY_MOVREL = ("runs the project's formulation (the compiler does not model SGPR
                "(S_MOVRELSD_2: M0[9:0] to the source, M0[25:16] to the destination); only SGPRs that change are "
                "reported; an address outside the file is an error; checked against list indexing")
 _REL = {**SGPRS, "SRC0": 32, "M0": 32}
+_WHY_INT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+            "integer operation): wrap-around integer arithmetic on the operands' bits, as the name and LLVM's "
+            "description state; checked against Python integers, not against hardware")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    *[(re.compile(f"^{n}$"), _lanewise(f, ins, out), False, _int_widths(n), {"D0"}, "exact", _WHY_INT)
+      for n, (f, ins, out) in _INT64.items()],
     (re.compile(r"^s_movrels_b32$"), _movrels(1), True, {**_REL, "D0": 32}, {"D0"}, "exact", _WHY_MOVREL),
     (re.compile(r"^s_movrels_b64$"), _movrels(2), True, {**_REL, "D0": 64}, {"D0"}, "exact", _WHY_MOVREL),
     (re.compile(r"^s_movreld_b32$"), _movreld(1), True, {**SGPRS, "DST": 32, "M0": 32, "S0": 32}, set(SGPRS),
