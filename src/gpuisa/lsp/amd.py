@@ -103,7 +103,7 @@ def parse(lines: list[str], setting: str | None = None) -> Analysis:
             if not name.startswith(".L"):
                 func = Symbol(name, "function", n, col, n)
                 an.symbols.append(func)
-            elif func is not None:
+            elif func is not None and not name.startswith(".Lfunc_end"):  # LLVM's end-of-function marker
                 an.symbols.append(Symbol(name, "label", n, col, n))
             pos += m.end()
         rest = code[pos:]
@@ -111,7 +111,8 @@ def parse(lines: list[str], setting: str | None = None) -> Analysis:
         if not text:
             continue
         if text.startswith("."):
-            func = _directive(an, text, n, func)
+            if text.startswith(".size"):  # the end of the function: later labels are not its own
+                func = None
             continue
         start = pos + (len(rest) - len(rest.lstrip()))
         mn = text.split()[0]
@@ -128,12 +129,6 @@ def _kernel(an: Analysis, name: str, line: int, raw: str) -> None:
             return
     col = raw.find(name)
     an.symbols.append(Symbol(name, "kernel", line, max(col, 0), line))
-
-
-def _directive(an: Analysis, text: str, line: int, func: Symbol | None) -> Symbol | None:
-    if text.startswith(".size") or text.startswith(".Lfunc_end"):
-        return None
-    return func
 
 
 def assemble(an: Analysis, cache: dict) -> None:
