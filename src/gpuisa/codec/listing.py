@@ -63,6 +63,11 @@ class Step:
     def __len__(self) -> int:
         return len(self.texts)
 
+    def part(self, i: int, j: int) -> Step:
+        """Instructions ``i`` to ``j`` (not included)."""
+        errors = {k - i: e for k, e in self.errors.items() if i <= k < j}
+        return Step(self.addr[i:j], self.sizes[i:j], self.texts[i:j], self.first[i:j], self.dws, self.blob, errors)
+
 
 def steps(dec, data: bytes, address: int, sink) -> None:
     """Calls ``sink(step)`` for each ``Step`` of ``data`` (placed at ``address``) as the batch decoder makes it."""
@@ -102,25 +107,28 @@ def _tail_step(tail: list, data: bytes, address: int) -> Step:
     return Step(addr, sizes, [t[2] for t in tail], first, dws, padded, errors)
 
 
-def _format(st: Step, marked) -> str:
+def _format(st: Step, marked, headed) -> str:
     """The step's lines as one %-format: per instruction ``\t%-59s// OFFSET: DWORD DWORD..`` (llvm-objdump's
-    comment column) and a newline; ``%s`` after the dwords at the indices ``marked`` (a branch's target).
-    Made with numpy as rows of bytes, the zero padding of short rows removed at the end."""
+    comment column) and a newline; ``%s`` after the dwords at the indices ``marked`` (a branch's target) and
+    before the line at the indices ``headed`` (a symbol's header).  Made with numpy as rows of bytes, the
+    zero padding of short rows removed at the end."""
     n = len(st)
     ndw = (st.sizes + 3) >> 2
     k = int(ndw.max()) if n else 1
-    width = 23 + 9 * k + 2  # (\t%-59s, // OFFSET: , the dwords, %s, \n)
+    width = 25 + 9 * k + 2  # (%s, \t%-59s, // OFFSET: , the dwords, %s, \n)
     rows = np.zeros((n, width), dtype=np.uint8)
-    rows[:, 0:6] = np.frombuffer(b"\t%-59s", dtype=np.uint8)
-    rows[:, 6:9] = np.frombuffer(b"// ", dtype=np.uint8)
+    if len(headed):
+        rows[headed, 0:2] = np.frombuffer(b"%s", dtype=np.uint8)
+    rows[:, 2:8] = np.frombuffer(b"\t%-59s", dtype=np.uint8)
+    rows[:, 8:11] = np.frombuffer(b"// ", dtype=np.uint8)
     digits = np.frombuffer(st.addr.astype(">u8").tobytes().hex().upper().encode(), dtype=np.uint8)
-    rows[:, 9:21] = digits.reshape(n, 16)[:, 4:]
-    rows[:, 21:23] = np.frombuffer(b": ", dtype=np.uint8)
+    rows[:, 11:23] = digits.reshape(n, 16)[:, 4:]
+    rows[:, 23:25] = np.frombuffer(b": ", dtype=np.uint8)
     # each dword's 8 hex digits as one 64-bit value
     hex8 = np.frombuffer(st.dws.byteswap().tobytes().hex().upper().encode(), dtype="<u8")
     last = len(hex8) - 1
     for j in range(k):
-        at = 23 + 9 * j
+        at = 25 + 9 * j
         if j == 0:
             rows[:, at:at + 8] = hex8.take(st.first).view(np.uint8).reshape(n, 8)
             continue
@@ -151,24 +159,46 @@ def _target(st: Step, i: int) -> int:
     return int(st.addr[i]) + 4 + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
 
 
-def plain_lines(st: Step, symbols: Symbols | None) -> bytes:
-    """The step's lines in llvm-objdump's layout."""
+def plain_lines(st: Step, symbols: Symbols | None, heads: dict[int, str] | None = None) -> bytes:
+    """The step's lines in llvm-objdump's layout (``heads``: text printed before the line at an index)."""
     marked = _branch_rows(st) if symbols is not None else []
-    texts = st.texts
-    if marked:  # (each branch's target after its text, as the argument of its line's second %s)
-        args, prev = [], 0
-        for i in marked:
-            args += texts[prev:i + 1]
-            target = _target(st, i)
-            name = symbols.plain.get(target - symbols.address)
-            if name is None:
-                args.append(symbols.describe(target))
-            else:  # (the operand is the label's name, and there is no comment)
-                args[-1] = args[-1].rsplit(" ", 1)[0] + " " + name
-                args.append("")
-            prev = i + 1
-        texts = args + texts[prev:]
-    return (_format(st, marked) % tuple(texts)).encode()
+    heads = heads or {}
+    if not marked and not heads and not (st.sizes & 3).any():
+        return (_format(st, marked, []) % tuple(st.texts)).encode()
+    texts = list(st.texts)
+    ends = {}  # index -> what its line's second %s prints (a branch's target)
+    for i in marked:
+        target = _target(st, i)
+        name = symbols.plain.get(target - symbols.address)
+        if name is None:
+            ends[i] = symbols.describe(target)
+        else:  # (the operand is the label's name, and there is no comment)
+            texts[i] = texts[i].rsplit(" ", 1)[0] + " " + name
+            ends[i] = ""
+    if (st.sizes & 3).any():  # (bytes at the end that are not whole dwords: a few lines, made one at a time)
+        return "".join(_line(st, i, texts[i], heads.get(i, ""), ends.get(i, "")) for i in range(len(st))).encode()
+    args, prev = [], 0
+    for i in sorted(set(ends) | set(heads)):  # (the texts with the extra arguments of the lines that have them)
+        args += texts[prev:i]
+        if i in heads:
+            args.append(heads[i])
+        args.append(texts[i])
+        if i in ends:
+            args.append(ends[i])
+        prev = i + 1
+    args += texts[prev:]
+    return (_format(st, marked, sorted(heads)) % tuple(args)).encode()
+
+
+def _line(st: Step, i: int, text: str, head: str, end: str) -> str:
+    """One line (``_format``'s layout); bytes that are not whole dwords are printed one by one, as llvm-objdump."""
+    size, at = int(st.sizes[i]), 4 * int(st.first[i])
+    chunk = st.blob[at:at + size]
+    if size & 3:
+        words = " ".join(f"{b:02X}" for b in chunk)
+    else:
+        words = " ".join(f"{int.from_bytes(chunk[k:k + 4], 'little'):08X}" for k in range(0, size, 4))
+    return f"{head}\t{text:<59}// {int(st.addr[i]):012X}: {words}{end}\n"
 
 
 def json_lines(st: Step, section: str | None, labels: dict[int, str], sec_address: int) -> bytes:
@@ -207,21 +237,73 @@ def write_raw(out, dec, data: bytes, as_json: bool) -> None:
     steps(dec, data, 0, lambda st: out.write(json_lines(st, None, {}, 0) if as_json else plain_lines(st, None)))
 
 
-def write_elf(out, dec, path: str, sections, as_json: bool) -> None:
-    """An ELF file's executable sections, each symbol's range decoded on its own (as llvm-objdump)."""
-    if not as_json:
-        out.write(f"\n{path}:\tfile format elf64-amdgpu\n".encode())
-    for sec in sections:
+class _Restart(Exception):
+    """A symbol starts inside an instruction of the stream (``_Section``): decoding starts afresh there."""
+
+    def __init__(self, at: int):
+        super().__init__(at)
+        self.at = at
+
+
+class _Section:
+    """One executable section written as llvm-objdump does: each symbol's range decoded on its own (from its
+    start while the address is in the range, each instruction seeing the section's bytes past the range),
+    a ``<symbol>:`` header at its start.  The section is decoded as one stream, which gives the same
+    instructions wherever every symbol starts at an instruction; where one starts inside an instruction,
+    that instruction is printed whole and the stream starts afresh at the symbol (``_Restart``)."""
+
+    def __init__(self, out, dec, sec, as_json: bool):
+        self.out, self.dec, self.sec, self.as_json = out, dec, sec, as_json
         labels = dict(sec.labels)
         if 0 not in labels and sec.data:
             labels[0] = sec.name  # (llvm-objdump names code before the first symbol by its section)
-        symbols = Symbols(labels, sec.address, sec.plain)
+        self.labels = labels
+        self.symbols = Symbols(labels, sec.address, sec.plain)
+        self.bounds = sorted(labels)
+        self.next = 0  # index in ``bounds`` of the next symbol to meet
+
+    def header(self, off: int) -> str:
+        return f"\n{self.sec.address + off:016x} <{self.labels[off]}>:\n"
+
+    def run(self) -> None:
+        data, start = self.sec.data, 0
+        while start < len(data):
+            try:
+                steps(self.dec, data[start:], self.sec.address + start, self.sink)
+                return
+            except _Restart as again:
+                start = again.at
+
+    def write(self, st: Step, heads: dict[int, str] | None = None) -> None:
+        sec = self.sec
+        self.out.write(json_lines(st, sec.name, sec.labels, sec.address) if self.as_json
+                       else plain_lines(st, self.symbols, heads))
+
+    def sink(self, st: Step) -> None:
+        """Writes the step, with the headers of the symbols that start at its instructions; a symbol inside
+        one ends the stream after that instruction (``_Restart``)."""
+        rel = (st.addr - np.uint64(self.sec.address)).astype(np.int64)
+        n, heads = len(st), {}
+        while self.next < len(self.bounds):
+            b = self.bounds[self.next]
+            j = int(np.searchsorted(rel, b))
+            if j < n and rel[j] == b:  # (a symbol at an instruction)
+                heads[j] = self.header(b)
+                self.next += 1
+                continue
+            if j == n and (not n or rel[-1] + st.sizes[-1] <= b):  # (in a later step)
+                break
+            # instruction j - 1 runs past the symbol: the lines up to it, then a new stream at the symbol
+            self.write(st.part(0, j), heads)
+            raise _Restart(b)
+        self.write(st, heads)
+
+
+def write_elf(out, dec, path: str, sections, as_json: bool) -> None:
+    """An ELF file's executable sections, as llvm-objdump prints them (headers unless JSON)."""
+    if not as_json:
+        out.write(f"\n{path}:\tfile format elf64-amdgpu\n".encode())
+    for sec in sections:
         if not as_json:
             out.write(f"\nDisassembly of section {sec.name}:\n".encode())
-        bounds = sorted(labels) + [len(sec.data)]
-        for lo, hi in zip(bounds, bounds[1:]):
-            if not as_json:
-                out.write(f"\n{sec.address + lo:016x} <{labels[lo]}>:\n".encode())
-            steps(dec, sec.data[lo:hi], sec.address + lo,
-                  lambda st: out.write(json_lines(st, sec.name, sec.labels, sec.address) if as_json
-                                       else plain_lines(st, symbols)))
+        _Section(out, dec, sec, as_json).run()
