@@ -372,3 +372,11 @@ def test_sopk_immediates_and_cross_lane_moves():
     assert st["S1"] == 6 and st["S3"] == 5 and int(st["V4"][5]) == 6 and int(st["V4"][1]) == 0
     with pytest.raises(MachineError, match="reads PC"):
         gpuisa.run("rdna4", "s_getpc_b64 s[0:1]")
+
+
+def test_structured_buffer_index_and_stride():
+    # stride 16 bytes (descriptor dword 1, bits 16-29), num_records 3 elements: index 3 reads 0
+    desc = {"S4": 0x4000, "S5": 16 << 16, "S6": 3, "S7": 0}
+    st = gpuisa.run("rdna4", "buffer_load_b32 v2, v0, s[4:7], null idxen offset:4",
+                    {**desc, "V0": [0, 1, 2, 3], "EXEC": 0xF, "MEM:0x4000": list(range(100, 116))})
+    assert list(st["V2"][:4]) == [101, 105, 109, 0]  # words at 0x4000 + 16 * index + 4
