@@ -364,10 +364,10 @@ def _compute_slots(form: dict) -> list[tuple[set, str | None]]:
 
 
 def _is_type(tok: str) -> bool:
-    return bool(TYPE_TOKEN.match(tok))
+    return bool(re.match(TYPE_TOKEN, tok))
 
 
-TYPE_TOKEN = re.compile(r"^\.(?:pred|[usbf]\d+|bf16|bf16x2|f16x2|tf32|e\dm\d(?:x\d)?)$")
+TYPE_TOKEN = r"^\.(?:pred|[usbf]\d+|bf16|bf16x2|f16x2|tf32|e\dm\d(?:x\d)?)$"  # compiled on first use
 
 
 def _reorder(form: dict, toks: list[str]) -> list[str] | None:

@@ -8,8 +8,9 @@ import sys
 
 from ..errors import UserError
 
-TARGET_RE = re.compile(r"^(sm|compute)_\d+[af]?$")
-VERSION_RE = re.compile(r"^\d+\.\d+$")
+# patterns compiled on first use (re's own cache): start-up matters for `check --file`
+TARGET_RE = r"^(sm|compute)_\d+[af]?$"
+VERSION_RE = r"^\d+\.\d+$"
 
 
 def register(sub) -> None:
@@ -30,9 +31,9 @@ def register(sub) -> None:
 
 
 def _validate_args(args) -> None:
-    if args.target and not TARGET_RE.match(args.target):
+    if args.target and not re.match(TARGET_RE, args.target):
         raise UserError(f"--target {args.target!r} is not a target name; allowed: sm_NN with optional a/f suffix (sm_90a)")
-    if args.version and not VERSION_RE.match(args.version):
+    if args.version and not re.match(VERSION_RE, args.version):
         raise UserError(f"--version {args.version!r} is not a PTX ISA version; allowed: X.Y (e.g. 8.0)")
 
 

@@ -32,9 +32,10 @@ PERF = {".maxntid": 3, ".reqntid": 3, ".minnctapersm": 1, ".maxnctapersm": 1, ".
         ".blocksareclusters": 0, ".abi_preserve": 1, ".abi_preserve_control": 1}
 NAME = r"[A-Za-z_$%][\w$]*"
 DECL = re.compile(r"(?P<name>" + NAME + r")\s*(?:<\s*(?P<range>\d+)\s*>|(?P<dims>(?:\[\s*\w*\s*\]\s*)+))?\s*$")
-VERSION = re.compile(r"^\d+\.\d+$")
-SECTION_ITEM = re.compile(r"^\.b(8|16|32|64)\s+(.+)$")
-LABEL_DIFF = re.compile(NAME + r"\s*-\s*" + NAME)
+# patterns used once a file or for debug sections: compiled on first use (re's cache), not at start-up
+VERSION = r"^\d+\.\d+$"
+SECTION_ITEM = r"^\.b(8|16|32|64)\s+(.+)$"
+LABEL_DIFF = NAME + r"\s*-\s*" + NAME
 
 
 def vkey(v: str) -> tuple:
@@ -47,7 +48,7 @@ def vkey(v: str) -> tuple:
 def check_version(text: str) -> tuple[str | None, str | None]:
     """(error, version) of a `.version X.Y` line."""
     parts = text.split()
-    if len(parts) != 2 or not VERSION.match(parts[1]):
+    if len(parts) != 2 or not re.match(VERSION, parts[1]):
         return "`.version` needs a version X.Y", None
     if vkey(parts[1]) > MAX_VERSION:
         return (f"unsupported .version {parts[1]}; ptxas 13 reads up to "
@@ -183,10 +184,10 @@ def check_section(text: str, version: str | None) -> str | None:
         s = line.strip()
         if not s or s.endswith(":"):
             continue
-        m = SECTION_ITEM.match(s)
+        m = re.match(SECTION_ITEM, s)
         if not m:
             return f"`{s[:40]}` is not a .section item (.b8/.b16/.b32/.b64 values or a label)"
-        if version and vkey(version) < (7, 5) and LABEL_DIFF.search(m.group(2)):
+        if version and vkey(version) < (7, 5) and re.search(LABEL_DIFF, m.group(2)):
             return f"a label difference in .section needs PTX ISA .version 7.5 or later (got {version})"
     return None
 

@@ -40,9 +40,10 @@ VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 NAME_REF = re.compile(r"(?<![\w$.%])(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z]\w*)?)")
 DIGITS = "0123456789"
 NO_DIGITS = str.maketrans("", "", "0123456789")
-LABEL_START = re.compile(r"\s*([A-Za-z_$][\w$]*)\s*:(?!:)")
-VECTOR_ELEMENT = re.compile(r"(%[\w$]+)\.[xyzwrgba]\b")
-QUOTED = re.compile(r"`([^`]+)`")
+# patterns for rare paths (errors, vector registers): compiled on first use (re's cache)
+LABEL_START = r"\s*([A-Za-z_$][\w$]*)\s*:(?!:)"
+VECTOR_ELEMENT = r"(%[\w$]+)\.[xyzwrgba]\b"
+QUOTED = r"`([^`]+)`"
 
 
 def _result(error: str, kind: str = "directive") -> dict:
@@ -319,7 +320,7 @@ class Module:
     def verdict(self, stmt: str, opcode: str, ops: str) -> dict:
         """The instruction checker's result, then (whole modules) the operand checks of the front end."""
         if self.vector_regs and "." in ops:  # an element of a vector register (%v.x) is a plain operand
-            stmt = VECTOR_ELEMENT.sub(lambda m: m.group(1) if m.group(1) in self.vector_regs else m.group(), stmt)
+            stmt = re.sub(VECTOR_ELEMENT, lambda m: m.group(1) if m.group(1) in self.vector_regs else m.group(), stmt)
         r = self.seen.get(stmt)
         if r is None:
             r = self.seen[stmt] = dict(check_instruction(stmt, self.target, self.version), kind="instruction")
@@ -412,7 +413,7 @@ class Module:
         from . import catalog
 
         for line in raw.split("\n")[1:]:  # labels swallowed by the merged statement still name their place
-            m = LABEL_START.match(line)
+            m = re.match(LABEL_START, line)
             if m:
                 self.func_names.add(m.group(1))
         pos = 0
@@ -435,7 +436,7 @@ class Module:
     def locate(self, off: int, stmt: str, error: str) -> int:
         """Offset of the part an instruction error names (its first `quoted` token that is in the
         statement), else of the end of the opcode (where a missing part goes)."""
-        for token in QUOTED.findall(error):
+        for token in re.findall(QUOTED, error):
             p = self.find(off, stmt, token)
             if p >= 0:
                 return p

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import re
 
-TOKEN_SPLIT = re.compile(r"\.")
 
 
 def dot_tokens(text: str) -> list[str]:
@@ -143,7 +142,7 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return out
 
 
-_NEGATIVE_LITERAL = re.compile(r"^(?!0[fFdD])\d")  # after `-`: a number, except the hex floats 0f…/0d…
+_NEGATIVE_LITERAL = r"^(?!0[fFdD])\d"  # after `-`: a number, except the hex floats 0f…/0d…
 SUFFIX_RE = re.compile(r"^(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$")
 # special registers with fields (%tid.x): the field is part of the name, not an operand selector
 VECTOR_SREGS = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
@@ -157,7 +156,7 @@ def classify(item: str) -> dict:
     out: dict = {"text": s, "prefix": None, "suffixes": []}
     if s[:1] in "-!" and len(s) > 1:
         rest = s[1:].strip()
-        if s[0] == "-" and _NEGATIVE_LITERAL.match(rest):
+        if s[0] == "-" and re.match(_NEGATIVE_LITERAL, rest):
             s = out["text"] = "-" + rest  # a negative number (ptxas takes it anywhere), not a negated operand
         else:
             out["prefix"], s = s[0], rest
