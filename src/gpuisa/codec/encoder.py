@@ -66,6 +66,7 @@ class Encoder:
         self.arch = archs.resolve_arch(arch).name
         self.tables: ArchTables = load_arch_tables(self.arch)
         self.plans = load_plans(self.arch, wave64)
+        self.features = archs.by_name(self.arch).features
         self.gfx = self.tables.gfx.split(".")[0]
         self.wave64 = wave64
         from .named import load_named
@@ -91,6 +92,11 @@ class Encoder:
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
+        if self.wave64 and 64 not in self.features.waves:
+            raise EncodeError(f"{self.arch} runs wave32 only; drop --wave64")
+        alias = self.named.get("aliases", {}).get(mnemonic)
+        if alias is not None and not self.candidates(mnemonic):  # a name LLVM's assembler also accepts
+            text, mnemonic = alias + text[len(mnemonic):], alias
         if " :: " in text and "vopd" in self.named:
             if self.wave64:
                 raise EncodeError("dual-issue (VOPD) instructions exist in wave32 only; drop --wave64")

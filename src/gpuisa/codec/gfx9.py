@@ -74,8 +74,12 @@ def probe_src_tables(arch_name: str) -> dict:
     for key, k, _, w in jobs:
         enc = t.encodings[key.split("|")[1]]
         f = enc.field(plans[key]["ops"][k]["f"])
-        words += [_set(enc, w, f.name, v & ((1 << f.width) - 1)).to_bytes(enc.width // 8, "little") for v in SIGNATURE_TRIAL]
-    got = oracle.disassemble(target, words)
+        words += [None if enc.width == 64 and v & ((1 << f.width) - 1) == 255 else  # the literal marker in a
+                  _set(enc, w, f.name, v & ((1 << f.width) - 1)).to_bytes(enc.width // 8, "little")  # 64-bit word:
+                  for v in SIGNATURE_TRIAL]  # rejected (GFX9 has no VOP3 literal), and it crashes llvm-mc-22
+    run = [x for x in words if x is not None]
+    it = iter(oracle.disassemble(target, run))
+    got = [[] if x is None else next(it) for x in words]
     n = len(SIGNATURE_TRIAL)
     groups: dict[tuple, list] = {}
     for i, job in enumerate(jobs):
@@ -95,8 +99,9 @@ def probe_src_tables(arch_name: str) -> dict:
         f = plans[key]["ops"][k]["f"]
         size = 1 << enc.field(f).width
         words = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(size)]
-        rest = [v for v in range(size) if v not in crashing]
+        rest = [v for v in range(size) if v not in crashing and not (enc.width == 64 and v & 0xFF == 255 and v < 256)]
         got = dict(zip(rest, oracle.disassemble(target, [words[v] for v in rest])))
+        got.update({v: [] for v in range(size) if v not in got and v not in crashing})  # (the literal marker)
         for v in sorted(crashing):
             if v < size:
                 got[v] = oracle.disassemble(target, [words[v]])[0]

@@ -7,9 +7,10 @@ Order (each step reads what the ones before it wrote):
  4. ``named``     named tables (hwreg, formats, DPP, VOPD, VOP3-DPP ...) -> codec/data/named_<arch>.json
  5. ``sdwa``      GFX9/GFX10 SDWA forms -> named_<arch>.json["sdwa"]
  6. ``literals``  literal types LLVM gives each source -> named_<arch>.json["literal_types"]
- 7. ``batch``     the bulk decoder's tables -> codec/data/batch_<arch>.json
- 8. ``examples``  page examples verified by llvm-mc-22 -> data/amd/examples/<arch>.json
- 9. ``golden``    (text, bytes) corpora of llvm-mc-22 -> tests/golden/<target>.jsonl
+ 7. ``aliases``   other mnemonics LLVM's assembler accepts -> named_<arch>.json["aliases"]
+ 8. ``batch``     the bulk decoder's tables -> codec/data/batch_<arch>.json
+ 9. ``examples``  page examples verified by llvm-mc-22 -> data/amd/examples/<arch>.json
+10. ``golden``    (text, bytes) corpora of llvm-mc-22 -> tests/golden/<target>.jsonl
 
 ``--check`` copies the package into a scratch folder, regenerates there (with its own data folder) and
 fails listing every generated file that differs from the committed one, as iced-x86's CI does.

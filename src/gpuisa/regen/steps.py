@@ -16,6 +16,7 @@ STEPS: dict[str, tuple[str, bool, str]] = {
     "named": ("gpuisa.codec.named", True, "llvm"),
     "sdwa": ("gpuisa.codec.sdwa", True, "sdwa"),
     "literals": ("gpuisa.regen.literals", True, "llvm"),
+    "aliases": ("gpuisa.regen.aliases", True, "llvm"),
     "batch": ("gpuisa.codec.batch_data", True, "llvm"),
     "examples": ("gpuisa.data.amd.examples.generate", True, "all"),
     "golden": ("gpuisa.regen.golden", True, "llvm"),

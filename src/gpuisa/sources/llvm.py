@@ -106,6 +106,7 @@ FILL_VARIANTS: tuple[dict[str, int], ...] = (
     {"SADDR": 0x7C, "SOFFSET": 0x7C, "OP_SEL_HI": 0b111},
     {"SADDR": 0x7F, "SOFFSET": 0x7D, "OP_SEL_HI": 0b111, "SRC0": 256, "SRC1": 256, "SRC2": 256},
     {"SRC0": 256, "SRC1": 256, "SRC2": 256, "VSRC0": 0, "OP_SEL_HI": 0b111, "DMASK": 1},
+    {"DMASK": 0xF, "UNRM": 1, "R128": 1},  # ray-tracing image forms (image_bvh*_intersect_ray) require these
 )
 
 

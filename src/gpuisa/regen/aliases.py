@@ -1,0 +1,80 @@
+"""Mnemonic aliases LLVM 22's assembler accepts for an architecture (generation time).
+
+    python -m gpuisa.regen.aliases [arch ...]   # adds "aliases" to codec/data/named_<arch>.json
+
+Candidates: every mnemonic another architecture uses that this one lacks (``v_mfma_f32_32x32x1f32`` on gfx942,
+where its name is ``v_mfma_f32_32x32x1_2b_f32``; ``v_dot8_i32_i4`` on GFX11), and spellings derived from this
+architecture's own mnemonics (without the ``_b32`` size suffix, an MFMA's type without its underscore).  Each
+is assembled by llvm-mc-22 with the operand text of a form that has it; where LLVM accepts it and prints
+another mnemonic, ``alias -> LLVM's mnemonic`` is recorded.  Nothing is copied from LLVM's sources."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+from .. import archs
+from ..codec import oracle
+from ..codec.plans import DATA_DIR, load_plans
+from ..codec.plans import _SREG
+from ..sources.llvm import base_mnemonic
+
+_MFMA_TYPE = re.compile(r"^(v_s?mfmac?_\w+?\d+x\d+x\d+)_(\w+)$")
+
+
+def _base_texts() -> dict[str, list[str]]:
+    """Every mnemonic of every architecture with the plan base texts of its forms (a few)."""
+    out: dict[str, list[str]] = {}
+    for a in archs.AMD_ARCHS:
+        for plan in load_plans(a.name).values():
+            text = " ".join([plan["m"], ", ".join(sp["t"] for sp in plan["ops"])] + plan.get("mods0", []))
+            lst = out.setdefault(plan["m"], [])
+            if text not in lst and len(lst) < 3:
+                lst.append(text)
+    return out
+
+
+def _derived(mnemonic: str) -> list[str]:
+    out = []
+    if mnemonic.endswith("_b32") and mnemonic.startswith("v_accvgpr_"):
+        out.append(mnemonic[:-4])
+    m = _MFMA_TYPE.match(mnemonic)
+    if m:
+        out.append(m.group(1) + m.group(2))
+    return out
+
+
+def probe(arch_name: str) -> dict[str, str]:
+    arch = archs.by_name(arch_name)
+    own = {p["m"]: p for p in load_plans(arch_name).values()}
+    texts = _base_texts()
+    cands: list[tuple[str, str]] = []
+    for mn, lst in sorted(texts.items()):
+        if mn not in own:
+            cands += [(mn, t) for t in lst]
+    for mn, plan in sorted(own.items()):
+        ops = ", ".join(sp["t"] for sp in plan["ops"])
+        cands += [(alias, f"{alias} {ops}".strip()) for alias in _derived(mn) if alias not in own]
+    cands += [(alias, _SREG.sub(lambda m: "v" + m.group(1), t)) for alias, t in cands if _SREG.search(t)]
+    out: dict[str, str] = {}
+    for (alias, _), (data, canon) in zip(cands, oracle.assemble(arch.llvm_target, [t for _, t in cands])):
+        got = canon.split()[0] if data is not None and canon else None
+        if got and alias not in out and base_mnemonic(got) != base_mnemonic(alias):
+            out[alias] = got
+    return dict(sorted(out.items()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = (argv if argv is not None else sys.argv[1:]) or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
+    for name in names:
+        path = DATA_DIR / f"named_{name}.json"
+        doc = json.loads(path.read_text())
+        doc["aliases"] = probe(name)
+        path.write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n")
+        print(f"{name}: {len(doc['aliases'])} aliases", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
