@@ -98,16 +98,19 @@ class Builder:
         self.ctx = Context(wave, wave, arch)
         self.sctx = Context(1, wave, arch)
         self.lane = np.arange(wave, dtype=np.int64)
+        self.lane_bit = np.left_shift(np.int64(1), self.lane)  # (lane 63: the sign bit)
         self._masks: dict = {}
         self.assemble = None  # text -> Insn (set by the program's assembler; VOPD halves)
 
     def exec_mask(self, ws: WaveState):
-        """(mask for the compiled code: None = every lane, active lanes as bools) for the current EXEC."""
+        """(mask for the compiled code: None = every lane, active lanes as bools, each active lane's own
+        bit as int64 with 0 for inactive lanes) for the current EXEC."""
         e = ws.s[EXEC_LO] | (ws.s[EXEC_LO + 1] << 32 if self.wave == 64 else 0)
         hit = self._masks.get(e)
         if hit is None:
             active = lanes_of(e, self.L)
-            hit = self._masks[e] = (None if active.all() else active, active)
+            own = np.where(active, self.lane_bit, 0)
+            hit = self._masks[e] = (None if active.all() else active, active, own)
         return hit
 
     def program(self, name: str) -> compiler.Program:
@@ -221,10 +224,10 @@ def writer_vgpr(kind: str, n: int, count: int, lo16: bool, hi16: bool, zero_hi: 
     return put
 
 
-def lane_bits(vals: np.ndarray, active: np.ndarray, lane: np.ndarray) -> int:
-    """A per-lane-bit result (bit laneId of each lane's value) as a wave mask of the active lanes."""
-    b = (((vals >> lane) & 1) != 0) & active
-    return int.from_bytes(np.packbits(b, bitorder="little").tobytes(), "little")
+def lane_bits(vals: np.ndarray, own: np.ndarray) -> int:
+    """A per-lane-bit result (bit laneId of each lane's value) as a wave mask; ``own`` holds each
+    written lane's own bit and 0 elsewhere."""
+    return int(np.bitwise_or.reduce(vals & own)) & 0xFFFFFFFFFFFFFFFF
 
 
 def half_source(get, hi: bool):

@@ -186,7 +186,7 @@ def _vector_mem(b: Builder, insn: Insn, space: str, size: int, signed: bool, sto
         writes.append("MEM")
 
     def run(ws):
-        m, active = b.exec_mask(ws)
+        m, active, _ = b.exec_mask(ws)
         for lane in np.flatnonzero(active):
             a, ok = addr(ws, lane, size) if buffer else addr(ws, lane)
             if op is not None:
@@ -229,7 +229,7 @@ def _ds(b: Builder, insn: Insn, size: int, signed: bool, store: bool, op, two: b
         writes.append("LDS")
 
     def run(ws):
-        m, active = b.exec_mask(ws)
+        m, active, _ = b.exec_mask(ws)
         for lane in np.flatnonzero(active):
             base = int(ws.v[an, lane])
             for j, off in enumerate(offsets):

@@ -52,7 +52,7 @@ class _Plan:
         self.lane_move = None  # fn(S0 bits, active) -> (S0 bits, write mask or None)
         self.dpp_word = None
         self.sdwa = None
-        self.post: list = []  # fn(ws, R, wmask, active)
+        self.post: list = []  # fn(ws, R, wmask, own): own = each active lane's bit (see exec_mask)
         self.formats: dict = {}
         # true16 VOP1/VOP2/VOPC (v1.h, v2.l): bit 7 of a VGPR field selects the high half
         self.t16 = insn.encoding in ("VOP1", "VOP2", "VOPC") and bool(_TRUE16.search(insn.text or ""))
@@ -173,11 +173,11 @@ def _wave_mask_dest(p: _Plan, fld: str | None):
 
 
 def _mask_writer(p: _Plan, reg: str, slot: int, count: int):
-    lane = p.b.lane
+    lane_bit = p.b.lane_bit
     p.writes.append("EXEC" if slot == EXEC_LO else ("VCC" if slot == VCC_LO else reg_text("s", slot, count)))
 
-    def put(ws, R, wmask, active):
-        bits = lane_bits(np.asarray(R[reg]), active if wmask is None else wmask, lane)
+    def put(ws, R, wmask, own):
+        bits = lane_bits(np.asarray(R[reg]), own if wmask is None else np.where(wmask, lane_bit, 0))
         ws.set_sgpr(slot, bits, count)
     return put
 
@@ -379,7 +379,7 @@ def _build_vector(b: Builder, insn: Insn) -> Step:
     wave_level, exec_mask = prog.wave_level, b.exec_mask
 
     def run(ws):
-        m, active = exec_mask(ws)
+        m, active, own = exec_mask(ws)
         R = {reg: g(ws) for reg, g in getters}
         wmask = m
         if move is not None:
@@ -388,7 +388,7 @@ def _build_vector(b: Builder, insn: Insn) -> Step:
                 wmask = None if w.all() else w
         fn(R, None if wave_level else wmask, ctx)
         for put in post:
-            put(ws, R, wmask, active)
+            put(ws, R, wmask, own)
     return Step(run, insn, p.reads, p.writes, p.formats)
 
 
