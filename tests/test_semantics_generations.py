@@ -38,7 +38,9 @@ def test_donor_order_follows_encoding_family_then_product_line():
     for a in ("cdna1", "cdna2", "cdna3"):
         assert sources.donors(a)[0] == "cdna4"
     assert sources.donors("cdna5")[:2] == ("rdna4", "cdna4")  # gfx1250 is GFX12-encoded, data-centre second
-    assert sources.donors("rdna4") == ()
+    assert sources.donors("rdna4")[0] == "rdna3.5"  # for the few instructions its own table lacks
+    assert sources.donor("cdna4", "v_fma_mix_f32") == ("rdna3.5", "v_fma_mix_f32")  # CDNA4's table lists none
+    assert sources.donor("rdna4", "v_add_f32") is None  # its own pseudocode
 
 
 def _lanes(rng: random.Random, edges: list[int], bits: int, n: int) -> list[int]:
@@ -285,7 +287,7 @@ def test_coverage_counts_every_alu_instruction(store):
     assert {"s_waitcnt_vmcnt", "s_waitcnt_expcnt", "s_waitcnt_lgkmcnt", "s_waitcnt_vscnt"} <= names
     failed = {f["name"] for f in r35["failed"]}
     assert r35["total"] == len(names) == r35["executable"] + len(failed)
-    assert r35["pseudocode"] == "native" and not r35["inferred_from"]
+    assert r35["pseudocode"] == "native" and set(r35["inferred_from"]) <= {"rdna4"}  # the few its table lacks
     c1 = cov["cdna1"]
     assert c1["pseudocode"] == "inferred" and c1["inferred_from"]["cdna4"] > 500
     from gpuisa.semantics import formulations

@@ -36,7 +36,7 @@ def arch_coverage(store, arch: str) -> dict:
         if reason is None:
             c["executable"] += 1
             ok += 1
-            carried = None if own else sources.donor(arch, name)
+            carried = sources.donor(arch, name)
             if carried is not None:
                 inferred[carried[0]] = inferred.get(carried[0], 0) + 1
         else:

@@ -114,7 +114,7 @@ def fidelity(arch: str, name: str) -> tuple[str, str]:
     reason = check(arch, name)
     if reason is not None:
         return "unsupported", reason
-    carried = None if sources.native(arch) else sources.donor(arch, name)
+    carried = sources.donor(arch, name)
     if carried is not None:  # the donor's fidelity, marked with where it comes from
         level, why = fidelity(*carried)
         return level, f"{sources.inferred_label(arch, name)}; {why}"
@@ -177,7 +177,7 @@ def build_table() -> dict:
     archs = {}
     for a in sources.generations():
         archs[a] = {}
-        names = src.entries(a) if sources.native(a) else sources.inherited_entries(a)
+        names = set(src.entries(a)) | set(sources.inherited_entries(a))
         for n in sorted(names):
             row = fidelity(a, n)
             archs[a][n] = index.setdefault(row, len(rows))

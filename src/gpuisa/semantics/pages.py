@@ -28,7 +28,7 @@ def generation_notes(arch: str, name: str) -> list[str]:
     me = archs.by_name(arch)
     fam = me.features.encoding_family
     notes = []
-    found = None if sources.native(arch) else sources.donor(arch, name)
+    found = sources.donor(arch, name)
     if found is not None:
         d = archs.by_name(found[0])
         if set(d.features.waves) != set(me.features.waves):
@@ -65,8 +65,8 @@ def extend(page: dict) -> None:
     arch, name = page["arch"], page["name"]
     found = sources.lookup_all(name)
     entry = found.get(arch)
-    if entry is None and not sources.native(arch):
-        entry = sources.lookup(arch, name)  # carried from the nearest generation with pseudocode
+    if entry is None:  # carried from the nearest generation with pseudocode, or the project's formulation
+        entry = sources.lookup(arch, name)
     others = _other_generations(arch, found, entry)
     notes = generation_notes(arch, name)
     extra = {"inferred_from": entry.inherited_from if entry is not None else None, "notes": notes,

@@ -169,11 +169,17 @@ def available() -> bool:
 def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None:
     """The pseudocode entry for an instruction; ``prefer`` an encoding name (VOPC, VOP3...).
 
-    For a generation the source has no pseudocode for, the entry is carried by name from the
-    nearest generation that has it (:func:`donor`), marked with ``inherited_from``."""
+    Where the source has no entry for the generation's instruction (no pseudocode for the whole
+    generation, or none for this instruction), the entry is carried by name from the nearest
+    generation that has it (:func:`donor`), marked with ``inherited_from``."""
     name = name.lower()
+    return _own(arch, name, prefer) or _inherited(arch, name, prefer) or _formulated(arch, name)
+
+
+def _own(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None:
+    """The source's own entry for the generation (VOPD halves: their VOP1/VOP2 counterpart's)."""
     if arch not in default_source().archs():
-        return _inherited(arch, name, prefer) or _formulated(arch, name)
+        return None
     lst = default_source().entries(arch).get(name)
     if not lst and name.startswith("v_dual_"):
         # Each half of a VOPD dual issue runs its VOP1/VOP2 counterpart's operation.
@@ -183,7 +189,7 @@ def lookup(arch: str, name: str, prefer: str | None = None) -> PcodeEntry | None
             return PcodeEntry(e.arch, name, e.op_class, e.text,
                               e.source + f"; the entry of v_{name[7:]}, which each half of a VOPD pair executes")
     if not lst:
-        return _formulated(arch, name)
+        return None
     if prefer:
         want = prefer.upper() + "OP"
         for e in lst:
@@ -219,9 +225,7 @@ def donors(arch: str) -> tuple[str, ...]:
     nearest encoding generation, newest first among equals."""
     from .. import archs
 
-    have = default_source().archs()
-    if arch in have:
-        return ()
+    have = [a for a in default_source().archs() if a != arch]
     me = archs.by_name(arch)
 
     def key(d: str):
@@ -296,13 +300,14 @@ def donor(arch: str, name: str) -> tuple[str, str] | None:
     known = arch_names(arch)
     if known is not None and name not in known:
         return None  # the generation has no such instruction
+    if _own(arch, name) is not None:
+        return None  # the source's own pseudocode
     for d in donors(arch):
         if _NOT_ACROSS_FAMILIES.match(name) and _gfx(d) != _gfx(arch):
             continue
         have = default_source().entries(d)
         for spelled in spellings(name, have):
-            e = lookup(d, spelled)
-            if e is not None and e.source != FORMULATION_LABEL:
+            if _own(d, spelled) is not None:
                 return d, spelled
     return None
 
@@ -317,17 +322,20 @@ def _inherited(arch: str, name: str, prefer: str | None) -> PcodeEntry | None:
         return None
     d, spelled = found
     e = lookup(d, spelled, prefer)
-    what = f"{archs.by_name(arch).title} has no pseudocode in the source; inferred from {archs.by_name(d).title}"
+    what = (f"{archs.by_name(arch).title} has no pseudocode " + ("in the source" if not native(arch) else
+            "for this instruction in the source") + f"; inferred from {archs.by_name(d).title}")
     if spelled != name:
         what += f" ({spelled})"
     return PcodeEntry(arch, name, e.op_class, e.text, f"{e.source}; {what}", d, spelled)
 
 
 def inherited_entries(arch: str) -> dict[str, PcodeEntry]:
-    """Every instruction of a generation without pseudocode whose semantics a donor carries."""
+    """Every instruction of a generation that the source has no entry for but whose semantics a donor
+    carries, or that the project's formulations run."""
     out = {}
     for name in sorted(arch_names(arch) or ()):
-        e = _inherited(arch, name, None)
+        e = _inherited(arch, name, None) if _own(arch, name) is None else None
+        e = e or (_formulated(arch, name) if _own(arch, name) is None else None)
         if e is not None:
             out[name] = e
     return out
@@ -344,7 +352,7 @@ def inferred_label(arch: str, name: str) -> str | None:
     """``inferred from CDNA4`` (with the donor's spelling where it differs), or None for native semantics."""
     from .. import archs
 
-    found = None if native(arch) else donor(arch, name)
+    found = donor(arch, name)
     if found is None:
         return None
     d, spelled = found
@@ -354,9 +362,9 @@ def inferred_label(arch: str, name: str) -> str | None:
 def missing_reason(arch: str) -> str:
     from .. import archs
 
-    if native(arch):
-        return "the pseudocode source has no entry for this instruction"
     looked = ", ".join(archs.by_name(d).title for d in donors(arch))
+    if native(arch):
+        return f"the pseudocode source has no entry for this instruction, for this or any other generation ({looked})"
     return (f"no pseudocode source for {archs.by_name(arch).title}, and no generation with pseudocode "
             f"({looked}) has this instruction")
 
