@@ -100,7 +100,17 @@ class Builder:
         self.lane = np.arange(wave, dtype=np.int64)
         self.lane_bit = np.left_shift(np.int64(1), self.lane)  # (lane 63: the sign bit)
         self._masks: dict = {}
+        self._wide: dict = {}
         self.assemble = None  # text -> Insn (set by the program's assembler; VOPD halves)
+
+    def broadcast(self, value: int) -> np.ndarray:
+        """A wave-wide value as one int64 per lane (shared arrays: the compiled code never writes its inputs)."""
+        hit = self._wide.get(value)
+        if hit is None:
+            if len(self._wide) > 512:
+                self._wide.clear()
+            hit = self._wide[value] = np.full(self.L, i64(value), dtype=np.int64)
+        return hit
 
     def exec_mask(self, ws: WaveState):
         """(mask for the compiled code: None = every lane, active lanes as bools, each active lane's own

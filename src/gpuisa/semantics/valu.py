@@ -195,9 +195,10 @@ def _scalar_inputs(p: _Plan) -> None:
             continue
         if reg in prog.inputs:
             p.reads.append(reg)
-        read = {"VCC": lambda ws: ws.vcc, "EXEC": lambda ws: ws.exec, "SCC": lambda ws: ws.scc,
-                "M0": lambda ws: ws.m0}[reg]
-        p.getters.append((reg, lambda ws, r=read: np.full(L, i64(r(ws)), dtype=_I64)))
+        wide = b.broadcast
+        read = {"VCC": lambda ws: wide(ws.vcc), "EXEC": lambda ws: wide(ws.exec), "SCC": lambda ws: wide(ws.scc),
+                "M0": lambda ws: wide(ws.m0)}[reg]
+        p.getters.append((reg, read))
     for reg, fld in _MODFIELD.items():
         if reg in prog.widths:
             arr = np.full(L, f.get(fld, 0), dtype=_I64)
