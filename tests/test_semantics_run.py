@@ -380,3 +380,32 @@ def test_structured_buffer_index_and_stride():
     st = gpuisa.run("rdna4", "buffer_load_b32 v2, v0, s[4:7], null idxen offset:4",
                     {**desc, "V0": [0, 1, 2, 3], "EXEC": 0xF, "MEM:0x4000": list(range(100, 116))})
     assert list(st["V2"][:4]) == [101, 105, 109, 0]  # words at 0x4000 + 16 * index + 4
+
+
+# llc-22 -mtriple=amdgcn -mcpu=gfx1200 for: s = 0; for (i = 0; i < n; i++) s += a * (float)i; (n uniform in s0)
+LLC_LOOP = """
+g:                                      ; @g
+    v_dual_mov_b32 v1, v0 :: v_dual_mov_b32 v0, 0
+    s_mov_b32 s1, 0
+.LBB0_1:                                ; %loop
+    s_delay_alu instid0(SALU_CYCLE_1) | instskip(SKIP_1) | instid1(SALU_CYCLE_1)
+    s_cvt_f32_i32 s2, s1
+    s_add_co_i32 s1, s1, 1
+    s_cmp_lt_i32 s1, s0
+    s_wait_alu depctr_sa_sdst(0)
+    v_mul_f32_e32 v2, s2, v1
+    s_delay_alu instid0(VALU_DEP_1)
+    v_add_f32_e32 v0, v0, v2
+    s_cbranch_scc1 .LBB0_1
+.Lfunc_end0:
+    .size g, .Lfunc_end0-g
+"""
+
+
+def test_llc_loop_listing_runs_as_is():
+    a = np.array([1.5, -2.25, 1e-3, 3e30], dtype=np.float32)
+    st = gpuisa.run("rdna4", LLC_LOOP, {"V0": [float(x) for x in a], "S0": 37, "EXEC": 0xF})
+    want = np.zeros(4, dtype=np.float32)
+    for i in range(37):
+        want = want + a * np.float32(i)  # float32 rounding at each step, as the loop does
+    assert st.f32("V0")[:4].tolist() == want.tolist() and st["S1"] == 37
