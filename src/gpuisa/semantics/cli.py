@@ -198,7 +198,8 @@ def cmd_coverage(args) -> int:
         print(f"{v['title']}: {v['executable']}/{v['total']} VALU+SALU instructions execute ({v['percent']}%)")
         if v["inferred_from"]:
             print("  inferred from " + ", ".join(f"{archs.by_name(d).title} ({n})" for d, n in v["inferred_from"].items())
-                  + f": {v['title']} has no pseudocode of its own")
+                  + (f": {v['title']} has no pseudocode of its own" if v["pseudocode"] == "inferred" else
+                     ": instructions its own pseudocode table lacks"))
         for cat, c in sorted(v["categories"].items()):
             print(f"  {cat}: {c['executable']}/{c['total']}")
         for f in v["failed"]:
