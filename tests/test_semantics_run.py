@@ -409,3 +409,52 @@ def test_llc_loop_listing_runs_as_is():
     for i in range(37):
         want = want + a * np.float32(i)  # float32 rounding at each step, as the loop does
     assert st.f32("V0")[:4].tolist() == want.tolist() and st["S1"] == 37
+
+
+# llc-22 -mtriple=amdgcn -mcpu=gfx1200 for a kernel: out[id] = in[id] < 0 ? 1 / in[id] : in[id]
+# (kernel arguments through s[4:5], the lane id in v0; a divergent branch around the division)
+LLC_KERNEL = """
+k:
+    s_load_b128 s[0:3], s[4:5], 0x24
+    v_and_b32_e32 v0, 0x3ff, v0
+    s_delay_alu instid0(VALU_DEP_1)
+    v_lshlrev_b32_e32 v0, 2, v0
+    s_wait_kmcnt 0x0
+    global_load_b32 v1, v0, s[2:3]
+    s_mov_b32 s2, exec_lo
+    s_wait_loadcnt 0x0
+    v_cmpx_gt_f32_e32 0, v1
+    s_cbranch_execz .LBB0_2
+    v_div_scale_f32 v2, null, v1, v1, 1.0
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(TRANS32_DEP_1)
+    v_rcp_f32_e32 v3, v2
+    v_fma_f32 v4, -v2, v3, 1.0
+    s_delay_alu instid0(VALU_DEP_1) | instskip(SKIP_1) | instid1(VALU_DEP_1)
+    v_fmac_f32_e32 v3, v4, v3
+    v_div_scale_f32 v4, vcc_lo, 1.0, v1, 1.0
+    v_mul_f32_e32 v5, v4, v3
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+    v_fma_f32 v6, -v2, v5, v4
+    v_fmac_f32_e32 v5, v6, v3
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+    v_fma_f32 v2, -v2, v5, v4
+    v_div_fmas_f32 v2, v2, v3, v5
+    s_delay_alu instid0(VALU_DEP_1)
+    v_div_fixup_f32 v1, v2, v1, 1.0
+.LBB0_2:
+    s_or_b32 exec_lo, exec_lo, s2
+    global_store_b32 v0, v1, s[0:1]
+    s_endpgm
+    s_endpgm
+"""
+
+
+def test_llc_kernel_with_divergent_branch_and_memory():
+    vals = np.array([1.5, -2.0, -0.25, 3.0, -8.0, 0.0, -1e-3, 7.0], dtype=np.float32)
+    state = {"S[4:5]": 0x100, "MEM:0x124": [0x1000, 0, 0x2000, 0], "V0": list(range(8)), "EXEC": 0xFF,
+             "MEM:0x2000": vals.view(np.uint32).astype(np.int64).tolist()}
+    st = gpuisa.run("rdna4", LLC_KERNEL, state)
+    out = np.array(st.mem.read_u32(0x1000, 8), dtype=np.uint32).view(np.float32)
+    with np.errstate(divide="ignore"):
+        want = np.where(vals < 0, np.float32(1) / vals, vals)
+    assert out.tolist() == want.tolist() and st["EXEC"] == 0xFF
