@@ -445,7 +445,6 @@ k:
     s_or_b32 exec_lo, exec_lo, s2
     global_store_b32 v0, v1, s[0:1]
     s_endpgm
-    s_endpgm
 """
 
 
