@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..errors import UserError, one_line
 
 
 def register(sub) -> None:
@@ -155,7 +155,7 @@ def cmd_encode(args) -> int:
     if errors:  # a file: every bad line, as llvm-mc reports them, and exit 1 (-o writes nothing)
         sys.stdout.flush()
         for e in errors:
-            print(e.format(source), file=sys.stderr)
+            print(one_line(e.format(source)), file=sys.stderr)
         return 1
     if args.output:
         try:
