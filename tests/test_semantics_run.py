@@ -457,3 +457,16 @@ def test_llc_kernel_with_divergent_branch_and_memory():
     with np.errstate(divide="ignore"):
         want = np.where(vals < 0, np.float32(1) / vals, vals)
     assert out.tolist() == want.tolist() and st["EXEC"] == 0xFF
+
+
+def test_scratch_is_private_per_lane():
+    prog = """
+        v_mov_b32 v2, 16
+        scratch_store_b32 v2, v0, off offset:8
+        scratch_load_b32 v1, v2, off offset:8
+        s_mov_b32 s3, 20
+        scratch_load_b32 v3, off, s3 offset:4
+    """
+    st = gpuisa.run("rdna4", prog, {"V0": [5, 6, 7], "EXEC": 0b111})
+    assert list(st["V1"][:3]) == [5, 6, 7] and list(st["V3"][:3]) == [5, 6, 7]  # same address, own values
+    assert st.mem.nonzero_words() == {}

@@ -111,6 +111,7 @@ class WaveState:
         self.scc = 0
         self.mem = Memory()
         self.lds = LdsMemory()
+        self.scratch = Memory()  # private memory: lane * 2**32 + address
         self.steps = 0
         self.exec = (1 << wave) - 1
 
@@ -157,7 +158,7 @@ class WaveState:
         c = WaveState.__new__(WaveState)
         c.__dict__.update(self.__dict__)
         c.v, c.a, c.s = self.v.copy(), self.a.copy(), list(self.s)
-        c.mem, c.lds = self.mem.copy(), self.lds.copy()
+        c.mem, c.lds, c.scratch = self.mem.copy(), self.lds.copy(), self.scratch.copy()
         return c
 
     def __getitem__(self, name: str):

@@ -1,7 +1,8 @@
 """Memory instructions on the wave machine: global/flat, buffer (with a descriptor), LDS (ds_*)
 and scalar loads (s_load*, s_buffer_load*), including atomics.
 
-Addresses are computed per active lane as the hardware does: global = SGPR-pair base plus a
+Addresses are computed per active lane as the hardware does (scratch: SGPR + VGPR + offset in
+each lane's own private space): global = SGPR-pair base plus a
 32-bit VGPR offset (or a 64-bit VGPR address when SADDR is off) plus the signed immediate;
 buffer = descriptor base (bits 0-47) + SOFFSET + immediate + VGPR offset (offen) + index *
 stride (idxen; stride in bits 48-61, num_records in dword 2: raw buffers bound offset +
@@ -26,7 +27,7 @@ _SIZES = {"b32": (4, False), "dword": (4, False), "b64": (8, False), "dwordx2": 
           "ubyte": (1, False), "i8": (1, True), "sbyte": (1, True), "u16": (2, False), "ushort": (2, False),
           "i16": (2, True), "sshort": (2, True), "b8": (1, False), "byte": (1, False), "b16": (2, False),
           "short": (2, False)}
-_PREFIX = re.compile(r"^(global|flat|buffer|s)_(load|store|buffer_load|atomic)_?(.*)$|^(ds)_([a-z]+?)(2)?_(.*)$")
+_PREFIX = re.compile(r"^(global|flat|scratch|buffer|s)_(load|store|buffer_load|atomic)_?(.*)$|^(ds)_([a-z]+?)(2)?_(.*)$")
 _ATOMIC_OPS = {"add": lambda o, d, c: o + d, "sub": lambda o, d, c: o - d, "swap": lambda o, d, c: d,
                "wrxchg": lambda o, d, c: d, "and": lambda o, d, c: o & d, "or": lambda o, d, c: o | d,
                "xor": lambda o, d, c: o ^ d, "cmpswap": lambda o, d, c: d if o == c else o,
@@ -35,7 +36,7 @@ _ATOMIC_OPS = {"add": lambda o, d, c: o + d, "sub": lambda o, d, c: o - d, "swap
 
 def is_memory(insn: Insn) -> bool:
     n = insn.name
-    return n.startswith(("global_", "flat_", "buffer_", "ds_", "s_load", "s_buffer_load"))
+    return n.startswith(("global_", "flat_", "scratch_", "buffer_", "ds_", "s_load", "s_buffer_load"))
 
 
 def _size(suffix: str, name: str) -> tuple[int, bool]:
@@ -133,6 +134,17 @@ def build(b: Builder, insn: Insn) -> Step:
 def _address_fn(b: Builder, insn: Insn, space: str, reads: list):
     """A function ws -> per-lane addresses (Python ints) and per-lane in-range flags for global/buffer."""
     f = insn.fields
+    if space == "scratch":  # each lane's own private space: lane * 2**32 + a 32-bit address
+        off = _signed(f.get("IOFFSET", f.get("OFFSET", 0)), 24 if "IOFFSET" in f else 13)
+        vn, sve = f.get("VADDR", f.get("ADDR", 0)), f.get("SVE", 1)
+        saddr = _sreg(b, insn, "SADDR", reads)
+        if sve:
+            reads.append(reg_text("v", vn, 1))
+
+        def addr(ws, lane):
+            a = (ws.s[saddr] if saddr is not None else 0) + (int(ws.v[vn, lane]) if sve else 0) + off
+            return (int(lane) << 32) + (a & M32), True
+        return addr
     if space in ("global", "flat"):
         off = _signed(f.get("IOFFSET", f.get("OFFSET", 0)), 24 if "IOFFSET" in f else 13)
         vaddr = _vreg(insn, "VADDR" if "VADDR" in f else "ADDR", b)
@@ -184,16 +196,18 @@ def _vector_mem(b: Builder, insn: Insn, space: str, size: int, signed: bool, sto
         writes.append(reg_text(dst[0], dst[1], nwords))
     if op is not None:
         writes.append("MEM")
+    private = space == "scratch"
 
     def run(ws):
         m, active, _ = b.exec_mask(ws)
+        mem = ws.scratch if private else ws.mem
         for lane in np.flatnonzero(active):
             a, ok = addr(ws, lane, size) if buffer else addr(ws, lane)
             if op is not None:
                 df = getattr(ws, data[0])
                 d = sum(int(df[data[1] + k, lane]) << (32 * k) for k in range(nwords))
                 c = sum(int(df[data[1] + nwords + k, lane]) << (32 * k) for k in range(nwords))
-                old = _atomic(ws.mem, a, size, op, d, c, signed) if ok else 0
+                old = _atomic(mem, a, size, op, d, c, signed) if ok else 0
                 if dst is not None:
                     for k in range(nwords):
                         getattr(ws, dst[0])[dst[1] + k, lane] = (old >> (32 * k)) & M32
@@ -201,9 +215,9 @@ def _vector_mem(b: Builder, insn: Insn, space: str, size: int, signed: bool, sto
                 df = getattr(ws, data[0])
                 raw = b"".join(int(df[data[1] + k, lane]).to_bytes(4, "little") for k in range(nwords))
                 if ok:
-                    ws.mem.write(a, raw[:size])
+                    mem.write(a, raw[:size])
             else:
-                words = _load_words(ws.mem.read(a, size), size, signed) if ok else [0] * nwords
+                words = _load_words(mem.read(a, size), size, signed) if ok else [0] * nwords
                 for k, w in enumerate(words):
                     getattr(ws, dst[0])[dst[1] + k, lane] = w
     return Step(run, insn, reads, writes)
