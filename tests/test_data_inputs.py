@@ -206,3 +206,27 @@ def test_cli_arguments_never_give_a_traceback(fuzz_home, capsys, cmd, rest):
     assert len(lines) <= 1 and "Traceback" not in err, (argv, err)
     if rc == 2:
         assert lines and lines[0].startswith("gpuisa: ") and "internal error" not in lines[0], (argv, err)
+
+
+@settings(max_examples=int(os.environ.get("GPUISA_FUZZ_EXAMPLES", "400")) // 4, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(cmd=st.sampled_from([["encode", "--arch", "rdna3", "--file"], ["decode", "--arch", "rdna3", "--file"],
+                            ["ptx", "check"], ["import-amd"]]),
+       data=st.one_of(st.binary(max_size=300), st.text(max_size=200).map(lambda t: t.encode("latin-1", "replace")),
+                      st.sampled_from([b"<Spec>", b"<?xml version='1.0' encoding='x-bogus'?><a/>", b"\xff\xfe<\x00",
+                                       b"v_nop\n\xe9\n", b".version 8.0\n.target sm_90\n\x00"])))
+def test_file_contents_never_give_a_traceback(fuzz_home, capsys, cmd, data):
+    from gpuisa.cli import main
+
+    path = fuzz_home / "input.bin"
+    path.write_bytes(data)
+    before = sorted((fuzz_home / "imports").rglob("*")) if (fuzz_home / "imports").exists() else []
+    rc = main(cmd + [str(path)])
+    _, err = capsys.readouterr()
+    lines = [ln for ln in err.splitlines() if not ln.startswith("gpuisa: note:")]
+    assert rc in (0, 1, 2) and "Traceback" not in err, (cmd, data, err)
+    if rc == 2:
+        assert len(lines) == 1 and lines[0].startswith("gpuisa: "), (cmd, data, err)
+    if cmd == ["import-amd"]:  # (garbage is refused, and nothing is imported)
+        after = sorted((fuzz_home / "imports").rglob("*")) if (fuzz_home / "imports").exists() else []
+        assert rc == 2 and after == before, (data, err)
