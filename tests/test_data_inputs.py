@@ -152,12 +152,13 @@ def test_parse_memory_is_bounded_by_the_caps(monkeypatch):
             self.sent += len(chunk)
             return chunk
 
+    assert MAX_RECORD_BYTES <= 8 * 2**20
+    monkeypatch.setattr(parse, "MAX_RECORD_BYTES", 256 * 1024)  # (the same checks, reached sooner)
     with pytest.raises(XmlImportError, match="one record is larger"):
         parse_stream(Endless(b"<Spec><ISA><Instructions><Instruction>", b"<a>x</a>"), "endless")
-    monkeypatch.setattr(parse, "MAX_ELEMENTS", 100_000)  # (the same check, reached sooner)
+    monkeypatch.setattr(parse, "MAX_ELEMENTS", 20_000)
     with pytest.raises(XmlImportError, match="XML elements"):
         parse_stream(Endless(b"<Spec><ISA><Instructions>", b"<Junk/>"), "many")
-    assert MAX_RECORD_BYTES <= 8 * 2**20
 
 
 # --- CLI arguments -------------------------------------------------------------------------------------
