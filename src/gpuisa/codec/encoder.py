@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from .. import archs
 from . import dpp16
 from . import operands as opd
-from . import rdna, sdwa, special, vop3dpp
+from . import rdna, sdwa, simm16, special, vop3dpp
 from .decoder import operand_type
 from .plans import load_plans
 from .syntax import split_operands
@@ -123,6 +123,12 @@ class Encoder:
             if plan is None:
                 errors.append(f"{e.encoding}: no operand syntax known")
                 continue
+            if e.encoding in ("SOPP", "SOPK") and simm16.special_form(plan):  # named SIMM16 fields (``simm16.py``)
+                try:
+                    return simm16.encode(self, e, plan, text)
+                except EncodeError as exc:
+                    errors.append(f"{e.encoding}: {exc}")
+                    continue
             forms = [plan] + [alt for by_value in plan.get("alt", {}).values() for alt in by_value.values()]
             for form in forms:  # the base operand list, then those a field value selects (SADDR off)
                 try:
@@ -348,7 +354,8 @@ class Encoder:
                     n = int(tok, 0)
                 except ValueError:
                     raise EncodeError(f"operand {k + 1} {tok!r} is not an integer") from None
-                lo = -(1 << (f.width - 1)) if spec["signed"] else 0
+                # (LLVM's assembler takes a negative number for a 16-bit immediate printed unsigned: -1 = 0xffff)
+                lo = -(1 << (f.width - 1)) if spec["signed"] or f.name == "SIMM16" else 0
                 if not lo <= n < (1 << f.width):
                     raise EncodeError(f"operand {k + 1} {tok} is out of range for the {f.width}-bit field {f.name}")
                 values[spec["f"]] = n & ((1 << f.width) - 1)

@@ -1,0 +1,72 @@
+"""The encoder's side of the scalar instructions whose one operand is a 16-bit immediate printed as named
+fields: ``s_waitcnt vmcnt(0) lgkmcnt(0)``, ``s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT)``,
+``s_waitcnt_depctr depctr_va_vdst(0)``, ``s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)``, ``s_barrier_wait -1``.
+
+The decoder prints every value of the immediate from the tables learned from llvm-mc (``rdna.py``,
+``gfx9.py``); reading them backwards gives the encoder exactly LLVM's spelling of each value: all 65,536
+values of the field are decoded once per instruction (about a second, on first use in a process), keyed by
+the set of their tokens, so the order of the fields and the separators (`` ``, ``&``, ``,``, ``|``) are free
+and omitted counters take the value LLVM gives them (their maximum: nothing to wait for)."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_SPLIT = re.compile(r"[\s,&|]+")
+
+
+def _norm(operands: str) -> tuple[str, ...]:
+    return tuple(sorted(t for t in _SPLIT.split(operands.strip()) if t))
+
+
+def special_form(plan: dict) -> bool:
+    """A plan whose operand text is the named fields of SIMM16 (not a plain number)."""
+    ops = plan["ops"]
+    return len(ops) == 1 and ("SIMM16" in ops[0].get("table", {}) or "SIMM16" in plan.get("mods", {})) \
+        and ops[0].get("k") is None
+
+
+@functools.lru_cache(maxsize=64)
+def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
+    from .decoder import get_decoder
+
+    dec = get_decoder(arch, wave64)
+    enc = dec.tables.encodings[key.split("|")[1]]
+    f = enc.field("SIMM16")
+    base = f.insert(dec.plans[key]["w"], 0)
+    name = key.split("|")[0]
+    out: dict[tuple[str, ...], int] = {}
+    pad = b"\0" * 12
+    for v in range(1 << f.width):
+        d = dec.decode_at(f.insert(base, v).to_bytes(4, "little") + pad, 0)
+        if d.valid and d.name == name and len(d.data) == 4:
+            parts = d.text.split(None, 1)
+            out.setdefault(_norm(parts[1] if len(parts) > 1 else ""), v)
+    return out
+
+
+def encode(encoder, entry, plan: dict, text: str):
+    """Bytes of ``text`` for a ``special_form`` plan, or raise EncodeError naming what is not understood."""
+    from .encoder import EncodeError, Encoded
+
+    parts = text.split(None, 1)
+    operand = parts[1] if len(parts) > 1 else ""
+    key = f"{entry.name}|{entry.encoding}"
+    enc = encoder.tables.encodings[entry.encoding]
+    f = enc.field("SIMM16")
+    try:
+        n = int(operand.strip(), 0)
+    except ValueError:
+        n = None
+    if n is not None:
+        if not -(1 << 15) <= n < (1 << 16):
+            raise EncodeError(f"{operand.strip()} does not fit the 16-bit immediate of {entry.name}")
+        v = n & 0xFFFF
+    else:
+        v = _values(encoder.arch, encoder.wave64, key).get(_norm(operand))
+        if v is None:
+            raise EncodeError(f"{operand.strip()!r} is not an operand of {entry.name} (the fields LLVM prints for it,"
+                              " e.g. vmcnt(0) lgkmcnt(0), in any order)")
+    word = f.insert(encoder.plans[key].get("e", encoder.plans[key]["w"]), v)
+    return Encoded(word.to_bytes(4, "little"), entry.encoding, entry.name, {"SIMM16": v}, None)
