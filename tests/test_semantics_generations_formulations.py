@@ -329,3 +329,81 @@ def test_cdna5_integer_operations(name):
     cols = [ops.get(r, [0] * 32) for r in ("S0", "S1", "S2")]
     assert got == [INT64_REFS[name](a, b, c) for a, b, c in zip(*cols)]
     assert fidelity.fidelity("cdna5", name)[0] == "exact"
+
+
+# ------------------------------------------------------------------ CDNA5's packed bf16 arithmetic
+
+def _bf(bits: int) -> float:
+    return _f32((bits & 0xFFFF) << 16)
+
+
+def _round_bf16(fr: Fraction) -> int:
+    """Bits of the bf16 nearest to fr (ties to even, denormals kept, overflow to infinity)."""
+    sign = 0x8000 if fr < 0 else 0
+    a = abs(fr)
+    if a == 0:
+        return sign
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    e += 1 if a >= Fraction(2) ** (e + 1) else 0
+    e -= 1 if a < Fraction(2) ** e else 0
+    q = Fraction(2) ** (max(e, -126) - 7)
+    n = a / q
+    r = math.floor(n)
+    if n - r > Fraction(1, 2) or (n - r == Fraction(1, 2) and r % 2):
+        r += 1
+    v = r * q
+    if v >= Fraction(2) ** 128:
+        return sign | 0x7F80
+    bits = struct.unpack("<I", struct.pack("<f", float(v)))[0] >> 16
+    return sign | bits
+
+
+EDGE_BF16 = [0x0000, 0x8000, 0x3F80, 0xBF80, 0x3F81, 0x0001, 0x807F, 0x0080, 0x7F7F, 0xFF7F, 0x3B80, 0x3C00,
+             0x7F80, 0xFF80, 0x7FC0]
+
+
+def _bf16_ref(op, a, b, c):
+    x, y, z = _bf(a), _bf(b), _bf(c)
+    used = (x, y, z) if op == "fma" else (x, y)
+    if any(math.isnan(v) or math.isinf(v) for v in used) and op not in ("min", "max"):
+        r = {"add": x + y, "mul": x * y if not ((x == 0 and math.isinf(y)) or (y == 0 and math.isinf(x))) else math.nan,
+             "fma": (x * y if not ((x == 0 and math.isinf(y)) or (y == 0 and math.isinf(x))) else math.nan) + z}[op]
+        return None if math.isnan(r) else (0x7F80 if r > 0 else 0xFF80)
+    if op in ("min", "max"):
+        if math.isnan(x) and math.isnan(y):
+            return None
+        if math.isnan(x) or math.isnan(y):
+            return b if math.isnan(x) else a
+        if x == y == 0:
+            neg_a = a >> 15 & 1
+            return (a if neg_a else b) if op == "min" else (b if neg_a else a)
+        return (a if x < y else b) if op == "min" else (a if x > y else b)
+    fx, fy, fz = Fraction(x), Fraction(y), Fraction(z) if op == "fma" else 0
+    exact = {"add": fx + fy, "mul": fx * fy, "fma": fx * fy + fz}[op]
+    if exact == 0:  # an exact zero is -0 only when every term is -0 (rounding to nearest)
+        if op == "mul":
+            return (a ^ b) & 0x8000
+        first_neg = (a & 0x8000) if op == "add" else ((a ^ b) & 0x8000 if fx * fy == 0 else 0x8000 * (fx * fy < 0))
+        second_neg = (b if op == "add" else c) & 0x8000
+        return 0x8000 if first_neg and second_neg else 0
+    return _round_bf16(exact)
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "fma", "min", "max"])
+def test_cdna5_packed_bf16(op):
+    name = {"min": "v_pk_min_num_bf16", "max": "v_pk_max_num_bf16"}.get(op, f"v_pk_{op}_bf16")
+    rng = random.Random(op)
+    vals = [[(rng.choice(EDGE_BF16) if rng.random() < 0.4 else rng.getrandbits(16)) |
+             (rng.choice(EDGE_BF16) if rng.random() < 0.4 else rng.getrandbits(16)) << 16 for _ in range(32)]
+            for _ in range(3)]
+    ops = {"S0": vals[0], "S1": vals[1], **({"S2": vals[2]} if op == "fma" else {})}
+    got = evaluate("cdna5", name, lanes=32, **ops)["outputs"]["D0"]
+    for a, b, c, g in zip(*vals, got):
+        for h in (0, 16):
+            want = _bf16_ref(op, a >> h & 0xFFFF, b >> h & 0xFFFF, c >> h & 0xFFFF)
+            have = g >> h & 0xFFFF
+            if want is None:
+                assert math.isnan(_bf(have)), (name, hex(a), hex(b), hex(c), hex(g))
+            else:
+                assert have == want, (name, h, hex(a), hex(b), hex(c), hex(g), hex(want))
+    assert fidelity.fidelity("cdna5", name)[0] == "untested"

@@ -310,6 +310,56 @@ def _int_widths(name: str) -> dict:
     return {**w, "D0": out}
 
 
+# ------------------------------------------------------------------ GFX1250 bf16 arithmetic
+
+def _bf16_half(R, reg: str, half: int) -> np.ndarray:
+    bits = (np.asarray(R[reg]).astype(np.int64) >> (16 * half)) & 0xFFFF
+    return (bits << 16).astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def _sum_to_odd(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """p + c in binary64 rounded to odd (the error term of TwoSum sets the last bit), so that one more
+    rounding to a format of far fewer bits is correctly rounded."""
+    with np.errstate(all="ignore"):
+        s = p + c
+        bp = s - c
+        err = (p - bp) + (c - (s - bp))
+    even = (s.view(np.int64) & 1) == 0
+    fix = (err != 0) & even & np.isfinite(s) & np.isfinite(err)
+    return np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+
+
+def _min_max_num(a: np.ndarray, b: np.ndarray, is_min: bool) -> np.ndarray:
+    """IEEE 754-2019 minimumNumber / maximumNumber: a NaN loses to a number; -0 < +0."""
+    pick_a = (a < b) if is_min else (a > b)
+    zeros = (a == 0) & (b == 0)
+    pick_a = np.where(zeros, np.signbit(a) if is_min else ~np.signbit(a), pick_a)
+    out = np.where(pick_a, a, b)
+    out = np.where(np.isnan(b) & ~np.isnan(a), a, out)
+    return np.where(np.isnan(a) & ~np.isnan(b), b, out)
+
+
+def _pk_bf16(op: str):
+    def run(R, _m, C):
+        new = np.zeros(len(np.asarray(R["S0"])), dtype=np.int64)
+        for half in (0, 1):
+            a, b = _bf16_half(R, "S0", half), _bf16_half(R, "S1", half)
+            with np.errstate(all="ignore"):
+                if op == "add":
+                    y = _sum_to_odd(a, b)
+                elif op == "mul":
+                    y = a * b  # 8-bit significands: the product is exact
+                elif op == "fma":
+                    y = _sum_to_odd(a * b, _bf16_half(R, "S2", half))
+                else:
+                    y = _min_max_num(a, b, op == "min")
+            y = np.where(np.isnan(y), np.float64(np.nan), y)  # a quiet NaN
+            new |= (floats.to_bits(floats.to_bf16(y), "bf", 16).astype(np.int64) & 0xFFFF) << (16 * half)
+        R["D0"] = np.where(_m, new, R["D0"]) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
 # ------------------------------------------------------------------ the table
 
 # name pattern -> (fn, scalar, widths, writes, fidelity, reason)
@@ -339,7 +389,15 @@ _REL = {**SGPRS, "SRC0": 32, "M0": 32}
 _WHY_INT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
             "integer operation): wrap-around integer arithmetic on the operands' bits, as the name and LLVM's "
             "description state; checked against Python integers, not against hardware")
+_WHY_BF16 = ("runs the project's formulation (the pseudocode source lists none for this generation's packed "
+             "bf16 operation): each half computed exactly and rounded once to bf16 (nearest even; denormals kept; "
+             "NaN results quiet, payload not modelled); min/max are IEEE 754-2019 minimumNumber/maximumNumber; "
+             "checked against exact rationals, not against hardware")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    *[(re.compile(f"^v_pk_{op}_bf16$".replace("min_", "min_num_").replace("max_", "max_num_")
+                  if op in ("min", "max") else f"^v_pk_{op}_bf16$"), _pk_bf16(op), False,
+       {"S0": 32, "S1": 32, **({"S2": 32} if op == "fma" else {}), "D0": 32}, {"D0"}, "untested", _WHY_BF16)
+      for op in ("add", "mul", "fma", "min", "max")],
     *[(re.compile(f"^{n}$"), _lanewise(f, ins, out), False, _int_widths(n), {"D0"}, "exact", _WHY_INT)
       for n, (f, ins, out) in _INT64.items()],
     (re.compile(r"^s_movrels_b32$"), _movrels(1), True, {**_REL, "D0": 32}, {"D0"}, "exact", _WHY_MOVREL),
