@@ -407,3 +407,29 @@ def test_cdna5_packed_bf16(op):
             else:
                 assert have == want, (name, h, hex(a), hex(b), hex(c), hex(g), hex(want))
     assert fidelity.fidelity("cdna5", name)[0] == "untested"
+
+
+# exact points of CDNA5's new transcendental operations: (name, input bits, result bits)
+UNARY_POINTS = [
+    ("v_exp_bf16", 0x4040, 0x4100), ("v_exp_bf16", 0xC000, 0x3E80), ("v_log_bf16", 0x4100, 0x4040),
+    ("v_log_bf16", 0x0000, 0xFF80), ("v_rcp_bf16", 0x4080, 0x3E80), ("v_rcp_bf16", 0x8000, 0xFF80),
+    ("v_rsq_bf16", 0x4080, 0x3F00), ("v_sqrt_bf16", 0x4110, 0x4040), ("v_sin_bf16", 0x3E80, 0x3F80),
+    ("v_cos_bf16", 0x3F00, 0xBF80), ("v_tanh_bf16", 0x0000, 0x0000), ("v_tanh_bf16", 0x7F80, 0x3F80),
+    ("v_tanh_f16", 0x5640, 0x3C00), ("v_tanh_f16", 0x8000, 0x8000), ("v_tanh_f32", 0xC2C80000, 0xBF800000),
+]
+
+
+@pytest.mark.parametrize("name,x,want", UNARY_POINTS)
+def test_cdna5_transcendental_exact_points(name, x, want):
+    w = 32 if name.endswith("f32") else 16
+    got = evaluate("cdna5", name, S0=x, D0=0xABCD0000 if w == 16 else 0)["outputs"]["D0"][0]
+    assert got & ((1 << w) - 1) == want, (name, hex(x), hex(got))
+    if w == 16:
+        assert got >> 16 == 0xABCD  # the high half is kept
+    assert fidelity.fidelity("cdna5", name)[0] == "untested"
+
+
+def test_cdna5_nan_in_nan_out():
+    for name in ("v_log_bf16", "v_sqrt_bf16"):
+        got = evaluate("cdna5", name, S0=0xBF80)["outputs"]["D0"][0] & 0xFFFF  # of -1
+        assert math.isnan(_bf(got))

@@ -360,6 +360,30 @@ def _pk_bf16(op: str):
     return run
 
 
+# ------------------------------------------------------------------ GFX1250 transcendental ops
+
+_UNARY = {"exp": np.exp2, "log": np.log2, "rcp": lambda x: 1.0 / x, "rsq": lambda x: 1.0 / np.sqrt(x),
+          "sqrt": np.sqrt, "tanh": np.tanh,
+          "sin": lambda x: np.sin(2 * np.pi * np.fmod(x, 1.0)), "cos": lambda x: np.cos(2 * np.pi * np.fmod(x, 1.0))}
+
+
+def _unary(op: str, kind: str, w: int):
+    """D0's low w bits = op(S0's low w bits as kind), computed in binary64 and rounded once."""
+    def run(R, _m, C):
+        raw = np.asarray(R["S0"]).astype(np.int64) & ((1 << w) - 1)
+        x = floats.from_bits(raw, kind, w).astype(np.float64)
+        with np.errstate(all="ignore"):
+            y = np.asarray(_UNARY[op](x), dtype=np.float64)
+        y = np.where(np.isnan(y), np.float64(np.nan), y)
+        out = floats.to_bf16(y) if kind == "bf" else floats.convert(y, ("f", 64), ("f", w))
+        bits = floats.to_bits(out, kind, w).astype(np.int64) & ((1 << w) - 1)
+        old = np.asarray(R["D0"]).astype(np.int64)
+        new = (old & ~((1 << w) - 1)) | bits if w < 32 else bits
+        R["D0"] = np.where(_m, new, old) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
 # ------------------------------------------------------------------ the table
 
 # name pattern -> (fn, scalar, widths, writes, fidelity, reason)
@@ -393,7 +417,16 @@ _WHY_BF16 = ("runs the project's formulation (the pseudocode source lists none f
              "bf16 operation): each half computed exactly and rounded once to bf16 (nearest even; denormals kept; "
              "NaN results quiet, payload not modelled); min/max are IEEE 754-2019 minimumNumber/maximumNumber; "
              "checked against exact rationals, not against hardware")
+_WHY_UNARY = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+              "operation): computed in binary64 and rounded once (sin/cos take turns: x mod 1 times 2*pi); the "
+              "hardware approximates these (about one ulp), which is not modelled")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    *[(re.compile(f"^v_{op}_bf16$"), _unary(op, "bf", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+       _WHY_UNARY) for op in _UNARY],
+    (re.compile(r"^v_tanh_f16$"), _unary("tanh", "f", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+     _WHY_UNARY),
+    (re.compile(r"^v_tanh_f32$"), _unary("tanh", "f", 32), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+     _WHY_UNARY),
     *[(re.compile(f"^v_pk_{op}_bf16$".replace("min_", "min_num_").replace("max_", "max_num_")
                   if op in ("min", "max") else f"^v_pk_{op}_bf16$"), _pk_bf16(op), False,
        {"S0": 32, "S1": 32, **({"S2": 32} if op == "fma" else {}), "D0": 32}, {"D0"}, "untested", _WHY_BF16)
@@ -475,8 +508,10 @@ def program(arch: str, name: str, entry):
     if name.startswith("v_mac_"):
         reads = reads | {"D0"}
     formats = {"S0": Ty("f", 64), "D0": Ty("f", 64)} if name == "v_trig_preop_f64" else {}
-    if _MAD_NAMES.match(name):
+    if _MAD_NAMES.match(name) or name == "v_tanh_f32":
         formats = {r: Ty("f", 32) for r in widths}
+    elif name == "v_tanh_f16" or re.match(r"^v_(\w+)_bf16$", name) and name[2:-5] in _UNARY:
+        formats = {r: Ty("f", 16) if name.endswith("_f16") else Ty("bf", 16) for r in widths}
     return compiler.Program(arch, name, entry.op_class if entry else ("SOP1Op" if scalar else "VOP1Op"),
                             entry.text if entry else description(name), fn, entry.source if entry else "",
                             scalar, reads, set(writes), dict(widths), formats, set(), False, None, set(reads),
