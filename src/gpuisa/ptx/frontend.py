@@ -39,7 +39,7 @@ SPECIAL = SREG_VECTOR | SREG_SCALAR | PREDEFINED
 VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 DIGITS = "0123456789"
 SEPARATORS = str.maketrans(",[]{}()+-*/|!@<>&^~=:", " " * 21)  # operand punctuation: not in names
-NO_DIGITS = str.maketrans("", "", "0123456789")
+NO_DIGITS = str.maketrans("", "", "0123456789ABCDEF")  # and upper-case hex digits: 0f3F800000 -> 0f
 # patterns for rare paths (errors, vector registers): compiled on first use (re's cache)
 LABEL_START = r"\s*([A-Za-z_$][\w$]*)\s*:(?!:)"
 VECTOR_ELEMENT = r"(%[\w$]+)\.[xyzwrgba]\b"
@@ -275,11 +275,12 @@ class Module:
     def flush(self) -> None:
         """Check the instructions read since the last flush.
 
-        Statements that differ only in the digits of their operands (register numbers, immediates)
-        share a verdict when one of them is valid, unless a digit can matter: an operand selector
-        (`.b0`, `%tid.x`), a guard, or an instruction head with a fixed immediate set (`cp.async`'s
-        cp-size); the digits are dropped with one ``str.translate`` over all operand texts at once.
-        The shared verdict includes the operand typing, so it is kept per function (its registers).
+        Statements that differ only in the digits of their operands (register numbers, immediates,
+        upper-case hex digits of float literals) share a verdict when one of them is valid, unless a
+        digit can matter (``_exact``): an operand selector (`.b0`, `%tid.x`), a guard, or a head with a
+        fixed immediate set (`cp.async`'s cp-size).  The keys are made with one ``str.translate`` over
+        all operand texts at once.  The shared verdict includes the operand typing, so it is kept per
+        function (its registers).
         """
         batch, self.batch = self.batch, []
         if not batch:
@@ -287,32 +288,26 @@ class Module:
         batch = [(o, " ".join(s.split()) if "\n" in s else s) for o, s in batch]
         split = [s.split(None, 1) for _, s in batch]
         joined = "\n".join([p[1] if len(p) > 1 else "" for p in split])
-        canon = joined.translate(NO_DIGITS).split("\n")
-        final, results, exact, keep = self.final, self.results, _EXACT_OPCODE, self.keep_valid
-        valid_texts = []
-        for (off, stmt), parts, cops in zip(batch, split, canon):
-            opcode = parts[0]
-            ex = exact.get(opcode)
-            if ex is None:
-                ex = exact[opcode] = opcode[0] == "@" or _exact_immediates(opcode)
-            key = stmt if ex or (len(parts) > 1 and "." in parts[1]) else (opcode, cops)
+        # the shared key: the opcode and the operands without digits (a C-level map, no Python loop)
+        keys = list(map(str.__add__, [p[0] + " " for p in split], joined.translate(NO_DIGITS).split("\n")))
+        final, results, keep = self.final, self.results, self.keep_valid
+        all_valid = True
+        for key, (off, stmt), parts in zip(keys, batch, split):
             r = final.get(key)
             if r is None:
-                r = self.verdict(stmt, opcode, parts[1] if len(parts) > 1 else "")
-                if r["valid"]:
-                    final[key] = r
+                ops = parts[1] if len(parts) > 1 else ""
+                r = self.verdict(stmt, parts[0], ops)
+                if r["valid"] and not _exact(parts[0], ops):
+                    final[key] = r  # only a valid verdict of a statement whose digits cannot matter
             if r["valid"]:
                 if keep:
                     results.append((off, r))
-                if valid_texts is not None and len(parts) > 1:
-                    valid_texts.append(parts[1])
             else:
                 self.report(off, stmt, r)
-                if valid_texts is not None:  # from now on: the names of the valid statements only
-                    valid_texts = None
+                all_valid = False
         self.count += len(batch)
         if self.strict:
-            if valid_texts is not None and not any(p[0][0] == "@" for p in split):
+            if all_valid and not any(p[0][0] == "@" for p in split):
                 self.name_texts.append(joined)
             else:
                 bad = self.bad
@@ -483,6 +478,17 @@ def _name_text(parts: list) -> str:
 
 _EXACT: dict = {}
 _EXACT_OPCODE: dict = {}
+
+
+def _exact(opcode: str, ops: str) -> bool:
+    """Whether a digit of the statement can matter to its verdict: a guard, an operand selector or
+    field (`.b0`, `%tid.x`), or a head with a fixed immediate set."""
+    if opcode[0] == "@" or "." in ops:
+        return True
+    hit = _EXACT_OPCODE.get(opcode)
+    if hit is None:
+        hit = _EXACT_OPCODE[opcode] = _exact_immediates(opcode)
+    return hit
 
 
 def _exact_immediates(opcode: str) -> bool:
