@@ -89,6 +89,7 @@ class Encoder:
 
     def encode_line(self, text: str) -> Encoded:
         text = " ".join(_COMMENT.sub("", text).strip().split())  # /* ... */ comments (LLVM's notes) are blanks
+        text = _MOD_LIST.sub(lambda m: m.group(1) + "[" + ",".join(x.strip() for x in m.group(2).split(",")) + "]", text)
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
@@ -398,9 +399,11 @@ class Encoder:
             if "v" in m:
                 owned = [x for x in base_mods if any(x in d for _, d in m["v"].values())]
                 match = None
+                ev = enc.field(fname).extract(word)  # LLVM's own value: unused bits kept as its assembler keeps them
                 for v, (add, rem) in m["v"].items():
                     if add and all(a in given for a in add):
-                        if match is None or len(add) > len(match[1]):
+                        if match is None or len(add) > len(match[1]) or (
+                                len(add) == len(match[1]) and _agree(int(v), ev) > _agree(match[0], ev)):
                             match = (int(v), add)
                 if match is not None:
                     values[fname] = match[0]
@@ -409,7 +412,7 @@ class Encoder:
                 elif owned and not any(b in given for b in owned):
                     silent = [int(v) for v, (add, rem) in m["v"].items() if not add and all(o in rem for o in owned)]
                     if silent:
-                        values[fname] = max(silent)
+                        values[fname] = max(silent, key=lambda v: (_agree(v, ev), v))
             elif "name" in m and any("mul" in x for x in plan["mods"].values() if x.get("name") == m["name"]):
                 for g in given:
                     if g.startswith(m["name"] + ":"):
@@ -443,7 +446,10 @@ class Encoder:
                         set_mods.update(add)
         for g in given:
             if g not in set_mods and g not in base_mods:
-                raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
+                got = _bit_list_modifier(plan, enc, word, g)  # op_sel:[0,0,0] and other explicit spellings
+                if got is None:
+                    raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
+                values[got[0]] = got[1]
         if opsel_halves:  # VOP3 true16 halves named by the registers: their op_sel bits (``rdna.true16_opsel``)
             values["OP_SEL"] = values.get("OP_SEL", 0) | opsel_halves
         if ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)
@@ -518,6 +524,41 @@ class Encoder:
 
 
 _ENCODERS: dict[tuple[str, bool], Encoder] = {}
+
+
+def _agree(v: int, ev: int) -> int:
+    """How many of a field's low bits ``v`` shares with LLVM's value ``ev``."""
+    return bin(~(v ^ ev) & 0xFF).count("1")
+
+
+_MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
+_BITS = re.compile(r"^(\w+):\[([01](?:,[01])*)\]$")
+
+
+def _bit_list_modifier(plan: dict, enc, word: int, token: str) -> tuple[str, int] | None:
+    """(field, value) of a ``name:[b0,b1,...]`` modifier written where LLVM prints nothing (its default,
+    ``op_sel:[0,0,0]``) or with other bits than it prints: bit i of the list is the field bit that LLVM's
+    single-bit values show at position i; bits the list does not cover keep LLVM's base value."""
+    m = _BITS.match(token)
+    if m is None:
+        return None
+    name, bits = m.group(1), [int(b) for b in m.group(2).split(",")]
+    for fname, mod in plan.get("mods", {}).items():
+        pos: dict[int, int] = {}
+        for v, (add, _) in mod.get("v", {}).items():
+            v = int(v)
+            toks = [_BITS.match(a) for a in add]
+            for t in toks:
+                if t and t.group(1) == name and v and v & (v - 1) == 0:
+                    lst = [int(b) for b in t.group(2).split(",")]
+                    if lst.count(1) == 1 and len(lst) == len(bits):
+                        pos[lst.index(1)] = v.bit_length() - 1
+        if len(pos) == len(bits):
+            value = enc.field(fname).extract(word)
+            for i, b in enumerate(bits):
+                value = value | (1 << pos[i]) if b else value & ~(1 << pos[i])
+            return fname, value
+    return None
 
 
 def get_encoder(arch: str, wave64: bool = False) -> Encoder:
