@@ -44,7 +44,7 @@ REGEN = ".venv/bin/python -m gpuisa.codec.batch_data"
 # the modules whose code may decide the scalar decoder's texts or the batch tables' derivation: every codec
 # module but these (the stream loop, the command line, pages, LLVM runners), and the model
 _NOT_SOURCES = {"batch.py", "batch_text.py", "batch_render.py", "cli.py", "pages.py", "differential.py", "oracle.py", "probe.py", "elf.py",
-                "listing.py", "fields.py", "asmfile.py"}
+                "listing.py", "listing_json.py", "fields.py", "asmfile.py"}
 _REMEMBERED = 16  # fingerprints remembered (per set of files: an architecture in one checkout)
 _STORED_TEXTS = 1024  # operand texts stored per table: values below this (wider fields fill the rest at run time)
 

@@ -21,7 +21,6 @@ them (as llvm-objdump prints ``.long``).
 from __future__ import annotations
 
 import bisect
-import json
 
 import numpy as np
 
@@ -201,39 +200,10 @@ def _line(st: Step, i: int, text: str, head: str, end: str) -> str:
     return f"{head}\t{text:<59}// {int(st.addr[i]):012X}: {words}{end}\n"
 
 
-def json_lines(st: Step, section: str | None, labels: dict[int, str], sec_address: int) -> bytes:
-    """The step's instructions as JSON Lines: offset, bytes, size, text, valid (and error where not), and
-    where they apply section, label (a symbol starts there) and target (a branch's)."""
-    hexes = st.blob.hex()
-    b0 = (st.first * 4).tolist()
-    sizes = st.sizes.tolist()
-    addrs = st.addr.tolist()
-    sec = "" if section is None else f', "section": {json.dumps(section)}'
-    extra = [sec] * len(st)
-    for i, err in st.errors.items():
-        extra[i] = f', "error": {json.dumps(err)}' + sec
-    if labels and len(st):
-        want = np.array([sec_address + o for o in labels], dtype=np.uint64)
-        at = np.minimum(np.searchsorted(st.addr, want), len(st) - 1)
-        for i, a in zip(at.tolist(), want.tolist()):
-            if addrs[i] == a:
-                extra[i] += f', "label": {json.dumps(labels[a - sec_address])}'
-    for i in _branch_rows(st):
-        extra[i] += f', "target": {_target(st, i)}'
-    texts = st.texts
-    joined = "".join(texts)
-    if not (joined.isascii() and joined.isprintable()) or '"' in joined or "\\" in joined:
-        texts = [json.dumps(t)[1:-1] for t in texts]
-    valid = ["true"] * len(st)
-    for i in st.errors:
-        valid[i] = "false"
-    return "".join(f'{{"offset": {a}, "bytes": "{hexes[2 * o:2 * (o + s)]}", "size": {s}, "text": "{t}", '
-                   f'"valid": {v}{x}}}\n'
-                   for a, o, s, t, v, x in zip(addrs, b0, sizes, texts, valid, extra)).encode()
-
-
 def write_raw(out, dec, data: bytes, as_json: bool) -> None:
     """Raw bytes at offset 0: the lines alone."""
+    from .listing_json import json_lines
+
     steps(dec, data, 0, lambda st: out.write(json_lines(st, None, {}, 0) if as_json else plain_lines(st, None)))
 
 
@@ -276,8 +246,12 @@ class _Section:
 
     def write(self, st: Step, heads: dict[int, str] | None = None) -> None:
         sec = self.sec
-        self.out.write(json_lines(st, sec.name, sec.labels, sec.address) if self.as_json
-                       else plain_lines(st, self.symbols, heads))
+        if self.as_json:
+            from .listing_json import json_lines
+
+            self.out.write(json_lines(st, sec.name, sec.labels, sec.address))
+        else:
+            self.out.write(plain_lines(st, self.symbols, heads))
 
     def sink(self, st: Step) -> None:
         """Writes the step, with the headers of the symbols that start at its instructions; a symbol inside
