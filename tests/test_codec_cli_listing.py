@@ -194,3 +194,12 @@ def test_decode_start_up_imports_only_what_it_needs(cli_env, tmp_path):
     assert not usage & {"numpy", "gpuisa.store", "rich", "gpuisa.codec.decoder"}, usage
     listing = imported(["decode", "--arch", "rdna3", "00 00 80 bf"])
     assert "gpuisa.codec.listing" in listing and not listing & {"rich", "elftools", "gpuisa.codec.fields"}
+
+
+def test_command_line_modules_do_not_stale_the_batch_tables():
+    """The listing and assembler-file modules print what the decoder gives: editing them must not make the
+    precomputed batch tables stale (``batch_data.fingerprint``)."""
+    from gpuisa.codec.batch_data import _source_files
+
+    names = {p.name for p in _source_files("rdna3")}
+    assert not names & {"cli.py", "listing.py", "listing_json.py", "fields.py", "asmfile.py", "elf.py"}
