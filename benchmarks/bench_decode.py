@@ -264,7 +264,7 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
             runs["cli_json"].append(_run_cmd(cli_json, env=env))
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
-        _report_cli(arch, insts, runs, agree)
+        _report_cli(arch, insts, runs, agree, "; ".join(sorted({c["tables"] for c in cold})))
         counted = (lambda: count_instructions(mc, arch, hex_path, bin_path, f"{tmp}/empty.txt", pycache)) \
             if args.instructions else (lambda: None)
         _report(arch, insts, blob, setup, runs["mc"], cold, cold_listing, args)
@@ -278,9 +278,9 @@ def _ratio_line(name: str, theirs: list, ours: list) -> str:
             f"cpu {statistics.median(tc) / statistics.median(oc):.2f}x (goal >= 4x)")
 
 
-def _report_cli(arch, insts, runs: dict, agree: str) -> None:
+def _report_cli(arch, insts, runs: dict, agree: str, tables: str) -> None:
     print(f"== {arch.name} ({arch.llvm_target}): {len(insts)} instructions, whole processes (start-up included), "
-          f"fresh each run, interleaved, output to /dev/null")
+          f"fresh each run, interleaved, output to /dev/null; precomputed batch tables: {tables}")
     print(_ratio_line(f"RATIO gpuisa decode --file k.o / llvm-objdump-{LLVM_MAJOR} -d", runs["objdump"], runs["cli_obj"]))
     print(_ratio_line(f"RATIO gpuisa decode --file k.bin / llvm-mc-{LLVM_MAJOR} -disassemble", runs["mc"], runs["cli_bin"]))
     names = {"objdump": f"llvm-objdump-{LLVM_MAJOR} -d --mcpu={arch.llvm_target} k.o",
