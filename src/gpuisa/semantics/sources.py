@@ -8,6 +8,15 @@ tinygrad wheel for RDNA3.5 (``rdna3`` there), RDNA4 and CDNA4 (``cdna``).  The f
 is parsed with :mod:`ast` and never imported, so no tinygrad code runs.  A later
 adapter (for instance one reading AMD's manuals for other generations) only has to
 implement :meth:`PcodeSource.entries`.
+
+Every other generation (RDNA1-3, CDNA1-3, CDNA5) carries each of its instructions'
+semantics by name from the nearest generation that has pseudocode for it (:func:`donors`:
+same encoding family first, then the same product line, then the nearest encoding
+generation), also under the older spellings GFX9/10 used (:func:`spellings`); so does a
+generation with pseudocode for the few instructions its own table lacks.  Such entries carry
+``inherited_from`` (the donor), shown as *inferred from <generation>* on pages, in
+``gpuisa eval --json`` and in ``gpuisa coverage semantics``.  Instructions no table lists
+but :mod:`.formulations` runs get an entry labelled as the project's formulation.
 """
 
 from __future__ import annotations
