@@ -131,7 +131,7 @@ def test_positions_name_the_wrong_part():
     assert [(r["line"], r["col"]) for r in bad] == [(13, 7)]  # `.s33` inside `{ add.s33 ... }`
     assert "`.s33`" in bad[0]["error"] and bad[0]["form"].startswith("add")
     _, bad = errors(MODULES["missing_semicolon"])
-    assert (bad[0]["line"], bad[0]["col"]) == (13, 23) and "missing `;`" in bad[0]["error"]
+    assert (bad[0]["line"], bad[0]["col"]) == (13, 22) and "missing `;`" in bad[0]["error"]  # after `%r3`
     _, bad = errors(MODULES["unknown_special_register"])
     assert (bad[0]["line"], bad[0]["col"]) == (13, 15) and "%warpid_x" in bad[0]["error"]
 

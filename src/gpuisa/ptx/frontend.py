@@ -23,7 +23,7 @@ import re
 from . import directives as D
 from .check import check_instruction
 from .operand_types import MEMORY, TYPED, memory_error, operand_error
-from .lexer import LexError, Position, blank_comments, first_non_ascii, statements
+from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
 
 SREG_VECTOR = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
                "%cluster_nctaid"}
@@ -341,6 +341,7 @@ class Module:
     def report(self, off: int, stmt: str, r: dict) -> None:
         """An invalid instruction: at the part its error names, or a missing `;` where a statement
         spread over lines is two."""
+        off = first_char(self.code, off)
         if " " in stmt and "\n" in self.code[off:off + len(stmt) + 200]:
             split_at = self.split_point(off)
             if split_at is not None:
@@ -429,7 +430,7 @@ class Module:
                 word = nxt.split(None, 2)[1]
             if word[:1] == "." or (word.endswith(":") and not word.endswith("::")) or (
                     word[:1].isalpha() and catalog.forms_for_head(word.split(".", 1)[0])):
-                return off + pos - 1 - (len(line) - len(line.rstrip()))
+                return off + pos - 2 - (len(line) - len(line.rstrip()))  # its last character
         return None
 
     def find(self, off: int, stmt: str, token: str) -> int:
@@ -507,7 +508,8 @@ def check_module(text: str, target: str | None = None, version: str | None = Non
     order; results are shared between identical statements (copy what you change)."""
     mod = Module(text, target, version).run()
     pos = Position(text)
-    return [(*pos.line_col(off), r) for off, r in mod.results]
+    code = mod.code or text
+    return [(*pos.line_col(first_char(code, off)), r) for off, r in mod.results]
 
 
 def errors(text: str, target: str | None = None, version: str | None = None) -> tuple[int, list[dict]]:
@@ -518,8 +520,9 @@ def errors(text: str, target: str | None = None, version: str | None = None) -> 
     mod.run()
     pos = Position(text)
     out = []
+    code = mod.code or text
     for off, r in mod.results:
         if not r["valid"]:
-            line, col = pos.line_col(off)
+            line, col = pos.line_col(first_char(code, off))
             out.append({**r, "line": line, "col": col})
     return mod.count, out

@@ -53,6 +53,15 @@ def blank_comments(text: str) -> str:
     return COMMENT_OR_STRING.sub(_blank, text)
 
 
+NONBLANK = re.compile(r"\S")
+
+
+def first_char(code: str, off: int) -> int:
+    """The offset of the first non-blank character at or after ``off`` (``off`` if none)."""
+    m = NONBLANK.search(code, off)
+    return m.start() if m else off
+
+
 def first_non_ascii(code: str) -> int:
     """Offset of the first non-ASCII character of a text, or -1."""
     if code.isascii():
@@ -91,43 +100,43 @@ def statements(code: str):
     """(offset, text, end) for each statement of comment-blanked code.
 
     ``end`` is "line" (a directive ended by its line: .version, .target, .address_size, .file, .loc),
-        ``end`` is ';' (a statement), '{' (a scope opens; text is a header or empty), '}' (a scope
+    ';' (a statement), '{' (a scope opens; text is a header or empty), '}' (a scope
     closes; text is empty or an unterminated statement), ':' (a label; text is its name),
     'section' (text is a whole `.section name { ... }`) or '' (text left at the end without `;`).
-    ``offset`` is that of the statement's first non-blank character.
+    ``offset`` is that of the statement's first non-blank character, except for plain statements
+    ending in `;` (most of a file), where it is where the text after the previous delimiter starts:
+    the blanks before the statement are skipped only when a position is reported (``first_char``).
     """
     parts = CUT.split(code)
-    n = len(parts)
+    last = parts.pop()  # the text after the last `;`, `{` or `}`
+    it = iter(parts)
     off = 0
-    i = 0
-    while i < n:
-        piece = parts[i]
-        delim = parts[i + 1] if i + 1 < n else ""
+    for piece, delim in zip(it, it):  # (text, delimiter) pairs; the inner loops below take pairs too
         start = off
-        off += len(piece) + len(delim)
-        i += 2
+        off += len(piece) + 1
+        if delim == ";" and ":" not in piece:  # the common case: one statement, no label
+            stripped = piece.strip()
+            if stripped[:1] != "." or not LINE_DIRECTIVE.match(stripped):
+                yield start, stripped, ";"  # (the piece's start: blanks before the statement not skipped)
+                continue
         if delim == "{" and piece.strip() and _inner_brace(piece):
             # a brace inside a statement (initializer, vector operand): read on to its `;` at depth 0
-            depth, chunks = 1, [piece, "{"]
-            while i < n:
-                p = parts[i]
-                d = parts[i + 1] if i + 1 < n else ""
-                off += len(p) + len(d)
-                i += 2
+            depth, chunks, d = 1, [piece, "{"], ""
+            for p, d in zip(it, it):
+                off += len(p) + 1
                 chunks.append(p)
                 if d == "{":
                     depth += 1
                 elif d == "}" and depth:
                     depth -= 1
                 else:
-                    break  # `;` (a `;` inside braces ends it too, unbalanced), a scope's `}`, or the end
+                    break  # `;` (a `;` inside braces ends it too, unbalanced), a scope's `}`
                 chunks.append(d)
+            else:  # the end of the text
+                chunks.append(last)
+                off += len(last)
+                last, d = "", ""
             piece, delim = "".join(chunks), d
-        if delim == ";" and ":" not in piece:
-            stripped = piece.strip()
-            if stripped[:1] != "." or not LINE_DIRECTIVE.match(stripped):
-                yield start + len(piece) - len(piece.lstrip()), stripped, ";"
-                continue
         sect = None
         for item in _labels_then(start, piece, delim):
             if item[2] == "section":
@@ -141,10 +150,13 @@ def statements(code: str):
                 yield sect[0], code[sect[0]:], ""
                 return
             body = code[off:j]
-            while i < n and off <= j:
-                off += len(parts[i]) + (len(parts[i + 1]) if i + 1 < n else 0)
-                i += 2
+            for p, _ in zip(it, it):
+                off += len(p) + 1
+                if off > j:
+                    break
             yield sect[0], sect[1] + " {" + body + "}", "section"
+    if last.strip():
+        yield from _labels_then(off, last, "")
 
 
 def _inner_brace(piece: str) -> bool:
