@@ -106,6 +106,41 @@ def default_literal_type(name: str, spec: dict, mnemonic: str) -> str:
     return literal_type(name, 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32), is_float)
 
 
+def _merge_split_immediate(mods: list[str], name: str) -> list[str]:
+    """One ``name:N`` for an immediate whose bits lie in several fields, each printing its own part
+    (``v_bitop3``: NEG, ABS, OMOD hold bits 2:0, 5:3, 7:6); LLVM prints the sum, decimal up to 10 (probed)."""
+    parts = [x for x in mods if x.startswith(name + ":")]
+    total = sum(int(x.split(":", 1)[1], 0) for x in parts)
+    rest = [x for x in mods if not x.startswith(name + ":")]
+    return rest + [f"{name}:{total if total <= 10 else hex(total)}"]
+
+
+def split_immediate_fields(plan: dict, token: str) -> list[tuple[str, int]] | None:
+    """The encoder's side of ``_merge_split_immediate``: the value of each field that prints a part of
+    ``name:N`` (each field's parts are disjoint bits); None if ``token`` is not such a modifier."""
+    name, _, num = token.partition(":")
+    try:
+        n = int(num, 0)
+    except ValueError:
+        return None
+    out, covered = [], 0
+    for fname, mod in plan.get("mods", {}).items():
+        parts = {int(v): int(add[0].split(":", 1)[1], 0) for v, (add, _) in mod.get("v", {}).items()
+                 if len(add) == 1 and add[0].startswith(name + ":")}
+        if not parts:
+            continue
+        mask = 0
+        for x in parts.values():
+            mask |= x
+        want = n & mask
+        v = next((v for v, x in parts.items() if x == want), 0 if want == 0 else None)
+        if v is None:
+            return None
+        out.append((fname, v))
+        covered |= mask
+    return out if out and n & ~covered == 0 else None
+
+
 def _acc(spec: dict, fields: dict[str, int]) -> bool:
     acc = spec.get("acc")
     return bool(acc) and bool(fields.get(acc[0], 0) & acc[1])
@@ -508,6 +543,8 @@ class Decoder:
                 mods = [x for x in mods if not x.startswith("th:")] + ([tok] if tok else [])
         if entry.encoding == "SMEM" and self.gfx in ("GFX10", "GFX11", "GFX12"):
             rdna.smem_null_offset(self, op_specs, texts, mods, fields)  # ``s[0:1], 0x10`` for a null SOFFSET
+        if sum(x.startswith("bitop3:") for x in mods) > 1:
+            mods = _merge_split_immediate(mods, "bitop3")
         rank = _MOD_RANK_BY_ENCODING.get(entry.encoding, _MOD_RANK)
         mods.sort(key=lambda x: rank.get(x.split(":")[0], 50))
         total = size + (4 if lit is not None else 0)

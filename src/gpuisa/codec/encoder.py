@@ -19,7 +19,7 @@ from .. import archs
 from . import dpp16
 from . import operands as opd
 from . import rdna, sdwa, simm16, special, vop3dpp
-from .decoder import operand_type
+from .decoder import operand_type, split_immediate_fields
 from .plans import load_plans
 from .syntax import split_operands
 
@@ -89,6 +89,7 @@ class Encoder:
 
     def encode_line(self, text: str) -> Encoded:
         text = " ".join(_COMMENT.sub("", text).strip().split())  # /* ... */ comments (LLVM's notes) are blanks
+        text = _DIM.sub(r"dim:SQ_RSRC_IMG_\1", text)  # dim:2D is LLVM's short spelling of dim:SQ_RSRC_IMG_2D
         text = _MOD_LIST.sub(lambda m: m.group(1) + "[" + ",".join(x.strip() for x in m.group(2).split(",")) + "]", text)
         if not text:
             raise EncodeError("empty instruction")
@@ -447,9 +448,10 @@ class Encoder:
         for g in given:
             if g not in set_mods and g not in base_mods:
                 got = _bit_list_modifier(plan, enc, word, g)  # op_sel:[0,0,0] and other explicit spellings
-                if got is None:
+                split = split_immediate_fields(plan, g) if got is None else [got]  # bitop3:0xa1 over 3 fields
+                if not split:
                     raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
-                values[got[0]] = got[1]
+                values.update(dict(split))
         if opsel_halves:  # VOP3 true16 halves named by the registers: their op_sel bits (``rdna.true16_opsel``)
             values["OP_SEL"] = values.get("OP_SEL", 0) | opsel_halves
         if ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)
@@ -531,6 +533,7 @@ def _agree(v: int, ev: int) -> int:
     return bin(~(v ^ ev) & 0xFF).count("1")
 
 
+_DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
 _BITS = re.compile(r"^(\w+):\[([01](?:,[01])*)\]$")
 

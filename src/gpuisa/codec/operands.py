@@ -187,6 +187,13 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
     return inline_constant(value, size)
 
 
+# spellings LLVM's assembler also accepts for a source (it prints the src_ names)
+SHORT_NAMES = {"vccz": "src_vccz", "execz": "src_execz", "scc": "src_scc", "lds_direct": "src_lds_direct",
+               "shared_base": "src_shared_base", "shared_limit": "src_shared_limit",
+               "private_base": "src_private_base", "private_limit": "src_private_limit",
+               "pops_exiting_wave_id": "src_pops_exiting_wave_id"}
+
+
 def parse_src(gfx: str, tok: str, count: int) -> tuple[int, int | None] | None:
     """Inverse of src_text (no literal): token -> (value, None); a literal -> (255, dword)."""
     if tok.startswith("lit(") and tok.endswith(")"):  # a literal even where an inline constant would do
@@ -207,6 +214,7 @@ def parse_src(gfx: str, tok: str, count: int) -> tuple[int, int | None] | None:
             return 108 + idx, None
         return None
     names = PAIRS[gfx] if count == 2 else SPECIAL[gfx]
+    tok = SHORT_NAMES.get(tok, tok)
     for v, name in names.items():
         if name == tok:
             return v, None

@@ -288,6 +288,7 @@ def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
     for key, rec in probe_fields(target, tables, base, wave64).items():
         v = tables.encodings[key.split("|")[1]].field("SADDR").extract(rec["word"])
         alt = build_plan(tables.encodings[key.split("|")[1]], rec)
+        _returning_form(alt, tables.encodings[key.split("|")[1]], rec)
         alt["ops"] = [{"t": "off"} if sp.get("table", {}).keys() == {"SADDR"} or sp.get("f") == "SADDR" else sp
                       for sp in alt["ops"]]  # chosen by SADDR's value: a constant token here
         if alt["ops"] != plans[key]["ops"]:
