@@ -203,3 +203,39 @@ def test_command_line_modules_do_not_stale_the_batch_tables():
 
     names = {p.name for p in _source_files("rdna3")}
     assert not names & {"cli.py", "listing.py", "listing_json.py", "fields.py", "asmfile.py", "elf.py"}
+
+
+def test_damaged_code_objects_give_one_line(cli_env, llvm_mc, tmp_path, capsys, monkeypatch):
+    """Every truncation and many byte flips of a real code object: sections, or one ``ElfError`` line."""
+    import random
+
+    from gpuisa.codec.elf import ElfError, code_sections
+
+    obj = tmp_path / "k.o"
+    _assemble(llvm_mc, "gfx1100", _source(KERNELS["gfx1100"]), obj)
+    data = obj.read_bytes()
+    rng = random.Random(3)
+    cases = [data[:n] for n in range(0, len(data), 7)]
+    for _ in range(400):
+        b = bytearray(data)
+        for _ in range(rng.randrange(1, 4)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        cases.append(bytes(b))
+    for case in cases:
+        try:
+            code_sections(case)
+        except ElfError as exc:
+            assert "\n" not in str(exc)
+    from gpuisa.cli import main
+
+    monkeypatch.setenv("GPUISA_HOME", cli_env["GPUISA_HOME"])
+    for k, case in enumerate(cases[::12]):  # (the whole command, in this process)
+        (tmp_path / "d.o").write_bytes(case)
+        rc = main(["decode", "--arch", "gfx1100", "--file", str(tmp_path / "d.o")])
+        err = capsys.readouterr().err
+        assert rc in (0, 2) and len(err.splitlines()) <= 1 and "internal error" not in err, (k, err)
+    x86 = bytearray(data)
+    x86[18:20] = (62).to_bytes(2, "little")
+    (tmp_path / "x86.o").write_bytes(bytes(x86))
+    r = run_cli(["decode", "--arch", "rdna3", "--file", str(tmp_path / "x86.o")], cli_env)
+    assert r.returncode == 2 and r.stderr.strip() == "gpuisa: not an AMD GPU code object (ELF machine 62, AMDGPU is 224)"

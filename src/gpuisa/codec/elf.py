@@ -14,6 +14,7 @@ ELF_MAGIC = b"\x7fELF"
 SHF_EXECINSTR = 0x4
 SHT_PROGBITS, SHT_SYMTAB = 1, 2
 ET_REL = 1
+EM_AMDGPU = 224
 # symbol types shown as labels, as llvm-objdump shows them: no type, object, function, AMD HSA kernel
 _LABEL_TYPES = (0, 1, 2, 10)
 _HEADER = struct.Struct("<16sHHIQQQIHHHHHH")
@@ -54,6 +55,8 @@ def _headers(data: bytes) -> tuple[list[tuple], int, bool]:
     if ident[4] != 2 or ident[5] != 1:
         raise ElfError("not a 64-bit little-endian ELF file (AMD GPU code objects are)")
     h = _HEADER.unpack_from(data)
+    if h[2] != EM_AMDGPU:
+        raise ElfError(f"not an AMD GPU code object (ELF machine {h[2]}, AMDGPU is {EM_AMDGPU})")
     shoff, shentsize, shnum, shstrndx = h[6], h[11], h[12], h[13]
     relocatable = h[1] == ET_REL
     if shnum == 0:
