@@ -17,7 +17,8 @@ fresh process, the tools interleaved so that all see the same machine load, outp
 * ``gpuisa decode --arch A --file k.bin`` vs ``llvm-mc-22 -disassemble`` on the hex text.
 
 Wall and CPU time (user + system of the child process) as median and range, and the ratio of the
-medians.  The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run
+medians; the headline also says whether the precomputed batch tables were current (stale ones are
+derived at run time: a slower first decode).  Then, secondary, ``gpuisa decode --file k.o --json``.  The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run
 first (as an installed package has its modules compiled; this checkout may run with
 PYTHONDONTWRITEBYTECODE), and the user's ``GPUISA_HOME`` (where the parsed batch tables are cached).
 
