@@ -433,3 +433,40 @@ def test_cdna5_nan_in_nan_out():
     for name in ("v_log_bf16", "v_sqrt_bf16"):
         got = evaluate("cdna5", name, S0=0xBF80)["outputs"]["D0"][0] & 0xFFFF  # of -1
         assert math.isnan(_bf(got))
+
+
+# ------------------------------------------------------------------ no-ops, counter waits, older MFMAs
+
+@pytest.mark.parametrize("arch,name,ops", [("rdna4", "v_nop", {}), ("rdna1", "v_pipeflush", {}),
+                                           ("rdna4", "s_sleep_var", {"S0": 5}),
+                                           ("rdna3.5", "s_waitcnt_vmcnt", {"S0": 1, "SIMM16": 3}),
+                                           ("rdna1", "s_waitcnt_lgkmcnt", {"SIMM16": 0})])
+def test_instructions_without_register_effects(arch, name, ops):
+    res = evaluate(arch, name, **ops)
+    assert res["outputs"] == {} and res["state"]["changed"] == []
+    assert fidelity.fidelity(arch, name)[0] == "exact"
+
+
+OLD_MFMA = [("v_mfma_f32_32x32x2bf16", 2, "bf16"), ("v_mfma_f32_16x16x2bf16", 2, "bf16"),
+            ("v_mfma_f32_4x4x2bf16", 2, "bf16"), ("v_mfma_f32_32x32x4bf16", 4, "bf16"),
+            ("v_mfma_f32_16x16x8bf16", 8, "bf16"), ("v_mfma_i32_32x32x8i8", 8, "i8"),
+            ("v_mfma_i32_16x16x16i8", 16, "i8")]
+
+
+@pytest.mark.parametrize("name,k,ty", OLD_MFMA)
+def test_older_cdna_mfmas(name, k, ty):
+    """Uniform A, B and C: every element of D = K*a*b + c whatever the layout (bf16 1.5 * -2 + 0.25; i8 3 * -2 + 5)."""
+    from gpuisa.semantics import compiler
+
+    for arch in ("cdna1", "cdna2"):
+        w = compiler.program(arch, name).widths
+        if ty == "bf16":
+            ops = dict(S0=_repeat_bits(0x3FC0, 16, w["S0"]), S1=_repeat_bits(0xC000, 16, w["S1"]),
+                       S2=_repeat_bits(0x3E800000, 32, w["S2"]))
+            want = struct.unpack("<I", struct.pack("<f", k * 1.5 * -2.0 + 0.25))[0]
+        else:
+            ops = dict(S0=_repeat_bits(3, 8, w["S0"]), S1=_repeat_bits(0xFE, 8, w["S1"]), S2=_repeat_bits(5, 32, w["S2"]))
+            want = (k * 3 * -2 + 5) & 0xFFFFFFFF
+        for lane in evaluate(arch, name, **ops)["outputs"]["D0"]:
+            assert all((lane >> (32 * i)) & 0xFFFFFFFF == want for i in range(w["D0"] // 32)), (arch, name)
+        assert fidelity.fidelity(arch, name)[0] == "untested"

@@ -384,6 +384,43 @@ def _unary(op: str, kind: str, w: int):
     return run
 
 
+# ------------------------------------------------------------------ no-ops and CDNA1/2's older MFMAs
+
+def _nothing(R, _m, C):
+    return R
+
+
+# older CDNA1/2 MFMAs gfx940 dropped (the bf16 forms before ``_1k``, two i8 forms): name -> shape
+_OLD_MFMA = {"v_mfma_f32_32x32x2bf16": (32, 2, 2, "bf16"), "v_mfma_f32_16x16x2bf16": (16, 2, 4, "bf16"),
+             "v_mfma_f32_4x4x2bf16": (4, 2, 16, "bf16"), "v_mfma_f32_32x32x4bf16": (32, 4, 1, "bf16"),
+             "v_mfma_f32_16x16x8bf16": (16, 8, 1, "bf16"), "v_mfma_i32_32x32x8i8": (32, 8, 1, "i8"),
+             "v_mfma_i32_16x16x16i8": (16, 16, 1, "i8")}
+
+
+def _old_shape(name: str):
+    from . import matrix
+
+    mn, k, blocks, ty = _OLD_MFMA[name]
+    bits = 16 if ty == "bf16" else 8
+    return matrix.Shape("mfma", "cdna", "f32" if ty == "bf16" else "i32", mn, mn, k, blocks, (ty, bits), (ty, bits))
+
+
+def _mfma_old(name: str):
+    def run(R, _m, C):
+        from . import matrix
+
+        regs = dict(R)
+        matrix.execute(_old_shape(name), regs, C.wave)
+        return _masked_d0(R, _m, regs["D0"])
+    return run
+
+
+def _old_widths(name: str) -> dict:
+    from . import matrix
+
+    return matrix.operand_bits(_old_shape(name), 64)
+
+
 # ------------------------------------------------------------------ the table
 
 # name pattern -> (fn, scalar, widths, writes, fidelity, reason)
@@ -420,7 +457,19 @@ _WHY_BF16 = ("runs the project's formulation (the pseudocode source lists none f
 _WHY_UNARY = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
               "operation): computed in binary64 and rounded once (sin/cos take turns: x mod 1 times 2*pi); the "
               "hardware approximates these (about one ulp), which is not modelled")
+_WHY_NOP = ("runs the project's formulation: no register or mode state changes (the pipeline effects of the "
+            "instruction are not modelled)")
+_WHY_WAIT = ("runs the project's formulation: no register changes; a single evaluated instruction has no memory "
+             "operations in flight, so the counter is already within the threshold (the wait is not modelled)")
+_WHY_OLD_MFMA = ("runs the project's formulation (no generation's pseudocode source lists this CDNA1/2 form): "
+                 "natively, accumulation rounded once; register layout extrapolated from the calculator's MFMA "
+                 "rule (one block per group of lanes, elements along K), not checked")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    (re.compile(r"^v_(nop|pipeflush)$"), _nothing, False, {}, set(), "exact", _WHY_NOP),
+    (re.compile(r"^s_sleep_var$"), _nothing, True, {"S0": 32}, set(), "exact", _WHY_NOP),
+    (re.compile(r"^s_waitcnt_(vm|exp|lgkm|vs)cnt$"), _nothing, True, {"S0": 32, "SIMM16": 16}, set(), "exact",
+     _WHY_WAIT),
+    *[(re.compile(f"^{n}$"), _mfma_old(n), False, None, {"D0"}, "untested", _WHY_OLD_MFMA) for n in _OLD_MFMA],
     *[(re.compile(f"^v_{op}_bf16$"), _unary(op, "bf", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
        _WHY_UNARY) for op in _UNARY],
     (re.compile(r"^v_tanh_f16$"), _unary("tanh", "f", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
@@ -502,7 +551,10 @@ def program(arch: str, name: str, entry):
     from .types import Ty
 
     _, fn, scalar, widths, writes, _, _ = _spec(name)
+    widths = _old_widths(name) if widths is None else widths
     reads = set(widths) - writes if writes != {"MODE", "STATUS"} else set(widths) - {"D0"}
+    if fn is _nothing:
+        reads = set()  # operands an encoding gives are accepted, none is required
     if "SGPR0" in widths:
         reads = set(widths) - {"D0"}
     if name.startswith("v_mac_"):
