@@ -114,20 +114,23 @@ def _format(st: Step, marked, headed) -> str:
     n = len(st)
     ndw = (st.sizes + 3) >> 2
     k = int(ndw.max()) if n else 1
-    width = 25 + 9 * k + 2  # (%s, \t%-59s, // OFFSET: , the dwords, %s, \n)
+    width = 29 + 9 * k + 2  # (%s, \t%-59s, // OFFSET: , the dwords, %s, \n)
     rows = np.zeros((n, width), dtype=np.uint8)
     if len(headed):
         rows[headed, 0:2] = np.frombuffer(b"%s", dtype=np.uint8)
     rows[:, 2:8] = np.frombuffer(b"\t%-59s", dtype=np.uint8)
     rows[:, 8:11] = np.frombuffer(b"// ", dtype=np.uint8)
-    digits = np.frombuffer(st.addr.astype(">u8").tobytes().hex().upper().encode(), dtype=np.uint8)
-    rows[:, 11:23] = digits.reshape(n, 16)[:, 4:]
-    rows[:, 23:25] = np.frombuffer(b": ", dtype=np.uint8)
+    # the address as %012X: 16 hex digits, the first 4 left out while zeros
+    digits = np.frombuffer(st.addr.astype(">u8").tobytes().hex().upper().encode(), dtype=np.uint8).reshape(n, 16)
+    rows[:, 11:27] = digits
+    high = rows[:, 11:15]
+    high[np.logical_and.accumulate(high == ord("0"), axis=1)] = 0
+    rows[:, 27:29] = np.frombuffer(b": ", dtype=np.uint8)
     # each dword's 8 hex digits as one 64-bit value
     hex8 = np.frombuffer(st.dws.byteswap().tobytes().hex().upper().encode(), dtype="<u8")
     last = len(hex8) - 1
     for j in range(k):
-        at = 25 + 9 * j
+        at = 29 + 9 * j
         if j == 0:
             rows[:, at:at + 8] = hex8.take(st.first).view(np.uint8).reshape(n, 8)
             continue
