@@ -203,8 +203,10 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
             if not 0 <= v < 16:
                 raise EncodeError(f"{text!r}: {m.split(':')[0]} takes 0..0xf")
             row, bank = (v, bank) if m.startswith("row") else (row, v)
-        elif m == "bound_ctrl:1" or m == "bound_ctrl:0":
-            dpp |= 1 << 19
+        elif m == "bound_ctrl:1" or (m == "bound_ctrl:0" and encoder.features.encoding_family in ("GFX9", "GFX10")):
+            dpp |= 1 << 19  # (GFX11+: LLVM reads bound_ctrl:0 as the bit clear)
+        elif m == "bound_ctrl:0":
+            pass
         elif m == "fi:1":
             fi = True
         elif m != "fi:0":
@@ -220,7 +222,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
     for key in keys:
         plan = encoder.plans[key]
         enc = encoder.tables.encodings[key.split("|")[1]]
-        idx = {sp.get("f"): k for k, sp in enumerate(plan["ops"])}
+        idx = {sp.get("f") or next(iter(sp.get("table", {})), None): k for k, sp in enumerate(plan["ops"])}
         e64_ops, neg = list(ops), 0
         for i, name in enumerate(("SRC0", "SRC1", "SRC2")):
             k = idx.get(name)
@@ -231,7 +233,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
             errors.append("no src0")
             continue
         bare = e64_ops[k0].lstrip("-").strip("|")
-        r = opd.parse_reg(bare)
+        r = opd.parse_reg(bare.split(".")[0] if bare.endswith((".l", ".h")) else bare)  # a true16 half: its VGPR
         if r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
             errors.append(f"src0 {bare!r} is not a VGPR")
             continue
