@@ -11,6 +11,7 @@ Order (each step reads what the ones before it wrote):
  8. ``batch``     the bulk decoder's tables -> codec/data/batch_<arch>.json
  9. ``examples``  page examples verified by llvm-mc-22 -> data/amd/examples/<arch>.json
 10. ``golden``    (text, bytes) corpora of llvm-mc-22 -> tests/golden/<target>.jsonl
+11. ``timing``    latency / reciprocal throughput of LLVM 22's scheduling models (llvm-mca-22) -> data/amd/timing/<arch>.json
 
 ``--check`` copies the package into a scratch folder, regenerates there (with its own data folder) and
 fails listing every generated file that differs from the committed one, as iced-x86's CI does.

@@ -20,6 +20,7 @@ STEPS: dict[str, tuple[str, bool, str]] = {
     "batch": ("gpuisa.codec.batch_data", True, "llvm"),
     "examples": ("gpuisa.data.amd.examples.generate", True, "all"),
     "golden": ("gpuisa.regen.golden", True, "llvm"),
+    "timing": ("gpuisa.regen.timing", True, "llvm"),
 }
 
 
