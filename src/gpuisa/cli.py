@@ -25,13 +25,13 @@ archs = _LazyArchs()
 
 # Feature packages add their own sub-commands: each module defines register(subparsers).
 PLUGINS = ("gpuisa.amdxml.cli", "gpuisa.codec.cli", "gpuisa.semantics.cli", "gpuisa.ptx.cli", "gpuisa.web.cli",
-           "gpuisa.crossmap.cli", "gpuisa.doclookup.cli", "gpuisa.lsp.cli")
+           "gpuisa.crossmap.cli", "gpuisa.doclookup.cli", "gpuisa.lsp.cli", "gpuisa.factscli")
 # Which plugin a command lives in, so a command imports only its own package (start-up time).
 COMMAND_PLUGIN = {"import-amd": "gpuisa.amdxml.cli", "fetch": "gpuisa.amdxml.cli", "decode": "gpuisa.codec.cli",
                   "encode": "gpuisa.codec.cli", "eval": "gpuisa.semantics.cli", "coverage": "gpuisa.semantics.cli",
                   "ptx": "gpuisa.ptx.cli", "serve": "gpuisa.web.cli", "export-site": "gpuisa.web.cli",
                   "port": "gpuisa.crossmap.cli", "map": "gpuisa.crossmap.cli", "doc": "gpuisa.doclookup.cli",
-                  "lsp": "gpuisa.lsp.cli"}
+                  "lsp": "gpuisa.lsp.cli", "timing": "gpuisa.factscli", "export-data": "gpuisa.factscli"}
 
 
 def _store():
@@ -172,12 +172,34 @@ def cmd_list(args) -> int:
     else:
         enc = None
     rows = st.list_arch(arch, enc)
+    if args.sort != "name":
+        return _list_by_timing(arch, rows, args)
     if args.json:
         _emit_json([{"name": r["name"], "arch": arch, "encoding": r["encoding"], "opcode": r["opcode"],
                      "category": r["category"], "summary": r["summary"]} for r in rows])
         return 0
     _rows_out(["name", "encoding", "opcode", "category"],
               [[r["name"], r["encoding"], "" if r["opcode"] is None else str(r["opcode"]), r["category"]] for r in rows])
+    return 0
+
+
+def _list_by_timing(arch: str, rows, args) -> int:
+    """`list --sort latency|rthroughput`: slowest first (LLVM's scheduling model); rows without timing last."""
+    from . import timing
+
+    if timing.load(arch) is None:
+        raise UserError(f"no timing facts for {arch} (python -m gpuisa.regen --steps timing)")
+    timed = [(r, *timing.latency_of(arch, r["name"], r["encoding"])) for r in rows]
+    col = 1 if args.sort == "latency" else 2
+    timed.sort(key=lambda t: (t[col] is None, -(t[col] or 0), t[0]["name"]))
+    if args.json:
+        _emit_json([{"name": r["name"], "arch": arch, "encoding": r["encoding"], "latency": lat, "rthroughput": rt,
+                     "timing_source": "model"} for r, lat, rt in timed])
+        return 0
+    _rows_out(["name", "encoding", "latency", "rthroughput", "category"],
+              [[r["name"], r["encoding"], "-" if lat is None else str(lat), "-" if rt is None else f"{rt:.2f}",
+                r["category"]] for r, lat, rt in timed],
+              f"{arch} by {args.sort} (LLVM's scheduling model, not measurements)")
     return 0
 
 
@@ -280,6 +302,8 @@ def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     s = sub.add_parser("list", help="instructions of an architecture")
     s.add_argument("--arch", required=True)
     s.add_argument("--encoding")
+    s.add_argument("--sort", choices=["name", "latency", "rthroughput"], default="name",
+                   help="order (latency, rthroughput: LLVM's scheduling model, slowest first)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_list)
     s = sub.add_parser("diff", help="differences between two generations")

@@ -69,7 +69,8 @@ def field_json(f) -> dict:
 
 # Feature packages that add sections computed at run time (semantics loaded from an installed
 # source, verified examples, cross-vendor relations): module with extend(page: dict) -> None.
-PAGE_EXTENDERS = ("gpuisa.semantics.pages", "gpuisa.codec.pages", "gpuisa.crossmap.pages", "gpuisa.ptx.pages")
+PAGE_EXTENDERS = ("gpuisa.semantics.pages", "gpuisa.codec.pages", "gpuisa.crossmap.pages", "gpuisa.ptx.pages",
+                  "gpuisa.timing")
 
 
 def build_page(store: Store, name: str, arch: str | None = None, isa: str | None = None) -> dict:

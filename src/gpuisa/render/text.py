@@ -57,7 +57,7 @@ def generation_rows(page: dict) -> list[list[str]]:
 
 # Sections that later features add to a page; each has a module gpuisa.render.section_<key>
 # with text_lines(page) -> list[str] and print_rich(page, console).
-OPTIONAL_SECTIONS = ("forms", "semantics", "examples", "related")
+OPTIONAL_SECTIONS = ("forms", "semantics", "examples", "related", "timing")
 
 
 def section_module(key: str):
