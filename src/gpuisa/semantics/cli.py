@@ -17,7 +17,7 @@ def register(sub) -> None:
                    "other generations carry semantics from the nearest that has them)")
     s.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
     s.add_argument("--lanes", type=int, help="active lanes (default: the length of the longest list, else 1)")
-    s.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA, 64 on CDNA)")
+    s.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA and CDNA5, 64 on CDNA1-4)")
     s.add_argument("--no-ieee", action="store_true", help="run with the IEEE mode bit clear")
     s.add_argument("--hex", action="store_true",
                    help="NAME is machine code in hex (one instruction, decoded); registers as V1=.. S0=.. VCC=..")
