@@ -297,3 +297,16 @@ def test_coverage_counts_every_alu_instruction(store):
            and sources.donor("cdna1", n) is None]
     assert "v_accvgpr_read_b32" in own
     assert sum(c1["inferred_from"].values()) + len(own) == c1["executable"]
+
+
+def test_cdna5_program_counter_spellings():
+    """gfx1250 renames GFX12's s_getpc_b64/s_call_b64/...: carried from RDNA4 under the new names."""
+    pc = 0x1234_5670
+    assert evaluate("cdna5", "s_get_pc_i64", PC=pc)["outputs"]["D0"] == [pc + 4]
+    for simm in (0, 5, 0xFFFF, 0x8000):
+        out = evaluate("cdna5", "s_call_i64", PC=pc, SIMM16=simm)["outputs"]
+        offset = (simm - 0x10000 if simm >> 15 else simm) * 4
+        assert out["D0"] == [pc + 4] and out["PC"] == [pc + offset + 4]
+    out = evaluate("cdna5", "s_swap_pc_i64", PC=pc, S0=0x4000)["outputs"]
+    assert out["D0"] == [pc + 4] and out["PC"] == [0x4000]
+    assert sources.inferred_label("cdna5", "s_set_pc_i64") == "inferred from RDNA4 (s_setpc_b64)"

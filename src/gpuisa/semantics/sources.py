@@ -256,7 +256,10 @@ _RENAMES = ((re.compile(r"^s_andn1_"), "s_and_not0_"), (re.compile(r"^s_andn2_")
             (re.compile(r"^v_cvt_pkrtz_f16_f32$"), "v_cvt_pk_rtz_f16_f32"),
             (re.compile(r"^v_cvt_pknorm_"), "v_cvt_pk_norm_"), (re.compile(r"^s_ff1_i32_"), "s_ctz_i32_"),
             (re.compile(r"^s_flbit_i32_b(32|64)$"), r"s_clz_i32_u\1"), (re.compile(r"^s_flbit_i32$"), "s_cls_i32"),
-            (re.compile(r"^s_flbit_i32_i64$"), "s_cls_i32_i64"))
+            (re.compile(r"^s_flbit_i32_i64$"), "s_cls_i32_i64"),
+            # gfx1250 (CDNA5) renames of GFX12's program-counter instructions
+            (re.compile(r"^s_(get|set|swap)_pc_i64$"), r"s_\1pc_b64"), (re.compile(r"^s_call_i64$"), "s_call_b64"),
+            (re.compile(r"^s_rfe_i64$"), "s_rfe_b64"))
 # Same name, another operation: GFX9/10's v_interp_* (VINTRP, attribute reads) are not GFX11's VINTERP forms.
 _NOT_ACROSS_FAMILIES = re.compile(r"^v_interp_")
 # CDNA1/2 spell MFMAs without the separator gfx940 added: v_mfma_f32_32x32x1f32 = v_mfma_f32_32x32x1_2b_f32
