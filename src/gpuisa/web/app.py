@@ -7,6 +7,7 @@ memory, since the store does not change while the server runs.  Every request pa
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import threading
@@ -16,6 +17,7 @@ from pathlib import Path
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -25,6 +27,7 @@ from .. import archs
 from ..diff import diff_archs
 from . import playground
 from .openapi import openapi_schema
+from .search import page_of
 from .site import STATIC, PageMissing, Redirect, Site, UnknownArchName, instruction_path
 
 MAX_BODY = 16 * 1024
@@ -106,155 +109,194 @@ def guard(app):
     return middleware
 
 
-def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starlette:
-    site = Site(store_path)
+def wants_gzip(request: Request) -> bool:
+    return "gzip" in request.headers.get("accept-encoding", "")
 
-    pages = BoundedCache(cache_size)
-    searches = BoundedCache(cache_size)
-    search_json = BoundedCache(cache_size)
-    asm_json = BoundedCache(cache_size)  # /api/asm answers, encoded
 
-    def render_page(path: str) -> tuple[int, bytes, str]:
-        """(status, body, redirect target) of a canonical page path."""
+class Cached:
+    """A rendered answer kept with its gzip form (compressed once, not per request)."""
+
+    __slots__ = ("status", "body", "target", "gz")
+
+    def __init__(self, status: int, body: bytes, target: str = ""):
+        self.status, self.body, self.target = status, body, target
+        self.gz = gzip.compress(body, 6, mtime=0) if len(body) > 500 else None
+
+    def response(self, request: Request, media_type: str = "text/html; charset=utf-8", max_age: int = 300) -> Response:
+        headers = {"cache-control": f"public, max-age={max_age}"} if self.status == 200 else {}
+        headers["vary"] = "accept-encoding"
+        if self.gz is not None and wants_gzip(request):
+            headers["content-encoding"] = "gzip"
+            return Response(self.gz, status_code=self.status, media_type=media_type, headers=headers)
+        return Response(self.body, status_code=self.status, media_type=media_type, headers=headers)
+
+
+class Pages:
+    """The HTML side: every page of the reference, the search page and the playground."""
+
+    def __init__(self, site: Site, cache_size: int):
+        self.site = site
+        self.pages = BoundedCache(cache_size)
+        self.searches = BoundedCache(cache_size)
+
+    def not_found_body(self, message: str, path: str) -> bytes:
+        last = path.strip("/").split("/")[-1] if path.strip("/") else ""
+        maybe = self.site.search.suggestions(last) if last and re.fullmatch(r"[A-Za-z0-9_.\-]{3,64}", last) else []
+        return self.site.render_template("error.html", {"title": "Not found", "status": 404, "message": message,
+                                                        "suggestions": maybe}, path).encode()
+
+    def render_page(self, path: str) -> Cached:
         try:
-            result = 200, site.render(path).encode(), ""
+            result = Cached(200, self.site.render(path).encode())
         except Redirect as r:
-            result = 301, b"", r.path
+            result = Cached(301, b"", r.path)
         except PageMissing as exc:
-            result = 404, site.render_template("error.html", {"title": "Not found", "status": 404,
-                                                              "message": str(exc)}, path).encode(), ""
-        pages.put(path, result)
+            result = Cached(404, self.not_found_body(str(exc), path))
+        self.pages.put(path, result)
         return result
 
-    def search_cached(q: str, arch: str | None, limit: int) -> list[dict]:
-        key = (q, arch, limit)
-        rows = searches.get(key)
-        if rows is None:
-            rows = site.search_rows(q, arch, limit)
-            searches.put(key, rows)
-        return rows
-
-    async def search_rows(q: str, arch: str | None, limit: int) -> list[dict]:
-        rows = searches.get((q, arch, limit))  # answered from memory without a thread hop when cached
-        return rows if rows is not None else await anyio.to_thread.run_sync(search_cached, q, arch, limit)
-
-    @lru_cache(maxsize=128)
-    def diff_cached(a: str, b: str) -> dict:
-        return diff_archs(site.store, a, b)
-
-    @lru_cache(maxsize=256)
-    def show_cached(name: str, arch: str | None, isa: str | None) -> dict:
-        from ..pages import build_page
-
-        page = build_page(site.store, name, arch, isa)
-        page["url"] = "/" + instruction_path(page["arch"], page["name"])
-        return page
-
-    schema_doc = openapi_schema(site.arch_names)
-
-    def html(status: int, body: bytes) -> HTMLResponse:
-        headers = {"cache-control": "public, max-age=300"} if status == 200 else {}
-        return HTMLResponse(body, status_code=status, headers=headers)
-
-    async def page(request: Request):
+    async def page(self, request: Request):
         path = request.url.path.strip("/")
         if request.url.path.endswith("/") and path:
             return RedirectResponse("/" + path, status_code=301)
-        cached = pages.get(path)
-        status, body, target = cached if cached is not None else await anyio.to_thread.run_sync(render_page, path)
-        if status == 301:
-            return RedirectResponse("/" + target, status_code=301)
-        return html(status, body)
+        cached = self.pages.get(path) or await anyio.to_thread.run_sync(self.render_page, path)
+        if cached.status == 301:
+            return RedirectResponse("/" + cached.target, status_code=301)
+        return cached.response(request)
 
-    async def search_page(request: Request):
-        q, arch, err = request.query_params.get("q", ""), request.query_params.get("arch") or None, ""
+    def search_groups(self, q: str, arch: str | None) -> tuple[list[dict], str | None]:
+        key = (q, arch)
+        hit = self.searches.get(key)
+        if hit is None:
+            hit = self.site.search.search(q, arch)
+            self.searches.put(key, hit)
+        return hit
+
+    def render_search(self, q: str, arch_text: str, page: str) -> Cached:
+        ctx = {"title": "Search", "q": q, "arch": arch_text, "error": ""}
         if len(q) > MAX_QUERY:
-            q, err = q[:MAX_QUERY], f"search text is limited to {MAX_QUERY} characters"
-        ctx = {"title": "Search", "q": q, "arch": arch or "", "error": err}
+            q, ctx["q"], ctx["error"] = q[:MAX_QUERY], q[:MAX_QUERY], f"search text is limited to {MAX_QUERY} characters"
         try:
-            arch = site.canonical_arch(arch) if arch else None
+            arch = self.site.canonical_arch(arch_text) if arch_text else None
             if q.strip():
-                ctx["results"] = await search_rows(q.strip(), arch, 100)
+                groups, used = self.search_groups(q.strip(), arch)
+                ctx.update(page_of(groups, int(page) if page.isdigit() and len(page) < 6 else 1), used_arch=used or "")
         except PageMissing as exc:
             ctx["error"] = str(exc)
-        status = 422 if ctx["error"] else 200
-        return HTMLResponse(await anyio.to_thread.run_sync(site.render_template, "search.html", ctx, "search"),
-                            status_code=status)
+        body = self.site.render_template("search.html", ctx, "search").encode()
+        return Cached(422 if ctx["error"] else 200, body)
 
-    async def playground_page(request: Request):
-        params = request.query_params
-        ctx = {"title": "Playground", "native": site.native_archs(), "pg": _playground_form(params),
-               "features": playground.available()}
-        status = ctx["pg"].get("status", 200)
-        body = await anyio.to_thread.run_sync(site.render_template, "playground.html", ctx, "playground")
-        return HTMLResponse(body, status_code=status)
+    async def search_page(self, request: Request):
+        p = request.query_params
+        key = ("page", p.get("q", ""), p.get("arch") or "", p.get("page", "1"))
+        cached = self.searches.get(key)
+        if cached is None:
+            cached = await anyio.to_thread.run_sync(self.render_search, *key[1:])
+            self.searches.put(key, cached)
+        return cached.response(request, max_age=60)
 
-    # -- JSON API -----------------------------------------------------------------------------------------
-    def error(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
+    async def playground_page(self, request: Request):
+        ctx = {"title": "Playground", "native": self.site.native_archs(), "pg": await anyio.to_thread.run_sync(
+            _playground_form, request.query_params), "features": playground.available()}
+        body = await anyio.to_thread.run_sync(self.site.render_template, "playground.html", ctx, "playground")
+        return HTMLResponse(body, status_code=ctx["pg"].get("status", 200))
 
-    async def api_archs(request: Request):
+    async def not_found(self, request: Request, exc: HTTPException):
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"error": exc.detail or "not found"}, status_code=exc.status_code)
+        if exc.status_code == 404:
+            return HTMLResponse(self.not_found_body("no such page", request.url.path), status_code=404)
+        return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain",
+                        headers=getattr(exc, "headers", None))
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class Api:
+    """The JSON API (/api/...): read-only lookups and the playground's actions."""
+
+    def __init__(self, site: Site, pages: Pages, cache_size: int):
+        self.site, self.pages = site, pages
+        self.search_json = BoundedCache(cache_size)
+        self.asm_json = BoundedCache(cache_size)  # /api/asm answers, encoded
+        self.schema_doc = openapi_schema(site.arch_names)
+        self.show_cached = lru_cache(maxsize=256)(self._show)
+        self.diff_cached = lru_cache(maxsize=128)(lambda a, b: diff_archs(site.store, a, b))
+
+    def _show(self, name: str, arch: str | None, isa: str | None) -> dict:
+        from ..pages import build_page
+
+        page = build_page(self.site.store, name, arch, isa)
+        page["url"] = "/" + instruction_path(page["arch"], page["name"])
+        return page
+
+    def arch_or_error(self, text: str | None, prefix: str = ""):
+        try:
+            return self.site.canonical_arch(text) if text else None, None
+        except PageMissing as exc:
+            return None, error(422 if isinstance(exc, UnknownArchName) else 404, prefix + str(exc))
+
+    async def archs(self, request: Request):
         return JSONResponse([{"name": r["name"], "title": r["title"], "family": r["family"], "vendor": r["vendor"],
                               "isa": r["isa"], "kind": r["kind"], "targets": json.loads(r["targets"]),
-                              "instructions": r["instructions"], "url": f"/isa/{r['name']}"} for r in site.arch_rows])
+                              "instructions": r["instructions"], "url": f"/isa/{r['name']}"} for r in self.site.arch_rows])
 
-    async def api_show(request: Request):
+    async def show(self, request: Request):
         from ..pages import NotFound
 
         q = request.query_params
-        name, arch, isa = q.get("name", ""), q.get("arch") or None, q.get("isa") or None
+        name, isa = q.get("name", ""), q.get("isa") or None
         if not name.strip() or len(name) > 100:
             return error(422, "name is required: an instruction name such as v_msad_u8 (at most 100 characters)")
         if not re.fullmatch(r"[A-Za-z0-9_.]+", name.strip()):
             return error(422, "name must be an instruction name: letters, digits, '_' and '.'")
         if isa is not None and isa not in ("amdgpu", "ptx"):
             return error(422, "isa must be amdgpu or ptx")
-        try:
-            arch = site.canonical_arch(arch) if arch else None
-        except PageMissing as exc:
-            return error(422 if isinstance(exc, UnknownArchName) else 404, str(exc))
+        arch, bad = self.arch_or_error(q.get("arch") or None)
+        if bad:
+            return bad
         if arch and isa and archs.by_name(arch).isa != isa:
             return error(404, f"no instruction {name} in {arch}: it is not an architecture of the {isa} ISA")
         try:
-            return JSONResponse(await anyio.to_thread.run_sync(show_cached, name.strip().lower(), arch, isa))
+            return JSONResponse(await anyio.to_thread.run_sync(self.show_cached, name.strip().lower(), arch, isa))
         except NotFound as exc:
             return error(404, str(exc))
 
-    async def api_search(request: Request):
+    async def search(self, request: Request):
         q = request.query_params
-        text, arch, limit = q.get("q", ""), q.get("arch") or None, q.get("limit", "30")
+        text, limit = q.get("q", ""), q.get("limit", "30")
         if not text or len(text) > MAX_QUERY:
             return error(422, f"q is required: 1 to {MAX_QUERY} characters of search text")
-        try:
-            n = int(limit)
-        except ValueError:
-            n = 0
+        n = int(limit) if limit.isdigit() and len(limit) < 6 else 0
         if not 1 <= n <= MAX_LIMIT:
             return error(422, f"limit must be an integer from 1 to {MAX_LIMIT}")
-        try:
-            arch = site.canonical_arch(arch) if arch else None
-        except PageMissing as exc:
-            return error(422 if isinstance(exc, UnknownArchName) else 404, str(exc))
+        arch, bad = self.arch_or_error(q.get("arch") or None)
+        if bad:
+            return bad
         if not text.strip():
             return JSONResponse([])
         key = (text.strip(), arch, n)
-        body = search_json.get(key)
-        if body is None:
-            body = json.dumps(await search_rows(*key), ensure_ascii=False, separators=(",", ":")).encode()
-            search_json.put(key, body)
-        return Response(body, media_type="application/json")
+        cached = self.search_json.get(key)
+        if cached is None:
+            rows = await anyio.to_thread.run_sync(self.site.search_rows, *key)
+            cached = Cached(200, json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode())
+            self.search_json.put(key, cached)
+        return cached.response(request, "application/json", 60)
 
-    async def api_diff(request: Request):
+    async def diff(self, request: Request):
         q = request.query_params
-        try:
-            a, b = site.canonical_arch(q.get("a", "")), site.canonical_arch(q.get("b", ""))
-        except PageMissing as exc:
-            return error(422 if isinstance(exc, UnknownArchName) else 404, f"a and b must be architectures: {exc}")
+        a, bad = self.arch_or_error(q.get("a", "") or "-", "a and b must be architectures: ")
+        b, bad2 = self.arch_or_error(q.get("b", "") or "-", "a and b must be architectures: ")
+        if bad or bad2:
+            return bad or bad2
         if archs.by_name(a).kind != "native" or archs.by_name(a).isa != archs.by_name(b).isa:
             return error(422, "a and b must be generations of one native ISA (e.g. a=rdna2&b=rdna3)")
-        d = await anyio.to_thread.run_sync(diff_cached, a, b)
+        d = await anyio.to_thread.run_sync(self.diff_cached, a, b)
         return JSONResponse({**d, "url": f"/diff/{a}/{b}"})
 
+    @staticmethod
     async def body_json(request: Request) -> dict:
         try:
             data = json.loads(await request.body() or b"null")
@@ -264,18 +306,18 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
             raise playground.BadInput("the body must be a JSON object")
         return data
 
-    def api_action(action):
+    def action(self, fn):
         async def endpoint(request: Request):
             try:
-                data = await body_json(request)
-                return JSONResponse(await anyio.to_thread.run_sync(action, data))
+                data = await self.body_json(request)
+                return JSONResponse(await anyio.to_thread.run_sync(fn, data))
             except playground.FeatureMissing as exc:
                 return error(404, str(exc))
             except playground.BadInput as exc:
                 return error(422, str(exc))
         return endpoint
 
-    async def api_asm(request: Request):
+    async def asm(self, request: Request):
         """Compiler Explorer-style opcode documentation: {tooltip, html, url} (gpuisa.doclookup)."""
         from ..doclookup import DocNotFound, cached, lookup, public
 
@@ -283,78 +325,91 @@ def create_app(store_path: Path | None = None, cache_size: int = 2048) -> Starle
         if isa not in ("amdgpu", "ptx"):
             return error(404, "isa must be amdgpu or ptx: /api/asm/{amdgpu|ptx}/{opcode}")
         arch = request.query_params.get("arch") or None
-        body = asm_json.get((opcode, isa, arch))
+        body = self.asm_json.get((opcode, isa, arch))
         if body is None:
-            doc = cached(opcode, isa, arch, site.store_path)
+            doc = cached(opcode, isa, arch, self.site.store_path)
             try:  # site.store is per thread: taken in the worker thread
-                doc = doc or await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, site.store))
+                doc = doc or await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, self.site.store))
             except DocNotFound as exc:
                 return error(404, str(exc))
             body = json.dumps(public(doc), ensure_ascii=False, separators=(",", ":")).encode()
-            asm_json.put((opcode, isa, arch), body)
+            self.asm_json.put((opcode, isa, arch), body)
         return Response(body, media_type="application/json", headers={"cache-control": "public, max-age=300"})
 
-    async def api_unknown(request: Request):
+    async def unknown(self, request: Request):
         rest = request.path_params["rest"]
-        if rest in ("decode", "encode", "eval"):
+        if rest in ("decode", "encode", "eval", "ptx/check", "ptx/eval"):
             return JSONResponse({"error": "use POST with a JSON body"}, status_code=405, headers={"allow": "POST"})
         if rest in ("archs", "show", "search", "diff", "openapi.json"):
             return JSONResponse({"error": "read-only: use GET"}, status_code=405, headers={"allow": "GET, HEAD"})
         return error(404, "no such API endpoint (see /api/openapi.json)")
 
-    async def api_openapi(request: Request):
-        return JSONResponse(schema_doc)
+    async def openapi(self, request: Request):
+        return JSONResponse(self.schema_doc)
 
-    async def not_found(request: Request, exc: HTTPException):
-        if request.url.path.startswith("/api/"):
-            return error(exc.status_code, exc.detail or "not found")
-        if exc.status_code == 404:
-            body = site.render_template("error.html", {"title": "Not found", "status": 404,
-                                                       "message": "no such page"}, "")
-            return HTMLResponse(body, status_code=404)
-        return Response(str(exc.detail), status_code=exc.status_code, media_type="text/plain",
-                        headers=getattr(exc, "headers", None))
+    def routes(self) -> list:
+        post = ["POST"]
+        return [
+            Route("/api/openapi.json", self.openapi),
+            Route("/api/archs", self.archs),
+            Route("/api/show", self.show),
+            Route("/api/search", self.search),
+            Route("/api/diff", self.diff),
+            Route("/api/decode", self.action(lambda d: playground.decode(d.get("arch"), d.get("hex"), d.get("wave64"))),
+                  methods=post),
+            Route("/api/encode", self.action(lambda d: playground.encode(d.get("arch"), d.get("text"), d.get("wave64"))),
+                  methods=post),
+            Route("/api/eval", self.action(lambda d: playground.evaluate(
+                d.get("arch"), d.get("name"), d.get("lanes", 1), d.get("operands"), d.get("wave64"))), methods=post),
+            Route("/api/ptx/check", self.action(lambda d: playground.ptx_check(d.get("text"), d.get("target"),
+                                                                               d.get("version"))), methods=post),
+            Route("/api/ptx/eval", self.action(lambda d: playground.ptx_evaluate(d.get("text"), d.get("operands"))),
+                  methods=post),
+            Route("/api/asm/{isa}/{opcode}", self.asm),
+            Route("/api/{rest:path}", self.unknown, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
+        ]
 
+
+def create_app(store_path: Path | None = None, cache_size: int = 4096) -> Starlette:
+    site = Site(store_path)
+    pages = Pages(site, cache_size)
+    api = Api(site, pages, cache_size)
     routes = [
-        Route("/api/openapi.json", api_openapi),
-        Route("/api/archs", api_archs),
-        Route("/api/show", api_show),
-        Route("/api/search", api_search),
-        Route("/api/diff", api_diff),
-        Route("/api/decode", api_action(lambda d: playground.decode(d.get("arch"), d.get("hex"))), methods=["POST"]),
-        Route("/api/encode", api_action(lambda d: playground.encode(d.get("arch"), d.get("text"))), methods=["POST"]),
-        Route("/api/eval", api_action(lambda d: playground.evaluate(d.get("arch"), d.get("name"), d.get("lanes", 1),
-                                                                    d.get("operands"))), methods=["POST"]),
-        Route("/api/asm/{isa}/{opcode}", api_asm),
-        Route("/api/{rest:path}", api_unknown, methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]),
+        *api.routes(),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
-        Route("/search", search_page),
-        Route("/playground", playground_page),
-        Route("/{path:path}", page),
+        Route("/search", pages.search_page),
+        Route("/playground", pages.playground_page),
+        Route("/{path:path}", pages.page),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: pages.not_found})
     app.state.site = site
-    return guard(app)
+    return guard(GZipMiddleware(app, minimum_size=800, compresslevel=6))
 
 
 def _playground_form(params) -> dict:
     """The no-JavaScript playground: the form's GET parameters answered on the server."""
     mode = params.get("mode", "decode")
-    pg = {"mode": mode if mode in ("decode", "encode", "eval") else "decode", "arch": params.get("arch", "rdna3"),
+    pg = {"mode": mode if mode in ("decode", "encode", "eval", "ptx") else "decode", "arch": params.get("arch", "rdna4"),
           "hex": params.get("hex", ""), "text": params.get("text", ""), "name": params.get("name", ""),
-          "lanes": params.get("lanes", "1"), "operands": params.get("operands", "")}
+          "lanes": params.get("lanes", "1"), "operands": params.get("operands", ""),
+          "wave64": params.get("wave64", "") in ("1", "on", "true"), "ptx": params.get("ptx", ""),
+          "action": "eval" if params.get("action") == "eval" else "check"}
     try:
         if pg["mode"] == "decode" and pg["hex"]:
-            pg["result"] = playground.decode(pg["arch"], pg["hex"])
+            pg["result"] = playground.decode(pg["arch"], pg["hex"], pg["wave64"])
         elif pg["mode"] == "encode" and pg["text"]:
-            pg["result"] = playground.encode(pg["arch"], pg["text"])
+            pg["result"] = playground.encode(pg["arch"], pg["text"], pg["wave64"])
         elif pg["mode"] == "eval" and pg["name"]:
             try:
                 lanes = int(pg["lanes"])
             except ValueError:
                 raise playground.BadInput(f"lanes must be an integer from 1 to {playground.MAX_LANES}") from None
             pg["result"] = playground.evaluate(pg["arch"], pg["name"], lanes,
-                                               playground.parse_operands_text(pg["operands"]))
+                                               playground.parse_operands_text(pg["operands"]), pg["wave64"])
+        elif pg["mode"] == "ptx" and pg["ptx"]:
+            ops = playground.parse_operands_text(pg["operands"])
+            pg["result"] = (playground.ptx_evaluate(pg["ptx"], ops) if pg["action"] == "eval"
+                            else playground.ptx_check(pg["ptx"]))
     except playground.FeatureMissing as exc:
         pg["error"], pg["status"] = str(exc), 404
     except playground.BadInput as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -25,14 +26,50 @@ def _init_worker(store_path: str) -> None:
     _worker_site = Site(Path(store_path))
 
 
+_PRE = re.compile(r"(<pre\b.*?</pre>|<textarea\b.*?</textarea>)", re.S)
+_GAPS = re.compile(r">\s*\n\s*<")
+_LINES = re.compile(r"\n\s+")
+
+
+def compact_html(html: str) -> str:
+    """Line breaks and indentation between tags dropped (never inside pre or textarea): the same page, smaller."""
+    parts = _PRE.split(html)
+    for i in range(0, len(parts), 2):
+        parts[i] = _LINES.sub("\n", _GAPS.sub("><", parts[i]))
+    return "".join(parts)
+
+
 def _render_batch(args: tuple[str, list[str]]) -> int:
     out_dir, paths = args
     out = Path(out_dir)
+    made: set[Path] = set()
     for path in paths:
         target = out / Linker.file_of(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(_worker_site.render(path, static=True), encoding="utf-8")
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        target.write_text(compact_html(_worker_site.render(path, static=True)), encoding="utf-8")
     return len(paths)
+
+
+def write_static(site: Site, out_dir: Path) -> None:
+    """The shared assets: CSS, scripts, the search index and each architecture's encoding diagrams once."""
+    from .search import gfx_map
+
+    static_out = out_dir / "static"
+    static_out.mkdir(exist_ok=True)
+    for f in STATIC.iterdir():
+        if f.is_file():
+            shutil.copyfile(f, static_out / f.name)
+    titles = json.loads(site.arch_titles_json)
+    (static_out / "site.js").write_text("window.GPUISA_ARCHS=" + json.dumps(titles, separators=(",", ":")) +
+                                        ";window.GPUISA_GFX=" + json.dumps(gfx_map(site.arch_names), separators=(",", ":")) + ";\n")
+    index = json.dumps(site.search.static_index(), ensure_ascii=True, separators=(",", ":"))
+    # '</' cannot close a script element here (the file is loaded by src=), but keep it inert anyway.
+    (static_out / "search-index.js").write_text("window.GPUISA_INDEX=" + index.replace("</", "<\\/") + ";\n")
+    for arch in site.arch_names:
+        if site.store.encoding_names(arch):
+            (static_out / f"layouts-{arch}.js").write_text(site.layouts_js(arch))
 
 
 def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None = None,
@@ -42,14 +79,7 @@ def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None 
     site = Site(store_path)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    static_out = out_dir / "static"
-    static_out.mkdir(exist_ok=True)
-    for f in STATIC.iterdir():
-        if f.is_file():
-            shutil.copyfile(f, static_out / f.name)
-    index = json.dumps(site.search_index(), ensure_ascii=True, separators=(",", ":"))
-    # '</' cannot close a script element here (the file is loaded by src=), but keep it inert anyway.
-    (static_out / "search-index.js").write_text("window.GPUISA_INDEX=" + index.replace("</", "<\\/") + ";\n")
+    write_static(site, out_dir)
     paths = site.all_paths()
     jobs = jobs or max(1, min(os.cpu_count() or 1, 8))
     size = max(50, len(paths) // (jobs * 8) + 1)

@@ -57,6 +57,8 @@ ARCH = {"type": "object", "required": ["name", "title", "vendor", "isa", "kind",
                        "targets": {"type": "array", "items": {"type": "string"}},
                        "instructions": {"type": "integer"}, "url": {"type": "string"}}}
 NAMES = {"type": "array", "items": {"type": "string"}}
+WAVE64 = {"type": "boolean", "default": False, "description": "wave64 (vcc instead of vcc_lo on RDNA)"}
+PTX_TEXT = {"type": "string", "minLength": 1, "maxLength": 512, "pattern": "\\S", "example": "vsub.u32.u32.u32 d, a, b;"}
 DIFF = {"type": "object",
         "required": ["from", "to", "added", "removed", "renumbered", "reencoded", "layout_changed", "counts", "url"],
         "properties": {"from": {"type": "string"}, "to": {"type": "string"}, "added": NAMES, "removed": NAMES,
@@ -147,7 +149,7 @@ def openapi_schema(present: list[str]) -> dict:
             "/api/decode": _post(
                 "decode machine code (bytes in memory order)",
                 {"arch": arch_body, "hex": {"type": "string", "maxLength": 2 * playground.MAX_BYTES, "pattern": HEX_PATTERN,
-                                            "example": "05 00 39 d6 01 05 0e 00"}},
+                                            "example": "05 00 39 d6 01 05 0e 00"}, "wave64": WAVE64},
                 ["arch", "hex"],
                 {"type": "object", "required": ["arch", "bytes", "instructions"],
                  "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"},
@@ -155,7 +157,7 @@ def openapi_schema(present: list[str]) -> dict:
             "/api/encode": _post(
                 "assemble text into machine code",
                 {"arch": arch_body, "text": {"type": "string", "minLength": 1, "maxLength": playground.MAX_TEXT, "pattern": "\\S",
-                                             "example": "v_msad_u8 v5, v1, v2, v3"}},
+                                             "example": "v_msad_u8 v5, v1, v2, v3"}, "wave64": WAVE64},
                 ["arch", "text"],
                 {"type": "object", "required": ["arch"],
                  "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"}, "hex": {"type": "string"},
@@ -163,7 +165,7 @@ def openapi_schema(present: list[str]) -> dict:
             "/api/eval": _post(
                 "evaluate an instruction on chosen operand values (one value, or one per lane)",
                 {"arch": arch_body, "name": {"type": "string", "pattern": "^[A-Za-z0-9_.]{1,%d}$" % playground.MAX_NAME},
-                 "lanes": {"type": "integer", "minimum": 1, "maximum": lanes, "default": 1},
+                 "lanes": {"type": "integer", "minimum": 1, "maximum": lanes, "default": 1}, "wave64": WAVE64,
                  "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
                               "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]{0,31}$",
                                                 "not": {"enum": ["arch", "name", "lanes"]}},
@@ -175,5 +177,33 @@ def openapi_schema(present: list[str]) -> dict:
                 {"type": "object", "required": ["arch", "name", "lanes", "result"],
                  "properties": {"arch": {"type": "string"}, "name": {"type": "string"}, "lanes": {"type": "integer"},
                                 "result": {}}}),
+            "/api/ptx/check": _post(
+                "check one PTX instruction against the catalog (gpuisa ptx check)",
+                {"text": PTX_TEXT, "target": {"type": "string", "maxLength": 16, "example": "sm_90"},
+                 "version": {"type": "string", "maxLength": 8, "example": "8.0"}},
+                ["text"],
+                {"type": "object", "required": ["valid"],
+                 "properties": {"valid": {"type": "boolean"}, "name": {"type": "string", "nullable": True},
+                                "form": {"type": "string", "nullable": True}, "error": {"type": "string", "nullable": True},
+                                "min_target": {"type": "string", "nullable": True},
+                                "ptx_version": {"type": "string", "nullable": True}}}),
+            "/api/ptx/eval": _post(
+                "evaluate one PTX instruction on integer inputs (gpuisa eval --isa ptx)",
+                {"text": PTX_TEXT, "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
+                                                "additionalProperties": {"type": "integer"}}},
+                ["text"],
+                {"type": "object", "required": ["text", "result"],
+                 "properties": {"text": {"type": "string"}, "form": {"type": "string"}, "result": {}}}),
+            "/api/asm/{isa}/{opcode}": {"get": {
+                "summary": "documentation of an opcode as compilers emit it (Compiler Explorer's asm documentation)",
+                "parameters": [{"name": "isa", "in": "path", "required": True,
+                                "schema": {"type": "string", "enum": ["amdgpu", "ptx"]}},
+                               {"name": "opcode", "in": "path", "required": True,
+                                "schema": {"type": "string", "minLength": 1, "maxLength": 100, "example": "v_add_f32_e64"}},
+                               _arch_param(present, False)],
+                "responses": {"200": _json({"type": "object", "required": ["tooltip", "html", "url"],
+                                            "properties": {"tooltip": {"type": "string"}, "html": {"type": "string"},
+                                                           "url": {"type": "string"}}}, "the documentation"),
+                              **_errors(404)}}},
         },
     }

@@ -85,17 +85,18 @@ def native_arch(text) -> str:
 
 
 def parse_hex(text) -> bytes:
-    """Bytes in memory order: '05 00 39 d6', '050039d6', '[0x05,0x00,...]' (llvm-mc's -show-encoding)."""
+    """The bytes of ``gpuisa decode HEX``: the CLI's own parser (bytes '05 00 39 d6', little-endian dwords
+    '0xd6390005', one hex string), so the playground and the command line read an input alike."""
+    from ..codec.cli import parse_hex as cli_parse_hex
+
     if not isinstance(text, str):
-        raise BadInput("hex must be a string of hexadecimal bytes, e.g. '05 00 39 d6 01 05 0e 00'")
+        raise BadInput("hex must be a string: bytes '05 00 39 d6', dwords '0xd6390005' or one hex string")
     if len(text) > MAX_HEX_CHARS:
         raise BadInput(f"hex is too long: at most {MAX_HEX_CHARS} characters ({MAX_BYTES} bytes)")
-    if not HEX_RE.fullmatch(text):
-        if not re.search(r"[0-9A-Fa-f]", text):
-            raise BadInput("hex is empty: give the instruction's bytes, e.g. '05 00 39 d6 01 05 0e 00'")
-        raise BadInput("hex must be whole bytes of two hexadecimal digits (separators: spaces, commas, 0x prefixes)")
-    digits = "".join(BYTE_RE.findall(text))
-    data = bytes.fromhex(digits)
+    try:
+        data = cli_parse_hex(text.replace("[", " ").replace("]", " ").split())
+    except UserError as exc:
+        raise BadInput(str(exc)) from None
     if len(data) > MAX_BYTES:
         raise BadInput(f"at most {MAX_BYTES} bytes can be decoded at once")
     return data
@@ -129,31 +130,106 @@ def _feature_errors(what: str):
     return (UserError, ValueError, KeyError, LookupError, OverflowError)
 
 
-def decode(arch, hex_text) -> dict:
+def _wave64(value) -> bool:
+    if value in (None, False, "", "0", 0, "false", "off"):
+        return False
+    if value in (True, "1", 1, "true", "on"):
+        return True
+    raise BadInput("wave64 must be true or false")
+
+
+def decode(arch, hex_text, wave64=False) -> dict:
+    """``gpuisa decode --json``'s lines: the CLI's parser, decoder and listing."""
     a = native_arch(arch)
     data = parse_hex(hex_text)
-    fn = _need("decode")
+    w64 = _wave64(wave64)
     try:
-        result = fn(a, data)
+        from ..codec.decoder import get_decoder
+        from ..codec.listing import write_raw
+    except ImportError:
+        fn = _need("decode")
+        try:
+            return {"arch": a, "bytes": len(data), "wave64": w64, "instructions": jsonable(list(fn(a, data)))}
+        except _feature_errors("decode") as exc:
+            raise BadInput(f"cannot decode these bytes for {archs.by_name(a).title}: {exc}") from None
+    import io
+    import json
+
+    buf = io.BytesIO()
+    try:
+        write_raw(buf, get_decoder(a, w64), data, True)
     except _feature_errors("decode") as exc:
         raise BadInput(f"cannot decode these bytes for {archs.by_name(a).title}: {exc}") from None
-    return {"arch": a, "bytes": len(data), "instructions": jsonable(list(result))}
+    lines = [json.loads(x) for x in buf.getvalue().decode().splitlines() if x.strip()]
+    for line in lines:
+        line["name"] = (line.get("text") or "").split(" ", 1)[0]
+    return {"arch": a, "bytes": len(data), "wave64": w64, "instructions": lines}
 
 
-def encode(arch, text) -> dict:
+def encode(arch, text, wave64=False) -> dict:
+    """``gpuisa encode``: the CLI's assembler, every line; errors one line each."""
     a = native_arch(arch)
     if not isinstance(text, str) or not text.strip():
         raise BadInput("text must be assembly text, e.g. 'v_msad_u8 v5, v1, v2, v3'")
     if len(text) > MAX_TEXT or text.count("\n") >= MAX_LINES:
         raise BadInput(f"text is too long: at most {MAX_TEXT} characters and {MAX_LINES} lines")
-    fn = _need("encode")
+    w64 = _wave64(wave64)
+    from ..codec.cli import assemble_lines
+
+    lines = list(enumerate(text.split("\n"), 1))
     try:
-        data = fn(a, text)
+        results, errors = assemble_lines(a, lines, w64)
     except _feature_errors("encode") as exc:
         raise BadInput(f"cannot encode this text for {archs.by_name(a).title}: {exc}") from None
-    if isinstance(data, (bytes, bytearray)):
-        return {"arch": a, "bytes": len(data), "hex": bytes(data).hex(" ")}
-    return {"arch": a, "result": jsonable(data)}
+    if errors:
+        e = errors[0]
+        raise BadInput(e.reason if len(lines) == 1 else f"line {e.line}: {e.reason}")
+    data = b"".join(r.data for _, _, r in results)
+    return {"arch": a, "bytes": len(data), "hex": data.hex(" "), "wave64": w64,
+            "lines": [{"offset": o, "text": t, "hex": r.data.hex(" "), "encoding": r.encoding} for o, t, r in results]}
+
+
+def ptx_check(text, target=None, version=None) -> dict:
+    """``gpuisa ptx check``: one PTX instruction against the catalog."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadInput("text must be one PTX instruction, e.g. 'vsub.u32.u32.u32 d, a, b;'")
+    if len(text) > 512 or "\n" in text.strip():
+        raise BadInput("text must be one PTX instruction of at most 512 characters")
+    from ..ptx.check import check_instruction
+
+    try:
+        r = check_instruction(text.strip(), target or None, version or None)
+    except (UserError, ValueError, KeyError) as exc:
+        raise BadInput(str(exc).splitlines()[0] if str(exc) else "cannot check this instruction") from None
+    return {"isa": "ptx", "text": text.strip(), **{k: r.get(k) for k in ("valid", "name", "form", "error",
+                                                                         "min_target", "ptx_version")}}
+
+
+def ptx_evaluate(text, operands=None) -> dict:
+    """``gpuisa eval --isa ptx``: one PTX instruction on integer inputs."""
+    check = ptx_check(text)
+    if not check["valid"]:
+        raise BadInput(f"not a valid PTX instruction: {check['error']}")
+    operands = operands or {}
+    if not isinstance(operands, dict) or len(operands) > MAX_OPERANDS:
+        raise BadInput(f"operands must be an object of at most {MAX_OPERANDS} NAME: value pairs")
+    inputs = {}
+    for k, v in operands.items():
+        if not isinstance(k, str) or not _OPERAND_NAME.fullmatch(k):
+            raise BadInput(f"operand name {str(k)[:40]!r} is not allowed (letters, digits, '_')")
+        v = _operand_value(k, v)
+        if not isinstance(v, int):
+            raise BadInput(f"PTX operand {k} takes one integer (decimal, 0x.., 0b..)")
+        inputs[k] = v
+    try:
+        from ..ptx.semantics import evaluate_ptx
+    except ImportError:
+        raise FeatureMissing("PTX semantics are not available in this installation") from None
+    try:
+        res = evaluate_ptx(check["text"], inputs)
+    except (ValueError, KeyError, UserError) as exc:
+        raise BadInput(str(exc).splitlines()[0] if str(exc) else "cannot evaluate this instruction") from None
+    return {"isa": "ptx", "text": check["text"], "form": check["form"], "result": jsonable(res)}
 
 
 _OPERAND_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
@@ -201,23 +277,25 @@ def parse_operands_text(text: str) -> dict:
     return out
 
 
-def evaluate(arch, name, lanes=1, operands=None) -> dict:
-    a = native_arch(arch) if arch not in ("ptx",) else "ptx"
+def evaluate(arch, name, lanes=1, operands=None, wave64=False) -> dict:
+    a = native_arch(arch)
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.]{1,%d}" % MAX_NAME, name):
         raise BadInput(f"name must be an instruction name (letters, digits, '_', '.'; at most {MAX_NAME} characters)")
     if isinstance(lanes, bool) or not isinstance(lanes, int) or not 1 <= lanes <= MAX_LANES:
         raise BadInput(f"lanes must be an integer from 1 to {MAX_LANES}")
+    w64 = _wave64(wave64)
     operands = operands or {}
     if not isinstance(operands, dict) or len(operands) > MAX_OPERANDS:
         raise BadInput(f"operands must be an object of at most {MAX_OPERANDS} NAME: value pairs")
     clean = {}
     for k, v in operands.items():
-        if not isinstance(k, str) or not _OPERAND_NAME.fullmatch(k) or k in ("arch", "name", "lanes"):
+        if not isinstance(k, str) or not _OPERAND_NAME.fullmatch(k) or k in ("arch", "name", "lanes", "wave"):
             raise BadInput(f"operand name {str(k)[:40]!r} is not allowed (letters, digits, '_'; at most 32 characters)")
         clean[k] = _operand_value(k, v)  # names as the semantics engine spells them (S0, S1, ...)
     fn = _need("evaluate")
+    kw = {"wave": 64} if w64 else {}
     try:
-        result = fn(a, name.lower(), lanes=lanes, **clean)
+        result = fn(a, name.lower(), lanes=lanes, **kw, **clean)
     except (TypeError,) + _feature_errors("evaluate") as exc:
         raise BadInput(f"cannot evaluate {name} on {a}: {exc}") from None
-    return {"arch": a, "name": name.lower(), "lanes": lanes, "result": jsonable(result)}
+    return {"arch": a, "name": name.lower(), "lanes": lanes, "wave64": w64, "result": jsonable(result)}

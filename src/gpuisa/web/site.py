@@ -22,6 +22,8 @@ from ..pages import NotFound, build_page, field_json
 from ..render.html import format_note, layout_svg, slug_ok
 from ..sources.derive import CATEGORY_TITLES
 from ..store import Store
+from . import instruction as inst_parts
+from .search import SearchIndex
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
@@ -75,9 +77,13 @@ class Linker:
         if not self.static:
             return "/" + path + frag
         if self._prefix is None:
-            depth = self.file_of(self.current).count("/")
-            self._prefix = "../" * depth
-        return self._prefix + self.file_of(path) + frag
+            self._prefix = posixpath.dirname(self.file_of(self.current))
+        target = self.file_of(path)
+        if not self._prefix:
+            return target + frag
+        if target.startswith(self._prefix + "/"):  # same folder (isa/rdna4/...): the shortest link
+            return target[len(self._prefix) + 1:] + frag
+        return posixpath.relpath(target, self._prefix) + frag
 
 
 def instruction_path(arch: str, name: str) -> str:
@@ -86,6 +92,18 @@ def instruction_path(arch: str, name: str) -> str:
 
 def _field_dict(f) -> dict:
     return field_json(f)
+
+
+def _opcode_placeholder(svg: str, op_field: str) -> str:
+    """The opcode field's bits (drawn as zeros) replaced by @B@ in its text and title."""
+    import re
+
+    def fix(m):
+        g = m.group(0)
+        g = re.sub(r'(<text class="bits[^"]*"[^>]*>)[01]+(</text>)', r"\1@B@\2", g)
+        return re.sub(r"( = )[01]+(</title>)", r"\1@B@\2", g)
+
+    return re.sub(r'<g class="field opcode" data-field="%s".*?</g>' % re.escape(op_field), fix, svg, flags=re.S)
 
 
 def _bits_text(f: dict) -> str:
@@ -118,6 +136,22 @@ class Site:
         self.arch_rows = [dict(r) for r in self.store.archs()]
         self.arch_names = [r["name"] for r in self.arch_rows]
         self.arch_titles_json = json.dumps({n: archs.by_name(n).title for n in archs.newest_first(self.arch_names)})
+        self._search: SearchIndex | None = None
+        self._encodings: dict[tuple[str, str], object] = {}
+
+    @property
+    def search(self) -> SearchIndex:
+        if self._search is None:
+            with self._lock:
+                if self._search is None:
+                    self._search = SearchIndex(self.store, self.arch_names)
+        return self._search
+
+    def encoding_of(self, arch: str, enc: str):
+        key = (arch, enc)
+        if key not in self._encodings:
+            self._encodings[key] = self.store.encoding(arch, enc)
+        return self._encodings[key]
 
     @property
     def store(self) -> Store:
@@ -136,7 +170,7 @@ class Site:
             raise PageMissing(f"architecture {a.title} is not in the store")
         return a.name
 
-    def page_for(self, path: str) -> tuple[str, dict]:
+    def page_for(self, path: str, static: bool = False) -> tuple[str, dict]:
         """(template, context) of a canonical path; PageMissing or Redirect otherwise."""
         parts = path.strip("/").split("/") if path.strip("/") else []
         if any(not slug_ok(p) for p in parts):
@@ -155,6 +189,10 @@ class Site:
                 if [a, b] != parts[1:]:
                     raise Redirect(f"diff/{a}/{b}")
                 return "diff.html", self.diff(a, b)
+        if parts[0] == "isa" and len(parts) == 2 and parts[1].lower() not in self.arch_names:
+            newest = self.search.newest_arch(parts[1].lower())
+            if newest is not None:
+                raise Redirect(instruction_path(newest, parts[1].lower()))
         if parts[0] == "isa" and len(parts) >= 2:
             arch = self.canonical_arch(parts[1])
             if arch != parts[1]:
@@ -165,7 +203,7 @@ class Site:
                 name = parts[2].lower()
                 if name != parts[2]:
                     raise Redirect(instruction_path(arch, name))
-                return "instruction.html", self.instruction(arch, name)
+                return "instruction.html", self.instruction(arch, name, static)
             if len(parts) == 4 and parts[2] == "encoding":
                 return "encoding.html", self.encoding(arch, parts[3])
             if len(parts) == 4 and parts[2] == "format":
@@ -183,8 +221,11 @@ class Site:
         for r in self.arch_rows:
             vendors.setdefault(r["vendor"], {}).setdefault(r["isa"], []).append(
                 {**r, "targets": json.loads(r["targets"])})
-        native = [r["name"] for r in self.native_archs()]
-        steps = [(a, b) for a, b in zip(archs.generation_order(native), archs.generation_order(native)[1:])]
+        native = archs.generation_order([r["name"] for r in self.native_archs()])
+        steps = []
+        for fam in dict.fromkeys(archs.by_name(n).family for n in native):  # each family oldest to newest
+            chain = sorted((n for n in native if archs.by_name(n).family == fam), key=lambda n: archs.by_name(n).order)
+            steps += list(zip(chain, chain[1:]))
         return {"title": "gpuisa", "vendors": vendors, "steps": steps,
                 "total": sum(r["instructions"] for r in self.arch_rows)}
 
@@ -213,7 +254,7 @@ class Site:
                 "groups": [(cat, list(items.values())) for cat, items in sorted(groups.items())],
                 "formats": sorted(idx["format"]), "kinds": sorted(idx["kind"])}
 
-    def instruction(self, arch: str, name: str) -> dict:
+    def instruction(self, arch: str, name: str, static: bool = False) -> dict:
         try:
             page = build_page(self.store, name, arch)
         except NotFound as exc:
@@ -221,19 +262,33 @@ class Site:
         a = archs.by_name(arch)
         diagrams = []
         for enc in page["encodings"]:
-            e = self.store.encoding(arch, enc["name"])
-            diagrams.append(layout_svg(
-                enc["fields"], enc["width"] or 32, f"{enc['name']} encoding of {name} on {a.title}",
-                f"{a.title} · {enc['name']} · {enc['width']} bits · opcode {enc['opcode']}",
-                opcode_field=e.op_field if e else None, opcode=enc["opcode"]) if enc["fields"] else None)
+            e = self.encoding_of(arch, enc["name"])
+            if not enc["fields"]:
+                diagrams.append(None)
+            elif static and e is not None:  # drawn by static/layouts-ARCH.js: one copy per encoding, not per page
+                diagrams.append({"layout": f"{arch}/{enc['name']}", "opcode": enc["opcode"]})
+            else:
+                diagrams.append(layout_svg(
+                    enc["fields"], enc["width"] or 32, f"{enc['name']} encoding of {name} on {a.title}",
+                    f"{a.title} · {enc['name']} · {enc['width']} bits · opcode {enc['opcode']}",
+                    opcode_field=e.op_field if e else None, opcode=enc["opcode"]))
         gens = []
         for g in archs.generation_order(list(page["generations"])):
             info = page["generations"][g]
             gens.append({"arch": g, "title": archs.by_name(g).title, "info": info, "current": g == arch})
         extra = {k: v for k, v in page.items() if k not in KNOWN_KEYS and v not in (None, "", [], {})}
         flags = {k: v for k, v in (page.get("flags") or {}).items() if v}
+        forms, form_operands = inst_parts.forms_table(page.get("forms"))
+        operands = page.get("operands") or []
+        if form_operands:  # every operand of every syntax form (vsub's c is in its 4-operand forms only)
+            names = {o.get("name") for o in operands if isinstance(o, dict)}
+            operands = [*operands, *({**o, "size": None, "implicit": False, "note": "in some forms only"}
+                                     for o in form_operands if o["name"] not in names)]
         return {"title": f"{name} · {page['arch_title']}", "page": page, "diagrams": diagrams, "gens": gens,
-                "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)]}
+                "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)],
+                "cards": inst_parts.relation_cards(page, set(self.arch_names)), "forms": forms, "operands": operands,
+                "enc_gens": inst_parts.generation_opcodes(self.store, name, arch, self.encoding_of)
+                if a.kind == "native" else [], "docs": inst_parts.doc_links(page)}
 
     def encoding(self, arch: str, enc_name: str) -> dict:
         a = archs.by_name(arch)
@@ -323,7 +378,7 @@ class Site:
 
     # -- rendering --------------------------------------------------------------------------------------------
     def render(self, path: str, static: bool = False) -> str:
-        template, ctx = self.page_for(path)
+        template, ctx = self.page_for(path, static)
         return self.render_template(template, ctx, path, static)
 
     def render_template(self, template: str, ctx: dict, path: str, static: bool = False) -> str:
@@ -334,24 +389,31 @@ class Site:
             arch_titles_json=self.arch_titles_json)
 
     def search_rows(self, q: str, arch: str | None, limit: int) -> list[dict]:
-        return [{"name": r["name"], "arch": r["arch"], "isa": r["isa"], "summary": r["summary"],
-                 "url": "/" + instruction_path(r["arch"], r["name"])} for r in self.store.search(q, arch, limit)]
-
-    def search_index(self) -> list[list[str]]:
-        """[name, arch, summary] of every instruction page, newest architecture first (the static search)."""
-        st = self.store
+        """The API's rows: one per instruction and architecture, instructions in the search's order."""
         out = []
-        for arch in archs.newest_first(list(self.arch_names)):
-            seen = set()
-            if archs.by_name(arch).kind == "virtual":
-                rows = [st.instruction(n, arch) for n in sorted(st.all_names(arch))]
-            else:
-                rows = st.list_arch(arch)
-            for r in rows:
-                if r["name"] not in seen:
-                    seen.add(r["name"])
-                    out.append([r["name"], arch, r["summary"]])
+        for g in self.search.search(q, arch)[0]:
+            for a in g["archs"]:
+                out.append({"name": g["name"], "arch": a, "isa": g["isa"], "summary": g["summary"],
+                            "url": "/" + instruction_path(a, g["name"])})
+                if len(out) >= limit:
+                    return out
         return out
+
+    def layouts_js(self, arch: str) -> str:
+        """static/layouts-ARCH.js: each encoding's diagram once, @N@ / @O@ / @B@ standing for the instruction's
+        name, opcode and opcode bits (the static export's pages name a layout instead of carrying it)."""
+        a = archs.by_name(arch)
+        out = {}
+        for enc_name in self.store.encoding_names(arch):
+            e = self.encoding_of(arch, enc_name)
+            fields = [_field_dict(f) for f in e.sorted_fields()]
+            svg = layout_svg(fields, e.width, f"{enc_name} encoding of @N@ on {a.title}",
+                             f"{a.title} · {enc_name} · {e.width} bits · opcode @O@", opcode_field=e.op_field, opcode=0)
+            if e.op_field:
+                svg = _opcode_placeholder(svg, e.op_field)
+            out[enc_name] = svg
+        return "window.GPUISA_LAYOUTS=window.GPUISA_LAYOUTS||{};window.GPUISA_LAYOUTS[" + json.dumps(arch) + "]=" + \
+            json.dumps(out, ensure_ascii=True).replace("</", "<\\/") + ";\n"
 
     def all_paths(self) -> list[str]:
         """Every page of the reference (the static export's page list)."""

@@ -6,7 +6,7 @@
   var staticMode = body.dataset.mode === "static";
   var root = body.dataset.root === undefined ? "/" : body.dataset.root;
   var archTitles = {};
-  try { archTitles = JSON.parse(body.dataset.archs || "{}"); } catch (e) { archTitles = {}; }
+  try { archTitles = window.GPUISA_ARCHS || JSON.parse(body.dataset.archs || "{}"); } catch (e) { archTitles = {}; }
   var archOrder = Object.keys(archTitles);
 
   function el(tag, cls, text) {
@@ -54,42 +54,32 @@
     if (index) return cb(index);
     indexWaiters.push(cb);
     if (indexWaiters.length > 1) return;
+    loadScript(root + "static/search.js", function () {
+      loadScript(root + "static/search-index.js", function () {
+        index = window.GPUISA_INDEX || [];
+        indexWaiters.forEach(function (f) { f(index); });
+        indexWaiters = [];
+      });
+    });
+  }
+  function loadScript(src, cb) {
     var s = document.createElement("script");
-    s.src = root + "static/search-index.js";
-    s.onload = function () {
-      index = window.GPUISA_INDEX || [];
-      indexWaiters.forEach(function (f) { f(index); });
-      indexWaiters = [];
-    };
+    s.src = src;
+    s.onload = cb;
     document.head.appendChild(s);
   }
 
-  // The exported site's search: exact name, name prefix, fragment, then every word in the summary.
-  function localSearch(text, limit) {
-    var t = text.trim().toLowerCase(), words = t.split(/[^a-z0-9_.]+/).filter(Boolean), scored = [];
-    for (var i = 0; i < index.length; i++) {
-      var r = index[i], n = r[0], s;
-      if (n === t) s = 0; else if (n.indexOf(t) === 0) s = 1; else if (n.indexOf(t) >= 0) s = 2;
-      else {
-        var sum = (r[2] || "").toLowerCase(), all = words.length > 0;
-        for (var w = 0; w < words.length; w++) if (sum.indexOf(words[w]) < 0 && n.indexOf(words[w]) < 0) { all = false; break; }
-        if (!all) continue;
-        s = 3;
-      }
-      scored.push([s, n.length, i]);
-    }
-    scored.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1] || a[2] - b[2]; });
-    return scored.slice(0, limit).map(function (x) {
-      var r = index[x[2]];
-      return { name: r[0], arch: r[1], summary: r[2], url: instUrl(r[1], r[0]) };
-    });
+  // The exported site's search: static/search.js, the same tiers and order as the server's.
+  function localGroups(text, arch) {
+    return window.gpuisaSearch(index, text, arch || null).groups;
   }
 
-  function fetchResults(text, limit, cb) {
-    if (staticMode) return loadIndex(function () { cb(localSearch(text, limit)); });
-    fetch(root + "api/search?limit=" + limit + "&q=" + encodeURIComponent(text))
+  // Groups {name, archs, summary}: the static index, or the server's /api/search rows grouped.
+  function fetchGroups(text, cb) {
+    if (staticMode) return loadIndex(function () { cb(localGroups(text).slice(0, 12)); });
+    fetch(root + "api/search?limit=120&q=" + encodeURIComponent(text))
       .then(function (r) { return r.ok ? r.json() : []; })
-      .then(cb, function () { cb([]); });
+      .then(function (rows) { cb(grouped(rows).slice(0, 12)); }, function () { cb([]); });
   }
 
   function grouped(rows) {
@@ -101,30 +91,37 @@
     return order.map(function (n) { return by[n]; });
   }
 
-  function show(rows, text) {
+  function setOpen(open) {
+    box.hidden = !open;
+    q.setAttribute("aria-expanded", String(open));
+    if (!open) q.removeAttribute("aria-activedescendant");
+  }
+
+  function show(groups, text) {
     box.textContent = "";
     active = -1;
-    var groups = grouped(rows).slice(0, 12);
     if (!groups.length) {
       box.appendChild(el("div", "none", "No instruction matches \u201c" + text + "\u201d"));
     }
-    groups.forEach(function (g) {
+    groups.forEach(function (g, i) {
       var a = el("a", "hit");
       a.href = instUrl(g.archs[0], g.name);
+      a.id = "suggest-" + i;
       a.setAttribute("role", "option");
+      a.setAttribute("aria-selected", "false");
       a.appendChild(el("code", null, g.name));
       a.appendChild(el("span", "archs", g.archs.map(function (x) { return archTitles[x] || x; }).join(" \u00b7 ")));
       a.appendChild(el("span", "sum", g.summary));
       box.appendChild(a);
     });
-    box.hidden = false;
+    setOpen(true);
   }
 
   function query() {
     var text = q.value.trim();
-    if (!text) { box.hidden = true; return; }
+    if (!text) { setOpen(false); return; }
     var mine = ++seq;
-    fetchResults(text, 60, function (rows) { if (mine === seq) show(rows, text); });
+    fetchGroups(text, function (groups) { if (mine === seq) show(groups, text); });
   }
 
   if (q && box) {
@@ -136,39 +133,123 @@
         if (!items.length) return;
         ev.preventDefault();
         active = (active + (ev.key === "ArrowDown" ? 1 : -1) + items.length) % items.length;
-        items.forEach(function (x, i) { x.classList.toggle("active", i === active); });
+        items.forEach(function (x, i) {
+          x.classList.toggle("active", i === active);
+          x.setAttribute("aria-selected", String(i === active));
+        });
+        q.setAttribute("aria-activedescendant", items[active].id);
       } else if (ev.key === "Enter" && active >= 0 && items[active]) {
         ev.preventDefault();
         window.location.href = items[active].href;
       } else if (ev.key === "Escape") {
-        box.hidden = true;
+        setOpen(false);
         q.blur();
       }
     });
-    document.addEventListener("click", function (ev) { if (!box.contains(ev.target) && ev.target !== q) box.hidden = true; });
+    document.addEventListener("click", function (ev) { if (!box.contains(ev.target) && ev.target !== q) setOpen(false); });
   }
 
-  // The exported site's search page: results for ?q= from the static index.
+  // The exported site's search page: ?q=&arch=&page= answered from the static index, grouped and paged as
+  // the server's /search page is.
   var results = document.getElementById("results");
   if (staticMode && results && document.getElementById("q2")) {
     var params = new URLSearchParams(window.location.search), text = (params.get("q") || "").slice(0, 100);
+    var archSel = document.getElementById("arch2"), arch = params.get("arch") || "";
+    var pageNo = parseInt(params.get("page") || "1", 10) || 1;
     document.getElementById("q2").value = text;
+    if (archSel) archSel.value = arch;
     if (text.trim()) loadIndex(function () {
-      var rows = localSearch(text, 200);
+      var res = window.gpuisaSearch(index, text, arch || null), groups = res.groups, size = 50;
+      var pages = Math.max(1, Math.ceil(groups.length / size));
+      pageNo = Math.min(Math.max(1, pageNo), pages);
       results.textContent = "";
-      results.appendChild(el("p", "muted", rows.length + " results for \u201c" + text + "\u201d"));
-      var ul = el("ul", "plain");
-      rows.forEach(function (r) {
-        var li = el("li"), a = el("a");
-        a.href = r.url;
-        a.appendChild(el("code", null, r.name));
-        li.appendChild(a);
-        li.appendChild(document.createTextNode(" " + (archTitles[r.arch] || r.arch) + " \u2014 " + r.summary));
-        ul.appendChild(li);
+      if (!groups.length) { results.appendChild(el("p", null, "No instruction matches \u201c" + text + "\u201d.")); return; }
+      results.appendChild(el("p", "muted", groups.length + " instruction" + (groups.length === 1 ? "" : "s") +
+        " for \u201c" + text + "\u201d" + (pages > 1 ? " \u00b7 page " + pageNo + " of " + pages : "") + "."));
+      var table = el("table", "grid results"), tb = el("tbody");
+      var head = el("thead"), hr = el("tr");
+      ["instruction", "generations", "summary"].forEach(function (h) { hr.appendChild(el("th", null, h)); });
+      head.appendChild(hr); table.appendChild(head);
+      groups.slice((pageNo - 1) * size, pageNo * size).forEach(function (g) {
+        var tr = el("tr"), td = el("td"), a = el("a");
+        a.href = instUrl(g.archs[0], g.name);
+        a.appendChild(el("code", null, g.name));
+        td.appendChild(a);
+        if (g.fuzzy) td.appendChild(el("span", "tag", "close match"));
+        tr.appendChild(td);
+        var gens = el("td", "gens");
+        g.archs.forEach(function (x, i) {
+          var l = el("a", null, archTitles[x] || x);
+          l.href = instUrl(x, g.name);
+          if (i) gens.appendChild(document.createTextNode(" "));
+          gens.appendChild(l);
+        });
+        tr.appendChild(gens);
+        tr.appendChild(el("td", null, g.summary));
+        tb.appendChild(tr);
       });
-      results.appendChild(ul);
+      table.appendChild(tb);
+      results.appendChild(table);
+      if (pages > 1) {
+        var nav = el("nav", "pager");
+        nav.setAttribute("aria-label", "Result pages");
+        for (var p = 1; p <= pages; p++) {
+          var u = new URLSearchParams({ q: text });
+          if (arch) u.set("arch", arch);
+          u.set("page", String(p));
+          var l = el(p === pageNo ? "span" : "a", null, String(p));
+          if (p !== pageNo) l.href = "?" + u.toString(); else l.setAttribute("aria-current", "page");
+          nav.appendChild(l);
+        }
+        results.appendChild(nav);
+      }
     });
   }
+
+  // ---- layouts of the exported site: each encoding's diagram is kept once per architecture ------------
+  var layoutBoxes = document.querySelectorAll("[data-layout]");
+  if (layoutBoxes.length) {
+    var wanted = {};
+    layoutBoxes.forEach(function (d) { wanted[d.dataset.layout.split("/")[0]] = true; });
+    Object.keys(wanted).forEach(function (arch) {
+      loadScript(root + "static/layouts-" + arch + ".js", function () {
+        layoutBoxes.forEach(function (d) {
+          var parts = d.dataset.layout.split("/"), svg = ((window.GPUISA_LAYOUTS || {})[parts[0]] || {})[parts[1]];
+          if (parts[0] !== arch || !svg) return;
+          var op = parseInt(d.dataset.opcode, 10), name = d.dataset.name || "";
+          var width = 0, m = svg.match(/data-field="[^"]*" data-bits="(\d+)(?::(\d+))?"><title>[^<]*@B@/);
+          if (m) width = m[2] === undefined ? 1 : parseInt(m[1], 10) - parseInt(m[2], 10) + 1;
+          var bits = isNaN(op) ? "" : op.toString(2).padStart(width, "0");
+          var text = svg.replace(/@N@/g, name).replace(/@O@/g, isNaN(op) ? "\u2014" : String(op)).replace(/@B@/g, bits);
+          var doc = new DOMParser().parseFromString(text, "image/svg+xml");
+          d.appendChild(document.importNode(doc.documentElement, true));
+        });
+      });
+    });
+  }
+
+  // ---- copy buttons on syntax forms and examples ------------------------------------------------------
+  function addCopy(target, text) {
+    var b = el("button", "copy", "copy");
+    b.type = "button";
+    b.setAttribute("aria-label", "Copy " + text);
+    b.addEventListener("click", function () {
+      var done = function () { b.textContent = "copied"; setTimeout(function () { b.textContent = "copy"; }, 1200); };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, done);
+      else {
+        var ta = el("textarea"); ta.value = text; document.body.appendChild(ta); ta.select();
+        try { document.execCommand("copy"); } catch (e) { /* nothing to do */ }
+        ta.remove(); done();
+      }
+    });
+    target.insertAdjacentElement("afterend", b);
+  }
+  document.querySelectorAll("code.copyable").forEach(function (c) { addCopy(c, c.textContent); });
+  document.querySelectorAll("section.copyrows tbody tr").forEach(function (tr) {
+    var first = tr.querySelector("td");
+    var text = first ? first.textContent.trim() : "";
+    if (text) addCopy(first.appendChild(el("span")), text);
+  });
 
   // ---- playground --------------------------------------------------------------------------------------
   var out = document.getElementById("pg-out");
@@ -202,21 +283,26 @@
         if (typeof i === "string") {
           li.appendChild(el("code", "asm", i));
         } else {
-          if (i && i.text) li.appendChild(el("code", "asm", i.text));
-          if (i && i.name && /^[a-z0-9_.]+$/.test(i.name)) {
+          if (i && i.text) li.appendChild(el("code", "asm" + (i.valid === false ? " invalid" : ""), i.text));
+          if (i && i.bytes) li.appendChild(el("span", "muted", " " + i.bytes));
+          if (i && i.name && i.valid !== false && /^[a-z0-9_.]+$/.test(i.name)) {
             var a = el("a", "inst", "reference page of " + i.name);
             a.href = instUrl(data.arch, i.name);
             li.appendChild(document.createTextNode(" "));
             li.appendChild(a);
           }
-          var det = el("details"), sum = el("summary", null, "all decoded fields");
-          det.appendChild(sum);
-          det.appendChild(renderValue(i));
-          li.appendChild(det);
         }
         ol.appendChild(li);
       });
       div.appendChild(ol);
+    } else if (mode === "encode" && data.hex !== undefined) {
+      var p = el("p"); p.appendChild(el("code", "asm", data.hex)); div.appendChild(p);
+      if (data.lines) div.appendChild(renderValue(data.lines));
+    } else if (mode === "ptx" && data.valid !== undefined) {
+      var v = el("p", data.valid ? "ok" : "error", (data.valid ? "valid" : "invalid") +
+        (data.form ? ": form " + data.form : "") + (data.error ? ": " + data.error : ""));
+      div.appendChild(v);
+      if (data.valid) div.appendChild(el("p", "muted", "PTX ISA " + (data.ptx_version || "?") + ", minimum target " + (data.min_target || "?")));
     } else {
       div.appendChild(renderValue(data));
     }
@@ -232,36 +318,51 @@
     return ops;
   }
 
-  function submit(form) {
-    var fd = new FormData(form), mode = fd.get("mode"), bodyObj = { arch: fd.get("arch") };
-    if (mode === "decode") bodyObj.hex = fd.get("hex");
-    if (mode === "encode") bodyObj.text = fd.get("text");
+  function showError(form, message) {
+    var old = document.getElementById("pg-error");
+    if (old) old.remove();
+    if (!message) return;
+    var p = el("p", "error", message);
+    p.id = "pg-error";
+    p.setAttribute("role", "alert");
+    var btn = form.querySelector("button[type=submit]");
+    form.insertBefore(p, btn && btn.parentNode === form ? btn : form.querySelector(".buttons"));
+  }
+
+  function submit(form, submitter) {
+    var fd = new FormData(form), mode = fd.get("mode"), bodyObj = { arch: fd.get("arch") }, api = form.dataset.api;
+    var wave64 = fd.get("wave64") === "1";
+    if (mode === "decode") { bodyObj.hex = fd.get("hex"); bodyObj.wave64 = wave64; }
+    if (mode === "encode") { bodyObj.text = fd.get("text"); bodyObj.wave64 = wave64; }
     if (mode === "eval") {
       bodyObj.name = fd.get("name");
       bodyObj.lanes = parseInt(fd.get("lanes") || "1", 10);
       bodyObj.operands = operandsOf(String(fd.get("operands") || ""));
+      bodyObj.wave64 = wave64;
+    }
+    var action = submitter && submitter.value === "eval" ? "eval" : "check";
+    if (mode === "ptx") {
+      bodyObj = { text: fd.get("ptx") };
+      if (action === "eval") { api = submitter.dataset.api; bodyObj.operands = operandsOf(String(fd.get("operands") || "")); }
     }
     var params = new URLSearchParams();
-    fd.forEach(function (v, k) { params.set(k, v); });
+    fd.forEach(function (v, k) { if (v !== "") params.set(k, v); });
+    if (mode === "ptx") params.set("action", action);
     history.replaceState(null, "", "?" + params.toString());
+    showError(form, "");
     out.textContent = "";
     out.appendChild(el("p", "muted", "Working\u2026"));
-    fetch(form.dataset.api, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(bodyObj) })
+    fetch(api, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(bodyObj) })
       .then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); })
       .then(function (res) {
-        if (res[0] !== 200) {
-          out.textContent = "";
-          var p = el("p", "error", (res[1] && res[1].error) || ("request failed (" + res[0] + ")"));
-          p.id = "pg-error";
-          out.appendChild(p);
-        } else {
-          renderResult(mode, res[1]);
-        }
-      }, function () { out.textContent = ""; out.appendChild(el("p", "error", "The server did not answer.")); });
+        out.textContent = "";
+        if (res[0] !== 200) showError(form, (res[1] && res[1].error) || ("request failed (" + res[0] + ")"));
+        else renderResult(mode, res[1]);
+      }, function () { out.textContent = ""; showError(form, "The server did not answer."); });
   }
 
   document.querySelectorAll("form.pg").forEach(function (form) {
-    form.addEventListener("submit", function (ev) { ev.preventDefault(); submit(form); });
+    form.addEventListener("submit", function (ev) { ev.preventDefault(); submit(form, ev.submitter); });
   });
   document.querySelectorAll(".tabs a").forEach(function (tab) {
     tab.addEventListener("click", function (ev) {
@@ -271,6 +372,7 @@
       document.querySelectorAll("form.pg").forEach(function (f) { f.hidden = f.id !== "pg-" + mode; });
       history.replaceState(null, "", "?mode=" + mode);
       out.textContent = "";
+      showError(document.body, "");
     });
   });
 })();
