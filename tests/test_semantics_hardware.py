@@ -219,14 +219,236 @@ def test_div_scale_writes_s0_when_nothing_is_scaled():
         assert out["D0"] == [f64(math.ldexp(t64, 128))], arch
 
 
-def test_div_fmas_scales_by_2_32_and_2_64():
+# The division helpers' formulation (see hardware._div_scale/_div_fmas/_div_fixup), restated with
+# exact rationals: K is div_scale's move 2**K, GAP the exponent gap of a possibly huge quotient,
+# TINY the largest "tiny numerator" exponent field, EMIN the smallest normal is 2**-EMIN.
+DIV = {32: dict(K=64, GAP=96, TINY=23, EMIN=126, BIAS=127, NAN=0x7FC00000, DNAN=0xFFC00000),
+       64: dict(K=128, GAP=768, TINY=53, EMIN=1022, BIAS=1023, NAN=0x7FF8000000000000, DNAN=0xFFF8000000000000)}
+
+
+def field(bits: int, w: int) -> int:
+    return (bits >> FMT[w][0]) & ((1 << FMT[w][1]) - 1)
+
+
+def moved(x: Fraction, e: int, w: int) -> int:
+    return encode(x * Fraction(2) ** e, w)
+
+
+def div_scale_ref(xb: int, db: int, nb: int, w: int) -> tuple[int, int]:
+    """(D0, VCC) for finite operands S0 = x, S1 = d (denominator), S2 = n (numerator)."""
+    c = DIV[w]
+    x, d, n = (Fraction(to_float(b, w)) for b in (xb, db, nb))
+    if n == 0 or d == 0:
+        return c["NAN"], 0
+    tiny_q = abs(n) < abs(d) * Fraction(2) ** -c["EMIN"]
+    if field(nb, w) - field(db, w) >= c["GAP"]:
+        return (moved(x, c["K"], w) if x == d else xb), 1
+    if field(db, w) == 0:
+        return moved(x, c["K"], w), 0
+    if abs(d) > Fraction(2) ** c["EMIN"]:
+        if tiny_q:
+            return (moved(x, -c["K"], w) if x == d else xb), 1
+        return moved(x, -c["K"], w), 0
+    if tiny_q:
+        return (moved(x, c["K"], w) if x == n else xb), 1
+    return (moved(x, c["K"], w) if field(nb, w) <= c["TINY"] else xb), 0
+
+
+def eval_lanes(arch, name, **ops):
+    """``name`` on lists of operands (chunks of one wave): D0 of each lane, and VCC bits where written."""
+    wave = 64 if arch == "cdna4" else 32
+    size = max(len(v) for v in ops.values() if isinstance(v, list))
+    d0, vcc = [], []
+    for i in range(0, size, wave):
+        chunk = {k: (v[i:i + wave] if isinstance(v, list) else v) for k, v in ops.items()}
+        lanes = min(wave, size - i)
+        if isinstance(ops.get("VCC"), list):
+            chunk["VCC"] = sum(bit << j for j, bit in enumerate(chunk["VCC"]))
+        out = evaluate(arch, name, **chunk)["outputs"]
+        d0 += [v & ((1 << 64) - 1) for v in out["D0"]]
+        vcc += [(out["VCC"][0] >> j) & 1 for j in range(lanes)] if "VCC" in out else []
+    return d0, vcc
+
+
+def division_pairs(w: int, count: int, seed: int) -> list[tuple[int, int]]:
+    """(numerator, denominator) bit patterns, finite and nonzero: random, and pairs made to hit each
+    div_scale case (denormal, huge, tiny numerators; huge and tiny quotients)."""
+    rng = random.Random(seed)
+    mbits, ebits = FMT[w][0], FMT[w][1]
+    top = (1 << ebits) - 2
+
+    def num(elo, ehi):
+        return (rng.getrandbits(1) << (w - 1)) | (rng.randint(elo, ehi) << mbits) | rng.getrandbits(mbits)
+    pairs = [(num(0, top), num(0, top)) for _ in range(count)]
+    c = DIV[w]
+    pairs += [(num(c["GAP"], top), num(0, top - c["GAP"])) for _ in range(count // 4)]  # huge quotients
+    pairs += [(num(0, top), num(top - 2, top)) for _ in range(count // 4)]  # huge denominators
+    pairs += [(num(1, c["TINY"]), num(1, c["TINY"] + 40)) for _ in range(count // 4)]  # tiny numerators
+    pairs += [(num(0, 40), num(c["BIAS"] - 5, c["BIAS"] + 40)) for _ in range(count // 4)]  # tiny quotients
+    return [(n, d) for n, d in pairs if n & ((1 << (w - 1)) - 1) and d & ((1 << (w - 1)) - 1)]
+
+
+@pytest.mark.parametrize("w", [32, 64])
+def test_div_scale_against_rationals(w):
+    pairs = division_pairs(w, 200, w)
+    n = [p[0] for p in pairs]
+    d = [p[1] for p in pairs]
+    c = DIV[w]
+    for arch in ("rdna4", "cdna4"):
+        for x in (d, n):  # LLVM's two uses: the denominator form and the numerator form
+            got, vcc = eval_lanes(arch, f"v_div_scale_f{w}", S0=x, S1=d, S2=n)
+            want = [div_scale_ref(*t, w) for t in zip(x, d, n)]
+            bad = [(hex(a), hex(b), hex(g), v, e) for a, b, g, v, e in zip(n, d, got, vcc, want) if (g, v) != e]
+            assert not bad, (arch, bad[:4])
+        # what the moves are for: both scaled operands normal, and the quotient moved by 2**+-K exactly
+        dd, _ = eval_lanes(arch, f"v_div_scale_f{w}", S0=d, S1=d, S2=n)
+        nn, vcc = eval_lanes(arch, f"v_div_scale_f{w}", S0=n, S1=d, S2=n)
+        for a, b, a2, b2, v in zip(n, d, nn, dd, vcc):
+            assert 0 < field(b2, w) < (1 << FMT[w][1]) - 1 and abs(to_float(b2, w)) <= 2.0 ** c["EMIN"], hex(b)
+            q = Fraction(to_float(a, w)) / Fraction(to_float(b, w))
+            q2 = Fraction(to_float(a2, w)) / Fraction(to_float(b2, w))
+            big = field(a, w) - field(b, w) >= c["GAP"]
+            assert q2 == q * Fraction(2) ** ((-c["K"] if big else c["K"]) if v else 0), (hex(a), hex(b))
+
+
+def test_div_scale_cases_by_hand():
+    f32_cases = [  # (S0, S1, S2) -> (D0, VCC)
+        ((2.0 ** -20, 2.0 ** -20, 2.0 ** 127), (2.0 ** 44, 1)),  # huge quotient: denominator up
+        ((2.0 ** 127, 2.0 ** -20, 2.0 ** 127), (2.0 ** 127, 1)),  # ... the numerator stays
+        ((2.0 ** -140, 2.0 ** -140, 2.0 ** -40), (2.0 ** -76, 0)),  # denormal denominator: both up
+        ((2.0 ** -40, 2.0 ** -140, 2.0 ** -40), (2.0 ** 24, 0)),
+        ((2.0 ** 127, 2.0 ** 127, 2.0 ** 120), (2.0 ** 63, 0)),  # huge denominator: both down
+        ((2.0 ** 120, 2.0 ** 127, 2.0 ** 120), (2.0 ** 56, 0)),
+        ((2.0 ** 127, 2.0 ** 127, 2.0 ** -10), (2.0 ** 63, 1)),  # ... with a tiny quotient: denominator only
+        ((2.0 ** -10, 2.0 ** 127, 2.0 ** -10), (2.0 ** -10, 1)),
+        ((2.0 ** -100, 2.0 ** 60, 2.0 ** -100), (2.0 ** -36, 1)),  # tiny quotient: numerator up
+        ((2.0 ** 60, 2.0 ** 60, 2.0 ** -100), (2.0 ** 60, 1)),
+        ((2.0 ** -110, 2.0 ** -10, 2.0 ** -110), (2.0 ** -46, 0)),  # tiny numerator: both up
+        ((2.0 ** -10, 2.0 ** -10, 2.0 ** -110), (2.0 ** 54, 0)),
+        ((3.0, 3.0, 1.0), (3.0, 0)),
+    ]
     for arch in ARCHS:
-        out = evaluate(arch, "v_div_fmas_f32", S0=f32(1.5), S1=f32(2.0), S2=f32(0.25), VCC=1)["outputs"]
-        assert out["D0"] == [f32(math.ldexp(3.25, 32))], arch
-        out = evaluate(arch, "v_div_fmas_f64", S0=f64(1.5), S1=f64(2.0), S2=f64(0.25), VCC=1)["outputs"]
-        assert out["D0"] == [f64(math.ldexp(3.25, 64))], arch
+        for (s0, s1, s2), (d0, v) in f32_cases:
+            out = evaluate(arch, "v_div_scale_f32", S0=f32(s0), S1=f32(s1), S2=f32(s2))["outputs"]
+            assert (out["D0"], out["VCC"]) == ([f32(d0)], [v]), (arch, s0, s1, s2)
+            assert div_scale_ref(f32(s0), f32(s1), f32(s2), 32) == (f32(d0), v)
+        for zero in ((1.0, 1.0, 0.0), (0.0, 0.0, 1.0)):
+            out = evaluate(arch, "v_div_scale_f32", S0=f32(zero[0]), S1=f32(zero[1]), S2=f32(zero[2]))["outputs"]
+            assert math.isnan(to_float(out["D0"][0], 32)) and out["VCC"] == [0]
+        out = evaluate(arch, "v_div_scale_f64", S0=f64(2.0 ** 1023), S1=f64(2.0 ** 1023), S2=f64(2.0 ** -60))["outputs"]
+        assert (out["D0"], out["VCC"]) == ([f64(2.0 ** 895)], [1]), arch
+
+
+def fma_scaled_ref(ab: int, bb: int, cb: int, vcc: int, w: int) -> int:
+    """(S0 * S1 + S2) * 2**+-K (by S2's exponent field, where VCC is set), rounded once; finite operands."""
+    c = DIV[w]
+    a, b, s2 = (to_float(v, w) for v in (ab, bb, cb))
+    shift = 0 if not vcc else (c["K"] if field(cb, w) > c["BIAS"] else -c["K"])
+    exact = (Fraction(a) * Fraction(b) + Fraction(s2)) * Fraction(2) ** shift
+    prod_neg = (math.copysign(1, a) * math.copysign(1, b)) < 0
+    negative_zero = a * b == 0 and s2 == 0 and prod_neg and math.copysign(1, s2) < 0
+    return encode(exact, w, negative=negative_zero)
+
+
+@pytest.mark.parametrize("w", [32, 64])
+def test_div_fmas_scales_by_2_k_and_rounds_once(w):
+    rng = random.Random(100 + w)
+    pats = finite_patterns(w, 150, 7 + w)
+    a, b, s2 = pats, [rng.choice(pats) for _ in pats], [rng.choice(pats) for _ in pats]
+    # the shapes LLVM gives it: a small residual, a reciprocal near 1, a scaled quotient in either band
+    bands = [-140, -100, -80, -70, 40, 80] if w == 32 else [-1070, -1000, -900, 700, 900]
+    for _ in range(150):
+        q = rng.uniform(1, 2) * 2.0 ** rng.choice(bands)
+        a.append(encode(Fraction(q) * Fraction(rng.uniform(-1, 1)) * Fraction(2) ** -(FMT[w][0] + 1), w))
+        b.append(encode(Fraction(rng.uniform(0.5, 1)), w))
+        s2.append(encode(Fraction(q), w))
+    vcc = [rng.getrandbits(1) for _ in a]
+    for arch in ("rdna4", "cdna4"):
+        got, _ = eval_lanes(arch, f"v_div_fmas_f{w}", S0=a, S1=b, S2=s2, VCC=vcc)
+        bad = [(hex(x), hex(y), hex(z), v, hex(g)) for x, y, z, v, g in zip(a, b, s2, vcc, got)
+               if g != fma_scaled_ref(x, y, z, v, w)]
+        assert not bad, (arch, bad[:4])
+
+
+def test_div_fmas_cases_by_hand():
+    for arch in ARCHS:
         out = evaluate(arch, "v_div_fmas_f32", S0=f32(1.5), S1=f32(2.0), S2=f32(0.25), VCC=0)["outputs"]
         assert out["D0"] == [f32(3.25)], arch
+        out = evaluate(arch, "v_div_fmas_f32", S0=f32(1.5), S1=f32(2.0), S2=f32(2.0 ** 40), VCC=1)["outputs"]
+        assert out["D0"] == [f32(2.0 ** 104)], arch  # 2**40 + 3 rounds to 2**40, then 2**64 up
+        out = evaluate(arch, "v_div_fmas_f64", S0=f64(1.5), S1=f64(2.0), S2=f64(0.25), VCC=1)["outputs"]
+        assert out["D0"] == [f64(3.25 * 2.0 ** -128)], arch
+        # one rounding into the denormals: 2**-76 (1 + 2**-10) + 2**-106, moved down by 2**64, lies just
+        # above a halfway point of the denormal grid; rounding to 24 bits first would land on it
+        s2, want = f32(2.0 ** -76 * (1 + 2.0 ** -10)), f32(2.0 ** -140 * (1 + 2.0 ** -9))
+        assert fma_scaled_ref(f32(2.0 ** -53), f32(2.0 ** -53), s2, 1, 32) == want
+        out = evaluate(arch, "v_div_fmas_f32", S0=f32(2.0 ** -53), S1=f32(2.0 ** -53), S2=s2, VCC=1)["outputs"]
+        assert out["D0"] == [want], arch
+
+
+def div_fixup_ref(xb: int, db: int, nb: int, w: int) -> int:
+    c, sign = DIV[w], 1 << (w - 1)
+    quiet = 1 << (FMT[w][0] - 1)
+    x, d, n = (to_float(v, w) for v in (xb, db, nb))
+    neg = ((db ^ nb) & sign) != 0
+    inf = encode(Fraction(2) ** 40000, w) | (sign if neg else 0)
+    zero = sign if neg else 0
+    if math.isnan(n) or math.isnan(d):
+        return (nb if math.isnan(n) else db) | quiet
+    if (d == 0 and n == 0) or (math.isinf(d) and math.isinf(n)):
+        return c["DNAN"]
+    if d == 0 or math.isinf(n):
+        return inf
+    if math.isinf(d) or n == 0:
+        return zero
+    gap = field(nb, w) - field(db, w)
+    if gap > {32: 128, 64: 1024}[w]:
+        return inf
+    if gap < {32: -150, 64: -1075}[w]:
+        return zero
+    return (xb & (sign - 1)) | zero | (quiet if math.isnan(x) else 0)
+
+
+@pytest.mark.parametrize("w", [32, 64])
+def test_div_fixup_against_ieee_rules(w):
+    rng = random.Random(200 + w)
+    mbits, ebits = FMT[w][0], FMT[w][1]
+    inf, sign = ((1 << ebits) - 1) << mbits, 1 << (w - 1)
+    special = [0, sign, inf, inf | sign, inf | 1, inf | (1 << (mbits - 1)), 1, sign | 5]
+    pats = finite_patterns(w, 120, 40 + w) + special
+    pairs = division_pairs(w, 100, 300 + w) + [(rng.choice(pats), rng.choice(pats)) for _ in range(300)]
+    xs = [rng.choice(pats) for _ in pairs]
+    n, d = [p[0] for p in pairs], [p[1] for p in pairs]
+    for arch in ("rdna4", "cdna4"):
+        got, _ = eval_lanes(arch, f"v_div_fixup_f{w}", S0=xs, S1=d, S2=n)
+        bad = [(hex(x), hex(b), hex(a), hex(g)) for x, a, b, g in zip(xs, n, d, got) if g != div_fixup_ref(x, b, a, w)]
+        assert not bad, (arch, bad[:4])
+    # its overflow and underflow gaps are only taken where the rounded quotient is infinity or zero
+    for a, b in pairs:
+        fa, fb = to_float(a, w), to_float(b, w)
+        if math.isfinite(fa) and math.isfinite(fb) and fa != 0 and fb != 0:
+            q = encode(Fraction(fa) / Fraction(fb), w) & (sign - 1)
+            gap = field(a, w) - field(b, w)
+            assert gap <= {32: 128, 64: 1024}[w] or q == inf, (hex(a), hex(b))
+            assert gap >= {32: -150, 64: -1075}[w] or q == 0, (hex(a), hex(b))
+
+
+def test_div_fixup_cases_by_hand():
+    nan32 = 0x7FC00000
+    for arch in ARCHS:
+        def fix(x, d, n, name="v_div_fixup_f32"):
+            return evaluate(arch, name, S0=x, S1=d, S2=n)["outputs"]["D0"][0] & 0xFFFFFFFF
+        assert fix(nan32, f32(2.0 ** -20), f32(-2.0 ** 127)) == 0xFF800000  # LLVM's overflowed quotient
+        assert fix(f32(1.5), f32(-2.0), f32(3.0)) == f32(-1.5)
+        assert fix(f32(-1.5), f32(-2.0), f32(-3.0)) == f32(1.5)
+        assert fix(f32(7.0), f32(0.0), f32(0.0)) == 0xFFC00000
+        assert fix(f32(7.0), f32(-0.0), f32(3.0)) == 0xFF800000
+        assert fix(f32(7.0), f32(math.inf), f32(-3.0)) == 0x80000000
+        assert fix(f32(7.0), f32(2.0 ** 100), f32(2.0 ** -60)) == 0  # gap below -150
+        assert fix(f32(7.0), 0x7F800001, f32(1.0)) == 0x7FC00001  # a NaN operand, quieted
+        assert fix(f32(7.0), 0x7F800001, 0xFF800002) == 0xFFC00002  # S2's first
+        assert evaluate(arch, "v_div_fixup_f64", S0=f64(math.nan), S1=f64(2.0 ** -900), S2=f64(2.0 ** 200))[
+            "outputs"]["D0"] == [f64(math.inf)]
 
 
 # ------------------------------------------------------------------ frexp
@@ -320,7 +542,7 @@ def test_sin_cos_reduce_turns_exactly(name, fn):
 def test_every_hardware_formulation_is_tested_and_explained():
     tested = ({f"v_rndne_f{w}" for w in (16, 32, 64)} | {"s_rndne_f32", "s_rndne_f16"}
               | {"v_cvt_nearest_i32_f32", "v_cvt_rpi_i32_f32"} | {f"v_fract_f{w}" for w in (16, 32, 64)}
-              | {"v_ldexp_f16", "v_div_scale_f32", "v_div_scale_f64"}
+              | {"v_ldexp_f16"} | {f"v_div_{op}_f{w}" for op in ("scale", "fmas", "fixup") for w in (32, 64)}
               | {"v_frexp_exp_i16_f16", "v_frexp_exp_i32_f32", "v_frexp_exp_i32_f64"}
               | {"v_sin_f32", "v_cos_f32", "v_sin_f16", "v_cos_f16"})
     src = sources.default_source()

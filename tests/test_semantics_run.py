@@ -15,7 +15,7 @@ import pytest
 
 import gpuisa
 from conftest import run_cli
-from gpuisa.semantics import compiler, hardware, seqfast, wave
+from gpuisa.semantics import compiler, seqfast, wave
 from gpuisa.semantics.machine import MachineError
 from gpuisa.semantics.program import parse
 
@@ -41,50 +41,80 @@ FDIV_GFX1200 = """
 """
 _FDIV_IR = "define amdgpu_ps float @f(float %a, float %b) {\n  %q = fdiv float %a, %b\n  ret float %q\n}\n"
 
+# The same for `fdiv double` (a in v[0:1], b in v[2:3], the quotient in v[0:1]; the
+# v_readfirstlane lines that follow, which return it in SGPRs, left out).
+FDIV64_GFX1200 = """
+    v_div_scale_f64 v[4:5], null, v[2:3], v[2:3], v[0:1]
+    v_div_scale_f64 v[10:11], vcc_lo, v[0:1], v[2:3], v[0:1]
+    s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(TRANS32_DEP_1)
+    v_rcp_f64_e32 v[6:7], v[4:5]
+    v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+    v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]
+    v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+    v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]
+    v_mul_f64_e32 v[8:9], v[10:11], v[6:7]
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+    v_fma_f64 v[4:5], -v[4:5], v[8:9], v[10:11]
+    v_div_fmas_f64 v[4:5], v[4:5], v[6:7], v[8:9]
+    s_delay_alu instid0(VALU_DEP_1) | instskip(NEXT) | instid1(VALU_DEP_1)
+    v_div_fixup_f64 v[0:1], v[4:5], v[2:3], v[0:1]
+"""
+_FDIV64_IR = "define amdgpu_ps double @f(double %a, double %b) {\n  %q = fdiv double %a, %b\n  ret double %q\n}\n"
 
-def _division_operands(n: int = 10_000) -> tuple[np.ndarray, np.ndarray]:
-    """Random f32 pairs: a third random bit patterns (NaN, inf, denormals included), a third with
+
+def _division_operands(n: int = 10_000, w: int = 32) -> tuple[np.ndarray, np.ndarray]:
+    """Random binary-w pairs: a third random bit patterns (NaN, inf, denormals included), a third with
     denormal numerators or denominators, a third with huge/tiny magnitudes (overflowing and
     underflowing quotients)."""
-    rng = np.random.default_rng(2026)
-    k = n // 3
-    raw = rng.integers(0, 2**32, size=(2, k), dtype=np.uint64).astype(np.uint32)
-    den = rng.integers(1, 0x800000, size=(2, k), dtype=np.uint32) | (rng.integers(0, 2, (2, k), dtype=np.uint32) << 31)
-    mix = rng.integers(0, 2**32, size=(2, k), dtype=np.uint64).astype(np.uint32)
+    rng = np.random.default_rng(2026 if w == 32 else 2064)
+    ut, ft, mant = (np.uint32, np.float32, 23) if w == 32 else (np.uint64, np.float64, 52)
+    k, m = n // 3, n - 2 * (n // 3)
+    sign = ut(w - 1)
+    raw = rng.integers(0, 2**w, size=(2, k), dtype=np.uint64).astype(ut)
+    den = rng.integers(1, 1 << mant, size=(2, k), dtype=ut) | (rng.integers(0, 2, (2, k), dtype=ut) << sign)
+    mix = rng.integers(0, 2**w, size=(2, k), dtype=np.uint64).astype(ut)
     den[0, : k // 2] = mix[0, : k // 2]  # denormal denominators over normal numerators, and the reverse
     den[1, k // 2:] = mix[1, k // 2:]
-    exps = rng.choice([1, 2, 3, 20, 40, 200, 230, 250, 253, 254], size=(2, n - 2 * k)).astype(np.uint32)
-    big = (exps << 23) | rng.integers(0, 0x800000, size=(2, n - 2 * k), dtype=np.uint32) \
-        | (rng.integers(0, 2, (2, n - 2 * k), dtype=np.uint32) << 31)
+    exps = [1, 2, 3, 20, 40, 200, 230, 250, 253, 254] if w == 32 else [1, 2, 3, 40, 60, 300, 700, 1600, 1900,
+                                                                      2000, 2040, 2045, 2046]
+    exps = rng.choice(exps, size=(2, m)).astype(ut)
+    big = (exps << ut(mant)) | rng.integers(0, 1 << mant, size=(2, m), dtype=ut) \
+        | (rng.integers(0, 2, (2, m), dtype=ut) << sign)
     bits = np.concatenate([raw, den, big], axis=1)
-    return bits[0].view(np.float32), bits[1].view(np.float32)
+    return bits[0].view(ft), bits[1].view(ft)
 
 
 def _run_division(program: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     prog = parse("rdna4", program, 32)  # (llc's default wave size for gfx1200: vcc_lo)
-    out = np.empty(len(a), dtype=np.uint32)
+    w = a.dtype.itemsize * 8
+    out = np.empty(len(a), dtype=np.uint32 if w == 32 else np.uint64)
     for i in range(0, len(a), 32):
-        aa, bb = a[i:i + 32].view(np.uint32), b[i:i + 32].view(np.uint32)
-        st = gpuisa.run("rdna4", prog, {"V0": aa.astype(np.int64), "V1": bb.astype(np.int64),
-                                         "EXEC": (1 << len(aa)) - 1})
-        out[i:i + len(aa)] = st["V0"][:len(aa)]
+        aa, bb = a[i:i + 32].view(out.dtype), b[i:i + 32].view(out.dtype)
+        if w == 32:
+            regs = {"V0": aa.astype(np.int64), "V1": bb.astype(np.int64)}
+        else:  # one 32-bit half per register
+            lo, hi = np.uint64(0xFFFFFFFF), np.uint64(32)
+            regs = {"V0": (aa & lo).astype(np.int64), "V1": (aa >> hi).astype(np.int64),
+                    "V2": (bb & lo).astype(np.int64), "V3": (bb >> hi).astype(np.int64)}
+        st = gpuisa.run("rdna4", prog, {**regs, "EXEC": (1 << len(aa)) - 1})
+        got = np.asarray(st["V0"][:len(aa)], dtype=np.uint64) & np.uint64(0xFFFFFFFF)
+        if w == 64:
+            got |= (np.asarray(st["V1"][:len(aa)], dtype=np.uint64) & np.uint64(0xFFFFFFFF)) << np.uint64(32)
+        out[i:i + len(aa)] = got
     return out
 
 
 def _division_mismatches(got: np.ndarray, a: np.ndarray, b: np.ndarray) -> list:
     with np.errstate(all="ignore"):
-        want = (a / b).astype(np.float32)
-    g = got.view(np.float32)
-    same = (got == want.view(np.uint32)) | (np.isnan(g) & np.isnan(want))
-    return [(float(a[i]), float(b[i]), hex(int(got[i])), hex(int(want.view(np.uint32)[i]))) for i in np.flatnonzero(~same)]
+        want = (a / b).astype(a.dtype)
+    g = got.view(a.dtype)
+    wb = want.view(got.dtype)
+    same = (got == wb) | (np.isnan(g) & np.isnan(want))
+    return [(float(a[i]), float(b[i]), hex(int(got[i])), hex(int(wb[i]))) for i in np.flatnonzero(~same)]
 
 
-_DIV_DEFECT = hardware.reason("v_div_fmas_f32") is None
-_WHY = ("v_div_fmas_f32 runs its pseudocode literally (a 2**32 scale; the f32 expansion needs 2**+-64) and "
-        "overflowing quotients come out NaN: needs the div_scale/div_fmas/div_fixup hardware formulations")
-
-
-@pytest.mark.xfail(_DIV_DEFECT, reason=_WHY, strict=False)
 def test_llvm_f32_division_is_correctly_rounded():
     a, b = _division_operands()
     bad = _division_mismatches(_run_division(FDIV_GFX1200, a, b), a, b)
@@ -100,16 +130,36 @@ def test_llvm_f32_division_ordinary_operands():
     assert not bad, f"{len(bad)} quotients differ, e.g. {bad[:3]}"
 
 
+def test_llvm_f64_division_is_correctly_rounded():
+    a, b = _division_operands(w=64)
+    with np.errstate(all="ignore"):
+        assert np.count_nonzero(np.isinf(a / b) & np.isfinite(a) & np.isfinite(b)) > 100  # overflowing quotients
+    bad = _division_mismatches(_run_division(FDIV64_GFX1200, a, b), a, b)
+    assert not bad, f"{len(bad)} of {len(a)} quotients differ, e.g. {bad[:3]}"
+
+
+def test_llvm_division_denormal_quotients():
+    """Quotients in and just above the denormal range, where div_fmas must scale and round once."""
+    rng = np.random.default_rng(11)
+    for ft, lo, prog in ((np.float32, -152, FDIV_GFX1200), (np.float64, -1077, FDIV64_GFX1200)):
+        q = 2.0 ** rng.integers(lo, lo + 40, 2000) * rng.uniform(1, 2, 2000)
+        b = (rng.uniform(1, 2, 2000) * 2.0 ** rng.integers(-20, 20, 2000)).astype(ft)
+        a = (q * b).astype(ft)
+        bad = _division_mismatches(_run_division(prog, a, b), a, b)
+        assert not bad, f"{ft.__name__}: {len(bad)} quotients differ, e.g. {bad[:3]}"
+
+
 @pytest.mark.skipif(shutil.which("llc-22") is None, reason="llc-22 not installed")
-def test_llc_still_emits_the_kept_division(tmp_path):
+@pytest.mark.parametrize("ir,kept", [(_FDIV_IR, FDIV_GFX1200), (_FDIV64_IR, FDIV64_GFX1200)], ids=["f32", "f64"])
+def test_llc_still_emits_the_kept_division(tmp_path, ir, kept):
     ll = tmp_path / "fdiv.ll"
-    ll.write_text(_FDIV_IR)
+    ll.write_text(ir)
     asm = subprocess.run(["llc-22", "-mtriple=amdgcn", "-mcpu=gfx1200", str(ll), "-o", "-"], capture_output=True,
                          text=True, check=True).stdout
     body = asm.split("f:", 1)[1].split(".Lfunc_end0", 1)[0]
-    got = [ln.split(";")[0].strip() for ln in body.splitlines() if ln.strip().startswith("v_")]
-    kept = [ln.strip() for ln in FDIV_GFX1200.splitlines() if ln.strip().startswith("v_")]
-    assert got == kept
+    got = [ln.split(";")[0].strip() for ln in body.splitlines() if ln.strip().startswith("v_div_fixup")
+           or (ln.strip().startswith("v_") and not ln.strip().startswith("v_readfirstlane"))]
+    assert got == [ln.strip() for ln in kept.splitlines() if ln.strip().startswith("v_")]
 
 
 # ------------------------------------------------------------------ control flow, EXEC, scalar state

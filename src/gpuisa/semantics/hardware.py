@@ -14,6 +14,7 @@ tests/test_semantics_hardware.py checks each against values computed independent
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -88,10 +89,142 @@ def _trig(cos: bool, w: int):
     return run
 
 
-def _div_scale(reference):
+# ---------------------------------------------------------------- division helpers
+#
+# LLVM divides n by d as: d' = div_scale(d, d, n), n' = div_scale(n, d, n) (which also sets VCC),
+# a Newton-Raphson quotient q' of n'/d' refined with fmas, div_fmas(r, y, q') for the last step
+# and div_fixup(that, d, n) for the special operands.  div_scale moves operands whose quotient
+# or reciprocal would leave the normal range by 2**k (k = 64 for f32, 128 for f64); where that
+# changes the quotient it sets VCC and div_fmas undoes it, rounding once.
+
+_DIV = {32: (64, 96, 23, 126), 64: (128, 768, 53, 1022)}  # k, huge-quotient exponent gap, tiny-numerator exponent, emax
+
+
+def _below(x, y, e: int):
+    """|x| < 2**e * |y| exactly (finite x, y; frexp is exact, also for denormals)."""
+    mx, ex = np.frexp(np.abs(x).astype(np.float64))
+    my, ey = np.frexp(np.abs(y).astype(np.float64))
+    return (ex < ey + e) | ((ex == ey + e) & (mx < my))
+
+
+def _div_scale(w: int):
+    """D0 = S0 moved by 2**+-k where S0 is the denominator S1 or the numerator S2 that needs it;
+    VCC = 1 where the move changes the quotient S2/S1 (div_fmas then moves the result back).
+
+    With k, the exponent gap g and the tiny-numerator exponent t of ``_DIV`` (exponents are the
+    raw biased fields), in this order: a zero S1 or S2 gives NaN; a gap exponent(S2) -
+    exponent(S1) >= g (the quotient may overflow) sets VCC and moves the denominator up by 2**k;
+    a denormal denominator moves both operands up; a denominator whose reciprocal is not normal
+    (|S1| > 2**emax) moves the denominator down by 2**k and sets VCC when the quotient is below
+    the normal range, else moves both down; a quotient below the normal range (compared exactly,
+    zero quotients included) moves the numerator up and sets VCC; a numerator exponent <= t moves
+    both up.  Which operand S0 is follows from its value (S0 == S1 or S0 == S2), as AMD describes.
+    The denominator of a huge-reciprocal, tiny-quotient pair moves down (AMD's pseudocode writes
+    up, which overflows it), and "reciprocal not normal" is judged in the operand's own format
+    (the pseudocode's binary64 reciprocal of an f32 is never denormal): the choices that keep
+    LLVM's expansion correctly rounded."""
+    ty = Ty("f", w)
+    k, gap, tiny_exp, emax = _DIV[w]
+
     def run(R, _m, C):
-        R["D0"] = rt.merge(_m, np.array(R["S0"], copy=True), R["D0"])  # the result is S0 unless scaled
-        return reference(R, _m, C)
+        x, d, n = _f(R, "S0", w), _f(R, "S1", w), _f(R, "S2", w)
+        en, ed = rt.exponent(n, ty), rt.exponent(d, ty)
+        with np.errstate(all="ignore"):
+            zero = (n == 0) | (d == 0)
+            huge_q = ~zero & (en - ed >= gap)
+            rest = ~zero & ~huge_q
+            d_den = rest & rt.is_denorm(d, ty)
+            rest &= ~d_den
+            tiny_q = np.isfinite(n) & np.isfinite(d) & _below(n, d, -emax)
+            d_huge = rest & np.isfinite(d) & (np.abs(d) > 2.0 ** emax)
+            rest &= ~d_huge
+            q_small = rest & tiny_q
+            rest &= ~q_small
+            up = (huge_q & (x == d)) | d_den | (q_small & (x == n)) | (rest & (en <= tiny_exp))
+            down = d_huge & (~tiny_q | (x == d))
+            shift = np.where(up, k, np.where(down, -k, 0))
+            y = np.where(zero, np.nan, rt.ldexp(x, shift, ty))
+        vcc = huge_q | (d_huge & tiny_q) | q_small
+        R["VCC"] = rt.merge(_m, rt.set_lane_flag(R["VCC"], vcc, C), R["VCC"])
+        return _float_out(R, _m, y, w)
+    return run
+
+
+def _scaled_fma(a, b, c, shift, w: int):
+    """(a * b + c) * 2**shift rounded once to binary-w (f32: a*b exact in binary64, then a
+    round-to-odd sum; f64: an exact integer path where the unscaled or scaled result leaves the
+    normal range)."""
+    if w == 32:
+        s = floats._two_sum_odd(a.astype(np.float64) * b.astype(np.float64), c.astype(np.float64))
+        return np.ldexp(s, shift).astype(np.float32)  # the binary64 scale is exact here
+    r = floats.fma(a, b, c, "f", 64)
+    with np.errstate(all="ignore"):
+        y = np.ldexp(r, shift)
+        tiny = (np.abs(r) < 2.0 ** -1022) | (np.abs(y) < 2.0 ** -1022)
+    redo = (shift != 0) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & (tiny | np.isinf(r))
+    for i in np.flatnonzero(redo):
+        (na, ea), (nb, eb), (nc, ec) = (floats._exact(float(v[i])) for v in (a, b, c))
+        e = min(ea + eb, ec)
+        m = ((na * nb) << (ea + eb - e)) + (nc << (ec - e))
+        e += int(shift[i])
+        if m:  # (an exact zero keeps the sign the fma gave it)
+            try:
+                y[i] = float(m << e) if e >= 0 else m / (1 << -e)  # int / int rounds correctly, denormals too
+            except OverflowError:
+                y[i] = math.inf if m > 0 else -math.inf
+    return y
+
+
+def _div_fmas(w: int):
+    """fma(S0, S1, S2), and where VCC is set, times 2**k when |S2| >= 2 (exponent field above the
+    bias) and 2**-k below, rounded once.  S2 is the scaled quotient: a div_scale that moved the
+    denominator up for a huge quotient leaves it far above 1, one that moved the numerator up or a
+    huge denominator down leaves it below 2**(k - emax); any threshold between works for LLVM's
+    expansion, so the exact one used by the hardware is not determinable from it.  AMD's
+    pseudocode multiplies by a fixed 2**32 (2**64 for f64) after rounding: the wrong scale, and a
+    second rounding where the quotient is denormal."""
+    ty = Ty("f", w)
+    k, bias = _DIV[w][0], {32: 127, 64: 1023}[w]
+
+    def run(R, _m, C):
+        a, b, c = _f(R, "S0", w), _f(R, "S1", w), _f(R, "S2", w)
+        vcc = rt.lane_bit(np.asarray(R["VCC"]), C) != 0
+        shift = np.where(vcc, np.where(rt.exponent(c, ty) > bias, k, -k), 0)
+        return _float_out(R, _m, _scaled_fma(a, b, c, np.broadcast_to(shift, np.shape(a)), w), w)
+    return run
+
+
+def _div_fixup(w: int):
+    """The quotient S2/S1 from its approximation S0: a NaN operand (S2 first) quieted; 0/0 and
+    inf/inf the default NaN; x/0 and inf/y infinity, x/inf and 0/y zero (sign: S1's xor S2's);
+    then by the raw exponent fields, a gap exponent(S2) - exponent(S1) above 128 (f64: 1024),
+    where |quotient| > 2**128 (2**1024), gives infinity and one below -150 (f64: -1075), where
+    |quotient| < 2**-150 (2**-1075), half the smallest denormal, gives zero; else |S0| with that sign.
+    For the overflowing gaps LLVM's scaled quotient can itself overflow (q * 2**-k beyond the
+    format's range) and arrive as NaN.  AMD's pseudocode tests S1's exponent for all ones instead,
+    which the infinity cases before it already took, and names its overflow and underflow results
+    without values: here they are round-to-nearest's infinity and zero, the correctly rounded
+    quotients for those gaps (the exact gaps the hardware tests are not determinable from LLVM's
+    expansion, which needs only that NaN from an overflowing quotient becomes infinity)."""
+    ty = Ty("f", w)
+    big = {32: 128, 64: 1024}[w]  # a gap above this: |quotient| > 2**big, beyond the largest finite value
+    small = {32: -150, 64: -1075}[w]  # a gap below this: |quotient| < 2**small, which rounds to zero
+    default_nan = {32: 0xFFC00000, 64: 0xFFF8000000000000}[w]
+
+    def run(R, _m, C):
+        x, d, n = _f(R, "S0", w), _f(R, "S1", w), _f(R, "S2", w)
+        neg = np.signbit(d) ^ np.signbit(n)
+        gap = rt.exponent(n, ty) - rt.exponent(d, ty)
+        inf_d, inf_n = np.isinf(d), np.isinf(n)
+        with np.errstate(all="ignore"):
+            mag = np.where(gap > big, np.inf, np.where(gap < small, 0.0, np.abs(x)))
+            mag = np.where((d == 0) | inf_n, np.inf, np.where(inf_d | (n == 0), 0.0, mag))
+            y = np.where(neg, -mag, mag).astype(x.dtype)
+            y = np.where(((d == 0) & (n == 0)) | (inf_d & inf_n), floats.from_bits(np.int64(default_nan) if w < 64
+                         else np.uint64(default_nan), "f", w), y)
+            y = np.where(np.isnan(d), d, y)
+            y = np.where(np.isnan(n), n, y)
+        return _float_out(R, _m, y, w)
     return run
 
 
@@ -110,6 +243,14 @@ _WHY_TRIG = ("AMD's pseudocode multiplies by 2*pi before reducing, losing accura
 _WHY_DIV_SCALE = ("AMD's pseudocode leaves D0 unwritten where no operand needs scaling; the hardware then "
                   "writes S0 unchanged")
 
+_WHY_DIV_FMAS = ("AMD's pseudocode scales the rounded fma by a fixed 2**32 (f32) or 2**64 (f64) where VCC is set; "
+                 "the hardware undoes div_scale's 2**+-64 (f32) or 2**+-128 (f64), the sign taken from the scaled "
+                 "quotient S2, and rounds once")
+
+_WHY_DIV_FIXUP = ("AMD's pseudocode gives no overflow result for finite operands (its test of S1's exponent "
+                  "comes after S1 = inf was handled), so a quotient that overflows LLVM's scaled computation stays "
+                  "NaN; the hardware returns the signed infinity when the exponent gap exceeds the format's range")
+
 # name pattern -> (builder(match, reference_fn) -> fn, reason)
 _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^[vs]_rndne_f(16|32|64)$"), lambda m, ref: _rndne(int(m.group(1))), _WHY_RNDNE),
@@ -120,7 +261,9 @@ _RULES: list[tuple[re.Pattern, object, str]] = [
      lambda m, ref: _frexp_exp(int(m.group(2)), int(m.group(1))), _WHY_FREXP),
     (re.compile(r"^v_(sin|cos)_f(16|32)$"),
      lambda m, ref: _trig(m.group(1) == "cos", int(m.group(2))), _WHY_TRIG),
-    (re.compile(r"^v_div_scale_f(32|64)$"), lambda m, ref: _div_scale(ref), _WHY_DIV_SCALE),
+    (re.compile(r"^v_div_scale_f(32|64)$"), lambda m, ref: _div_scale(int(m.group(1))), _WHY_DIV_SCALE),
+    (re.compile(r"^v_div_fmas_f(32|64)$"), lambda m, ref: _div_fmas(int(m.group(1))), _WHY_DIV_FMAS),
+    (re.compile(r"^v_div_fixup_f(32|64)$"), lambda m, ref: _div_fixup(int(m.group(1))), _WHY_DIV_FIXUP),
 ]
 
 
