@@ -82,7 +82,9 @@ class Encoder:
                 base = base[: -len(suf)]
         for e in t.by_name.get(base, []):
             plan = self.plans.get(f"{e.name}|{e.encoding}")
-            if e not in found and (base == mnemonic or (plan and plan["m"] == mnemonic)):
+            # an explicit size suffix LLVM does not print (v_nop_e32) names the 32- or 64-bit form
+            suffixed = mnemonic == base + ("_e32" if e.width == 32 else "_e64")
+            if e not in found and (base == mnemonic or suffixed or (plan and plan["m"] == mnemonic)):
                 found.append(e)
         found.sort(key=lambda e: e.width)
         return found
@@ -383,6 +385,11 @@ class Encoder:
                 if "LIT" in sp:
                     lit = sp.pop("LIT")
                 values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
+            elif "table" in spec and list(spec["table"]) == ["SIMM16"] and _NUM.match(tok):
+                n = int(tok, 0)  # a number where LLVM prints named fields (s_getreg_b32 s2, 29)
+                if not -(1 << 15) <= n < (1 << 16):
+                    raise EncodeError(f"operand {k + 1} {tok} does not fit the 16-bit immediate")
+                values["SIMM16"] = n & 0xFFFF
             elif "table" in spec and (sp := special.parse_special(self.named, spec, tok, values)) is not None:
                 values.update(sp)
             elif "table" in spec:

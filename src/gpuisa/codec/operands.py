@@ -16,7 +16,8 @@ import struct
 LITERAL = 255
 
 # value -> name, per LLVM generation; 64-bit pair names where LLVM prints them.
-_COMMON = {106: "vcc_lo", 107: "vcc_hi", 126: "exec_lo", 127: "exec_hi", 235: "src_shared_base",
+_COMMON = {106: "vcc_lo", 107: "vcc_hi", 126: "exec_lo", 127: "exec_hi", 230: "src_flat_scratch_base_lo",
+           231: "src_flat_scratch_base_hi", 235: "src_shared_base",
            236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
            251: "src_vccz", 252: "src_execz", 253: "src_scc"}
 SPECIAL = {
@@ -36,7 +37,7 @@ PAIRS = {
 }
 PAIRS["GFX9"][125] = "null"
 PAIRS["GFX940"] = PAIRS["GFX9"]
-PAIRS_ALSO = {235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+PAIRS_ALSO = {230: "src_flat_scratch_base_lo", 235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
               251: "src_vccz", 252: "src_execz", 253: "src_scc", 239: "src_pops_exiting_wave_id"}
 SGPR_COUNT = {"GFX9": 102, "GFX940": 102, "GFX10": 106, "GFX11": 106, "GFX12": 106}
 
@@ -178,7 +179,7 @@ def src_text(gfx: str, value: int, count: int, size: int, is_float: bool, vgpr_b
     """9-bit (or 8-bit scalar) source operand text; None for the literal marker and reserved values."""
     if vgpr_base is not None and value >= vgpr_base:
         return reg_text("v", value - vgpr_base, count)
-    if value < 128 or 235 <= value <= 239 or 251 <= value <= 254:
+    if value < 128 or 230 <= value <= 231 or 235 <= value <= 239 or 251 <= value <= 254:
         return sgpr_name(gfx, value, count)
     if size == 16 and 240 <= value <= 248 and not is_float and vgpr_base is not None:
         # a float inline constant read by a 16-bit integer vector operand: its bits in hex (GFX9; GFX10+ probed
