@@ -241,11 +241,11 @@ def test_damaged_store_is_rebuilt(lab, tmp_path):
     assert lab.run(["search", "msad"], home).returncode == 0
     db = home / "cache" / "default.sqlite"
     rng = random.Random(SEED)
-    with open(db, "r+b") as f:
-        size = db.stat().st_size
+    with open(db, "r+b") as f:  # whole pages of random bytes (what a bad disk or a stray writer leaves)
+        pages = db.stat().st_size // 4096
         for _ in range(40):
-            f.seek(rng.randrange(4096, size - 512))
-            f.write(rng.randbytes(512))
+            f.seek(rng.randrange(1, pages) * 4096)
+            f.write(rng.randbytes(4096))
     r = lab.run(["search", "msad"], home)
     assert r.returncode == 0 and "Traceback" not in r.stderr and len(r.stderr.splitlines()) <= 1, r.stderr
     r = lab.run(["search", "msad"], home)
@@ -282,11 +282,11 @@ def test_damaged_store_is_rebuilt(tmp_path):
     assert gpuisa(["search", "msad"], home).returncode == 0
     db = home / "cache" / "default.sqlite"
     rng = random.Random(SEED)
-    with open(db, "r+b") as f:
-        size = db.stat().st_size
+    with open(db, "r+b") as f:  # whole pages of random bytes (what a bad disk or a stray writer leaves)
+        pages = db.stat().st_size // 4096
         for _ in range(40):
-            f.seek(rng.randrange(4096, size - 512))
-            f.write(rng.randbytes(512))
+            f.seek(rng.randrange(1, pages) * 4096)
+            f.write(rng.randbytes(4096))
     r = gpuisa(["search", "msad"], home)
     assert r.returncode == 0 and "Traceback" not in r.stderr and len(r.stderr.splitlines()) <= 1, r.stderr
     r = gpuisa(["search", "msad"], home)
