@@ -12,7 +12,8 @@ import difflib
 from .model import Arch, Features
 
 _GFX9 = dict(waves=(64,), encoding_family="GFX9", sdwa=True, accvgpr=True, memory_syntax="gfx9")
-_GFX940 = {**_GFX9, "memory_syntax": "gfx940"}
+_GFX90A = {**_GFX9, "accvgpr_memory": True}
+_GFX940 = {**_GFX90A, "memory_syntax": "gfx940"}
 _GFX10 = dict(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True, memory_syntax="gfx10")
 _GFX11 = dict(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, vopd=True, vop3_literal=True,
               memory_syntax="gfx10")
@@ -22,7 +23,7 @@ _GFX1250 = {**_GFX12, "waves": (32,)}
 
 AMD_ARCHS: tuple[Arch, ...] = (
     Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9", Features(**_GFX9)),
-    Arch("cdna2", "CDNA2", "AMD", "amdgpu", "native", "CDNA", 11, ("gfx90a",), "gfx90a", None, "GFX9", Features(**_GFX9)),
+    Arch("cdna2", "CDNA2", "AMD", "amdgpu", "native", "CDNA", 11, ("gfx90a",), "gfx90a", None, "GFX9", Features(**_GFX90A)),
     Arch("cdna3", "CDNA3", "AMD", "amdgpu", "native", "CDNA", 12, ("gfx940", "gfx941", "gfx942"), "gfx942", None, "GFX9",
          Features(**_GFX940)),
     Arch("cdna4", "CDNA4", "AMD", "amdgpu", "native", "CDNA", 13, ("gfx950",), "gfx950", "cdna", "GFX9", Features(**_GFX940)),

@@ -225,6 +225,7 @@ class Features:
     vopd: bool = False  # dual-issue VOPD exists
     vop3_literal: bool = False  # a VOP3 instruction may carry a 32-bit literal
     accvgpr: bool = False  # accumulation VGPRs (a0..a255) exist
+    accvgpr_memory: bool = False  # loads, stores and LDS read and write them directly (gfx90a and later)
     memory_syntax: str = ""  # cache-policy modifiers: gfx9 (glc slc), gfx940 (sc0 sc1 nt), gfx10 (glc slc dlc), gfx12 (th scope)
 
 

@@ -233,6 +233,9 @@ class Encoder:
             ops = ops[1:]
         if len(ops) != len(specs):
             raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
+        if e.encoding in MEMORY_ENCODINGS and not self.features.accvgpr_memory and self.features.accvgpr and any(
+                opd.parse_reg(o.strip().split("/*")[0]) and o.strip().startswith("a") for o in ops):
+            raise EncodeError(f"{self.arch} memory instructions take no AGPRs (gfx90a and later do)")
         if e.encoding in ("EXP", "VEXPORT") and "exp_target" in self.named:
             got = special.export_fields(self.named, ops, mods, list(values))
             if got is None:
@@ -533,6 +536,9 @@ class Encoder:
 
 
 _ENCODERS: dict[tuple[str, bool], Encoder] = {}
+
+
+MEMORY_ENCODINGS = frozenset({"FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "DS", "MIMG"})
 
 
 def _agree(v: int, ev: int) -> int:
