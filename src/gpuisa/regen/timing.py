@@ -81,7 +81,8 @@ def candidates(text: str) -> list[str]:
     ops = text.split(", ")  # carry-in/out forms: dst, sdst, sources, carry -- the sources as VGPRs
     carry = ", ".join(ops[:2] + [_SREG.sub(lambda m: "v" + m.group(1), o) for o in ops[2:-1]] + ops[-1:])
     out = [only, v, v.replace("0xbf800000", "0x3c00"), v.replace(" op_sel_hi:[0,0,0]", ""), carry, _image(text),
-           re.sub(r"^(s_waitcnt_\w+) s0,", r"\1 null,", text)]
+           re.sub(r"^(s_waitcnt_\w+) s0,", r"\1 null,", text), re.sub(r"\bs0$", "-1", text),
+           re.sub(r"\bs0$", "m0", text)]
     if text.startswith("v_dual_"):
         out += [f"{v} :: v_dual_mov_b32 v2, v3", f"v_dual_mov_b32 v2, v3 :: {v}"]
     return [c for i, c in enumerate(out) if c != text and c not in out[:i]]
