@@ -46,6 +46,29 @@ def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
     return out
 
 
+def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...]) -> int | None:
+    """The value of a set of fields: LLVM's own spelling, else each field taken from the value that prints it
+    alone (the others at their default) -- a field written at its default value (``depctr_hold_cnt(1)``,
+    which LLVM leaves out) changes nothing -- checked by printing the result: every field it shows must have
+    been given."""
+    if tokens in table:
+        return table[tokens]
+    singles = {t[0]: v for t, v in table.items() if len(t) == 1}
+    if not singles:
+        return None
+    bits = max(v.bit_length() for v in singles.values())
+    default = sum(1 << b for b in range(bits) if 2 * sum(v >> b & 1 for v in singles.values()) > len(singles))
+    names = {t.split("(")[0] for t in singles}
+    v = default
+    for t in tokens:
+        if t in singles:
+            v ^= (singles[t] ^ default)
+        elif t.split("(")[0] not in names:
+            return None
+    shown = next((k for k, x in table.items() if x == v), None)
+    return v if shown is not None and set(shown) <= set(tokens) else None
+
+
 def encode(encoder, entry, plan: dict, text: str):
     """Bytes of ``text`` for a ``special_form`` plan, or raise EncodeError naming what is not understood."""
     from .encoder import EncodeError, Encoded
@@ -64,7 +87,7 @@ def encode(encoder, entry, plan: dict, text: str):
             raise EncodeError(f"{operand.strip()} does not fit the 16-bit immediate of {entry.name}")
         v = n & 0xFFFF
     else:
-        v = _values(encoder.arch, encoder.wave64, key).get(_norm(operand))
+        v = _compose(_values(encoder.arch, encoder.wave64, key), _norm(operand))
         if v is None:
             raise EncodeError(f"{operand.strip()!r} is not an operand of {entry.name} (the fields LLVM prints for it,"
                               " e.g. vmcnt(0) lgkmcnt(0), in any order)")
