@@ -6,7 +6,8 @@ inputs but not all: rounding to nearest even as ``floor(x + 0.5)`` computed in t
 own precision (wrong where ``x + 0.5`` rounds), ``fract`` without its clamp below 1.0, an
 f16 ``ldexp`` whose scale is made an f16 first (overflowing at 2**16), ``sin``/``cos``
 multiplying by 2*pi before reducing, exponents of zeros and denormals read from the raw
-exponent field, a ``div_scale`` that leaves D0 unwritten when nothing is scaled.  For these
+exponent field, and the division helpers (``div_scale``/``div_fmas``/``div_fixup``) whose
+scaling and special cases do not make LLVM's division expansion correctly rounded.  For these
 the evaluator runs the formulation written here instead (the compiled pseudocode stays
 available as ``Program.reference_fn``) and the fidelity report says why (``reason``).
 tests/test_semantics_hardware.py checks each against values computed independently.
@@ -240,16 +241,27 @@ _WHY_FREXP = ("AMD's pseudocode reads the raw exponent field, wrong for zeros (m
               "(must give their true exponent, as v_frexp_mant does); the hardware gives frexp's exponent")
 _WHY_TRIG = ("AMD's pseudocode multiplies by 2*pi before reducing, losing accuracy for large |x|; the input "
              "counts turns, so the hardware reduction x mod 1 is exact")
-_WHY_DIV_SCALE = ("AMD's pseudocode leaves D0 unwritten where no operand needs scaling; the hardware then "
-                  "writes S0 unchanged")
+_WHY_DIV_SCALE = ("AMD's pseudocode leaves D0 unwritten where nothing is scaled, moves a huge denominator up (to "
+                  "infinity) where the quotient is also tiny, and judges an f32 denominator's reciprocal in binary64, "
+                  "where it is never denormal.  Formulation: S0 (the denominator S1 or the numerator S2, by value) "
+                  "moved by 2**+-64 (f64: 2**+-128); a zero operand gives NaN; an exponent gap S2 - S1 of 96 (f64: 768) "
+                  "or more moves the denominator up and sets VCC; a denormal denominator or, last, a numerator "
+                  "exponent field of 23 (53) or less moves both up; a denominator above 2**126 (2**1022) moves both "
+                  "down, or itself alone with VCC set where the quotient is below the normal range; otherwise such a "
+                  "quotient moves the numerator up and sets VCC; else S0 unchanged.  Where the hardware's own tests "
+                  "cannot be told apart by LLVM's division expansion, the choice keeps that expansion correctly rounded")
 
-_WHY_DIV_FMAS = ("AMD's pseudocode scales the rounded fma by a fixed 2**32 (f32) or 2**64 (f64) where VCC is set; "
-                 "the hardware undoes div_scale's 2**+-64 (f32) or 2**+-128 (f64), the sign taken from the scaled "
-                 "quotient S2, and rounds once")
+_WHY_DIV_FMAS = ("AMD's pseudocode multiplies the rounded fma by a fixed 2**32 (f32; 2**64 for f64) where VCC is set. "
+                 "Formulation: where VCC is set, (S0 * S1 + S2) times 2**64 (f64: 2**128) when |S2| >= 2 and 2**-64 "
+                 "(2**-128) below, undoing div_scale's move, rounded once (the quotient may be denormal); without "
+                 "VCC a plain fma.  The |S2| threshold is not determinable from LLVM's division expansion: any value "
+                 "between its two bands works")
 
-_WHY_DIV_FIXUP = ("AMD's pseudocode gives no overflow result for finite operands (its test of S1's exponent "
-                  "comes after S1 = inf was handled), so a quotient that overflows LLVM's scaled computation stays "
-                  "NaN; the hardware returns the signed infinity when the exponent gap exceeds the format's range")
+_WHY_DIV_FIXUP = ("AMD's pseudocode has no overflow result for finite operands (its test of S1's exponent comes after "
+                  "S1 = inf was handled), so a quotient that overflows LLVM's scaled computation would stay NaN. "
+                  "Formulation: NaN operands (S2 first) quieted; 0/0 and inf/inf the default NaN; x/0 and inf/y "
+                  "infinity; x/inf and 0/y zero; an exponent gap S2 - S1 above 128 (f64: 1024) infinity and below "
+                  "-150 (-1075) zero, where the correctly rounded quotient is those; else |S0|; the sign S1's xor S2's")
 
 # name pattern -> (builder(match, reference_fn) -> fn, reason)
 _RULES: list[tuple[re.Pattern, object, str]] = [
