@@ -470,3 +470,14 @@ def test_older_cdna_mfmas(name, k, ty):
         for lane in evaluate(arch, name, **ops)["outputs"]["D0"]:
             assert all((lane >> (32 * i)) & 0xFFFFFFFF == want for i in range(w["D0"] // 32)), (arch, name)
         assert fidelity.fidelity(arch, name)[0] == "untested"
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna3", "cdna4"])
+def test_set_gpr_idx_on(arch):
+    rng = random.Random(arch)
+    for _ in range(8):
+        s0, field, m0 = rng.getrandbits(32), rng.getrandbits(4), rng.getrandbits(32)
+        out = evaluate(arch, "s_set_gpr_idx_on", S0=s0, SRC1=field, M0=m0)["outputs"]
+        want = sum(((s0 >> i) & 1) << i for i in range(8)) + sum(((field >> i) & 1) << (12 + i) for i in range(4))
+        want += sum(((m0 >> i) & 1) << i for i in list(range(8, 12)) + list(range(16, 32)))
+        assert out["M0"] == [want] and out["GPR_IDX_EN"] == [1]

@@ -384,6 +384,16 @@ def _unary(op: str, kind: str, w: int):
     return run
 
 
+def _set_gpr_idx_on(R, _m, C):
+    """GFX9 VGPR indexing on: M0[7:0] = S0[7:0] (the index), M0[15:12] = the raw 4-bit SRC1 field (which
+    operands are indexed), other M0 bits kept; the mode bit that enables indexing is reported as GPR_IDX_EN."""
+    m0 = int(R["M0"][0]) & M32
+    m0 = (m0 & ~0xF0FF) | (int(R["S0"][0]) & 0xFF) | ((int(R["SRC1"][0]) & 0xF) << 12)
+    R["M0"] = np.array([m0], dtype=np.int64)
+    R["GPR_IDX_EN"] = np.array([1], dtype=np.int64)
+    return R
+
+
 # ------------------------------------------------------------------ no-ops and CDNA1/2's older MFMAs
 
 def _nothing(R, _m, C):
@@ -466,6 +476,10 @@ _WHY_OLD_MFMA = ("runs the project's formulation (no generation's pseudocode sou
                  "rule (one block per group of lanes, elements along K), not checked")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
     (re.compile(r"^v_(nop|pipeflush)$"), _nothing, False, {}, set(), "exact", _WHY_NOP),
+    (re.compile(r"^s_set_gpr_idx_on$"), _set_gpr_idx_on, True, {"S0": 32, "SRC1": 32, "M0": 32, "GPR_IDX_EN": 1},
+     {"M0", "GPR_IDX_EN"}, "exact", "runs the project's formulation (the compiler does not model a raw "
+     "operand field as a number): M0[7:0] = S0[7:0], M0[15:12] = the SRC1 field, other M0 bits kept; the "
+     "mode's GPR_IDX_EN bit is reported as GPR_IDX_EN = 1; checked against bit arithmetic"),
     (re.compile(r"^s_sleep_var$"), _nothing, True, {"S0": 32}, set(), "exact", _WHY_NOP),
     (re.compile(r"^s_waitcnt_(vm|exp|lgkm|vs)cnt$"), _nothing, True, {"S0": 32, "SIMM16": 16}, set(), "exact",
      _WHY_WAIT),
@@ -557,6 +571,8 @@ def program(arch: str, name: str, entry):
         reads = set()  # operands an encoding gives are accepted, none is required
     if "SGPR0" in widths:
         reads = set(widths) - {"D0"}
+    if name == "s_set_gpr_idx_on":
+        reads = {"S0", "SRC1", "M0"}
     if name.startswith("v_mac_"):
         reads = reads | {"D0"}
     formats = {"S0": Ty("f", 64), "D0": Ty("f", 64)} if name == "v_trig_preop_f64" else {}
