@@ -182,6 +182,10 @@ def test_encode_file_label_errors(cli_env, tmp_path):
     assert r.returncode == 1
     assert _positions(r.stderr, src) == [(3, 1), (4, 12)]
     assert "already defined (line 1)" in r.stderr and "unknown label 'nowhere'" in r.stderr
+    src.write_text("a:\n  s_cbranch_join s4\n  s_branch a\n")  # (a branch with a register operand is no label)
+    r = run_cli(["encode", "--arch", "cdna3", "--file", str(src), "-o", str(tmp_path / "j.bin")], cli_env)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "j.bin").read_bytes() == bytes.fromhex("042e80be feff82bf")
 
 
 def test_decode_start_up_imports_only_what_it_needs(cli_env, tmp_path):

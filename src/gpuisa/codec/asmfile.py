@@ -109,6 +109,14 @@ def _statements(lines: list[tuple[int, str]], labels: dict[str, tuple[int, int]]
     return stmts
 
 
+def _error(st: _Stmt, branch, reason: str) -> AsmError:
+    """The error of a statement that does not assemble: a branch to a name that is no label says so (a
+    branch whose operand is a register, such as GFX9's ``s_cbranch_join s4``, assembles as it is)."""
+    if branch is not None:
+        return AsmError(st.lineno, st.start + branch.start(2) + 1, f"unknown label {branch.group(2)!r}")
+    return AsmError(st.lineno, column(st, reason), reason)
+
+
 def assemble(enc, lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str, object]], list[AsmError]]:
     """(offset, text, Encoded) per instruction and every error, in line order."""
     from .encoder import EncodeError
@@ -119,13 +127,13 @@ def assemble(enc, lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str, ob
     offsets, offset = [], 0
     for st in stmts:  # pass 1: sizes
         offsets.append(offset)
-        probe = _BRANCH.sub(r"\1 0", st.text)
+        m = _BRANCH.match(st.text)
+        probe = f"{m.group(1)} 0" if m and m.group(2) in labels else st.text
         try:
             st.size = len(enc.encode_line(probe).data)
         except EncodeError as exc:
-            errors.append(AsmError(st.lineno, column(st, str(exc)), str(exc)))
+            errors.append(_error(st, m, str(exc)))
         offset += st.size
-    offsets.append(offset)
     out = []
     for st, off in zip(stmts, offsets):  # pass 2: the words
         if not st.size:
@@ -140,12 +148,9 @@ def assemble(enc, lines: list[tuple[int, str]]) -> tuple[list[tuple[int, str, ob
                                        f"-32768..32767)"))
                 continue
             line = f"{m.group(1)} {delta & 0xFFFF}"
-        elif m:
-            errors.append(AsmError(st.lineno, st.start + m.start(2) + 1, f"unknown label {m.group(2)!r}"))
-            continue
         try:
             out.append((off, line, enc.encode_line(line)))
         except EncodeError as exc:
-            errors.append(AsmError(st.lineno, column(st, str(exc)), str(exc)))
+            errors.append(_error(st, m, str(exc)))
     errors.sort(key=lambda e: (e.line, e.column))
     return out, errors
