@@ -61,7 +61,7 @@ def test_instruction_page_sections_and_facts(client):
     assert ">110101<" in svg and ">" + format(569, "010b") + "<" in svg
     for section in ("generations", "operands", "targets", "sources"):
         assert f'id="{section}"' in html
-    gen = re.search(r'<table class="grid" id="gentable">.*?</table>', html, re.S).group(0)
+    gen = re.search(r'<table class="grid compact" id="gentable">.*?</table>', html, re.S).group(0)
     assert 'href="/isa/rdna2/v_msad_u8"' in gen and ">369<" in gen and ">484<" in gen
     assert "gfx1100" in html
 
@@ -170,7 +170,7 @@ def test_hostile_values_are_escaped_in_every_section(store, monkeypatch):
         html = c.get("/isa/rdna4/v_msad_u8").text
     _no_raw_markup(html)
     assert html.count("&lt;script&gt;alert(") >= 10
-    for section in ("description", "semantics", "examples", "related", "forms", "x-brand_new_section"):
+    for section in ("description", "semantics", "examples", "relations", "forms", "x-brand_new_section"):
         assert f'id="{section}"' in html
     assert "vendor text" in html  # the description is labelled as the vendor's
 
@@ -233,7 +233,7 @@ def test_openapi_schema_lists_the_api(client):
     doc = client.get("/api/openapi.json").json()
     assert doc["openapi"].startswith("3.")
     assert set(doc["paths"]) == {"/api/archs", "/api/show", "/api/search", "/api/diff", "/api/decode", "/api/encode",
-                                 "/api/eval"}
+                                 "/api/eval", "/api/ptx/check", "/api/ptx/eval", "/api/asm/{isa}/{opcode}"}
 
 
 # -- playground actions: absent, present, bounded -------------------------------------------------------
@@ -309,7 +309,8 @@ def test_playground_features_present(client, monkeypatch):
 
 
 @pytest.mark.parametrize("path,body,needle", [
-    ("/api/decode", {"arch": "rdna3", "hex": "05 0"}, "whole bytes"),
+    ("/api/decode", {"arch": "rdna3", "hex": "05 0"}, "token 2 '0' is not hex bytes"),
+    ("/api/decode", {"arch": "rdna3", "hex": "zz"}, "token 1 'zz' is not hex bytes"),
     ("/api/decode", {"arch": "rdna3", "hex": "00" * 257}, "at most 256 bytes"),
     ("/api/decode", {"arch": "rdna3", "hex": "0" * 3000}, "too long"),
     ("/api/decode", {"arch": "ptx", "hex": "00"}, "virtual ISA"),

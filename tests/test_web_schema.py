@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from schemathesis.checks import positive_data_acceptance  # noqa: E402
 
 OPERATIONS = ["GET /api/archs", "GET /api/show", "GET /api/search", "GET /api/diff",
-              "POST /api/decode", "POST /api/encode", "POST /api/eval"]
+              "POST /api/decode", "POST /api/encode", "POST /api/eval", "POST /api/ptx/check", "POST /api/ptx/eval",
+              "GET /api/asm/{isa}/{opcode}"]
 
 
 @pytest.fixture(scope="module")

@@ -78,12 +78,19 @@ class Linker:
             return "/" + path + frag
         if self._prefix is None:
             self._prefix = posixpath.dirname(self.file_of(self.current))
+            self._parts = self._prefix.split("/") if self._prefix else []
         target = self.file_of(path)
         if not self._prefix:
             return target + frag
         if target.startswith(self._prefix + "/"):  # same folder (isa/rdna4/...): the shortest link
             return target[len(self._prefix) + 1:] + frag
-        return posixpath.relpath(target, self._prefix) + frag
+        tparts = target.split("/")
+        common = 0
+        for a, b in zip(self._parts, tparts[:-1]):
+            if a != b:
+                break
+            common += 1
+        return "../" * (len(self._parts) - common) + "/".join(tparts[common:]) + frag
 
 
 def instruction_path(arch: str, name: str) -> str:
@@ -272,10 +279,16 @@ class Site:
                     enc["fields"], enc["width"] or 32, f"{enc['name']} encoding of {name} on {a.title}",
                     f"{a.title} · {enc['name']} · {enc['width']} bits · opcode {enc['opcode']}",
                     opcode_field=e.op_field if e else None, opcode=enc["opcode"]))
+        enc_gens = inst_parts.generation_opcodes(self.store, name, arch, self.encoding_of) if a.kind == "native" else []
+        cells = {}
+        for e in enc_gens:
+            for c in e["gens"]:
+                cells.setdefault(c["arch"], []).append(c)
         gens = []
         for g in archs.generation_order(list(page["generations"])):
             info = page["generations"][g]
-            gens.append({"arch": g, "title": archs.by_name(g).title, "info": info, "current": g == arch})
+            gens.append({"arch": g, "title": archs.by_name(g).title, "info": info, "current": g == arch,
+                         "cells": cells.get(g) or [{"present": False}] * len(enc_gens)})
         extra = {k: v for k, v in page.items() if k not in KNOWN_KEYS and v not in (None, "", [], {})}
         flags = {k: v for k, v in (page.get("flags") or {}).items() if v}
         forms, form_operands = inst_parts.forms_table(page.get("forms"))
@@ -287,8 +300,7 @@ class Site:
         return {"title": f"{name} · {page['arch_title']}", "page": page, "diagrams": diagrams, "gens": gens,
                 "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)],
                 "cards": inst_parts.relation_cards(page, set(self.arch_names)), "forms": forms, "operands": operands,
-                "enc_gens": inst_parts.generation_opcodes(self.store, name, arch, self.encoding_of)
-                if a.kind == "native" else [], "docs": inst_parts.doc_links(page)}
+                "enc_gens": enc_gens, "docs": inst_parts.doc_links(page)}
 
     def encoding(self, arch: str, enc_name: str) -> dict:
         a = archs.by_name(arch)
