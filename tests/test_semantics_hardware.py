@@ -356,7 +356,7 @@ def test_div_fmas_scales_by_2_k_and_rounds_once(w):
     pats = finite_patterns(w, 150, 7 + w)
     a, b, s2 = pats, [rng.choice(pats) for _ in pats], [rng.choice(pats) for _ in pats]
     # the shapes LLVM gives it: a small residual, a reciprocal near 1, a scaled quotient in either band
-    bands = [-140, -100, -80, -70, 40, 80] if w == 32 else [-1070, -1000, -900, 700, 900]
+    bands = [-100, -85, -75, -70, -63, 40, 80] if w == 32 else [-1000, -940, -920, -900, -895, 700, 900]
     for _ in range(150):
         q = rng.uniform(1, 2) * 2.0 ** rng.choice(bands)
         a.append(encode(Fraction(q) * Fraction(rng.uniform(-1, 1)) * Fraction(2) ** -(FMT[w][0] + 1), w))
@@ -384,6 +384,10 @@ def test_div_fmas_cases_by_hand():
         assert fma_scaled_ref(f32(2.0 ** -53), f32(2.0 ** -53), s2, 1, 32) == want
         out = evaluate(arch, "v_div_fmas_f32", S0=f32(2.0 ** -53), S1=f32(2.0 ** -53), S2=s2, VCC=1)["outputs"]
         assert out["D0"] == [want], arch
+        # f64: a quotient just below 2**-1022 whose binary64 rounding before the move would tie up to it
+        a, b, c = (f64(float.fromhex(h)) for h in ("0x1p-947", "0x1.5555555555555p-1", "0x1.ffffffffffffep-895"))
+        assert fma_scaled_ref(a, b, c, 1, 64) == 0x000FFFFFFFFFFFFF
+        assert evaluate(arch, "v_div_fmas_f64", S0=a, S1=b, S2=c, VCC=1)["outputs"]["D0"] == [0x000FFFFFFFFFFFFF], arch
 
 
 def div_fixup_ref(xb: int, db: int, nb: int, w: int) -> int:

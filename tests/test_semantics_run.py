@@ -149,6 +149,21 @@ def test_llvm_division_denormal_quotients():
         assert not bad, f"{ft.__name__}: {len(bad)} quotients differ, e.g. {bad[:3]}"
 
 
+@pytest.mark.parametrize("ft", [np.float32, np.float64])
+def test_llvm_division_on_special_values(ft):
+    """Every pair of format edges (zeros, denormal and normal limits, the largest values, infinities,
+    NaN) and their neighbours."""
+    fi = np.finfo(ft)
+    edges = [0.0, fi.smallest_subnormal, 3 * fi.smallest_subnormal, fi.tiny / 2, fi.tiny, 1.5 * fi.tiny, 1.0, 1.5, 3.0,
+             fi.eps, fi.max / 2, fi.max, 2.0 ** (fi.maxexp - 2), 1.5 * 2.0 ** (fi.maxexp - 1), np.inf, np.nan]
+    with np.errstate(all="ignore"):
+        v = np.array(edges, dtype=ft)
+        v = np.concatenate([v, -v, np.nextafter(v, ft(np.inf)), np.nextafter(v, ft(0))])
+    a, b = np.repeat(v, len(v)), np.tile(v, len(v))
+    bad = _division_mismatches(_run_division(FDIV_GFX1200 if ft == np.float32 else FDIV64_GFX1200, a, b), a, b)
+    assert not bad, f"{len(bad)} of {len(a)} quotients differ, e.g. {bad[:3]}"
+
+
 @pytest.mark.skipif(shutil.which("llc-22") is None, reason="llc-22 not installed")
 @pytest.mark.parametrize("ir,kept", [(_FDIV_IR, FDIV_GFX1200), (_FDIV64_IR, FDIV64_GFX1200)], ids=["f32", "f64"])
 def test_llc_still_emits_the_kept_division(tmp_path, ir, kept):

@@ -161,7 +161,7 @@ def _scaled_fma(a, b, c, shift, w: int):
     r = floats.fma(a, b, c, "f", 64)
     with np.errstate(all="ignore"):
         y = np.ldexp(r, shift)
-        tiny = (np.abs(r) < 2.0 ** -1022) | (np.abs(y) < 2.0 ** -1022)
+        tiny = (np.abs(r) < 2.0 ** -1022) | (np.frexp(r)[1] + shift <= -1021)  # |r| * 2**shift < 2**-1021
     redo = (shift != 0) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & (tiny | np.isinf(r))
     for i in np.flatnonzero(redo):
         (na, ea), (nb, eb), (nc, ec) = (floats._exact(float(v[i])) for v in (a, b, c))
