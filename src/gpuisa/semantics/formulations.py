@@ -551,8 +551,8 @@ def covers(name: str) -> bool:
 
 def description(name: str) -> str:
     """What runs, for an instruction the pseudocode source does not list (shown instead of pseudocode)."""
-    spec = _spec(name)
-    return f"(no pseudocode in the source) {spec[6]}" if spec else ""
+    return ("(no pseudocode in the source: the project's own formulation runs, as the fidelity reason "
+            "describes)") if covers(name) else ""
 
 
 def fidelity(name: str) -> tuple[str, str] | None:
