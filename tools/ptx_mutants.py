@@ -4,7 +4,8 @@ Each mutant changes one instruction statement of a compiler-made file in one of 
 a modifier of the opcode replaced by another one seen in the corpus (at the same place of the
 same instruction, three times in ten, or anywhere), dropped, or misspelled (a
 letter doubled or dropped); the opcode's first word misspelled; the last operand dropped or an
-operand repeated; a register renamed to one that is not declared; a branch label renamed; the
+operand repeated; a register renamed to one that is not declared, or replaced by a register of
+another class (%r, %rd, %rs, %f, %fd, %p: another type or size, twice in twenty); a branch label renamed; the
 `;` dropped.  Both tools judge the whole mutated file; printed: how often the verdicts agree
 and, where both reject, how often gpuisa's first error is on the edited line.
 Run: .venv/bin/python tools/ptx_mutants.py [--count N] [--seed S] [--jobs J]
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "ptx_corpus"
 SKIP = ("big.", "mid.")  # the speed files: slow for ptxas, nothing new for the checker
 LINE_RE = re.compile(r"line (\d+);")
-KINDS = ("swap", "swap_same", "swap_same", "swap_same", "drop_mod", "typo_mod", "typo_op", "drop_operand", "dup_operand", "undeclared", "label",
+KINDS = ("swap", "swap_same", "swap_same", "swap_same", "drop_mod", "typo_mod", "typo_op", "drop_operand", "dup_operand", "undeclared", "other_class", "other_class", "label",
          "no_semicolon")
 
 
@@ -99,6 +100,13 @@ def mutate(line: str, kind: str, rng: random.Random, modifiers: list[str], same:
             return None
         r = rng.choice(regs)
         ops = ops.replace(r, re.sub(r"\d+", "9999", r), 1)
+    elif kind == "other_class":
+        regs = re.findall(r"%(?:rd|r|rs|f|fd|p)\d+", ops)
+        if not regs:
+            return None
+        r = rng.choice(regs)
+        other = rng.choice([c for c in ("%r", "%rd", "%rs", "%f", "%fd", "%p") if not re.fullmatch(c + r"\d+", r)])
+        ops = ops.replace(r, other + "1", 1)
     elif kind == "label":
         m = re.search(r"\$L__\w+", ops)
         if not m:

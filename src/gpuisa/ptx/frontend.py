@@ -22,7 +22,7 @@ import re
 
 from . import directives as D
 from .check import check_instruction
-from .operand_types import MEMORY, TYPED, memory_error, operand_error
+from .operand_types import MEMORY, TYPED, memory_error, operand_error, vector_error
 from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
 
 SREG_VECTOR = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
@@ -331,6 +331,8 @@ class Module:
             err = self.param_access(opcode, ops)
         if err is None and name in MEMORY:
             err = memory_error(name, opcode, ops, self.reg_type)
+        if err is None and "{" in ops:
+            err = vector_error(ops, self.reg_type)
         if err is None and name in TYPED:
             err = operand_error(name, opcode, r["_form"], ops, self.reg_type)
         if err:

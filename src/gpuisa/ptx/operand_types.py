@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 
 TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "mul", "mad", "fma", "div", "rem",
-         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt", "shl", "shr"}
+         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt", "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
+         "mad.cc", "madc"}
+PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}}  # predicate operands
 TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$")
 VALUE_TYPE = re.compile(r"^\.(pred|[usbf](8|16|32|64)|bf16|f16x2|bf16x2)$")
 SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
@@ -49,37 +51,54 @@ def _literal_error(t: str, text: str, role: str, name: str, opcode: str) -> str 
     return None
 
 
+def _expected(name: str, role: str, first: bool, types: list[str], wide: bool) -> tuple[str, int] | None:
+    """(type, size in bits) an operand takes, or None when it is not checked here."""
+    if role in PRED_ROLES.get(name, ()):
+        return ".pred", 1
+    if role not in ROLES and not (name == "cvta" and role == "p"):
+        return None
+    if name in ("shl", "shr") and role == "b":
+        return ".u32", 32  # the shift amount
+    t = "." + (types[0] if name == "cvt" and first else types[-1])
+    return t, _size(t) * (2 if wide and role in ("d", "c") and name in ("mul", "mad") else 1)
+
+
 def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str | None:
     """An error when a register operand does not fit the instruction's type, else None;
     ``reg_type(register name)`` gives a declared type (".b32") or None."""
-    if name not in TYPED or "[" in ops or "{" in ops:
+    if name not in TYPED or "{" in ops:
         return None
     types = [t for t in opcode.split(".")[1:] if TYPE_TOKEN.match("." + t)]
     pats = form["operands"]
     texts = [x.strip() for x in ops.split(",")]
-    if not types or len(texts) != len(pats) or (name == "cvt" and len(types) != 2):
-        return None
+    n = len(texts)
+    first_optional = next((i for i, p in enumerate(pats) if p["optional"]), len(pats))
+    if not types or n > len(pats) or (name == "cvt" and len(types) != 2) or not all(
+            p["optional"] for p in pats[first_optional:]):
+        return None  # (optional operands only at the end: zip pairs the operands given in order)
+    if name == "atom" and ".cas." in opcode + "." and n == 4:
+        pats = pats[:3] + [{"name": "c", "kind": "reg"}]  # the generic form's 4th operand is cas's c
     wide = ".wide." in opcode + "."
     for i, (pat, text) in enumerate(zip(pats, texts)):
-        role = pat["name"]
-        if role not in ROLES or pat["kind"] != "reg" or (name == "selp" and role == "c"):
+        want = _expected(name, pat["name"], i == 0, types, wide) if pat["kind"] in ("reg", "pred2") else None
+        if want is None:
             continue
-        t = "." + (types[0] if name == "cvt" and i == 0 else types[-1])
-        if name in ("shl", "shr") and role == "b":
-            t = ".u32"  # the shift amount
-        size = _size(t) * (2 if wide and role in ("d", "c") and name in ("mul", "mad") else 1)
-        reg = text.lstrip("-!")
+        t, size = want
+        reg = text.lstrip("-!").split("|", 1)[0]
         if reg[:1].isdigit():
-            err = _literal_error(t, reg, role, name, opcode)
+            err = _literal_error(t, reg, pat["name"], name, opcode) if t != ".pred" else None
             if err:
                 return err
             continue
         if reg[:1] != "%" or "." in reg:
             continue
         declared = reg_type(reg)
-        if declared and not fits(t, size, declared):
-            return (f"`{reg}` is a {declared} register; operand {role} of {name} `{opcode}` needs a"
-                    f" {size}-bit {t[1:2].replace('u', 'integer').replace('s', 'integer').replace('b', 'bit').replace('f', 'float').replace('p', 'predicate')} register")
+        if not declared:
+            continue
+        # cvt reads and writes integers in registers at least as wide (measured: cvt.u64.u32 %rd, %rd)
+        if not (_fits_value(t, declared) if name == "cvt" and t[1] in "us" else fits(t, size, declared)):
+            kind = {"u": "integer", "s": "integer", "b": "bit", "f": "float", "p": "predicate"}[t[1]]
+            return f"`{reg}` is a {declared} register; operand {pat['name']} of {name} `{opcode}` needs a {size}-bit {kind} register"
     return None
 
 
@@ -118,4 +137,15 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
             declared = reg_type(reg) if reg[:1] == "%" and "." not in reg else None
             if declared and not _fits_value(t, declared):
                 return f"`{reg}` is a {declared} register; {name} `{opcode}` moves a {t} value"
+    return None
+
+
+def vector_error(ops: str, reg_type) -> str | None:
+    """The registers of a vector operand `{a, b, …}` must have one size (and predicates only with
+    predicates): ptxas refuses `{%p1, %r3}` and `{%f1, %rd1}` as incompatible elements."""
+    for group in ops.split("{")[1:]:
+        regs = [x.strip() for x in group.split("}", 1)[0].split(",")]
+        sizes = {_size(t) for t in (reg_type(r) for r in regs if r[:1] == "%" and "." not in r) if t}
+        if len(sizes) > 1:
+            return f"the registers of `{{{group.split('}', 1)[0].strip()}}}` differ in size ({', '.join(f'{s}-bit' for s in sorted(sizes))})"
     return None
