@@ -94,7 +94,7 @@ def parse_hex(text) -> bytes:
     if len(text) > MAX_HEX_CHARS:
         raise BadInput(f"hex is too long: at most {MAX_HEX_CHARS} characters ({MAX_BYTES} bytes)")
     try:
-        data = cli_parse_hex(text.replace("[", " ").replace("]", " ").split())
+        data = cli_parse_hex(text.split())
     except UserError as exc:
         raise BadInput(str(exc)) from None
     if len(data) > MAX_BYTES:
