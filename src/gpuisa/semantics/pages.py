@@ -29,13 +29,12 @@ def generation_notes(arch: str, name: str) -> list[str]:
     fam = me.features.encoding_family
     notes = []
     found = sources.donor(arch, name)
-    if found is not None:
-        d = archs.by_name(found[0])
-        if set(d.features.waves) != set(me.features.waves):
-            notes.append(f"{me.title} runs {_waves(me)} only where {d.title} runs {_waves(d)}: lane masks (EXEC, VCC, "
-                         f"compare and carry results) have one bit per lane of a {_waves(me)}")
-    elif me.family == "CDNA" and len(me.features.waves) == 1:
-        notes.append(f"{me.title} runs {_waves(me)} only")
+    d = archs.by_name(found[0]) if found is not None else None
+    if d is not None and set(d.features.waves) != set(me.features.waves):
+        notes.append(f"carried from {d.title}, which runs {_waves(d)}; {me.title} runs {_waves(me)}: lane masks "
+                     "(EXEC, VCC, compare and carry results) have one bit per lane of the wave in use")
+    elif len(me.features.waves) == 1:
+        notes.append(f"{me.title} runs {_waves(me)}")
     if _LEGACY_MUL.match(name):
         notes.append("legacy (DX9) multiply: zero times any value, infinity and NaN included, gives zero; "
                      "GFX9 and GFX10 call these *_legacy_f32, GFX11 and later *_dx9_zero_f32")
@@ -52,7 +51,8 @@ def generation_notes(arch: str, name: str) -> list[str]:
 
 
 def _waves(a) -> str:
-    return " and ".join(f"wave{w}" for w in a.features.waves) or "wave32 and wave64"
+    waves = a.features.waves or (32, 64)
+    return " and ".join(f"wave{w}" for w in waves) + (" only" if len(waves) == 1 else "")
 
 
 def extend(page: dict) -> None:
