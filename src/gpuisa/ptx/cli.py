@@ -58,10 +58,12 @@ def cmd_check(args) -> int:
         if args.json:
             import json
 
-            sys.stdout.write(json.dumps({"instructions": count, "invalid": len(bad), "errors": bad}, indent=1) + "\n")
+            shown = [{k: v for k, v in r.items() if not k.startswith("_")} for r in bad]
+            sys.stdout.write(json.dumps({"instructions": count, "invalid": len(bad), "errors": shown}, indent=1) + "\n")
         else:
             for r in bad:
-                print(f"{shown_name}:{r['line']}:{r['col']}: {r['error']}" + (f" (closest form: `{r['form']}`)"
+                label = "form" if r.get("kind") in ("type", "name") else "closest form"  # (a form took it)
+                print(f"{shown_name}:{r['line']}:{r['col']}: {r['error']}" + (f" ({label}: `{r['form']}`)"
                                                                               if r.get("form") else ""))
             print(f"{count} instructions, {len(bad)} invalid")
         return 1 if bad else 0
