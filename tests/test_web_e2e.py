@@ -82,7 +82,13 @@ def test_search_open_layout_switch_arch(server, browser):
     hit = page.locator("#suggest a.hit", has_text="v_msad_u8").first
     hit.wait_for(timeout=10_000)
     _shot(page, "02-search-msad")
+    assert page.locator("#q").get_attribute("aria-expanded") == "true"
+    page.keyboard.press("ArrowDown")  # combobox: the active option is announced
+    active = page.locator("#q").get_attribute("aria-activedescendant")
+    assert active and page.locator(f"#{active}").get_attribute("aria-selected") == "true"
     hit.click()
+    page.wait_for_url("**/isa/*/v_msad_u8")  # the newest generation that has it
+    page.locator('#gentable a[data-arch="rdna4"]').click()
     page.wait_for_url("**/isa/rdna4/v_msad_u8")
     assert "RDNA4" in page.locator("#titleline").inner_text()
     svg = page.locator("#enc-VOP3 svg.layout")
@@ -130,6 +136,7 @@ def test_playground_decode(server, browser, monkeypatch, llvm_mc):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(server + "/playground")
     assert page.locator("#pg-decode").is_visible() and not page.locator("#pg-encode").is_visible()
+    assert page.locator("#arch-decode").input_value() == "rdna4"  # a generation with semantics by default
     page.select_option("#arch-decode", "rdna3")
     page.fill("#hex", "05 00 39 d6 01 05 0e 00")
     if real is None:
@@ -169,3 +176,82 @@ def test_dark_theme_and_no_js_search(server, browser):
     page.wait_for_url("**/search?q=msad")
     assert page.locator("#results a", has_text="v_msad_u8").count() >= 1
     ctx.close()
+
+
+# -- the "what users touch first": mobile layout, anchors, cards, playground ---------------------------
+
+def _no_sideways_overflow(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), page.url
+
+
+def test_mobile_layout_390(server, browser):
+    page = browser.new_page(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    for path in ("/", "/isa/rdna4/v_msad_u8", "/isa/ptx/vsub", "/search?q=fma", "/playground", "/isa/rdna4",
+                 "/diff/rdna3/rdna4", "/isa/rdna4/encoding/VOP3"):
+        page.goto(server + path)
+        _no_sideways_overflow(page)
+    page.goto(server + "/isa/rdna4/v_msad_u8")
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= 100, header  # compact: 188 px before
+    svg = page.locator("#enc-VOP3 svg.layout")
+    assert abs(svg.bounding_box()["width"] - float(svg.get_attribute("width"))) < 1  # natural size, not scaled
+    scroller = page.locator("#enc-VOP3 figure.diagram .scroll")
+    assert scroller.evaluate("e => e.scrollWidth > e.clientWidth")  # ... in a horizontal scroller
+    _shot(page, "10-mobile-v_msad_u8")
+    page.goto(server + "/isa/rdna4/v_msad_u8#operands")
+    top = page.locator("#operands h2").bounding_box()["y"]
+    assert top >= page.locator("header.top").bounding_box()["height"] - 1  # the anchor is not under the header
+    _shot(page, "11-mobile-operands-anchor")
+    page.goto(server + "/search?q=fma")
+    _shot(page, "12-mobile-search-fma")
+    page.goto(server + "/playground")
+    _shot(page, "13-mobile-playground")
+    page.close()
+
+
+def test_desktop_anchor_not_covered_and_copy_buttons(server, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + "/isa/rdna4/v_msad_u8#operands")
+    header = page.locator("header.top").bounding_box()
+    assert header["height"] <= 60
+    assert page.locator("#operands h2").bounding_box()["y"] >= header["height"] - 1
+    assert page.locator('#operands a.anchor[href="#operands"]').count() == 1
+    page.goto(server + "/isa/ptx/vsub")
+    assert page.locator("#forms button.copy").count() >= 3
+    assert "sm_20+" in page.locator("#forms").inner_text()
+    card = page.locator("#relations .relcard", has_text="v_sub_nc_u32").first
+    assert "vsub.u32.u32.u32 d, a, b;" in card.inner_text() and "random inputs agree" in card.inner_text()
+    _shot(page, "14-ptx-vsub-forms-cards")
+    card.locator("h3 a").click()
+    page.wait_for_url("**/isa/*/v_sub_nc_u32#relations")
+    assert page.locator("#relations .relcard", has_text="vsub").count() >= 1  # and back
+    _shot(page, "15-amd-v_sub_nc_u32-cards")
+    page.close()
+
+
+def test_playground_cli_input_inline_errors_and_ptx(server, browser):
+    from gpuisa.web import playground
+
+    need(playground.resolve("decode") is not None, "gpuisa.codec is not installed")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server + "/playground")
+    page.fill("#hex", "0xd6390005 0x000e0501")  # dwords, as `gpuisa decode` reads them
+    page.click("#pg-decode button[type=submit]")
+    page.locator("#pg-result").wait_for(timeout=10_000)
+    assert page.locator("#pg-result code.asm").all_inner_texts() == ["v_msad_u8 v5, v1, v2, s3"]
+    page.fill("#hex", "zz")
+    page.click("#pg-decode button[type=submit]")
+    err = page.locator("#pg-decode #pg-error")
+    err.wait_for(timeout=10_000)
+    assert err.is_visible() and "token 1 'zz' is not hex bytes" in err.inner_text()
+    _shot(page, "16-playground-inline-error")
+    page.click('.tabs a[data-mode="ptx"]')
+    page.fill("#ptx", "vsub.u32.u32.u32 d, a, b;")
+    page.click('#pg-ptx button[value="check"]')
+    page.locator("#pg-result p.ok").wait_for(timeout=10_000)
+    page.fill("#ptx", "add.u32 d, a, b;")
+    page.fill("#ptx-operands", "a=7 b=5")
+    page.click('#pg-ptx button[value="eval"]')
+    page.locator("#pg-result", has_text="12").wait_for(timeout=10_000)
+    _shot(page, "17-playground-ptx-eval")
+    page.close()
