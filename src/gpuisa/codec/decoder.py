@@ -441,6 +441,8 @@ class Decoder:
                     t = None
                 if v >= 128 and "note" in spec:
                     t += spec["note"]
+                elif v & 1 and "anote" in spec and t is not None:  # an odd first register of an even-aligned tuple (VReg_64_Align2)
+                    t += spec["anote"]
             elif kind == "imm":
                 f = enc.field(spec["f"])
                 v = fields[spec["f"]]

@@ -55,6 +55,9 @@ def _kind(field_width: int, base_tok: str, probes: dict[int, str], base_value: i
             top = seen.get(1 << (field_width - 1), "")
             if "/*" in top:
                 out["note"] = top[top.index("/*"):]
+            odd = seen.get(1, "")
+            if n >= 2 and "/*" in odd and "/*" not in seen.get(16, ""):  # a register tuple that must be even-aligned
+                out["anote"] = odd[odd.index("/*"):]
             return out
         if cls == "s":
             return {"k": "ssrc", "n": n, "s": idx // v} if idx > v else {"k": "ssrc", "n": n}
