@@ -18,9 +18,10 @@ fresh process, the tools interleaved so that all see the same machine load, outp
 
 Wall and CPU time (user + system of the child process) as median and range, and the ratio of the
 medians; the headline also says whether the precomputed batch tables were current (stale ones are
-derived at run time: a slower first decode).  Then, secondary, ``gpuisa decode --file k.o --json``.  The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run
-first (as an installed package has its modules compiled; this checkout may run with
-PYTHONDONTWRITEBYTECODE), and the user's ``GPUISA_HOME`` (where the parsed batch tables are cached).
+derived at run time: a slower first decode).  Then, secondary, ``gpuisa decode --file k.o --json``.
+The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run first (as an
+installed package has its modules compiled; this checkout may run with PYTHONDONTWRITEBYTECODE), and the
+user's ``GPUISA_HOME`` (where the parsed batch tables are cached).
 
 Secondary ("cold", the library without the command line): a fresh Python process that imports gpuisa and
 makes a ``Decoder`` (loading the architecture's instruction tables from the store: reported on its own
@@ -36,8 +37,9 @@ on a virtual machine a fresh page costs 2-3 us, so they explain much of the gap 
 ratio and the instruction-count one.
 
 ``--instructions`` also counts the machine instructions each side executes under ``valgrind
---tool=callgrind`` (llvm-mc less its run on empty input; the cold gpuisa process less the same process
-without the decode call): a ratio that the load of a shared machine does not move, unlike the times.
+--tool=callgrind``: the whole processes of ``gpuisa decode --file k.o`` and ``llvm-objdump -d k.o``, and the
+decode alone (llvm-mc less its run on empty input; the cold gpuisa process less the same process without the
+decode call): ratios that the load of a shared machine does not move, unlike the times.
 """
 
 from __future__ import annotations
@@ -213,13 +215,22 @@ def _callgrind(cmd: list[str], stdin_path: str | None = None, env: dict | None =
     raise RuntimeError(f"no instruction count from valgrind for {cmd[0]}: {res.stderr[-300:]}")
 
 
-def count_instructions(mc: str, arch, hex_path: str, bin_path: str, empty_path: str, pycache: str) -> None:
-    """The instructions each side executes for the input: llvm-mc's process less its run on empty input; the
-    gpuisa process (as a cold run: import, Decoder, first decode_text) less the same process without the
-    decode call.  Deterministic up to a fraction of a percent, unlike times on a shared machine."""
+def count_instructions(mc: str, objdump: str, arch, paths: dict, pycache: str) -> None:
+    """The instructions each side executes for the input.  Whole processes, start-up included: ``gpuisa
+    decode --file k.o`` and ``llvm-objdump -d k.o``.  The decode alone: llvm-mc's process less its run on
+    empty input; the gpuisa process (as a cold run: import, Decoder, first decode_text) less the same
+    process without the decode call.  Deterministic up to a fraction of a percent, unlike times on a shared
+    machine."""
     if shutil.which("valgrind") is None:
         print("instructions: valgrind not found (apt-get install -y valgrind)")
         return
+    hex_path, bin_path, empty_path = paths["hex"], paths["bin"], paths["empty"]
+    env = _gpuisa_env(pycache)
+    dump = _callgrind([objdump, "-d", f"--mcpu={arch.llvm_target}", paths["obj"]])
+    cli = _callgrind([sys.executable, "-m", "gpuisa.cli", "decode", "--arch", arch.name, "--file", paths["obj"]],
+                     env=env)
+    print(f"instructions executed (valgrind --tool=callgrind), whole processes: llvm-objdump -d k.o {dump / 1e6:.0f} M, "
+          f"gpuisa decode --file k.o {cli / 1e6:.0f} M: ratio {dump / cli:.2f}x")
     llvm_cmd = [mc, "-arch=amdgcn", f"-mcpu={arch.llvm_target}", "-disassemble"]
     llvm = _callgrind(llvm_cmd, hex_path) - _callgrind(llvm_cmd, empty_path)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "PYTHONPYCACHEPREFIX": pycache, "PYTHONHASHSEED": "0",
@@ -266,8 +277,9 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
         _report_cli(arch, insts, runs, agree, "; ".join(sorted({c["tables"] for c in cold})))
-        counted = (lambda: count_instructions(mc, arch, hex_path, bin_path, f"{tmp}/empty.txt", pycache)) \
-            if args.instructions else (lambda: None)
+        paths = {"hex": hex_path, "bin": bin_path, "empty": f"{tmp}/empty.txt", "obj": obj}
+        counted = (lambda: count_instructions(mc, objdump, arch, paths, pycache)) if args.instructions \
+            else (lambda: None)
         _report(arch, insts, blob, setup, runs["mc"], cold, cold_listing, args)
         counted()  # (the temporary files are still there)
 
