@@ -1,13 +1,18 @@
 """The PTX front end: a whole .ptx module checked as ptxas reads it.
 
-``check_module(text)`` lexes the text (lexer.statements: statements over lines, comments, scopes,
-labels, line-ended directives), checks the module header (`.version`, `.target`,
-`.address_size`), declarations, function headers and debug sections (directives.py), keeps the
-register declarations of each function and the module's symbols, and feeds every instruction statement
-to the instruction checker (check.check_instruction); names an instruction uses must be declared:
-registers in an enclosing scope before use, labels anywhere in their function, variables and
-functions anywhere in the module, special registers from the fixed set (with `.x`… only on the
-vector ones).
+``check_module(text)`` (every result) and ``errors(text)`` (the count and the errors: what
+``gpuisa ptx check --file`` prints) lex the text (lexer.statements: statements over lines,
+comments, scopes, labels, line-ended directives), check the module header (`.version`,
+`.target`, `.address_size`), declarations, function headers and debug sections (directives.py),
+keep the register declarations of each function and the module's symbols, and feed every
+instruction statement to the instruction checker (check.check_instruction), then to the
+checks of operands against declarations (operand_types.py: register types and sizes, literal
+kinds, 64-bit addresses, vector elements; parameters read without `.param`).  Names an
+instruction uses must be declared: registers in their function (any scope: one set a
+function, a simplification), labels anywhere in their function, variables and functions
+anywhere in the module, special registers from the fixed set (with `.x`… only on the vector
+ones).  The names and the shared verdicts are worked out per function in bulk (see flush and
+check_names): most of a file is plain instructions.
 
 A text that does not start with `.version` is a fragment (a list of instructions, as in tests
 and snippets): its instructions are checked alone, names are not resolved, and a `.version` or
