@@ -166,3 +166,14 @@ def test_unknown_lines_and_errors(cli_env, tmp_path):
     for args in (["--arch", "rdna3", "--file", str(tmp_path / "nope.s")], ["--arch", "ptx", "--file", str(src)]):
         bad = run_cli(["timing", *args], cli_env)
         assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+def test_web_page_section(store):
+    """The web page shows the timing (the site's section for page keys it has no template for)."""
+    pytest.importorskip("jinja2")
+    from gpuisa.web.site import Site, instruction_path
+
+    html = Site(store.path).render(instruction_path("rdna3", "v_sqrt_f32"))
+    section = html[html.index('id="x-timing"'):]
+    section = section[:section.index("</section>")]
+    assert "not a measurement" in section and "gfx1100" in section and "<td>10</td>" in section
