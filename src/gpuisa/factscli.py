@@ -76,6 +76,9 @@ def _print_estimate(est: dict, with_lines: bool) -> None:
     print("Resource cycles: " + ", ".join(f"{r} {c:g}" for r, c in est["resource_cycles"].items()))
     print(f"Sum of latencies (every instruction waiting for the one before): {est['latency_sum']} cycles")
     print(f"Note: {est['note']}; {est['model']}. No dependencies, waits or memory are simulated.")
+    if est["vopd_pairs"]:
+        print(f"{est['vopd_pairs']} VOPD pairs counted as LLVM's instruction-info view does (2 micro-ops each); "
+              "llvm-mca's own summary counts them differently, so its Block RThroughput can differ here")
     if est["unknown"]:
         miss = sorted({u["mnemonic"] for u in est["unknown"]})
         print(f"Not in the timing facts ({len(est['unknown'])} lines, left out of the sums): {', '.join(miss)}")

@@ -169,7 +169,8 @@ def estimate(arch: str, lines: list[tuple[int, str]]) -> dict:
     return {**provenance(doc), "arch": arch, "instructions": len(lines), "timed": len(rows),
             "uops": uops, "block_rthroughput": round(bound, 2), "dispatch_width": doc["dispatch_width"],
             "busiest_resource": busiest, "resource_cycles": {r: round(c, 2) for r, c in sorted(pressure.items())},
-            "latency_sum": latency_sum, "lines": rows, "unknown": unknown}
+            "latency_sum": latency_sum, "vopd_pairs": sum("::" in r["text"] for r in rows), "lines": rows,
+            "unknown": unknown}
 
 
 def listing_of_object(arch: str, data: bytes) -> list[tuple[int, str]]:
