@@ -19,7 +19,7 @@ _GFX11 = dict(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, v
               memory_syntax="gfx10")
 _GFX12 = {**_GFX11, "encoding_family": "GFX12", "true16": False, "memory_syntax": "gfx12"}
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)
-_GFX1250 = {**_GFX12, "waves": (32,)}
+_GFX1250 = {**_GFX12, "waves": (32,), "literal64": True}
 
 AMD_ARCHS: tuple[Arch, ...] = (
     Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9", Features(**_GFX9)),

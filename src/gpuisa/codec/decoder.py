@@ -171,6 +171,7 @@ class Decoder:
         self.tables: ArchTables = load_arch_tables(self.arch)
         self.plans = load_plans(self.arch, wave64)
         self.gfx = self.tables.gfx.split(".")[0]
+        self.features = archs.by_name(self.arch).features
         self.named = load_named(self.arch)
         self._literal_types = {k: v for k, v in self.named.get("literal_types", {}).items() if v in opd.LITERAL_TYPES}
         self.fast = FastPath(self)
@@ -382,6 +383,7 @@ class Decoder:
         texts: list[str] = []
         mods_extra: list[str] = []
         lit: int | None = None
+        lit64: int | None = None
         meanings: dict[str, str] = {}
         for spec in op_specs:
             kind = spec.get("k")
@@ -406,7 +408,13 @@ class Decoder:
                 v = fields[spec["f"]] * spec.get("s", 1)
                 cnt = spec["n"]
                 osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
-                if v == opd.LITERAL and spec.get("s", 1) == 1:
+                if v == opd.LITERAL64 and self.features.literal64 and entry.width == 32 and spec.get("s", 1) == 1:
+                    if len(buf) - off < size + 8:  # gfx1250: the 64-bit literal after a 32-bit instruction
+                        base.error = "truncated literal: 8 more bytes needed"
+                        return base
+                    lit64 = int.from_bytes(buf[off + size:off + size + 8], "little")
+                    t = opd.literal64_token(lit64, osize == 64 and is_float)
+                elif v == opd.LITERAL and spec.get("s", 1) == 1:
                     if spec["f"] in self.named.get("no_literal", {}).get(f"{entry.name}|{entry.encoding}", ()):
                         base.error = f"{entry.name}: a literal is not allowed in field {spec['f']}"  # GFX9 (gfx9.py)
                         return base
@@ -549,7 +557,7 @@ class Decoder:
             mods = _merge_split_immediate(mods, "bitop3")
         rank = _MOD_RANK_BY_ENCODING.get(entry.encoding, _MOD_RANK)
         mods.sort(key=lambda x: rank.get(x.split(":")[0], 50))
-        total = size + (4 if lit is not None else 0)
+        total = size + (8 if lit64 is not None else 4 if lit is not None else 0)
         if parts is not None and not (ret is not None and texts and fields.get(ret["f"], 0) & ret.get("bit", -1)):
             parts.extend([texts, mods])  # (not for a returning atomic: its first text holds two registers)
         if lds is not None and fields.get(lds["f"]):

@@ -487,7 +487,9 @@ class Encoder:
         for fname, v in values.items():
             word |= enc.field(fname).place(v)
         data = word.to_bytes(enc.width // 8, "little")
-        if lit is not None or any(s.get("k") == "lit" for s in specs):
+        if self.features.literal64 and any(v == opd.LITERAL64 for f, v in values.items() if f.startswith(("SRC", "SSRC"))):
+            data += (lit or 0).to_bytes(8, "little")  # gfx1250: a 64-bit literal
+        elif lit is not None or any(s.get("k") == "lit" for s in specs):
             data += (lit or 0).to_bytes(4, "little")
         return Encoded(data, e.encoding, e.name, values, lit)
 
@@ -516,8 +518,30 @@ class Encoder:
         what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.get("k"), "operand")
         return f"{32 * n}-bit {what}" + (f" like {spec['t']}" if spec.get("t") else "")
 
+    def _literal64(self, tok: str, size: int, is_float: bool) -> tuple[int, int] | None:
+        """gfx1250 (probed with llvm-mc-22): a 64-bit operand takes a 64-bit literal (source 254) for
+        ``lit(X)``/``lit64(X)``, an f64 value past 32 bits (a 32-bit literal is its high dword) or an integer
+        outside 0..2^31-1 (a 32-bit literal would not extend to it); ``lit64(X)`` elsewhere is a plain literal."""
+        wrapped = tok.startswith(("lit(", "lit64(")) and tok.endswith(")")
+        try:
+            n = int(tok[tok.index("(") + 1:-1] if wrapped else tok, 0)
+        except ValueError:
+            return None
+        if size != 64:
+            return (opd.LITERAL, n & 0xFFFFFFFF) if tok.startswith("lit64(") else None
+        fits = 0 <= n < (1 << 32) if is_float else 0 <= n < (1 << 31)
+        if wrapped or (not fits and -(1 << 63) <= n < (1 << 64) and not (not is_float and -16 <= n <= 64)):
+            return opd.LITERAL64, n & ((1 << 64) - 1)
+        return None
+
     def _parse_src(self, tok: str, n: int, size: int, is_float: bool, allow_vgpr: bool):
+        if self.features.literal64:
+            got = self._literal64(tok, size, is_float)
+            if got is not None:
+                return got
         got = opd.parse_src(self.gfx, tok, n)
+        if got is not None and tok.startswith("lit("):
+            return got  # a literal LLVM keeps even where an inline constant would do
         if got is not None:
             v, litv = got
             if v >= 256 and not allow_vgpr:

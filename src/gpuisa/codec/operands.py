@@ -14,6 +14,7 @@ import re
 import struct
 
 LITERAL = 255
+LITERAL64 = 254  # gfx1250: a 64-bit literal follows (elsewhere src_lds_direct)
 
 # value -> name, per LLVM generation; 64-bit pair names where LLVM prints them.
 _COMMON = {106: "vcc_lo", 107: "vcc_hi", 126: "exec_lo", 127: "exec_hi", 230: "src_flat_scratch_base_lo",
@@ -142,6 +143,16 @@ def literal_token(lit: int, ltype: str) -> str:
     if ltype == "b64":
         return f"lit(0x{lit:x})" if lit <= 64 else f"0x{lit:x}"
     return f"lit(0x{lit:x})" if inline32(lit) else f"0x{lit:x}"
+
+
+def literal64_token(lit: int, f64: bool) -> str:
+    """A gfx1250 64-bit literal as LLVM 22 prints it (probed): ``lit64(0x..)`` where a 32-bit literal would
+    have held it, an f64 operand's inline value by its name, else hex."""
+    if lit < (1 << 32):
+        return f"lit64(0x{lit:x})"
+    if f64 and lit & 0xFFFFFFFF == 0 and (lit >> 32) in FLOAT_BITS[64]:
+        return FLOAT_BITS[64][lit >> 32]
+    return f"0x{lit:x}"
 
 
 def literal_type(size: int, is_float: bool, packed: bool = False, mix: bool = False, bf16: bool = False) -> str:
