@@ -18,8 +18,8 @@ from gpuisa import archs
 from gpuisa.semantics import evaluate, fidelity, sources
 from gpuisa.semantics.wave import EvalError
 
-from test_semantics_properties import (CMP, CVT, EDGE32, EDGES, FLOAT2, FMA, INT3, PK, SALU, M32, f16, f32, f64,
-                                       fma_ref, same_float)
+from test_semantics_properties import (CMP, CVT, EDGE32, EDGE_F32, EDGES, FLOAT2, FMA, INT3, MINMAX, PK, SALU, M32,
+                                       f16, f32, f64, fclass, fma_ref, same_float)
 
 pytestmark = pytest.mark.skipif(not sources.available(), reason="pseudocode source (tinygrad wheel) not installed")
 
@@ -120,6 +120,26 @@ def test_compares_and_conversions_on_every_generation(arch):
             want = ref(x)
             if want is not None:
                 assert g == want, (arch, name, hex(x), hex(g))
+
+
+@pytest.mark.parametrize("arch", CARRIED)
+def test_min_max_and_class_on_every_generation(arch):
+    """IEEE min/max (the NaN rule of the generation the semantics come from) and v_cmp_class."""
+    rng = random.Random(f"minmax-{arch}")
+    n = _wave(arch)
+    for name in _present([m for m in MINMAX if m.startswith("v_")], arch):
+        ref, is_min = MINMAX[name]
+        a, b = _lanes(rng, EDGE_F32, 32, n), _lanes(rng, EDGE_F32, 32, n)
+        donor = sources.lookup(arch, name).inherited_from
+        assert _run(arch, name, S0=a, S1=b)["D0"] == [ref(x, y, is_min, donor) for x, y in zip(a, b)], (arch, name)
+    for w in (16, 32, 64):
+        name = f"v_cmp_class_f{w}"
+        if sources.lookup(arch, name) is None:
+            continue
+        a = _lanes(rng, EDGES[w], w, n)
+        m = [rng.getrandbits(10) for _ in range(n)]
+        out = _run(arch, name, S0=a, S1=m)
+        assert out[next(iter(out))] == [sum(1 << i for i, (x, k) in enumerate(zip(a, m)) if (k >> fclass(x, w)) & 1)]
 
 
 @pytest.mark.parametrize("arch", CARRIED)
