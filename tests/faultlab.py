@@ -66,9 +66,9 @@ class Lab:
                 os.environ.update(env)
                 sys.stdout = open(f"{base}.out", "w")
                 sys.stderr = open(f"{base}.err", "w")
-                from gpuisa import store
+                from gpuisa.amdxml import imports
 
-                store._noted = False
+                imports._noted = False
                 from gpuisa.cli import main
 
                 rc = main(list(args))

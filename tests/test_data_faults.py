@@ -236,6 +236,15 @@ def test_read_only_mount_with_an_outdated_store(tmp_path, releases):
     assert shown["description"].startswith("RELEASE-A")
 
 
+def test_nothing_writable_at_all_builds_the_store_in_memory(lab, tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", "/dev/null/tmp")  # (no temporary folder either)
+    for args in (["show", "v_msad_u8", "--arch", "rdna3.5"], ["search", "msad"], ["archs"]):
+        r = lab.run(args, Path("/dev/null"))
+        assert r.returncode == 0 and r.stderr == "" and r.stdout, (args, r.stderr)
+
+
 def test_damaged_store_is_rebuilt(lab, tmp_path):
     home = tmp_path / "home"
     assert lab.run(["search", "msad"], home).returncode == 0

@@ -315,7 +315,9 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
                 con.close()
     if progress:
         progress("done", 1, 1)
-    _note_ignored(path)
+    from .amdxml.imports import note_ignored
+
+    note_ignored(path)
     return path
 
 
@@ -328,48 +330,16 @@ def temp_db(paths: list[Path]) -> Path:
     return Path(tempfile.gettempdir()) / f"gpuisa-{getattr(os, 'getuid', lambda: 'user')()}" / f"store-{fingerprint(paths)[:16]}.sqlite"
 
 
-def skipped_files(db: Path) -> list[list[str]]:
-    """[file name, why] of every imported file the store at ``db`` could not use."""
-    try:
-        con = sqlite3.connect(_ro_uri(db), uri=True)
-        try:
-            row = con.execute("SELECT value FROM meta WHERE key='skipped'").fetchone()
-        finally:
-            con.close()
-        return json.loads(row[0]) if row else []
-    except (sqlite3.Error, ValueError, TypeError):
-        return []
-
-
-_noted = False
-
-
-def _note_ignored(db: Path | None) -> None:
-    """One line, once per process, on stderr: the files of imports/amd the store does not use."""
-    global _noted
-    if _noted:
-        return
-    from .amdxml.imports import usable_imports
-
-    notes = usable_imports()[1]
-    if db is not None:
-        notes += [f"{echo(n)} ({why})" for n, why in skipped_files(db)]
-    if notes:
-        _noted = True
-        import sys
-
-        print(one_line(f"gpuisa: note: ignoring {len(notes)} unusable file(s) in {imports_dir()}: "
-                       + "; ".join(notes)), file=sys.stderr)
-
-
 def default_db_path(progress: Callable[[str, int, int], None] | None = None) -> Path:
     """The store to open: packaged if current, else a cached build (made now if needed).
 
     Where the data folder cannot be written (read-only, not a folder, full), the store is built in the
     system's temporary folder instead, so reads still work.
     """
+    from .amdxml.imports import note_ignored
+
     db = _current_or_build(progress)
-    _note_ignored(db)
+    note_ignored(db)
     return db
 
 
@@ -400,15 +370,31 @@ def _current_or_build(progress) -> Path:
         if not own_folder(target.parent):
             raise PermissionError(f"{target.parent} belongs to another user")
         return build(target, progress)
-    except (OSError, sqlite3.OperationalError) as exc:
-        raise StoreError(f"cannot build the store: neither {cache_db().parent} nor {target.parent} can be written "
-                         f"({type(exc).__name__}: {exc})") from None
+    except (OSError, sqlite3.OperationalError):
+        return build_in_memory(progress)  # (nothing writable at all: this process keeps its own store)
 
 
-def _ro_uri(db: Path) -> str:
+MEMORY_DB = Path("file:gpuisa-store?mode=memory&cache=shared")  # (a name, not a file: see build_in_memory)
+_memory: sqlite3.Connection | None = None
+
+
+def build_in_memory(progress: Callable[[str, int, int], None] | None = None, fresh: bool = False) -> Path:
+    """The store in this process's memory (kept alive here; every Store(MEMORY_DB) shares it)."""
+    global _memory
+    if fresh and _memory is not None:
+        _memory.close()
+        _memory = None
+    if _memory is None:
+        con = sqlite3.connect(str(MEMORY_DB), uri=True, isolation_level=None)
+        _fill(con, fact_sources(), list(_loaders()), progress)
+        _memory = con
+    return MEMORY_DB
+
+
+def db_uri(db: Path) -> str:
     from urllib.parse import quote
 
-    return f"file:{quote(str(db))}?mode=ro"
+    return str(db) if db == MEMORY_DB else f"file:{quote(str(db))}?mode=ro"
 
 
 def _is_current(db: Path, paths: list[Path]) -> bool:
@@ -416,7 +402,7 @@ def _is_current(db: Path, paths: list[Path]) -> bool:
     try:
         if not db.is_file():
             return False
-        con = sqlite3.connect(_ro_uri(db), uri=True)
+        con = sqlite3.connect(db_uri(db), uri=True)
         try:
             rows = dict(con.execute("SELECT key, value FROM meta WHERE key IN ('files', 'fingerprint')").fetchall())
         finally:
@@ -482,7 +468,7 @@ class Store:
 
     def _open(self) -> None:
         try:
-            self._con = sqlite3.connect(_ro_uri(self.path), uri=True)
+            self._con = sqlite3.connect(db_uri(self.path), uri=True)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the store {self.path} ({exc})") from None
         self._con.row_factory = sqlite3.Row
@@ -502,7 +488,9 @@ class Store:
         self._con.close()
         print(one_line(f"gpuisa: note: the store {self.path} is damaged ({exc}; quick_check: {check}); rebuilding it"),
               file=sys.stderr)
-        if self.path == PACKAGED_DB:
+        if self.path == MEMORY_DB:
+            self.path = build_in_memory(fresh=True)
+        elif self.path == PACKAGED_DB:
             self.path = default_db_path()
             if self.path == PACKAGED_DB:
                 self.path = build(cache_db())

@@ -90,8 +90,10 @@ def _import_locked(inputs, force: bool, take_lock) -> list[dict]:
         if progress:
             progress.stop()
         if written:
+            from .imports import skipped_files
+
             db = store.build(store.cache_db())
-            bad = {n: why for n, why in store.skipped_files(db) if n in {f"{a}.json" for a, _ in written}}
+            bad = {n: why for n, why in skipped_files(db) if n in {f"{a}.json" for a, _ in written}}
             if bad:
                 name, why = next(iter(bad.items()))
                 raise XmlImportError(f"{name}: the imported facts do not load into the store ({why}); nothing imported")
