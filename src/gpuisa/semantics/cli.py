@@ -190,7 +190,8 @@ def cmd_coverage(args) -> int:
     cov = semantics_coverage(_store(), keys)
     if args.json:
         print(json.dumps({a: {"total": v["total"], "executable": v["executable"], "pseudocode": v["pseudocode"],
-                              "inferred_from": v["inferred_from"], "categories": v["categories"],
+                              "inferred_from": v["inferred_from"], "formulated": v["formulated"],
+                              "categories": v["categories"],
                               "failed": [{"name": f["name"], "reason": f["reason"]} for f in v["failed"]]}
                           for a, v in cov.items()}, indent=2))
         return 0
@@ -200,6 +201,8 @@ def cmd_coverage(args) -> int:
             print("  inferred from " + ", ".join(f"{archs.by_name(d).title} ({n})" for d, n in v["inferred_from"].items())
                   + (f": {v['title']} has no pseudocode of its own" if v["pseudocode"] == "inferred" else
                      ": instructions its own pseudocode table lacks"))
+        if v["formulated"]:
+            print(f"  the project's own formulations: {v['formulated']} (pseudocode absent or not runnable)")
         for cat, c in sorted(v["categories"].items()):
             print(f"  {cat}: {c['executable']}/{c['total']}")
         for f in v["failed"]:
