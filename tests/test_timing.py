@@ -177,3 +177,44 @@ def test_web_page_section(store):
     section = html[html.index('id="x-timing"'):]
     section = section[:section.index("</section>")]
     assert "not a measurement" in section and "gfx1100" in section and "<td>10</td>" in section
+
+
+def _example_texts(arch: str) -> list[str]:
+    path = Path(timing.__file__).parent / "data" / "amd" / "examples" / f"{arch}.json"
+    texts: list[str] = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                texts.append(v) if k == "text" and isinstance(v, str) else walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(json.loads(path.read_text()) if path.exists() else [])
+    return list(dict.fromkeys(texts))
+
+
+@pytest.mark.parametrize("arch", [a.name for a in archs.AMD_ARCHS if a.llvm_target])
+def test_every_example_line_matches_llvm_mca(mca, arch):
+    """Each verified page example (other registers, modifiers and literals than the swept syntax), looked up by
+    its printed mnemonic as `gpuisa timing` does, has llvm-mca-22's latency, reciprocal throughput and micro-ops."""
+    from gpuisa.regen.timing import run_mca
+
+    lines = _example_texts(arch)
+    if not lines:
+        pytest.skip(f"no committed examples for {arch} yet (data/amd/examples/{arch}.json)")
+    while True:  # (lines llvm-mca rejects or crashes on are left out, as the sweep does)
+        report, errors = run_mca(mca, archs.by_name(arch).llvm_target, lines)
+        if not errors:
+            break
+        lines = [t for i, t in enumerate(lines) if i not in errors]
+    rows = parse_report(report)["rows"]
+    assert len(rows) == len(lines) > 500
+    facts = timing.load(arch)["instructions"]
+    wrong = []
+    for lat, rthr, uops, text in rows:
+        key = timing.lookup(arch, text.split()[0])
+        if key is None or tuple(facts[key][:3]) != (lat, rthr, uops):
+            wrong.append((text, key, key and facts[key][:3], (lat, rthr, uops)))
+    assert wrong == [], wrong[:5]
