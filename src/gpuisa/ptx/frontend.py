@@ -27,6 +27,7 @@ import re
 
 from . import directives as D
 from .check import check_instruction
+from .scopes import Visibility
 from .operand_types import MEMORY, TYPED, memory_error, operand_error, vector_error
 from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
 
@@ -77,6 +78,7 @@ class Module:
         self.final: dict = {}  # canonical statement -> verdict with operand typing, per function
         self.bad: set = set()  # statements found invalid in the current function
         self.vector_regs: set = set()  # vector registers (.reg .v4 .b16 %v) of the current function
+        self.visibility = Visibility()  # where the current function's late or nested registers are seen
         self.keep_valid = True  # keep valid instructions' results (check_module), not only errors
         self.regs: dict = {}  # registers declared in the current function (any of its scopes) -> type
         self.reg_ranges: dict = {}  # prefix -> (count, type)
@@ -155,11 +157,14 @@ class Module:
             self.params = set(params)
             self.flush()
             self.regs, self.reg_ranges, self.final, self.bad, self.vector_regs = {}, {}, {}, set(), set()
+            self.visibility = Visibility()
             self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
         elif self.depth == 0 and self.strict:
             self.add_error(off, "a `{` block outside a function", "syntax")
+        elif self.func_depth is not None:
+            self.visibility.open_block()
         self.depth += 1
 
     def close(self, off: int) -> None:
@@ -170,7 +175,11 @@ class Module:
             self.func_depth = None
             self.flush()
             if self.strict:
-                self.check_names(self.func_start)
+                used = self.check_names(self.func_start)
+                for at, msg in self.visibility.errors(self.code, self.func_start, off, used):
+                    self.results.append((at, _result(msg, "name")))
+        elif self.func_depth is not None and self.depth > self.func_depth:
+            self.visibility.close_block(off)
         self.depth -= 1
 
     def label(self, off: int, name: str) -> None:
@@ -264,7 +273,9 @@ class Module:
             return
         if vector:
             self.vector_regs.update(n for n, _ in names)
+        nested, late = self.depth > self.func_depth, bool(self.batch)
         for name, count in names:
+            self.visibility.declare(name, count, off, nested, late)
             if count is None:
                 self.regs[name] = rtype
             else:
@@ -357,14 +368,14 @@ class Module:
                 return
         self.results.append((self.locate(off, stmt, r["error"]), r))
 
-    def check_names(self, start: int) -> None:
+    def check_names(self, start: int) -> set:
         """The names the function's instructions use, read at its end: all its operand texts at once,
         separators turned into blanks by ``str.translate`` and split (four times faster than a
         regular expression), then set operations (registers of a declared range are made as
         strings and subtracted in C, not matched one by one)."""
         texts, self.name_texts = self.name_texts, []
         if not texts:
-            return
+            return set()
         tokens = set("\n".join(texts).translate(SEPARATORS).split())
         names = {t for t in tokens if t[0] not in DIGITS}
         dotted = [t for t in names if "." in t]
@@ -387,6 +398,7 @@ class Module:
                 self.name_error(start, name, f"`{name}` is not a declared register or a special register")
             elif name not in self.func_names:
                 self.module_pending.append((self.first_use(start, name), name))
+        return names
 
     def param_access(self, opcode: str, ops: str) -> str | None:
         """A parameter of the current function read or written without `.param`."""

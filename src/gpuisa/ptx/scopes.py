@@ -1,0 +1,67 @@
+"""Where a register may be used, as ptxas 13 has it (measured): after its declaration and inside
+the `{ }` block that declares it.
+
+Compilers declare a function's registers at its top, visible everywhere in it; those cost
+nothing here.  Declarations inside a nested block (nvcc's inline-asm blocks: `{ .reg .pred %p; … }`)
+or after the function's first instruction are recorded with where they are visible, and at the
+end of the function the uses of those names only are found in its text and checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class Visibility:
+    """The register declarations of one function that are not visible everywhere in it."""
+
+    def __init__(self):
+        self.early: set = set()  # names and range prefixes declared at the top: visible everywhere
+        self.early_ranges: dict = {}  # range prefix declared at the top -> count
+        self.decls: list = []  # [name, range count or None, start offset, end offset or None]
+        self.blocks: list = []  # the declarations of each open nested block
+
+    def declare(self, name: str, count: int | None, off: int, nested: bool, late: bool) -> None:
+        if not nested and not late:
+            self.early.add(name)
+            if count is not None:
+                self.early_ranges[name] = max(count, self.early_ranges.get(name, 0))
+            return
+        decl = [name, count, off, None]
+        self.decls.append(decl)
+        if nested and self.blocks:
+            self.blocks[-1].append(decl)
+
+    def open_block(self) -> None:
+        self.blocks.append([])
+
+    def close_block(self, off: int) -> None:
+        for decl in self.blocks.pop() if self.blocks else []:
+            decl[3] = off
+
+    def _early_range(self, name: str) -> bool:
+        """Whether a top-level range declares the name too (`%r1` of `%r<38>`): visible everywhere."""
+        stem = name.rstrip("0123456789")
+        return stem != name and int(name[len(stem):]) < self.early_ranges.get(stem, 0)
+
+    def errors(self, code: str, start: int, end: int, used: set) -> list[tuple[int, str]]:
+        """(offset, message) of each use of a recorded name outside where it is visible."""
+        out = []
+        by_name: dict = {}
+        for decl in self.decls:
+            if decl[0] not in self.early and not self._early_range(decl[0]):
+                by_name.setdefault(decl[0], []).append(decl)
+        for name, decls in by_name.items():
+            ranged = decls[0][1] is not None
+            if not ranged and name not in used:
+                continue
+            rx = re.escape(name) + (r"(\d+)" if ranged else "") + r"(?![\w$<])"
+            for m in re.compile(r"(?<![\w$%])" + rx).finditer(code, start, end):
+                num = int(m.group(1)) if ranged else None
+                if not any(d[2] <= m.start() <= (d[3] if d[3] is not None else end) and (num is None or num < d[1])
+                           for d in decls):
+                    shown = m.group()
+                    out.append((m.start(), f"`{shown}` is used outside the block that declares it, or before"
+                                           " its declaration"))
+                    break
+        return out
