@@ -434,6 +434,8 @@ class Decoder:
                         t = "a" + t[1:]
                     if v >= 384 and kind == "src" and t is not None:
                         t += self._src_note(entry, plan, op_specs.index(spec))
+                    elif v >= 256 and v & 1 and "anote" in spec and t is not None:  # odd start of an aligned tuple
+                        t += spec["anote"]
                     if t is None and kind == "ssrc" and v < 256:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
                     if v == 254 and kind == "ssrc" and cnt == 1:

@@ -45,7 +45,11 @@ def _kind(field_width: int, base_tok: str, probes: dict[int, str], base_value: i
     counts = [r[2] for r in regs.values() if r is not None]
     n = max(counts) if counts else 1
     if field_width == 9 and any(r and r[0] == "v" for r in regs.values()):
-        return {"k": "src", "n": n}
+        out = {"k": "src", "n": n}
+        odd = seen.get(257, "")
+        if n >= 2 and "/*" in odd and "/*" not in seen.get(256, ""):  # an even-aligned VGPR tuple (VS_64_Align2)
+            out["anote"] = odd[odd.index("/*"):]
+        return out
     r16 = regs.get(16) or regs.get(1)
     if r16 is not None:
         cls, idx, _ = r16

@@ -38,10 +38,11 @@ def _fill(enc, variant: dict[str, int]) -> int:
 
 
 def probe_values(width: int) -> list[int]:
-    """Every value of a small field; 1, 16 and the top bit of a wide one."""
+    """Every value of a small field; 1, 16 and the top bit of a wide one (and for a 9-bit source, v1: an odd
+    first VGPR, which a register tuple that must be even-aligned rejects)."""
     if width <= 4:
         return list(range(1, 1 << width))
-    return sorted({1, 16, 1 << (width - 1)})
+    return sorted({1, 16, 1 << (width - 1)} | ({257} if width == 9 else set()))
 
 
 def _word_bytes(word: int, width: int) -> bytes:
