@@ -218,3 +218,14 @@ def test_every_example_line_matches_llvm_mca(mca, arch):
         if key is None or tuple(facts[key][:3]) != (lat, rthr, uops):
             wrong.append((text, key, key and facts[key][:3], (lat, rthr, uops)))
     assert wrong == [], wrong[:5]
+
+
+def test_cli_llvm_mca_option(mca, llc, cli_env, tmp_path):
+    """`--llvm-mca` runs llvm-mca-22 on the same lines (also for a code object): the same Block RThroughput."""
+    cpu, ir = KERNELS["mfma_gfx942"]
+    o = _compile(llc, cpu, ir, tmp_path, "mfma", obj=True)
+    proc = run_cli(["timing", "--arch", cpu, "--file", str(o), "--json", "--llvm-mca"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    est = json.loads(proc.stdout)
+    assert est["llvm_mca"]["block_rthroughput"] == round(est["block_rthroughput"], 1)
+    assert est["llvm_mca"]["total_cycles"] > est["block_rthroughput"] and est["llvm_mca"]["iterations"] == 100

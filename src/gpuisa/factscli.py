@@ -17,6 +17,8 @@ def register(sub) -> None:
     s.add_argument("--arch", required=True, help="family (rdna3) or gfx target (gfx1100)")
     s.add_argument("--file", required=True, help="assembly (.s) or ELF code object (.o/.co/.hsaco)")
     s.add_argument("--lines", action="store_true", help="also print each instruction's numbers")
+    s.add_argument("--llvm-mca", action="store_true",
+                   help="also run llvm-mca-22 on the listing (its Block RThroughput and simulated Total Cycles)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_timing)
     s = sub.add_parser("export-data", help="write the whole knowledge base as versioned tables (json, csv, parquet)",
@@ -60,11 +62,36 @@ def cmd_timing(args) -> int:
         est = timing.estimate(arch, lines)
     except LookupError as exc:
         raise UserError(str(exc)) from None
+    if args.llvm_mca:
+        est["llvm_mca"] = _run_llvm_mca(timing.load(arch)["target"], lines)
     if args.json:
         sys.stdout.write(json.dumps(est, indent=2) + "\n")
         return 0
     _print_estimate(est, args.lines)
+    if args.llvm_mca:
+        m = est["llvm_mca"]
+        print(f"llvm-mca-22 on the same {len(lines)} lines: Block RThroughput {m['block_rthroughput']}, "
+              f"Total Cycles {m['total_cycles']:g} for {m['iterations']:g} iterations (its simulation, also a model)")
     return 0
+
+
+def _run_llvm_mca(target: str, lines: list[tuple[int, str]]) -> dict:
+    """llvm-mca-22's summary of the listing's instruction lines (comments, labels and directives dropped)."""
+    from .regen.timing import _mca, _crashes, find_llvm_mca, parse_report
+
+    mca = find_llvm_mca()
+    if mca is None:
+        raise UserError("--llvm-mca: llvm-mca-22 is not installed (apt-get install -y llvm-22)")
+    proc = _mca(mca, target, [text for _, text in lines], "none", iterations=100)
+    if proc.returncode and not _crashes(proc) and target.startswith("gfx1"):  # a wave64 listing (vcc, not vcc_lo)
+        retry = _mca(mca, target, [text for _, text in lines], "none", iterations=100, mattr="+wavefrontsize64")
+        proc = retry if not retry.returncode else proc
+    if proc.returncode or _crashes(proc):
+        first = (proc.stderr.strip().splitlines() or ["it failed"])[0]
+        raise UserError(f"llvm-mca-22 rejected the listing: {first}")
+    r = parse_report(proc.stdout)
+    return {"block_rthroughput": r.get("Block RThroughput"), "total_cycles": r.get("Total Cycles"),
+            "iterations": r.get("Instructions", 0) / max(1, len(lines)), "source": "model (llvm-mca simulation)"}
 
 
 def _print_estimate(est: dict, with_lines: bool) -> None:

@@ -106,13 +106,14 @@ def syntaxes(arch_name: str) -> dict[str, str]:
     return out
 
 
-def _mca(mca: str, target: str, lines: list[str], skip: str = "none") -> subprocess.CompletedProcess:
+def _mca(mca: str, target: str, lines: list[str], skip: str = "none", iterations: int = 1,
+         mattr: str | None = None) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory(prefix="gpuisa-mca-") as tmp:
         path = Path(tmp) / "in.s"
         path.write_text("\n".join(lines) + "\n")
-        return subprocess.run([mca, "-mtriple=amdgcn", f"-mcpu={target}", "--instruction-info", "--iterations=1",
-                               "--resource-pressure", f"--skip-unsupported-instructions={skip}", str(path)],
-                              capture_output=True, text=True)
+        return subprocess.run([mca, "-mtriple=amdgcn", f"-mcpu={target}", *([f"-mattr={mattr}"] if mattr else []),
+                               "--instruction-info", f"--iterations={iterations}", "--resource-pressure",
+                               f"--skip-unsupported-instructions={skip}", str(path)], capture_output=True, text=True)
 
 
 def _crashes(proc: subprocess.CompletedProcess) -> bool:
