@@ -1,0 +1,185 @@
+"""The project's formulations of CDNA5's (gfx1250's) new operations that no generation's pseudocode
+source lists: 64-bit integer arithmetic, packed 16-bit three-way min/max, packed bf16 arithmetic and
+bf16/tanh transcendental operations.  :mod:`.formulations` lists them with the others (``SPECS``);
+``tests/test_semantics_generations_formulations.py`` checks each against references computed there.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from . import floats
+
+M32 = (1 << 32) - 1
+
+
+# ------------------------------------------------------------------ GFX1250 integer operations
+
+M64 = (1 << 64) - 1
+
+
+def _signed(v: int, w: int) -> int:
+    v &= (1 << w) - 1
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+def _lanewise(fn, ins: tuple[str, ...], out_bits: int):
+    """D0 = fn(*operands) per active lane, on the operands' raw bits as Python ints."""
+    def run(R, _m, C):
+        cols = [[int(v) & M64 for v in np.asarray(R[r]).tolist()] for r in ins]
+        vals = [fn(*args) & ((1 << out_bits) - 1) for args in zip(*cols)]
+        new = np.array([v - (1 << 64) if v >> 63 else v for v in vals], dtype=np.int64)
+        R["D0"] = np.where(_m, new, R["D0"]) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
+def _pk3(pick, signed: bool):
+    def f(a, b, c):
+        out = 0
+        for h in (0, 16):
+            xs = [(v >> h) & 0xFFFF for v in (a, b, c)]
+            xs = [_signed(x, 16) for x in xs] if signed else xs
+            out |= (pick(xs) & 0xFFFF) << h
+        return out
+    return f
+
+
+_INT64 = {  # name -> (fn of raw operand bits, operands, result bits)
+    "v_add_nc_u64": (lambda a, b: a + b, ("S0", "S1"), 64),
+    "v_sub_nc_u64": (lambda a, b: a - b, ("S0", "S1"), 64),
+    "v_mul_u64": (lambda a, b: a * b, ("S0", "S1"), 64),
+    "v_min_u64": (min, ("S0", "S1"), 64),
+    "v_max_u64": (max, ("S0", "S1"), 64),
+    "v_min_i64": (lambda a, b: min(_signed(a, 64), _signed(b, 64)), ("S0", "S1"), 64),
+    "v_max_i64": (lambda a, b: max(_signed(a, 64), _signed(b, 64)), ("S0", "S1"), 64),
+    "v_mad_u32": (lambda a, b, c: (a & M32) * (b & M32) + (c & M32), ("S0", "S1", "S2"), 32),
+    "v_mad_nc_u64_u32": (lambda a, b, c: (a & M32) * (b & M32) + c, ("S0", "S1", "S2"), 64),
+    "v_mad_nc_i64_i32": (lambda a, b, c: _signed(a, 32) * _signed(b, 32) + _signed(c, 64), ("S0", "S1", "S2"), 64),
+    "v_pk_max3_i16": (_pk3(max, True), ("S0", "S1", "S2"), 32),
+    "v_pk_max3_u16": (_pk3(max, False), ("S0", "S1", "S2"), 32),
+    "v_pk_min3_i16": (_pk3(min, True), ("S0", "S1", "S2"), 32),
+    "v_pk_min3_u16": (_pk3(min, False), ("S0", "S1", "S2"), 32),
+}
+_IN64 = {"v_add_nc_u64", "v_sub_nc_u64", "v_mul_u64", "v_min_u64", "v_max_u64", "v_min_i64", "v_max_i64"}
+
+
+def _int_widths(name: str) -> dict:
+    _, ins, out = _INT64[name]
+    w = {r: (64 if name in _IN64 or (r == "S2" and name.startswith("v_mad_nc")) else 32) for r in ins}
+    return {**w, "D0": out}
+
+
+# ------------------------------------------------------------------ GFX1250 bf16 arithmetic
+
+def _bf16_half(R, reg: str, half: int) -> np.ndarray:
+    bits = (np.asarray(R[reg]).astype(np.int64) >> (16 * half)) & 0xFFFF
+    return (bits << 16).astype(np.uint32).view(np.float32).astype(np.float64)
+
+
+def _sum_to_odd(p: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """p + c in binary64 rounded to odd (the error term of TwoSum sets the last bit), so that one more
+    rounding to a format of far fewer bits is correctly rounded."""
+    with np.errstate(all="ignore"):
+        s = p + c
+        bp = s - c
+        err = (p - bp) + (c - (s - bp))
+    even = (s.view(np.int64) & 1) == 0
+    fix = (err != 0) & even & np.isfinite(s) & np.isfinite(err)
+    return np.where(fix, np.nextafter(s, np.where(err > 0, np.inf, -np.inf)), s)
+
+
+def _min_max_num(a: np.ndarray, b: np.ndarray, is_min: bool) -> np.ndarray:
+    """IEEE 754-2019 minimumNumber / maximumNumber: a NaN loses to a number; -0 < +0."""
+    pick_a = (a < b) if is_min else (a > b)
+    zeros = (a == 0) & (b == 0)
+    pick_a = np.where(zeros, np.signbit(a) if is_min else ~np.signbit(a), pick_a)
+    out = np.where(pick_a, a, b)
+    out = np.where(np.isnan(b) & ~np.isnan(a), a, out)
+    return np.where(np.isnan(a) & ~np.isnan(b), b, out)
+
+
+def _pk_bf16(op: str):
+    def run(R, _m, C):
+        new = np.zeros(len(np.asarray(R["S0"])), dtype=np.int64)
+        for half in (0, 1):
+            a, b = _bf16_half(R, "S0", half), _bf16_half(R, "S1", half)
+            with np.errstate(all="ignore"):
+                if op == "add":
+                    y = _sum_to_odd(a, b)
+                elif op == "mul":
+                    y = a * b  # 8-bit significands: the product is exact
+                elif op == "fma":
+                    y = _sum_to_odd(a * b, _bf16_half(R, "S2", half))
+                else:
+                    y = _min_max_num(a, b, op == "min")
+            y = np.where(np.isnan(y), np.float64(np.nan), y)  # a quiet NaN
+            new |= (floats.to_bits(floats.to_bf16(y), "bf", 16).astype(np.int64) & 0xFFFF) << (16 * half)
+        R["D0"] = np.where(_m, new, R["D0"]) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
+# ------------------------------------------------------------------ GFX1250 transcendental ops
+
+_UNARY = {"exp": np.exp2, "log": np.log2, "rcp": lambda x: 1.0 / x, "rsq": lambda x: 1.0 / np.sqrt(x),
+          "sqrt": np.sqrt, "tanh": np.tanh,
+          "sin": lambda x: np.sin(2 * np.pi * np.fmod(x, 1.0)), "cos": lambda x: np.cos(2 * np.pi * np.fmod(x, 1.0))}
+
+
+def _unary(op: str, kind: str, w: int):
+    """D0's low w bits = op(S0's low w bits as kind), computed in binary64 and rounded once."""
+    def run(R, _m, C):
+        raw = np.asarray(R["S0"]).astype(np.int64) & ((1 << w) - 1)
+        x = floats.from_bits(raw, kind, w).astype(np.float64)
+        with np.errstate(all="ignore"):
+            y = np.asarray(_UNARY[op](x), dtype=np.float64)
+        y = np.where(np.isnan(y), np.float64(np.nan), y)
+        out = floats.to_bf16(y) if kind == "bf" else floats.convert(y, ("f", 64), ("f", w))
+        bits = floats.to_bits(out, kind, w).astype(np.int64) & ((1 << w) - 1)
+        old = np.asarray(R["D0"]).astype(np.int64)
+        new = (old & ~((1 << w) - 1)) | bits if w < 32 else bits
+        R["D0"] = np.where(_m, new, old) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
+_WHY_INT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+            "integer operation): wrap-around integer arithmetic on the operands' bits, as the name and LLVM's "
+            "description state; checked against Python integers, not against hardware")
+_WHY_BF16 = ("runs the project's formulation (the pseudocode source lists none for this generation's packed "
+             "bf16 operation): each half computed exactly and rounded once to bf16 (nearest even; denormals kept; "
+             "NaN results quiet, payload not modelled); min/max are IEEE 754-2019 minimumNumber/maximumNumber; "
+             "checked against exact rationals, not against hardware")
+_WHY_UNARY = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+              "operation): computed in binary64 and rounded once (sin/cos take turns: x mod 1 times 2*pi); the "
+              "hardware approximates these (about one ulp), which is not modelled")
+
+SPECS: list = [
+    *[(re.compile(f"^v_{op}_bf16$"), _unary(op, "bf", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+       _WHY_UNARY) for op in _UNARY],
+    (re.compile(r"^v_tanh_f16$"), _unary("tanh", "f", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+     _WHY_UNARY),
+    (re.compile(r"^v_tanh_f32$"), _unary("tanh", "f", 32), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+     _WHY_UNARY),
+    *[(re.compile(f"^v_pk_{op}_bf16$".replace("min_", "min_num_").replace("max_", "max_num_")
+                  if op in ("min", "max") else f"^v_pk_{op}_bf16$"), _pk_bf16(op), False,
+       {"S0": 32, "S1": 32, **({"S2": 32} if op == "fma" else {}), "D0": 32}, {"D0"}, "untested", _WHY_BF16)
+      for op in ("add", "mul", "fma", "min", "max")],
+    *[(re.compile(f"^{n}$"), _lanewise(f, ins, out), False, _int_widths(n), {"D0"}, "exact", _WHY_INT)
+      for n, (f, ins, out) in _INT64.items()],
+]
+
+
+def formats(name: str, widths: dict) -> dict | None:
+    """Operand formats (for parsing float operands and showing results), where not integers."""
+    from .types import Ty
+
+    if name == "v_tanh_f32":
+        return {r: Ty("f", 32) for r in widths}
+    m = re.match(r"^v_(\w+)_bf16$", name)
+    if name == "v_tanh_f16" or (m and m.group(1) in _UNARY):
+        return {r: Ty("f", 16) if name.endswith("_f16") else Ty("bf", 16) for r in widths}
+    return None
