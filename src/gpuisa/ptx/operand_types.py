@@ -21,6 +21,9 @@ TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "m
          "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt", "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
          "mad.cc", "madc"}
 PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}}  # predicate operands
+FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  # operands of a fixed type
+         ("shfl.sync", "membermask"): ".b32", ("vote.sync", "membermask"): ".b32"}
+TYPED |= {"popc", "clz", "bfind", "shfl.sync"}
 TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$")
 VALUE_TYPE = re.compile(r"^\.(pred|[usbf](8|16|32|64)|bf16|f16x2|bf16x2)$")
 SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
@@ -55,6 +58,9 @@ def _expected(name: str, role: str, first: bool, types: list[str], wide: bool) -
     """(type, size in bits) an operand takes, or None when it is not checked here."""
     if role in PRED_ROLES.get(name, ()):
         return ".pred", 1
+    fixed = FIXED.get((name, role))
+    if fixed:
+        return fixed, _size(fixed)
     if role not in ROLES and not (name == "cvta" and role == "p"):
         return None
     if name in ("shl", "shr") and role == "b":

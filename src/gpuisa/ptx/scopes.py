@@ -9,6 +9,7 @@ end of the function the uses of those names only are found in its text and check
 
 from __future__ import annotations
 
+import bisect
 import re
 
 
@@ -55,13 +56,22 @@ class Visibility:
             ranged = decls[0][1] is not None
             if not ranged and name not in used:
                 continue
+            decls.sort(key=lambda d: d[2])
+            starts = [d[2] for d in decls]
             rx = re.escape(name) + (r"(\d+)" if ranged else "") + r"(?![\w$<])"
             for m in re.compile(r"(?<![\w$%])" + rx).finditer(code, start, end):
-                num = int(m.group(1)) if ranged else None
-                if not any(d[2] <= m.start() <= (d[3] if d[3] is not None else end) and (num is None or num < d[1])
-                           for d in decls):
-                    shown = m.group()
-                    out.append((m.start(), f"`{shown}` is used outside the block that declares it, or before"
+                if not _visible(decls, starts, m.start(), int(m.group(1)) if ranged else None, end):
+                    out.append((m.start(), f"`{m.group()}` is used outside the block that declares it, or before"
                                            " its declaration"))
                     break
         return out
+
+
+def _visible(decls: list, starts: list, at: int, num: int | None, end: int) -> bool:
+    """Whether a declaration made before ``at`` is still visible there (the nearest first: blocks
+    follow each other, so that is nearly always the one)."""
+    for i in range(bisect.bisect_right(starts, at) - 1, -1, -1):
+        d = decls[i]
+        if at <= (d[3] if d[3] is not None else end) and (num is None or num < d[1]):
+            return True
+    return False
