@@ -52,18 +52,31 @@ class Visibility:
         for decl in self.decls:
             if decl[0] not in self.early and not self._early_range(decl[0]):
                 by_name.setdefault(decl[0], []).append(decl)
-        for name, decls in by_name.items():
-            ranged = decls[0][1] is not None
-            if not ranged and name not in used:
-                continue
+        # most names (inline-asm temporaries) appear only where they are declared: a C-level count of
+        # the text inside their declarations' reach against the whole function settles it
+        exact = {n: d for n, d in by_name.items() if d[0][1] is None and n in used and
+                 code.count(n, start, end) != sum(code.count(n, x[2], x[3] or end) for x in d)}
+        ranged = {n: d for n, d in by_name.items() if d[0][1] is not None}
+        for decls in list(exact.values()) + list(ranged.values()):
             decls.sort(key=lambda d: d[2])
-            starts = [d[2] for d in decls]
-            rx = re.escape(name) + (r"(\d+)" if ranged else "") + r"(?![\w$<])"
-            for m in re.compile(r"(?<![\w$%])" + rx).finditer(code, start, end):
-                if not _visible(decls, starts, m.start(), int(m.group(1)) if ranged else None, end):
-                    out.append((m.start(), f"`{m.group()}` is used outside the block that declares it, or before"
-                                           " its declaration"))
-                    break
+        starts = {n: [d[2] for d in decls] for n, decls in {**exact, **ranged}.items()}
+        # one pass over the function for all the names: exact ones, then ranges (prefix + number)
+        alternatives = [re.escape(n) + r"()" for n in sorted(exact, key=len, reverse=True)] + [
+            re.escape(n) + r"(\d+)" for n in sorted(ranged, key=len, reverse=True)]
+        if not alternatives:
+            return out
+        rx = re.compile(r"(?<![\w$%])(?:" + "|".join(f"({a})" for a in alternatives) + r")(?![\w$<])")
+        names = list(sorted(exact, key=len, reverse=True)) + list(sorted(ranged, key=len, reverse=True))
+        reported = set()
+        for m in rx.finditer(code, start, end):
+            k = next(i for i in range(len(names)) if m.group(2 * i + 1) is not None)
+            name = names[k]
+            num = m.group(2 * k + 2)
+            if name in reported or _visible(by_name[name], starts[name], m.start(), int(num) if num else None, end):
+                continue
+            reported.add(name)
+            out.append((m.start(), f"`{m.group()}` is used outside the block that declares it, or before"
+                                   " its declaration"))
         return out
 
 
