@@ -2,13 +2,13 @@
 *measured* facts (never run in CI: it needs the GPU, the CUDA driver and ``pip install cuda-python``).
 
 Method, per case: one thread runs a chain of N dependent copies of the instruction (each reads the previous
-result, the other operands come from a kernel parameter so ptxas can neither fold nor reorder the chain), between
-two ``%clock64`` reads.  Two chain lengths (N1, N2) are timed, each launch repeated and the minimum kept, and the
+result; the other operands, loaded from memory before the timing, rotate through 8 registers so ptxas can
+neither cancel nor fold the chain away), between two ``%clock64`` reads.  Two chain lengths (N1, N2) are timed, each launch repeated and the minimum kept, and the
 latency is (cycles(N2) - cycles(N1)) / (N2 - N1): the clock reads, the launch and the loop-free set-up cancel.
 With ``ptxas`` and ``cuobjdump`` on PATH the kernel is compiled to an sm_90 cubin first, and the SASS between the
 two clock reads (``CS2R ... SR_CLOCKLO``) is counted and recorded, so each number says which SASS instruction it
 is the latency of and whether the chain survived compilation (a case whose SASS chain is shorter than N is
-recorded with ``"valid": false``).
+recorded with ``"valid": false``; without cuobjdump the SASS count comes from the two cubins' .text sizes).
 
 Run (about a minute):  .venv/bin/python tools/ptx_latency_sm90.py [--out src/gpuisa/data/ptx/measured/latency_sm90.json]
 """
@@ -40,7 +40,7 @@ CASES: dict[str, tuple[str, str]] = {
     "min.s32": ("s32", "min.s32 x, x, y;"),
     "and.b32": ("b32", "and.b32 x, x, y;"),
     "xor.b32": ("b32", "xor.b32 x, x, y;"),
-    "shl.b32": ("b32", "shl.b32 x, x, 1;"),
+    "shl.b32": ("b32", "shl.b32 x, x, y;"),
     "shf.l.wrap.b32": ("b32", "shf.l.wrap.b32 x, x, y, 3;"),
     "lop3.b32": ("b32", "lop3.b32 x, x, y, z, 0x96;"),
     "prmt.b32": ("b32", "prmt.b32 x, x, y, 0x3210;"),
@@ -53,12 +53,13 @@ CASES: dict[str, tuple[str, str]] = {
     "mul.f32": ("f32", "mul.f32 x, x, y;"),
     "fma.rn.f32": ("f32", "fma.rn.f32 x, x, y, z;"),
     "max.f32": ("f32", "max.f32 x, x, y;"),
-    "rcp.approx.f32": ("f32", "rcp.approx.f32 x, x;"),
-    "sqrt.approx.f32": ("f32", "sqrt.approx.f32 x, x;"),
-    "rsqrt.approx.f32": ("f32", "rsqrt.approx.f32 x, x;"),
-    "ex2.approx.f32": ("f32", "ex2.approx.f32 x, x;"),
-    "lg2.approx.f32": ("f32", "lg2.approx.f32 x, x;"),
-    "sin.approx.f32": ("f32", "sin.approx.f32 x, x;"),
+    # rcp(rcp(x)) folds to x: timed with an add between (subtract add.f32's latency)
+    "rcp.approx.ftz.f32+add.f32": ("f32", "rcp.approx.ftz.f32 x, x; add.f32 x, x, y;"),
+    "sqrt.approx.ftz.f32": ("f32", "sqrt.approx.ftz.f32 x, x;"),
+    "rsqrt.approx.ftz.f32": ("f32", "rsqrt.approx.ftz.f32 x, x;"),
+    "ex2.approx.ftz.f32": ("f32", "ex2.approx.ftz.f32 x, x;"),
+    "lg2.approx.ftz.f32": ("f32", "lg2.approx.ftz.f32 x, x;"),
+    "sin.approx.ftz.f32": ("f32", "sin.approx.ftz.f32 x, x;"),
     "tanh.approx.f32": ("f32", "tanh.approx.f32 x, x;"),
     "add.f64": ("f64", "add.f64 x, x, y;"),
     "fma.rn.f64": ("f64", "fma.rn.f64 x, x, y, z;"),
@@ -72,23 +73,35 @@ _REG = {"s32": ("b32", "u32"), "u32": ("b32", "u32"), "b32": ("b32", "u32"), "s6
         "bf16x2": ("b32", "u32")}
 
 
+YS = 8  # distinct y registers the chain rotates through (x op y0 op y0 would let ptxas cancel or fold it)
+_SIZE = {"b32": 4, "b64": 8, "f32": 4, "f64": 8, "b16": 2}
+
+
 def kernel_ptx(label: str, n: int) -> str:
-    """A kernel timing ``n`` dependent copies of the case (x chained, y and z read from parameters)."""
+    """A kernel timing ``n`` dependent copies of the case: x is chained, the k-th copy reads y<k mod 8> and z, all
+    loaded from the input buffer before the first clock read (so nothing is known to ptxas)."""
     typ, inst = CASES[label]
     reg, ld = _REG[typ]
-    mnemonic, operands = inst.split(" ", 1)
-    body = mnemonic + " " + re.sub(r"\b([xyz])\b", r"%\1", operands)  # (whole operands only: not 0x96)
-    chain = "\n".join(f"  {body}" for _ in range(n))
+    size = _SIZE[reg]
+    stmts = []
+    for st in (t.strip() for t in inst.split(";") if t.strip()):
+        mnemonic, operands = st.split(" ", 1)
+        stmts.append((mnemonic, re.sub(r"\b([xz])\b", r"%\1", operands)))  # (whole operands only: not 0x96)
+    chain = "\n".join(f"  {m} " + re.sub(r"\by\b", f"%y{k % YS}", ops) + ";" for k in range(n) for m, ops in stmts)
+    loads = "\n".join(f"  ld.global.{ld} %y{i}, [%q+{(i + 1) * size}];" for i in range(YS))
     return f""".version 8.0
 .target sm_90
 .address_size 64
-.visible .entry k(.param .u64 out, .param .{ld} px, .param .{ld} py, .param .{ld} pz) {{
-  .reg .u64 %p, %t0, %t1, %dt;
-  .reg .{reg} %x, %y, %z;
+.visible .entry k(.param .u64 out, .param .u64 in) {{
+  .reg .u64 %p, %q, %t0, %t1, %dt;
+  .reg .{reg} %x, %z, %y<{YS}>;
   ld.param.u64 %p, [out];
-  ld.param.{ld} %x, [px];
-  ld.param.{ld} %y, [py];
-  ld.param.{ld} %z, [pz];
+  ld.param.u64 %q, [in];
+  cvta.to.global.u64 %p, %p;
+  cvta.to.global.u64 %q, %q;
+  ld.global.{ld} %x, [%q];
+{loads}
+  ld.global.{ld} %z, [%q+{(YS + 1) * size}];
   mov.u64 %t0, %clock64;
 {chain}
   mov.u64 %t1, %clock64;
@@ -100,15 +113,19 @@ def kernel_ptx(label: str, n: int) -> str:
 """
 
 
-PARAMS = {"b32": (0x3F800001, 0x3F7FFFFF, 0x00000003), "b64": (3, 5, 7), "f32": (1.0001, 0.9999, 0.5),
-          "f64": (1.0001, 0.9999, 0.5), "b16": (0x3C01, 0x3BFF, 0x3800)}
+# x, y0..y7, z: values that keep every chain finite and away from denormals (f16x2/bf16x2: two halves)
+INPUTS = {"b32": [0x3F800001 + 2 * i for i in range(YS + 2)], "b64": [3 + 2 * i for i in range(YS + 2)],
+          "f32": [1.0001 - 0.00002 * i for i in range(YS + 2)], "f64": [1.0001 - 0.00002 * i for i in range(YS + 2)],
+          "b16": [0x3C01 + i for i in range(YS + 2)]}
 
 
-def _param_arrays(typ: str) -> list[np.ndarray]:
+def _inputs(typ: str) -> np.ndarray:
     reg = _REG[typ][0]
-    vals = PARAMS[reg]
     dtype = {"b32": np.uint32, "b64": np.uint64, "f32": np.float32, "f64": np.float64, "b16": np.uint16}[reg]
-    return [np.array([v], dtype=dtype) for v in vals]
+    vals = INPUTS[reg]
+    if typ in ("f16x2", "bf16x2"):
+        vals = [(0x3C01 + i) * 0x10001 if typ == "f16x2" else (0x3F81 + i) * 0x10001 for i in range(YS + 2)]
+    return np.array(vals, dtype=dtype)
 
 
 def sass_chain(cubin: Path) -> list[str] | None:
@@ -133,6 +150,21 @@ def sass_chain(cubin: Path) -> list[str] | None:
     return ops if inside else None
 
 
+def text_bytes(cubin: bytes) -> int:
+    """Bytes of the cubin's .text sections (ELF64 little-endian): 16 per sm_90 SASS instruction."""
+    import struct
+
+    shoff, = struct.unpack_from("<Q", cubin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", cubin, 0x3A)
+    heads = [struct.unpack_from("<IIQQQQ", cubin, shoff + i * shentsize) for i in range(shnum)]
+    strtab = heads[shstrndx][4]
+
+    def name(h) -> bytes:
+        return cubin[strtab + h[0]:cubin.index(b"\0", strtab + h[0])]
+
+    return sum(h[5] for h in heads if name(h).startswith(b".text"))
+
+
 def compile_ptx(ptx: str, tmp: Path, name: str) -> tuple[bytes, list[str] | None]:
     """(image to load, SASS chain): a cubin from ptxas when present, else the PTX for the driver's JIT."""
     ptxas = shutil.which("ptxas")
@@ -144,6 +176,15 @@ def compile_ptx(ptx: str, tmp: Path, name: str) -> tuple[bytes, list[str] | None
     return cubin.read_bytes(), sass_chain(cubin)
 
 
+def sass_per_ptx(label: str, tmp: Path) -> float | None:
+    """SASS instructions per chained PTX instruction, from the two cubins' .text sizes (None without ptxas):
+    below 1 means ptxas folded part of the chain and the case cannot be timed this way."""
+    if shutil.which("ptxas") is None:
+        return None
+    sizes = [text_bytes(compile_ptx(kernel_ptx(label, n), tmp, f"{label}_{n}_size")[0]) for n in (N1, N2)]
+    return (sizes[1] - sizes[0]) / 16 / (N2 - N1)
+
+
 def time_kernel(cu, image: bytes, typ: str) -> int:
     """Minimum over REPEATS launches of the clock64 difference the kernel wrote."""
     err, mod = cu.cuModuleLoadData(image)
@@ -151,8 +192,10 @@ def time_kernel(cu, image: bytes, typ: str) -> int:
         raise RuntimeError(f"module load failed: {err}")
     _, fn = cu.cuModuleGetFunction(mod, b"k")
     _, dout = cu.cuMemAlloc(64)
-    outp = np.array([int(dout)], dtype=np.uint64)
-    params = [outp] + _param_arrays(typ)
+    data = _inputs(typ)
+    _, din = cu.cuMemAlloc(data.nbytes)
+    cu.cuMemcpyHtoD(din, data.ctypes.data, data.nbytes)
+    params = [np.array([int(dout)], dtype=np.uint64), np.array([int(din)], dtype=np.uint64)]
     pp = np.array([p.ctypes.data for p in params], dtype=np.uint64)
     best = None
     host = np.zeros(1, dtype=np.uint64)
@@ -162,6 +205,7 @@ def time_kernel(cu, image: bytes, typ: str) -> int:
         cu.cuMemcpyDtoH(host.ctypes.data, dout, 8)
         best = int(host[0]) if best is None else min(best, int(host[0]))
     cu.cuMemFree(dout)
+    cu.cuMemFree(din)
     cu.cuModuleUnload(mod)
     return best
 
@@ -177,14 +221,21 @@ def measure(cu, labels: list[str]) -> dict:
                 cycles.append(time_kernel(cu, image, typ))
                 chains.append(chain)
             lat = (cycles[1] - cycles[0]) / (N2 - N1)
-            rec = {"ptx": CASES[label][1], "latency_cycles": round(lat, 1), "chain": [N1, N2],
+            rec = {"ptx": CASES[label][1], "latency_cycles_per_ptx": round(lat, 1), "chain": [N1, N2],
                    "cycles": cycles}
-            if chains[1] is not None:
-                sass = sorted(set(chains[1]))
+            if chains[1] is not None:  # cuobjdump: the SASS between the clock reads
+                rec["sass"] = sorted(set(chains[1]))
                 per = (len(chains[1]) - len(chains[0])) / (N2 - N1)
-                rec.update({"sass": sass, "sass_per_ptx": round(per, 2), "valid": per >= 1})
+            else:
+                per = sass_per_ptx(label, Path(tmp))
+            if per is not None:
+                # ptxas may fuse two chained PTX adds into one 3-input SASS op (IADD3, LOP3) or expand one into
+                # several: the latency of the SASS instruction is the cycles per SASS instruction of the chain
+                rec.update({"sass_per_ptx": round(per, 2), "valid": per > 0,
+                            "latency_cycles_per_sass": round(lat / per, 1) if per > 0 else None})
             out[label] = rec
-            print(f"{label:20s} {lat:7.1f} cycles  {' '.join(rec.get('sass', []))}", flush=True)
+            print(f"{label:22s} {lat:7.1f} cycles/PTX  {rec.get('latency_cycles_per_sass')} cycles/SASS  "
+                  f"{rec.get('sass_per_ptx')} SASS/PTX  {' '.join(rec.get('sass', []))}", flush=True)
     return out
 
 
@@ -237,8 +288,9 @@ def main(argv: list[str] | None = None) -> int:
         if ptxas else None
     doc = {"source": "measurement", "target": "sm_90", "generated_by": "tools/ptx_latency_sm90.py",
            "device": name.split(b"\0")[0].decode(), "driver_version": drv, "ptxas": ptxas_v,
-           "method": f"dependent chain of N copies between two %clock64 reads, one thread; latency = "
-                     f"(cycles(N={N2}) - cycles(N={N1})) / {N2 - N1}, minimum of {REPEATS} launches",
+           "method": f"dependent chain of N copies between two %clock64 reads, one thread; latency per PTX = "
+                     f"(cycles(N={N2}) - cycles(N={N1})) / {N2 - N1}, minimum of {REPEATS} launches; per SASS = "
+                     "that / SASS instructions per PTX instruction of the compiled chain",
            "note": "measured on one device and driver; SASS as compiled by the ptxas named here",
            "instructions": results}
     args.out.parent.mkdir(parents=True, exist_ok=True)
