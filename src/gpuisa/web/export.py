@@ -52,6 +52,13 @@ def _render_batch(args: tuple[str, list[str]]) -> int:
     return len(paths)
 
 
+def _asm_docs(out_dir: str) -> int:
+    """/api/asm/{isa}/{opcode} as DIR/api/asm/{isa}/{opcode}.json (gpuisa.doclookup)."""
+    from ..doclookup.export import export_docs
+
+    return export_docs(Path(out_dir), _worker_site.store)
+
+
 def write_static(site: Site, out_dir: Path) -> None:
     """The shared assets: CSS, scripts, the search index and each architecture's encoding diagrams once."""
     from .search import gfx_map
@@ -82,22 +89,22 @@ def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None 
     write_static(site, out_dir)
     paths = site.all_paths()
     jobs = jobs or max(1, min(os.cpu_count() or 1, 8))
-    size = max(50, len(paths) // (jobs * 8) + 1)
+    size = max(50, len(paths) // (jobs * 16) + 1)
     batches = [(str(out_dir), paths[i:i + size]) for i in range(0, len(paths), size)]
     done = 0
     if jobs == 1:
         _init_worker(str(site.store_path))
+        asm_docs = _asm_docs(str(out_dir))
         for b in batches:
             done += _render_batch(b)
             if progress:
                 progress(done, len(paths))
     else:
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(str(site.store_path),)) as pool:
+            docs = pool.submit(_asm_docs, str(out_dir))  # alongside the pages, not after them
             for n in pool.map(_render_batch, batches):
                 done += n
                 if progress:
                     progress(done, len(paths))
-    from ..doclookup.export import export_docs  # /api/asm/{isa}/{opcode} as DIR/api/asm/{isa}/{opcode}.json
-
-    asm_docs = export_docs(out_dir, site.store)
+            asm_docs = docs.result()
     return {"pages": done, "asm_docs": asm_docs, "seconds": time.perf_counter() - t0, "dir": str(out_dir)}

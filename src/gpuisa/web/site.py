@@ -14,6 +14,7 @@ import threading
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
 from .. import archs
 from ..diff import diff_archs
@@ -117,11 +118,62 @@ def _bits_text(f: dict) -> str:
     return ", ".join(f"{h}:{l}" if h != l else str(h) for h, l in (f.get("ranges") or [[f["hi"], f["lo"]]]))
 
 
+def value_html(v) -> Markup:
+    """A JSON value of a section whose shape is not known in advance, as HTML (every text escaped)."""
+    out: list[str] = []
+    _value(v, out)
+    return Markup("".join(out))
+
+
+def _value(v, out: list) -> None:
+    if isinstance(v, dict):
+        out.append('<dl class="kv">')
+        for k, x in v.items():
+            out.append(f"<dt>{escape(k)}</dt><dd>")
+            _value(x, out)
+            out.append("</dd>")
+        out.append("</dl>")
+    elif isinstance(v, (list, tuple)):
+        if v and isinstance(v[0], dict):
+            cols: list = []
+            for row in v:
+                cols += [k for k in (row if isinstance(row, dict) else ()) if k not in cols]
+            out.append('<div class="scroll"><table class="grid"><thead><tr>')
+            out += [f"<th>{escape(c)}</th>" for c in cols]
+            out.append("</tr></thead><tbody>")
+            for row in v:
+                out.append("<tr>")
+                for c in cols:
+                    out.append("<td>")
+                    _value(row.get(c, "") if isinstance(row, dict) else "", out)
+                    out.append("</td>")
+                out.append("</tr>")
+            out.append("</tbody></table></div>")
+        else:
+            out.append('<ul class="plain">')
+            for x in v:
+                out.append("<li>")
+                _value(x, out)
+                out.append("</li>")
+            out.append("</ul>")
+    elif isinstance(v, str) and "\n" in v:
+        out.append(f"<pre>{escape(v)}</pre>")
+    elif v is True:
+        out.append("yes")
+    elif v is False:
+        out.append("no")
+    elif v is None:
+        out.append("—")
+    else:
+        out.append(str(escape(v)))
+
+
 def make_env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True,
                              extensions=["jinja2.ext.do"])
     env.filters["bits_text"] = _bits_text
+    env.filters["value_html"] = value_html
     env.filters["category_title"] = lambda c: CATEGORY_TITLES.get(c, "")
     env.filters["format_note"] = format_note
     env.filters["slug_ok"] = slug_ok
