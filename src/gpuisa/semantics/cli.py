@@ -190,7 +190,8 @@ def cmd_coverage(args) -> int:
     cov = semantics_coverage(_store(), keys)
     if args.json:
         print(json.dumps({a: {"total": v["total"], "executable": v["executable"], "pseudocode": v["pseudocode"],
-                              "inferred_from": v["inferred_from"], "formulated": v["formulated"],
+                              "inferred_from": v["inferred_from"], "inferred": v["inferred"],
+                              "formulated": v["formulated"],
                               "categories": v["categories"],
                               "failed": [{"name": f["name"], "reason": f["reason"]} for f in v["failed"]]}
                           for a, v in cov.items()}, indent=2))
