@@ -310,6 +310,7 @@ def test_coverage_counts_every_alu_instruction(store):
     assert r35["pseudocode"] == "native" and set(r35["inferred_from"]) <= {"rdna4"}  # the few its table lacks
     c1 = cov["cdna1"]
     assert c1["pseudocode"] == "inferred" and c1["inferred_from"]["cdna4"] > 500
+    assert c1["inferred"]["v_mfma_f32_4x4x1f32"] == "cdna4" and "v_accvgpr_read_b32" not in c1["inferred"]
     from gpuisa.semantics import formulations
 
     failed = {f["name"] for f in c1["failed"]}
