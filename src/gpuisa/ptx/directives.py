@@ -82,8 +82,8 @@ def check_address_size(text: str) -> str | None:
     return None
 
 
-def split_decl(text: str) -> tuple[list[str], list[str], str]:
-    """(directive words, other words before the names, names text) of a declaration."""
+def split_decl(text: str) -> tuple[list[str], str]:
+    """(directive words, with the number after `.align`; the names text) of a declaration."""
     words = []
     rest = text
     while rest.startswith("."):
@@ -92,12 +92,11 @@ def split_decl(text: str) -> tuple[list[str], list[str], str]:
             break
         words.append(m.group())
         rest = rest[m.end():].lstrip()
-        if words[-1] in (".align", ".ptr") or words[-1] in (".attribute",):
-            m = re.match(r"\(?[^\s,]*\)?", rest) if words[-1] == ".attribute" else re.match(r"\d+", rest)
-            if words[-1] == ".align":
-                words.append(m.group() if m else "")
-                rest = rest[m.end():].lstrip() if m else rest
-    return words, [], rest
+        if words[-1] == ".align":
+            m = re.match(r"\d+", rest)
+            words.append(m.group() if m else "")
+            rest = rest[m.end():].lstrip() if m else rest
+    return words, rest
 
 
 def check_decl(text: str) -> tuple[str | None, list[tuple[str, int | None]], str | None]:
@@ -105,7 +104,7 @@ def check_decl(text: str) -> tuple[str | None, list[tuple[str, int | None]], str
     init = None
     if "=" in text:
         text, init = text.split("=", 1)
-    words, _, names = split_decl(text.strip())
+    words, names = split_decl(text.strip())
     space = next((w for w in words if w in SPACES), None)
     types = [w for w in words if w in TYPES or w in OPAQUE]
     i = 0
