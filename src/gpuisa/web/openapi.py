@@ -114,9 +114,63 @@ def _post(summary: str, body: dict, required: list[str], result: dict) -> dict:
 HEX_PATTERN = r"^[\s,]*(0[xX])?[0-9A-Fa-f]{2}([\s,]*(0[xX])?[0-9A-Fa-f]{2})*[\s,]*$"
 
 
+def _playground_paths(arch_body: dict) -> dict:
+    """The POST actions of the playground (AMD decode/encode/eval, PTX check/eval)."""
+    lanes = playground.MAX_LANES
+    return {
+        "/api/decode": _post(
+            "decode machine code (bytes in memory order)",
+            {"arch": arch_body, "hex": {"type": "string", "maxLength": 2 * playground.MAX_BYTES, "pattern": HEX_PATTERN,
+                                        "example": "05 00 39 d6 01 05 0e 00"}, "wave64": WAVE64},
+            ["arch", "hex"],
+            {"type": "object", "required": ["arch", "bytes", "instructions"],
+             "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"},
+                            "instructions": {"type": "array"}}}),
+        "/api/encode": _post(
+            "assemble text into machine code",
+            {"arch": arch_body, "text": {"type": "string", "minLength": 1, "maxLength": playground.MAX_TEXT, "pattern": "\\S",
+                                         "example": "v_msad_u8 v5, v1, v2, v3"}, "wave64": WAVE64},
+            ["arch", "text"],
+            {"type": "object", "required": ["arch"],
+             "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"}, "hex": {"type": "string"},
+                            "result": {}}}),
+        "/api/eval": _post(
+            "evaluate an instruction on chosen operand values (one value, or one per lane)",
+            {"arch": arch_body, "name": {"type": "string", "pattern": "^[A-Za-z0-9_.]{1,%d}$" % playground.MAX_NAME},
+             "lanes": {"type": "integer", "minimum": 1, "maximum": lanes, "default": 1}, "wave64": WAVE64,
+             "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
+                          "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]{0,31}$",
+                                            "not": {"enum": ["arch", "name", "lanes"]}},
+                          "additionalProperties": {"oneOf": [
+                              {"type": "integer"}, {"type": "number"}, {"type": "string", "maxLength": 64},
+                              {"type": "array", "maxItems": lanes,
+                               "items": {"oneOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}]}}]}}},
+            ["arch", "name"],
+            {"type": "object", "required": ["arch", "name", "lanes", "result"],
+             "properties": {"arch": {"type": "string"}, "name": {"type": "string"}, "lanes": {"type": "integer"},
+                            "result": {}}}),
+        "/api/ptx/check": _post(
+            "check one PTX instruction against the catalog (gpuisa ptx check)",
+            {"text": PTX_TEXT, "target": {"type": "string", "maxLength": 16, "example": "sm_90"},
+             "version": {"type": "string", "maxLength": 8, "example": "8.0"}},
+            ["text"],
+            {"type": "object", "required": ["valid"],
+             "properties": {"valid": {"type": "boolean"}, "name": {"type": "string", "nullable": True},
+                            "form": {"type": "string", "nullable": True}, "error": {"type": "string", "nullable": True},
+                            "min_target": {"type": "string", "nullable": True},
+                            "ptx_version": {"type": "string", "nullable": True}}}),
+        "/api/ptx/eval": _post(
+            "evaluate one PTX instruction on integer inputs (gpuisa eval --isa ptx)",
+            {"text": PTX_TEXT, "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
+                                            "additionalProperties": {"type": "integer"}}},
+            ["text"],
+            {"type": "object", "required": ["text", "result"],
+             "properties": {"text": {"type": "string"}, "form": {"type": "string"}, "result": {}}}),
+    }
+
+
 def openapi_schema(present: list[str]) -> dict:
     """The schema for a store holding the architectures ``present`` (their names are the allowed values)."""
-    lanes = playground.MAX_LANES
     arch_body = {"type": "string", "enum": arch_spellings(present, native_only=True),
                  "description": "a native architecture: rdna3, gfx1100, cdna3, ..."}
     return {
@@ -146,54 +200,7 @@ def openapi_schema(present: list[str]) -> dict:
                 "summary": "what changed from generation a to generation b",
                 "parameters": [_arch_param(present, True, "a", True), _arch_param(present, True, "b", True)],
                 "responses": {"200": _json(DIFF, "the differences"), **_errors(422)}}},
-            "/api/decode": _post(
-                "decode machine code (bytes in memory order)",
-                {"arch": arch_body, "hex": {"type": "string", "maxLength": 2 * playground.MAX_BYTES, "pattern": HEX_PATTERN,
-                                            "example": "05 00 39 d6 01 05 0e 00"}, "wave64": WAVE64},
-                ["arch", "hex"],
-                {"type": "object", "required": ["arch", "bytes", "instructions"],
-                 "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"},
-                                "instructions": {"type": "array"}}}),
-            "/api/encode": _post(
-                "assemble text into machine code",
-                {"arch": arch_body, "text": {"type": "string", "minLength": 1, "maxLength": playground.MAX_TEXT, "pattern": "\\S",
-                                             "example": "v_msad_u8 v5, v1, v2, v3"}, "wave64": WAVE64},
-                ["arch", "text"],
-                {"type": "object", "required": ["arch"],
-                 "properties": {"arch": {"type": "string"}, "bytes": {"type": "integer"}, "hex": {"type": "string"},
-                                "result": {}}}),
-            "/api/eval": _post(
-                "evaluate an instruction on chosen operand values (one value, or one per lane)",
-                {"arch": arch_body, "name": {"type": "string", "pattern": "^[A-Za-z0-9_.]{1,%d}$" % playground.MAX_NAME},
-                 "lanes": {"type": "integer", "minimum": 1, "maximum": lanes, "default": 1}, "wave64": WAVE64,
-                 "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
-                              "propertyNames": {"pattern": "^[A-Za-z_][A-Za-z0-9_]{0,31}$",
-                                                "not": {"enum": ["arch", "name", "lanes"]}},
-                              "additionalProperties": {"oneOf": [
-                                  {"type": "integer"}, {"type": "number"}, {"type": "string", "maxLength": 64},
-                                  {"type": "array", "maxItems": lanes,
-                                   "items": {"oneOf": [{"type": "integer"}, {"type": "number"}, {"type": "string"}]}}]}}},
-                ["arch", "name"],
-                {"type": "object", "required": ["arch", "name", "lanes", "result"],
-                 "properties": {"arch": {"type": "string"}, "name": {"type": "string"}, "lanes": {"type": "integer"},
-                                "result": {}}}),
-            "/api/ptx/check": _post(
-                "check one PTX instruction against the catalog (gpuisa ptx check)",
-                {"text": PTX_TEXT, "target": {"type": "string", "maxLength": 16, "example": "sm_90"},
-                 "version": {"type": "string", "maxLength": 8, "example": "8.0"}},
-                ["text"],
-                {"type": "object", "required": ["valid"],
-                 "properties": {"valid": {"type": "boolean"}, "name": {"type": "string", "nullable": True},
-                                "form": {"type": "string", "nullable": True}, "error": {"type": "string", "nullable": True},
-                                "min_target": {"type": "string", "nullable": True},
-                                "ptx_version": {"type": "string", "nullable": True}}}),
-            "/api/ptx/eval": _post(
-                "evaluate one PTX instruction on integer inputs (gpuisa eval --isa ptx)",
-                {"text": PTX_TEXT, "operands": {"type": "object", "maxProperties": playground.MAX_OPERANDS,
-                                                "additionalProperties": {"type": "integer"}}},
-                ["text"],
-                {"type": "object", "required": ["text", "result"],
-                 "properties": {"text": {"type": "string"}, "form": {"type": "string"}, "result": {}}}),
+            **_playground_paths(arch_body),
             "/api/asm/{isa}/{opcode}": {"get": {
                 "summary": "documentation of an opcode as compilers emit it (Compiler Explorer's asm documentation)",
                 "parameters": [{"name": "isa", "in": "path", "required": True,
