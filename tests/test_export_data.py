@@ -29,14 +29,16 @@ def test_counts_match_the_store(store, exported):
     assert counts["instruction_encodings"] == con.execute("SELECT count(*) FROM inst_enc").fetchone()[0]
     assert counts["encodings"] == con.execute("SELECT count(*) FROM encodings").fetchone()[0]
     assert counts["archs"] == len(store.archs())
-    operands = forms = fields = 0
+    operands = forms = fields = targets = 0
     for (page,) in con.execute("SELECT page FROM instructions"):
         page = json.loads(page)
         operands += sum(len(e.get("operands", [])) for e in page.get("encodings", []))
         forms += len(page.get("forms", [])) if "encodings" not in page else 0
+        targets += sum(len(set(f.get("targets", []))) for f in page.get("forms", [])) if "encodings" not in page else 0
     for (f,) in con.execute("SELECT fields FROM encodings"):
         fields += len(json.loads(f))
     assert (counts["operands"], counts["ptx_forms"], counts["encoding_fields"]) == (operands, forms, fields)
+    assert counts["ptx_form_targets"] == targets
     amd = [r["name"] for r in store.archs() if r["isa"] == "amdgpu"]
     assert counts["timing"] == sum(len(timing.load(a)["instructions"]) for a in amd)
     assert counts["timing_missing"] == sum(len(timing.load(a)["missing"]) for a in amd)

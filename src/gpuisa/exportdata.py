@@ -7,8 +7,8 @@ Schema 2020-12 of one row, with ``x-version``, the table's version, and ``x-prim
 Read back with ``read_table``; check with ``validate``.  Tables (see README "Machine-readable export"):
 
 archs, instructions (architecture x name: AMD generations and PTX), instruction_encodings, encodings,
-encoding_fields, operands, timing, timing_missing (LLVM 22's scheduling models), ptx_forms, ptx_requirements,
-crossmap (AMD <-> PTX relations).
+encoding_fields, operands, timing, timing_missing (LLVM 22's scheduling models), ptx_forms, ptx_form_targets,
+ptx_requirements, crossmap (AMD <-> PTX relations).
 """
 
 from __future__ import annotations
@@ -76,6 +76,10 @@ TABLES: dict[str, tuple[str, str, tuple[str, ...], list[tuple[str, str, bool, st
         ("targets", J, False, "targets (list)"), ("modifiers", J, False, "modifiers (list)"),
         ("state_spaces", J, False, "state spaces (list)"), ("operands", J, False, "operands (list of objects)"),
         ("verified_by_ptxas", B, True, "versions/targets measured with ptxas")]),
+    "ptx_form_targets": ("1", "PTX form x target it is available on (the targets column of ptx_forms, one per row).",
+                         ("name", "form", "target"), [
+        ("name", S, False, "PTX instruction"), ("form", I, False, "form index"), ("target", S, False, "sm_NN[a|f] or a note"),
+        ("ptx_version", S, True, "the form's first PTX ISA version")]),
     "ptx_requirements": ("1", "PTX form values that need a later ISA version or other targets.",
                          ("name", "form", "value"), [
         ("name", S, False, "PTX instruction"), ("form", I, False, "form index"), ("value", S, False, "e.g. .type=.u16x2"),
@@ -174,6 +178,9 @@ def _ptx_rows(out: dict, name: str, page: dict) -> None:
             "min_target": f.get("min_target"), "targets": _j(f.get("targets", [])),
             "modifiers": _j(f.get("modifiers", [])), "state_spaces": _j(f.get("state_spaces", [])),
             "operands": _j(f.get("operands", [])), "verified_by_ptxas": None if verified is None else bool(verified)})
+        for target in dict.fromkeys(f.get("targets", [])):
+            out["ptx_form_targets"].append({"name": name, "form": i, "target": target,
+                                            "ptx_version": f.get("ptx_version")})
         for value, req in sorted((f.get("value_requirements") or {}).items()):
             out["ptx_requirements"].append({"name": name, "form": i, "value": value,
                                             "ptx_version": req.get("ptx_version"),
