@@ -481,3 +481,16 @@ def test_set_gpr_idx_on(arch):
         want = sum(((s0 >> i) & 1) << i for i in range(8)) + sum(((field >> i) & 1) << (12 + i) for i in range(4))
         want += sum(((m0 >> i) & 1) << i for i in list(range(8, 12)) + list(range(16, 32)))
         assert out["M0"] == [want] and out["GPR_IDX_EN"] == [1]
+
+
+@pytest.mark.parametrize("kind,one,minus_two,half", [("fp6", 0x08, 0x30, 0x04), ("bf6", 0x0C, 0x30, 0x08)])
+def test_cdna4_interleaved_scaled_6bit_conversions(kind, one, minus_two, half):
+    """Codes worked out by hand: FP6 E2M3 (bias 1) and BF6 E3M2 (bias 3); S0's value in each pair's low 6 bits."""
+    name = f"v_cvt_scalef32_2xpk16_{kind}_f32"
+    lanes = [_repeat_bits(0x3F800000, 32, 512), _repeat_bits(0xC0000000, 32, 512)]
+    got = evaluate("cdna4", name, lanes=2, S0=lanes, S1=lanes[::-1], S2=0x3F800000)["outputs"]["D0"]
+    assert got == [_repeat_bits(minus_two << 6 | one, 12, 192), _repeat_bits(one << 6 | minus_two, 12, 192)]
+    # scale 2**1 (S2 = 2.0): 2.0 -> 1.0 and 1.0 -> 0.5
+    got = evaluate("cdna4", name, S0=_repeat_bits(0x40000000, 32, 512), S1=_repeat_bits(0x3F800000, 32, 512),
+                   S2=0x40000000)["outputs"]["D0"]
+    assert got == [_repeat_bits(half << 6 | one, 12, 192)]

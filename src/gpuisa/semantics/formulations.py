@@ -258,6 +258,25 @@ def _movrelsd_2(R, _m, C):
     return R
 
 
+def _cvt_2xpk16(kind: str):
+    """16 f32 values of S0 and 16 of S1, scaled by 2**-(exponent field of S2 - 127) and converted to a
+    6-bit format, interleaved pairwise (S0's value in the low 6 bits of each 12-bit pair) into 192 bits."""
+    def run(R, _m, C):
+        from . import runtime as rt
+        from .types import Ty
+
+        lanes = len(np.asarray(R["S0"]))
+        vals = np.array([[(int(R[r][i]) >> (32 * k)) & M32 for k in range(16)] for r in ("S0", "S1")
+                         for i in range(lanes)], dtype=np.int64).reshape(2, lanes, 16)
+        f = vals.astype(np.uint32).view(np.float32)
+        scale = ((np.asarray(R["S2"]).astype(np.int64) >> 23) & 0xFF)[:, None]
+        codes = [np.asarray(rt.mini_scale_encode(f[j], Ty("f", 32), kind, scale)).astype(np.int64) for j in (0, 1)]
+        out = [sum(((int(codes[0][i][k]) & 0x3F) | (int(codes[1][i][k]) & 0x3F) << 6) << (12 * k) for k in range(16))
+               for i in range(lanes)]
+        return _masked_d0(R, _m, np.array(out, dtype=object))
+    return run
+
+
 def _set_gpr_idx_on(R, _m, C):
     """GFX9 VGPR indexing on: M0[7:0] = S0[7:0] (the index), M0[15:12] = the raw 4-bit SRC1 field (which
     operands are indexed), other M0 bits kept; the mode bit that enables indexing is reported as GPR_IDX_EN."""
@@ -338,7 +357,13 @@ _WHY_WAIT = ("runs the project's formulation: no register changes; a single eval
 _WHY_OLD_MFMA = ("runs the project's formulation (no generation's pseudocode source lists this CDNA1/2 form): "
                  "natively, accumulation rounded once; register layout extrapolated from the calculator's MFMA "
                  "rule (one block per group of lanes, elements along K), not checked")
+_WHY_2XPK16 = ("runs the project's formulation of the pseudocode (the compiler does not assign to bit ranges "
+               "computed in a loop): each f32 of S0 and S1 divided by 2**(exponent field of S2 - 127), converted "
+               "to the 6-bit format (nearest even, saturating) as the other scaled conversions, S0's and S1's "
+               "values interleaved; not checked against hardware")
 _SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+    *[(re.compile(f"^v_cvt_scalef32_2xpk16_{k}_f32$"), _cvt_2xpk16(k), False,
+       {"S0": 512, "S1": 512, "S2": 32, "D0": 192}, {"D0"}, "untested", _WHY_2XPK16) for k in ("fp6", "bf6")],
     (re.compile(r"^v_(nop|pipeflush)$"), _nothing, False, {}, set(), "exact", _WHY_NOP),
     (re.compile(r"^s_set_gpr_idx_on$"), _set_gpr_idx_on, True, {"S0": 32, "SRC1": 32, "M0": 32, "GPR_IDX_EN": 1},
      {"M0", "GPR_IDX_EN"}, "exact", "runs the project's formulation (the compiler does not model a raw "
