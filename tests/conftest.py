@@ -57,3 +57,30 @@ def cli_env(tmp_path_factory):
 def run_cli(args: list[str], env: dict, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gpuisa.cli", *args], capture_output=True, text=True, env=env,
                           cwd=ROOT, **kw)
+
+
+# -- markers ---------------------------------------------------------------------------------------------
+# ``oracle``: a test that runs a ground-truth tool (llvm-mc-22, llvm-objdump-22, llvm-mca-22, llc-22, ptxas,
+# nvcc, chromium).  ``pytest -m "not oracle"`` runs the rest without any of them.
+ORACLE_FIXTURES = {"llvm_mc"}
+_ORACLE_WORDS = ("llvm-mc", "llvm_mc", "find_ptxas", "ptxas", "chromium", "llvm-mca", "llc-22", "nvcc",
+                 "llvm-objdump", "oracle.")
+
+
+def _uses_oracle(item) -> bool:
+    if ORACLE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    fn = getattr(item, "function", None)
+    try:
+        import inspect
+
+        src = inspect.getsource(fn) if fn is not None else ""
+    except (OSError, TypeError):
+        src = ""
+    return any(w in src for w in _ORACLE_WORDS)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _uses_oracle(item):
+            item.add_marker(pytest.mark.oracle)
