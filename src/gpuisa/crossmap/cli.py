@@ -36,8 +36,8 @@ def _arch_key(arch: str | None) -> str | None:
         a = archs.resolve_arch(arch)
     except archs.UnknownArch as exc:
         raise UserError(str(exc)) from None
-    if a.name not in archs.AMD_ARCHS and getattr(a, "vendor", "AMD") != "AMD":
-        raise UserError(f"--arch {arch} is not an AMD architecture (allowed: {', '.join(archs.AMD_ARCHS)})")
+    if a.vendor != "AMD":
+        raise UserError(f"--arch {arch} is not an AMD architecture (allowed: {', '.join(archs.arch_names())})")
     return a.name
 
 
