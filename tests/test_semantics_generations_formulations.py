@@ -494,3 +494,23 @@ def test_cdna4_interleaved_scaled_6bit_conversions(kind, one, minus_two, half):
     got = evaluate("cdna4", name, S0=_repeat_bits(0x40000000, 32, 512), S1=_repeat_bits(0x3F800000, 32, 512),
                    S2=0x40000000)["outputs"]["D0"]
     assert got == [_repeat_bits(half << 6 | one, 12, 192)]
+
+
+# codes worked out by hand: FP8 E4M3 (bias 7), BF8 E5M2 (bias 15), f16 (bias 15)
+CVT8_POINTS = [
+    ("v_cvt_f16_fp8", 0x38, 0x3C00), ("v_cvt_f16_fp8", 0xC0, 0xC000), ("v_cvt_f16_fp8", 0x01, 0x1800),  # 2**-9
+    ("v_cvt_f16_bf8", 0x3C, 0x3C00), ("v_cvt_f16_bf8", 0x7B, 0x7B00),  # 57344, the largest BF8
+    ("v_cvt_pk_f16_fp8", 0xC038, 0xC0003C00), ("v_cvt_pk_f16_bf8", 0x3CC0, 0x3C00C000),
+    ("v_cvt_pk_fp8_f16", 0xC0003C00, 0xC038), ("v_cvt_pk_bf8_f16", 0x3C00C000, 0x3CC0),
+    ("v_cvt_pk_fp8_f16", 0x3C403C00, 0x3838), ("v_cvt_pk_fp8_f16", 0x3CC03C00, 0x3A38),  # ties to even: 1.0625 -> 1.0, 1.1875 -> 1.25
+    ("v_sat_pk4_i4_i8", 0x807F05FB, 0x875B), ("v_sat_pk4_u4_u8", 0x807F050F, 0xFF5F),
+]
+
+
+@pytest.mark.parametrize("name,x,want", CVT8_POINTS)
+def test_cdna5_8bit_conversions_and_4bit_packing(name, x, want):
+    bits = 32 if name.startswith("v_cvt_pk_f16") else 16
+    got = evaluate("cdna5", name, S0=x, D0=0xABCD0000 if bits == 16 else 0)["outputs"]["D0"][0]
+    assert got & ((1 << bits) - 1) == want, (name, hex(x), hex(got))
+    if bits == 16:
+        assert got >> 16 == 0xABCD

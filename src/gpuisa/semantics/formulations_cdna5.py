@@ -146,6 +146,54 @@ def _unary(op: str, kind: str, w: int):
     return run
 
 
+# ------------------------------------------------------------------ GFX1250 8-bit float and 4-bit packing
+
+def _keep_high(R, _m, low: np.ndarray, w: int):
+    old = np.asarray(R["D0"]).astype(np.int64)
+    new = (old & ~((1 << w) - 1)) | (low & ((1 << w) - 1))
+    R["D0"] = np.where(_m, new, old) if _m is not None and _m is not False else new
+    return R
+
+
+def _cvt_from8(kind: str, count: int):
+    """``count`` 8-bit floats from S0's low bytes to f16 (exact), packed from bit 0 (OP_SEL at its default)."""
+    def run(R, _m, C):
+        s0 = np.asarray(R["S0"]).astype(np.int64)
+        out = np.zeros(len(s0), dtype=np.int64)
+        for i in range(count):
+            f = floats.MINI[kind].decode((s0 >> (8 * i)) & 0xFF).astype(np.float64)
+            out |= (floats.to_bits(floats.convert(f, ("f", 64), ("f", 16)), "f", 16).astype(np.int64) & 0xFFFF) << (16 * i)
+        return _keep_high(R, _m, out, 16 * count)
+    return run
+
+
+def _cvt_pk_to8(kind: str):
+    """S0's two f16 halves to 8-bit floats (nearest even; beyond the range as the format has it) in D0[15:0]."""
+    def run(R, _m, C):
+        s0 = np.asarray(R["S0"]).astype(np.int64)
+        out = np.zeros(len(s0), dtype=np.int64)
+        for i in (0, 1):
+            f = floats.from_bits((s0 >> (16 * i)) & 0xFFFF, "f", 16).astype(np.float64)
+            out |= (np.asarray(floats.MINI[kind].encode(f)).astype(np.int64) & 0xFF) << (8 * i)
+        return _keep_high(R, _m, out, 16)
+    return run
+
+
+def _sat_pk4(signed: bool):
+    """S0's four bytes (signed or unsigned) saturated to 4 bits each and packed into D0[15:0]."""
+    lo, hi = (-8, 7) if signed else (0, 15)
+
+    def run(R, _m, C):
+        s0 = np.asarray(R["S0"]).astype(np.int64)
+        out = np.zeros(len(s0), dtype=np.int64)
+        for i in range(4):
+            b = (s0 >> (8 * i)) & 0xFF
+            b = np.where(b >= 128, b - 256, b) if signed else b
+            out |= (np.minimum(np.maximum(b, lo), hi) & 0xF) << (4 * i)
+        return _keep_high(R, _m, out, 16)
+    return run
+
+
 _WHY_INT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
             "integer operation): wrap-around integer arithmetic on the operands' bits, as the name and LLVM's "
             "description state; checked against Python integers, not against hardware")
@@ -157,7 +205,23 @@ _WHY_UNARY = ("runs the project's formulation (the pseudocode source lists none 
               "operation): computed in binary64 and rounded once (sin/cos take turns: x mod 1 times 2*pi); the "
               "hardware approximates these (about one ulp), which is not modelled")
 
+_WHY_8BIT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+             "operation): 8-bit floats (FP8 E4M3, BF8 E5M2) to f16 exactly, f16 to them rounded to nearest even "
+             "as RDNA4's f32 conversions do; bytes from bit 0 (OP_SEL at its default), the rest of D0 kept; "
+             "checked against codes worked out by hand, not against hardware")
+_WHY_SAT4 = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+             "operation): each byte of S0 saturated to 4 bits (signed -8..7 or unsigned 0..15) and packed into "
+             "D0[15:0], the rest of D0 kept; checked against Python integers, not against hardware")
+
 SPECS: list = [
+    *[(re.compile(f"^v_cvt_f16_{k}$"), _cvt_from8(k, 1), False, {"S0": 32, "D0": 32}, {"D0"}, "untested", _WHY_8BIT)
+      for k in ("fp8", "bf8")],
+    *[(re.compile(f"^v_cvt_pk_f16_{k}$"), _cvt_from8(k, 2), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+       _WHY_8BIT) for k in ("fp8", "bf8")],
+    *[(re.compile(f"^v_cvt_pk_{k}_f16$"), _cvt_pk_to8(k), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
+       _WHY_8BIT) for k in ("fp8", "bf8")],
+    (re.compile(r"^v_sat_pk4_i4_i8$"), _sat_pk4(True), False, {"S0": 32, "D0": 32}, {"D0"}, "untested", _WHY_SAT4),
+    (re.compile(r"^v_sat_pk4_u4_u8$"), _sat_pk4(False), False, {"S0": 32, "D0": 32}, {"D0"}, "untested", _WHY_SAT4),
     *[(re.compile(f"^v_{op}_bf16$"), _unary(op, "bf", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
        _WHY_UNARY) for op in _UNARY],
     (re.compile(r"^v_tanh_f16$"), _unary("tanh", "f", 16), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
