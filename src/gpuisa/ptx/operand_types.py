@@ -101,8 +101,9 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
         declared = reg_type(reg)
         if not declared:
             continue
-        # cvt reads and writes integers in registers at least as wide (measured: cvt.u64.u32 %rd, %rd)
-        if not (_fits_value(t, declared) if name == "cvt" and t[1] in "us" else fits(t, size, declared)):
+        # cvt reads and writes values in registers at least as wide (measured: cvt.u64.u32 %rd, %rd;
+        # cvt.rn.f32.s32 %rd, %r)
+        if not (_fits_value(t, declared) if name == "cvt" else fits(t, size, declared)):
             kind = {"u": "integer", "s": "integer", "b": "bit", "f": "float", "p": "predicate"}[t[1]]
             return f"`{reg}` is a {declared} register; operand {pat['name']} of {name} `{opcode}` needs a {size}-bit {kind} register"
     return None
@@ -127,10 +128,11 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
     if name not in MEMORY or "[" not in ops:
         return None
     inner = ops[ops.index("[") + 1:].split("]", 1)[0].split("+", 1)[0].strip()
-    if inner[:1] == "%" and not any(s in opcode for s in SHORT_ADDRESS_OK):
-        t = reg_type(inner)
-        if t and t != ".pred" and _size(t) < 64:
-            return f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (.address_size 64)"
+    t = reg_type(inner) if inner[:1] == "%" else None
+    if t and (t == ".pred" or t[1] == "f"):
+        return f"`{inner}` is a {t} register: an address is an integer (.b, .u or .s) register"
+    if t and not any(s in opcode for s in SHORT_ADDRESS_OK) and _size(t) < 64:
+        return f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (.address_size 64)"
     if name in ("ld", "st", "ldu", "ld.global.nc"):
         types = [x for x in opcode.split(".")[1:] if VALUE_TYPE.match("." + x)]
         value = ops.split("]", 1)[1].lstrip(" ,") if name == "st" else ops.split("[", 1)[0].rstrip(" ,")
