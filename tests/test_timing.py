@@ -70,6 +70,7 @@ def _compile(llc: str, cpu: str, ir: str, tmp: Path, name: str, obj: bool = Fals
     return out
 
 
+@pytest.mark.oracle  # (llvm-mca-22 / llc-22)
 @pytest.mark.parametrize("arch,key,text,lat,rthr", CHECKED, ids=[c[1].split("|")[0] for c in CHECKED])
 def test_checked_values(mca, tmp_path, arch, key, text, lat, rthr):
     """The committed facts hold the issue's values, and llvm-mca-22 reports the same today."""
@@ -82,6 +83,7 @@ def test_checked_values(mca, tmp_path, arch, key, text, lat, rthr):
     assert (row[0], row[1]) == (lat, rthr)
 
 
+@pytest.mark.oracle  # (llvm-mca-22 / llc-22)
 @pytest.mark.parametrize("name", list(KERNELS))
 def test_kernel_agrees_with_llvm_mca(mca, llc, tmp_path, name):
     """gpuisa's Block RThroughput (summed from the facts) == llvm-mca-22's, and every line's numbers match."""
@@ -99,6 +101,7 @@ def test_kernel_agrees_with_llvm_mca(mca, llc, tmp_path, name):
         assert (mine["latency"], mine["rthroughput"], mine["uops"]) == (lat, rthr, uops), (text, mine)
 
 
+@pytest.mark.oracle  # (llvm-mca-22 / llc-22)
 def test_cli_on_object_file_matches_listing(llc, cli_env, tmp_path):
     """`gpuisa timing` on the code object (decoded by the codec) gives the listing's numbers."""
     cpu, ir = KERNELS["saxpy"]
@@ -116,6 +119,7 @@ def test_cli_on_object_file_matches_listing(llc, cli_env, tmp_path):
     assert "Block RThroughput 17.00" in text.stdout and "not a measurement" in text.stdout
 
 
+@pytest.mark.oracle  # (llvm-mca-22 / llc-22)
 def test_vopd_pairs_documented_difference(mca, llc, tmp_path):
     """llvm-mca's summary counts VOPD pairs' micro-ops unlike its instruction-info and resource views; gpuisa
     follows the views (a pair: 2 micro-ops, 2 cycles of HWVALU), so here it equals the busiest resource of
@@ -195,6 +199,7 @@ def _example_texts(arch: str) -> list[str]:
     return list(dict.fromkeys(texts))
 
 
+@pytest.mark.oracle  # (llvm-mca-22 / llc-22)
 @pytest.mark.parametrize("arch", [a.name for a in archs.AMD_ARCHS if a.llvm_target])
 def test_every_example_line_matches_llvm_mca(mca, arch):
     """Each verified page example (other registers, modifiers and literals than the swept syntax), looked up by
@@ -220,6 +225,7 @@ def test_every_example_line_matches_llvm_mca(mca, arch):
     assert wrong == [], wrong[:5]
 
 
+@pytest.mark.oracle  # (llvm-mca-22 / llc-22)
 def test_cli_llvm_mca_option(mca, llc, cli_env, tmp_path):
     """`--llvm-mca` runs llvm-mca-22 on the same lines (also for a code object): the same Block RThroughput."""
     cpu, ir = KERNELS["mfma_gfx942"]
