@@ -279,14 +279,15 @@ def _reject_nested(name: str):
 
 
 def parse_operands_text(text: str) -> dict:
-    """The playground form's 'src0=1 src1=0x10 src2=1,2,3' (lists: one value per lane)."""
-    out = {}
-    for token in (text or "").split():
-        name, eq, value = token.partition("=")
-        if not eq:
-            raise BadInput(f"operand {token!r}: write NAME=VALUE (e.g. src0=0x01020304, or src0=1,2,3 per lane)")
-        out[name] = value.split(",") if "," in value else value
-    return out
+    """The playground form's 'S0=1 S1=0x10 S2=1,2,3' read by ``gpuisa eval``'s own parser (lists: one value per lane)."""
+    from ..semantics.cli import _operands
+
+    if len(text or "") > 1024:
+        raise BadInput("operands are at most 1024 characters")
+    try:
+        return _operands((text or "").split())
+    except UserError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def evaluate(arch, name, lanes=1, operands=None, wave64=False) -> dict:
