@@ -140,8 +140,12 @@ class Pages:
         self.searches = BoundedCache(cache_size)
 
     def not_found_body(self, message: str, path: str) -> bytes:
-        last = path.strip("/").split("/")[-1] if path.strip("/") else ""
+        parts = path.strip("/").split("/") if path.strip("/") else []
+        last = parts[-1] if parts else ""
         maybe = self.site.search.suggestions(last) if last and re.fullmatch(r"[A-Za-z0-9_.\-]{3,64}", last) else []
+        prefer = parts[1] if len(parts) == 3 and parts[0] == "isa" else None
+        for g in maybe:  # the generation asked for, where the suggestion has it
+            g["link_arch"] = prefer if prefer in g["archs"] else g["archs"][0]
         return self.site.render_template("error.html", {"title": "Not found", "status": 404, "message": message,
                                                         "suggestions": maybe}, path).encode()
 

@@ -42,7 +42,7 @@ def cmd_serve(args) -> int:
     app = create_app(_store_path())
     print(f"gpuisa: serving on http://{host}:{args.port}/ (Ctrl-C to stop)", file=sys.stderr)
     try:
-        uvicorn.run(app, host=host, port=args.port, log_level="warning", server_header=False,
+        uvicorn.run(app, host=host, port=args.port, log_level="warning", server_header=False, access_log=False,
                     limit_concurrency=1000, h11_max_incomplete_event_size=16 * 1024)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{args.port}: {exc.strerror or exc}") from None
