@@ -69,8 +69,9 @@ def write_static(site: Site, out_dir: Path) -> None:
         if f.is_file():
             shutil.copyfile(f, static_out / f.name)
     titles = json.loads(site.arch_titles_json)
+    gfx = json.dumps(gfx_map(site.arch_names), separators=(",", ":"))
     (static_out / "site.js").write_text("window.GPUISA_ARCHS=" + json.dumps(titles, separators=(",", ":")) +
-                                        ";window.GPUISA_GFX=" + json.dumps(gfx_map(site.arch_names), separators=(",", ":")) + ";\n")
+                                        ";window.GPUISA_GFX=" + gfx + ";\n")
     index = json.dumps(site.search.static_index(), ensure_ascii=True, separators=(",", ":"))
     # '</' cannot close a script element here (the file is loaded by src=), but keep it inert anyway.
     (static_out / "search-index.js").write_text("window.GPUISA_INDEX=" + index.replace("</", "<\\/") + ";\n")
