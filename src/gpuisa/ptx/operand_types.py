@@ -148,12 +148,14 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
     return None
 
 
-def vector_error(ops: str, reg_type) -> str | None:
+def vector_error(ops: str, reg_type, memory: bool = False) -> str | None:
     """The registers of a vector operand `{a, b, …}` must have one size (and predicates only with
-    predicates): ptxas refuses `{%p1, %r3}` and `{%f1, %rd1}` as incompatible elements."""
+    predicates): ptxas refuses `{%p1, %r3}` and `{%f1, %rd1}` as incompatible elements, except
+    predicates among the values of a vector load or store (``memory``; measured)."""
     for group in ops.split("{")[1:]:
         regs = [x.strip() for x in group.split("}", 1)[0].split(",")]
-        sizes = {_size(t) for t in (reg_type(r) for r in regs if r[:1] == "%" and "." not in r) if t}
+        types = (reg_type(r) for r in regs if r[:1] == "%" and "." not in r)
+        sizes = {_size(t) for t in types if t and not (memory and t == ".pred")}
         if len(sizes) > 1:
             return f"the registers of `{{{group.split('}', 1)[0].strip()}}}` differ in size ({', '.join(f'{s}-bit' for s in sorted(sizes))})"
     return None
