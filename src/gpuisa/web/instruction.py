@@ -17,9 +17,7 @@ PTX_DOCS = "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html"
 
 def doc_links(page: dict) -> list[dict]:
     if page.get("isa") == "ptx":
-        return [{"title": "NVIDIA: PTX ISA (Parallel Thread Execution)", "url": PTX_DOCS},
-                {"title": f"NVIDIA: PTX ISA, search for {page['name']}",
-                 "url": f"https://docs.nvidia.com/cuda/parallel-thread-execution/search.html?q={page['name']}"}]
+        return [{"title": f"NVIDIA: PTX ISA (Parallel Thread Execution), the {page['name']} instruction", "url": PTX_DOCS}]
     out = [{"title": "AMD: GPU architecture programming documentation (ISA guides)", "url": AMD_DOCS}]
     gfx = LLVM_SYNTAX.get(page.get("arch", ""))
     if gfx:
