@@ -35,10 +35,11 @@ def client(store):
 def test_relation_cards_link_both_ways_with_proof_figures(client):
     amd = client.get("/isa/rdna4/v_sub_nc_u32").text
     cards = re.search(r'<section id="relations">.*?</section>', amd, re.S).group(0)
-    assert 'href="/isa/ptx/vsub#forms"' in cards  # AMD page -> the PTX form's page
+    assert 'href="/isa/ptx/vsub#form-1"' in cards  # AMD page -> the PTX page, at the form's row
     assert "vsub.u32.u32.u32 d, a, b;" in cards and "d, a, b, 0;" not in cards
     assert re.search(r"Proof:</strong> [\d,]+ of [\d,]+ random inputs agree", cards)
     ptx = client.get("/isa/ptx/vsub").text
+    assert re.search(r'<tr id="form-1"><td>1</td><td><code class="copyable">vsub\.dtype\.atype\.btype\{\.sat\} d, a', ptx)
     back = re.search(r'<section id="relations">.*?</section>', ptx, re.S).group(0)
     assert 'href="/isa/rdna4/v_sub_nc_u32#relations"' in back  # ... and back, to the newest generation
     assert "v_sub_nc_u32 d, a, b" in back

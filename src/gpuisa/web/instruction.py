@@ -34,15 +34,17 @@ def _figures(checked) -> str:
     return text + (f" ({where})" if where else "")
 
 
-def relation_cards(page: dict, present: set[str]) -> list[dict]:
-    """One card per relation of this page, linking to the other side's page."""
+def relation_cards(page: dict, present: set[str], form_anchor=None) -> list[dict]:
+    """One card per relation of this page, linking to the other side's page (on PTX pages: to the form's row,
+    ``form_anchor(name, text)`` naming it)."""
     cards = []
     for r in page.get("related") or []:
         if not isinstance(r, dict) or not r.get("name"):
             continue
         if r.get("isa") == "ptx":  # this is an AMD page
-            other_arch, fragment = "ptx", "forms"
             amd_form, ptx_form = r.get("amd_form"), r.get("form")
+            other_arch = "ptx"
+            fragment = (form_anchor(r["name"], ptx_form) if form_anchor and ptx_form else None) or "forms"
         else:
             have = [a for a in archs.newest_first([a for a in r.get("archs") or [] if a in present])]
             other_arch, fragment = (page["arch"] if page["arch"] in have else (have[0] if have else None)), "relations"

@@ -197,6 +197,7 @@ class Site:
         self.arch_titles_json = json.dumps({n: archs.by_name(n).title for n in archs.newest_first(self.arch_names)})
         self._search: SearchIndex | None = None
         self._encodings: dict[tuple[str, str], object] = {}
+        self._form_rows: dict[tuple[str, str], str | None] = {}
 
     @property
     def search(self) -> SearchIndex:
@@ -205,6 +206,21 @@ class Site:
                 if self._search is None:
                     self._search = SearchIndex(self.store, self.arch_names)
         return self._search
+
+    def form_anchor(self, name: str, text: str) -> str | None:
+        """The id of the row of PTX page ``name``'s forms table that ``text`` is written in (gpuisa ptx check)."""
+        key = (name, text)
+        if key not in self._form_rows:
+            from ..ptx.check import check_instruction
+
+            try:
+                form = check_instruction(text).get("form")
+                forms = (build_page(self.store, name, "ptx").get("forms") or []) if form else []
+            except (NotFound, UserError, ValueError, KeyError):
+                forms = []
+            rows = [i + 1 for i, f in enumerate(forms) if isinstance(f, dict) and f.get("syntax") == form]
+            self._form_rows[key] = f"form-{rows[0]}" if rows else None
+        return self._form_rows[key]
 
     def encoding_of(self, arch: str, enc: str):
         key = (arch, enc)
@@ -351,7 +367,8 @@ class Site:
                                      for o in form_operands if o["name"] not in names)]
         return {"title": f"{name} · {page['arch_title']}", "page": page, "diagrams": diagrams, "gens": gens,
                 "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)],
-                "cards": inst_parts.relation_cards(page, set(self.arch_names)), "forms": forms, "operands": operands,
+                "cards": inst_parts.relation_cards(page, set(self.arch_names), self.form_anchor), "forms": forms,
+                "operands": operands,
                 "enc_gens": enc_gens, "docs": inst_parts.doc_links(page)}
 
     def encoding(self, arch: str, enc_name: str) -> dict:
