@@ -33,7 +33,7 @@ VALUES = (0x1, 0x40, 0x41, 0xFFFFFFF0, 0xFFF0, 0x3C00, 0x12343C00, 0x3F800000, 0
 def _source(plan: dict) -> tuple[int, str] | None:
     """(operand position, field) of the plan's first source that can select the literal."""
     for i, sp in enumerate(plan["ops"]):
-        if sp.get("k") in ("src", "ssrc") and sp.get("s", 1) == 1 and "f" in sp:
+        if sp.get("k") in ("src", "ssrc") and sp.get("s", 1) == 1 and sp.get("f", "").startswith(("SRC", "SSRC")):
             return i, sp["f"]
         table = sp.get("table", {})
         if len(table) == 1 and next(iter(table)).startswith(("SRC", "SSRC")) and "256" in next(iter(table.values())):
@@ -53,6 +53,8 @@ def probe(arch_name: str) -> dict[str, str]:
         enc = tables.encodings.get(key.split("|")[1])
         if src is None or enc is None or enc.field(src[1]) is None or enc.field(src[1]).width < 8:
             continue
+        if enc.width == 64 and not arch.features.vop3_literal:
+            continue  # GFX9 VOP3 takes no literal (llvm-mc-22 crashes on one instead of rejecting it)
         size = plan.get("size", enc.width // 8)
         word = enc.field(src[1]).insert(plan["w"], opd.LITERAL).to_bytes(enc.width // 8, "little")
         word += bytes(size - len(word))
