@@ -514,3 +514,18 @@ def test_cdna5_8bit_conversions_and_4bit_packing(name, x, want):
     assert got & ((1 << bits) - 1) == want, (name, hex(x), hex(got))
     if bits == 16:
         assert got >> 16 == 0xABCD
+
+
+def test_cdna5_bf16_mixed_fma_derived_from_rdna4():
+    """RDNA4's v_fma_mix* text with bf16 for f16: f32 inputs (OPSEL_HI 0) or bf16 halves (OPSEL_HI set, OPSEL
+    picks the high half); one rounding to bf16 for mixlo/mixhi (1 + 2**-8 is a tie: to even, 1.0)."""
+    f = {"one": 0x3F800000, "tie": 0x3B800000, "above": 0x3B800800}
+    lo = evaluate("cdna5", "v_fma_mixlo_bf16", lanes=2, S0=[f["one"]] * 2, S1=[f["one"]] * 2,
+                  S2=[f["tie"], f["above"]], D0=[0xABCD0000] * 2)["outputs"]["D0"]
+    assert lo == [0xABCD3F80, 0xABCD3F81]
+    hi = evaluate("cdna5", "v_fma_mixhi_bf16", S0=0x3FC00000, S1=0x40000000, S2=0x3F800000, OPSEL=7, OPSEL_HI=7,
+                  D0=0xABCD)["outputs"]["D0"]
+    assert hi == [0x4080ABCD]  # 1.5 * 2 + 1 = 4 from the high bf16 halves, into D0[31:16]
+    mix = evaluate("cdna5", "v_fma_mix_f32_bf16", S0=0x3FC0, S1=0xC000, S2=0x3F800000, OPSEL_HI=3)["outputs"]["D0"]
+    assert mix == [0xC0000000]  # 1.5 * -2 + 1.0 (S2 read as f32) = -2
+    assert "RDNA4" in fidelity.fidelity("cdna5", "v_fma_mix_f32_bf16")[1]

@@ -429,6 +429,8 @@ def covers(name: str) -> bool:
 
 def description(name: str) -> str:
     """What runs, for an instruction the pseudocode source does not list (shown instead of pseudocode)."""
+    if name in cdna5.DERIVED:
+        return cdna5.derived_text(name) or ""
     return ("(no pseudocode in the source: the project's own formulation runs, as the fidelity reason "
             "describes)") if covers(name) else ""
 
@@ -442,6 +444,8 @@ def program(arch: str, name: str, entry):
     from . import compiler
     from .types import Ty
 
+    if name in cdna5.DERIVED:
+        return cdna5.derived_program(arch, name)
     _, fn, scalar, widths, writes, _, _ = _spec(name)
     widths = _old_widths(name) if widths is None else widths
     reads = set(widths) - writes if writes != {"MODE", "STATUS"} else set(widths) - {"D0"}

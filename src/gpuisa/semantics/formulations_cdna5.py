@@ -194,6 +194,34 @@ def _sat_pk4(signed: bool):
     return run
 
 
+# ------------------------------------------------------------------ derived from RDNA4's pseudocode
+
+# bf16 forms of RDNA4's mixed-precision FMAs: the same text with bf16 in place of f16 (loaded at run time)
+DERIVED = {"v_fma_mix_f32_bf16": "v_fma_mix_f32", "v_fma_mixlo_bf16": "v_fma_mixlo_f16",
+           "v_fma_mixhi_bf16": "v_fma_mixhi_f16"}
+
+
+def derived_text(name: str) -> str | None:
+    from . import sources
+
+    base = DERIVED.get(name)
+    entry = sources.lookup("rdna4", base) if base else None
+    if entry is None:
+        return None
+    return (entry.text.replace("f16_to_f32(", "bf16_to_f32(").replace(".f16)", ".bf16)")
+            .replace("f32_to_f16(", "f32_to_bf16(").replace("].f16 =", "].bf16 ="))
+
+
+def derived_program(arch: str, name: str):
+    from . import compiler
+
+    text = derived_text(name)
+    if text is None:
+        raise compiler.NoSemantics(f"no RDNA4 pseudocode for {DERIVED[name]} to derive {name} from")
+    return compiler.compile_text(text, False, None, name, arch, "VOP3POp", "RDNA4's pseudocode for "
+                                 f"{DERIVED[name]} with bf16 in place of f16 (the project's derivation)")
+
+
 _WHY_INT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
             "integer operation): wrap-around integer arithmetic on the operands' bits, as the name and LLVM's "
             "description state; checked against Python integers, not against hardware")
@@ -213,7 +241,12 @@ _WHY_SAT4 = ("runs the project's formulation (the pseudocode source lists none f
              "operation): each byte of S0 saturated to 4 bits (signed -8..7 or unsigned 0..15) and packed into "
              "D0[15:0], the rest of D0 kept; checked against Python integers, not against hardware")
 
+_WHY_DERIVED = ("runs RDNA4's pseudocode for the f16 form with bf16 in place of f16 (the project's derivation: "
+                "the pseudocode source lists none for this generation); modifiers as the operands OPSEL, OPSEL_HI; "
+                "checked on exact values, not against hardware")
+
 SPECS: list = [
+    *[(re.compile(f"^{n}$"), None, False, None, {"D0"}, "untested", _WHY_DERIVED) for n in DERIVED],
     *[(re.compile(f"^v_cvt_f16_{k}$"), _cvt_from8(k, 1), False, {"S0": 32, "D0": 32}, {"D0"}, "untested", _WHY_8BIT)
       for k in ("fp8", "bf8")],
     *[(re.compile(f"^v_cvt_pk_f16_{k}$"), _cvt_from8(k, 2), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
