@@ -62,6 +62,24 @@ MODULES = {  # name -> module text
  "register_used_before_declaration": HEAD + K + "\tmov.u32 %q, 1;\n\t.reg .b32 %q;\n" + E,
  "register_declared_after_instructions": HEAD + K + "\tmov.u32 %r1, %r2;\n\t.reg .b32 %q;\n\tmov.u32 %q, 1;\n" + E,
  "block_register_shadows_range": HEAD + K + "\t{\n\t.reg .b32 %r1;\n\tmov.u32 %r1, 1;\n\t}\n\tmov.u32 %r2, %r1;\n" + E,
+# constructs compilers and hand-written PTX use, all accepted by ptxas 13
+ "globals_multi": HEAD + ".global .u32 a, b;\n.const .f32 c = 1.0;\n.global .u64 p = generic(a);\n.extern .shared .align 16 .b8 smem[];\n.visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\nld.global.u32 %r1, [a];\nmov.u64 %rd1, smem;\nret;\n}\n",
+ "reg_params": HEAD + ".visible .func (.reg .b32 r) f(.reg .b32 x)\n{\nadd.s32 r, x, 1;\nret;\n}\n.visible .entry k()\n{\n.reg .b32 %r<3>;\n.param .b32 p0;\n.param .b32 r0;\nst.param.b32 [p0], 1;\ncall.uni (r0), f, (p0);\nret;\n}\n",
+ "entry_struct_param": HEAD + ".visible .entry k(.param .align 8 .b8 s[16])\n{\n.reg .b64 %rd<3>;\nld.param.u64 %rd1, [s+8];\nexit;\n}\n",
+ "call_no_return": HEAD + ".func g(.param .b32 x)\n{\nret.uni;\n}\n.visible .entry k()\n{\n{\n.param .b32 p0;\nst.param.b32 [p0], 3;\ncall.uni g, (p0);\n}\nret;\n}\n",
+ "warp_sz": HEAD + ".visible .entry k()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, WARP_SZ;\nret;\n}\n",
+ "brx_idx": HEAD + ".visible .entry k()\n{\n.reg .b32 %r<3>;\nmov.u32 %r1, 0;\nts: .branchtargets L0, L1;\nbrx.idx %r1, ts;\nL0:\nret;\nL1:\nret;\n}\n",
+ "calltargets": HEAD + ".func f()\n{\nret;\n}\n.visible .entry k()\n{\n.reg .b64 %rd<3>;\nmov.u64 %rd1, f;\nct: .calltargets f;\ncall %rd1, ct;\nret;\n}\n",
+ "crlf": (HEAD + ".visible .entry k()\n{\n.reg .b32 %r<3>;\nadd.s32 %r1, %r2, 3;\nret;\n}\n").replace("\n", "\r\n"),
+ "file_loc_inlined": ".version 9.0\n.target sm_90\n.address_size 64\n.file 1 \"a.cu\", 1700000000, 1234\n.visible .entry k()\n{\n.reg .b32 %r<3>;\n.loc 1 10 3\nadd.s32 %r1, %r2, 3;\nret;\n}\n",
+ "maxntid_etc": HEAD + ".visible .entry k()\n.maxntid 256, 1, 1\n.minnctapersm 2\n{\nret;\n}\n",
+ "noreturn_func": HEAD + ".func f() .noreturn\n{\ntrap;\n}\n.visible .entry k()\n{\nret;\n}\n",
+ "texref": HEAD + ".global .texref t;\n.visible .entry k()\n{\n.reg .f32 %f<6>;\n.reg .s32 %r<3>;\ntex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\nret;\n}\n",
+ "pred_not_guard": HEAD + ".visible .entry k()\n{\n.reg .pred %p<3>;\n.reg .b32 %r<3>;\nsetp.eq.s32 %p1, %r1, 0;\n@!%p1 bra L1;\nL1:\nret;\n}\n",
+ "mul_wide_imm": HEAD + ".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<3>;\nmul.wide.s32 %rd1, %r1, 4;\nret;\n}\n",
+ "weak_func": HEAD + ".weak .func f()\n{\nret;\n}\n.visible .entry k()\n{\ncall.uni f, ();\nret;\n}\n",
+ "neg_immediate_float": HEAD + ".visible .entry k()\n{\n.reg .f32 %f<3>;\nadd.f32 %f1, %f2, 0fBF800000;\nmov.f32 %f1, 0f3F800000;\nret;\n}\n",
+ "label_then_brace": HEAD + ".visible .entry k()\n{\nL1: {\nret;\n}\n}\n",
 }
 
 PTXAS_ACCEPTS = {  # name -> ptxas 13 accepts the module (measured)
@@ -99,6 +117,23 @@ PTXAS_ACCEPTS = {  # name -> ptxas 13 accepts the module (measured)
     "register_used_before_declaration": False,
     "register_declared_after_instructions": True,
     "block_register_shadows_range": True,
+    "globals_multi": True,
+    "reg_params": True,
+    "entry_struct_param": True,
+    "call_no_return": True,
+    "warp_sz": True,
+    "brx_idx": True,
+    "calltargets": True,
+    "crlf": True,
+    "file_loc_inlined": True,
+    "maxntid_etc": True,
+    "noreturn_func": True,
+    "texref": True,
+    "pred_not_guard": True,
+    "mul_wide_imm": True,
+    "weak_func": True,
+    "neg_immediate_float": True,
+    "label_then_brace": True,
 }
 
 
