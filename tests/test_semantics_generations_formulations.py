@@ -529,3 +529,12 @@ def test_cdna5_bf16_mixed_fma_derived_from_rdna4():
     mix = evaluate("cdna5", "v_fma_mix_f32_bf16", S0=0x3FC0, S1=0xC000, S2=0x3F800000, OPSEL_HI=3)["outputs"]["D0"]
     assert mix == [0xC0000000]  # 1.5 * -2 + 1.0 (S2 read as f32) = -2
     assert "RDNA4" in fidelity.fidelity("cdna5", "v_fma_mix_f32_bf16")[1]
+
+
+@pytest.mark.parametrize("name,want", [("v_pk_max3_num_f16", 0x00004000), ("v_pk_min3_num_f16", 0x8000C000)])
+def test_cdna5_packed_three_way_min_max_num(name, want):
+    # low halves 1, 2, -2; high halves NaN, -0, +0 (the NaN loses; -0 < +0)
+    got = evaluate("cdna5", name, S0=0x7E003C00, S1=0x80004000, S2=0x0000C000)["outputs"]["D0"]
+    assert got == [want]
+    got = evaluate("cdna5", name, S0=0x7E007E00, S1=0x7E007E00, S2=0x7E003C00)["outputs"]["D0"][0]
+    assert got & 0xFFFF == 0x3C00 and math.isnan(struct.unpack("<e", struct.pack("<H", got >> 16))[0])

@@ -122,6 +122,21 @@ def _pk_bf16(op: str):
     return run
 
 
+def _pk3_num_f16(is_min: bool):
+    """Per 16-bit half: minimumNumber / maximumNumber of S0, S1 and S2 (a NaN result is quiet)."""
+    def run(R, _m, C):
+        new = np.zeros(len(np.asarray(R["S0"])), dtype=np.int64)
+        for half in (0, 1):
+            a, b, c = (floats.from_bits((np.asarray(R[r]).astype(np.int64) >> (16 * half)) & 0xFFFF, "f", 16)
+                       .astype(np.float64) for r in ("S0", "S1", "S2"))
+            y = _min_max_num(_min_max_num(a, b, is_min), c, is_min)
+            y = np.where(np.isnan(y), np.float64(np.nan), y)
+            new |= (floats.to_bits(y.astype(np.float16), "f", 16).astype(np.int64) & 0xFFFF) << (16 * half)
+        R["D0"] = np.where(_m, new, R["D0"]) if _m is not None and _m is not False else new
+        return R
+    return run
+
+
 # ------------------------------------------------------------------ GFX1250 transcendental ops
 
 _UNARY = {"exp": np.exp2, "log": np.log2, "rcp": lambda x: 1.0 / x, "rsq": lambda x: 1.0 / np.sqrt(x),
@@ -245,8 +260,16 @@ _WHY_DERIVED = ("runs RDNA4's pseudocode for the f16 form with bf16 in place of 
                 "the pseudocode source lists none for this generation); modifiers as the operands OPSEL, OPSEL_HI; "
                 "checked on exact values, not against hardware")
 
+_WHY_PK3_NUM = ("runs the project's formulation (the pseudocode source lists none for this generation's new "
+                "operation): per 16-bit half, IEEE 754-2019 minimumNumber/maximumNumber of the three f16 values "
+                "(a NaN loses to a number, -0 < +0; a NaN result is quiet); checked on hand-picked values, not "
+                "against hardware")
+
 SPECS: list = [
     *[(re.compile(f"^{n}$"), None, False, None, {"D0"}, "untested", _WHY_DERIVED) for n in DERIVED],
+    *[(re.compile(f"^v_pk_{m}3_num_f16$"), _pk3_num_f16(m == "min"), False, {"S0": 32, "S1": 32, "S2": 32, "D0": 32},
+       {"D0"}, "untested", _WHY_PK3_NUM)
+      for m in ("min", "max")],
     *[(re.compile(f"^v_cvt_f16_{k}$"), _cvt_from8(k, 1), False, {"S0": 32, "D0": 32}, {"D0"}, "untested", _WHY_8BIT)
       for k in ("fp8", "bf8")],
     *[(re.compile(f"^v_cvt_pk_f16_{k}$"), _cvt_from8(k, 2), False, {"S0": 32, "D0": 32}, {"D0"}, "untested",
