@@ -10,7 +10,7 @@ Every file there is compiler output, made by one of these commands (CUDA 13 nvcc
 big.cu (over 20,000 distinct instructions) and mid.cu (about 2,500), for the speed benchmark, are
 compiled for sm_90 only.
 The commands are written at the top of each file as a `//` comment line.  ptxas's verdicts on the
-corpus are tested in tests/test_ptx_frontend_corpus.py.
+corpus are tested in tests/test_ptx_frontend.py.
 Run: .venv/bin/python tools/make_ptx_corpus.py [--jobs N]
 """
 
