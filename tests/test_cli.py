@@ -21,9 +21,10 @@ def test_archs_json(env):
     assert r.returncode == 0
     rows = {a["name"]: a for a in json.loads(r.stdout)}
     amd = [name for name in rows if name != "ptx"]  # the PTX virtual ISA, when present, comes last
-    assert amd == ["cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4"]
+    assert amd == ["cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5"]
     assert list(rows)[: len(amd)] == amd
     assert rows["cdna3"]["targets"] == ["gfx940", "gfx941", "gfx942"]
+    assert rows["cdna5"]["targets"] == ["gfx1250", "gfx1251"]  # swept from llvm-mc-22, no import needed
     assert rows["rdna4"]["targets"] == ["gfx1200", "gfx1201"]
     assert rows["rdna3.5"]["family"] == "RDNA"
     assert all(rows[a]["instructions"] > 1000 for a in amd)
@@ -45,7 +46,8 @@ def test_show_json_contract(env):
     enc = page["encodings"][0]
     assert set(enc) >= {"name", "width", "opcode", "identifier", "fields"}
     assert {"name", "hi", "lo"} <= set(enc["fields"][0])
-    assert set(page["generations"]) == {"cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4"}
+    assert set(page["generations"]) == {"cdna1", "cdna2", "cdna3", "cdna4", "rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4",
+                                        "cdna5"}
     assert all(s["source"] for s in page["sources"])
 
 
