@@ -120,11 +120,18 @@ def target_range(targets: list[str], universe: list[str]) -> str:
     return ", ".join(ts)
 
 
+def all_targets(forms) -> list[str]:
+    """Every target any form names, oldest first (the universe 'sm_20+' is read against)."""
+    if not isinstance(forms, list):
+        return []
+    return sorted({t for f in forms if isinstance(f, dict) for t in f.get("targets") or []}, key=_target_key)
+
+
 def forms_table(forms) -> tuple[list[dict], list[dict]]:
     """(compact rows of the PTX syntax forms, every operand of every form once)."""
     if not isinstance(forms, list):
         return [], []
-    universe = sorted({t for f in forms if isinstance(f, dict) for t in f.get("targets") or []}, key=_target_key)
+    universe = all_targets(forms)
     rows, operands, seen = [], [], set()
     for i, f in enumerate(forms):
         if not isinstance(f, dict) or not f.get("syntax"):

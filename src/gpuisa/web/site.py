@@ -369,7 +369,9 @@ class Site:
                 "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)],
                 "cards": inst_parts.relation_cards(page, set(self.arch_names), self.form_anchor), "forms": forms,
                 "operands": operands,
-                "enc_gens": enc_gens, "docs": inst_parts.doc_links(page)}
+                "enc_gens": enc_gens, "docs": inst_parts.doc_links(page),
+                "target_text": inst_parts.target_range(page.get("targets") or [], inst_parts.all_targets(page.get("forms")))
+                if page.get("isa") == "ptx" else ""}
 
     def encoding(self, arch: str, enc_name: str) -> dict:
         a = archs.by_name(arch)
