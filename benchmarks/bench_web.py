@@ -213,8 +213,21 @@ def export(args) -> int:
         c0 = os.times()
         r = export_site(Path(tmp) / "site", jobs=args.jobs)
         c1 = os.times()
-        files = [p for p in (Path(tmp) / "site").rglob("*") if p.is_file()]
+        root = Path(tmp) / "site"
+        files = [p for p in root.rglob("*") if p.is_file()]
         size = sum(p.stat().st_size for p in files)
+        kinds: dict[str, list[int]] = {}
+        for p in files:
+            parts = p.relative_to(root).parts
+            if len(parts) == 1:
+                kind = "top pages"
+            elif parts[0] != "isa":
+                kind = parts[0]
+            else:
+                kind = {2: "isa/ARCH", 3: "isa/ARCH/NAME"}.get(len(parts)) or f"isa/ARCH/{parts[2]}/*"
+            n_b = kinds.setdefault(kind, [0, 0])
+            n_b[0] += 1
+            n_b[1] += p.stat().st_size
         disk = subprocess.run(["du", "-sk", str(Path(tmp) / "site")], capture_output=True, text=True).stdout.split()[0]
     cpu = (c1.user - c0.user) + (c1.children_user - c0.children_user) + (c1.system - c0.system) + \
           (c1.children_system - c0.children_system)
@@ -222,6 +235,8 @@ def export(args) -> int:
           f"ratio to the 60 s budget {r['seconds'] / 60:.2f}; load average {os.getloadavg()[0]:.2f}")
     print(f"export size: {size / 1e6:.1f} MB in {len(files)} files (disk usage {int(disk) / 1024:.1f} MiB); "
           f"ratio to the 80 MB budget {size / 80e6:.2f}")
+    for kind, (n, b) in sorted(kinds.items(), key=lambda kv: -kv[1][1])[:6]:
+        print(f"  {kind:24s} {n:6d} files {b / 1e6:7.1f} MB ({b / n / 1e3:.1f} kB each)")
     return 0
 
 
