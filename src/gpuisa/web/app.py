@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from .. import archs
 from ..diff import diff_archs
 from . import playground
+from .hardening import harden
 from .openapi import openapi_schema
 from .search import page_of
 from .site import STATIC, PageMissing, Redirect, Site, UnknownArchName, instruction_path
@@ -387,7 +388,7 @@ def create_app(store_path: Path | None = None, cache_size: int = 4096) -> Starle
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: pages.not_found})
     app.state.site = site
-    return guard(cached_pages_first(pages, GZipMiddleware(app, minimum_size=800, compresslevel=6)))
+    return guard(harden(cached_pages_first(pages, GZipMiddleware(app, minimum_size=800, compresslevel=6))))
 
 
 def cached_pages_first(pages: Pages, app):

@@ -13,6 +13,10 @@ def register(sub) -> None:
     s = sub.add_parser("serve", help="serve the reference as a web site with a JSON API (127.0.0.1:8000)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--workers", type=int, default=None,
+                   help="processes for the playground's decode/encode/eval (default: half the CPUs, 1 to 4)")
+    s.add_argument("--eval-budget", type=float, default=2.0,
+                   help="seconds a playground action may wait for a worker, then run (default 2; else 503/504)")
     s.set_defaults(func=cmd_serve)
     s = sub.add_parser("export-site", help="write the whole reference as static HTML/CSS/JS into DIR")
     s.add_argument("dir")
@@ -35,15 +39,23 @@ def cmd_serve(args) -> int:
             ipaddress.ip_address(host)
         except ValueError:
             raise UserError(f"--host must be an IP address or localhost (got {args.host!r})") from None
+    workers, budget = getattr(args, "workers", None), getattr(args, "eval_budget", 2.0)
+    if workers is not None and not 1 <= workers <= 32:
+        raise UserError("--workers must be from 1 to 32")
+    if not 0.1 <= budget <= 60:
+        raise UserError("--eval-budget must be from 0.1 to 60 seconds")
     import uvicorn
 
     from .app import create_app
+    from .hardening import MAX_HEAD, http_protocol
+    from .offload import serving
 
     app = create_app(_store_path())
     print(f"gpuisa: serving on http://{host}:{args.port}/ (Ctrl-C to stop)", file=sys.stderr)
     try:
-        uvicorn.run(app, host=host, port=args.port, log_level="warning", server_header=False, access_log=False,
-                    limit_concurrency=1000, h11_max_incomplete_event_size=16 * 1024)
+        with serving(workers, budget):  # the playground's work in worker processes, off the event loop
+            uvicorn.run(app, host=host, port=args.port, log_level="warning", server_header=False, access_log=False,
+                        limit_concurrency=1000, http=http_protocol(), h11_max_incomplete_event_size=MAX_HEAD)
     except OSError as exc:
         raise UserError(f"cannot listen on {host}:{args.port}: {exc.strerror or exc}") from None
     return 0
