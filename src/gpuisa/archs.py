@@ -20,6 +20,7 @@ _GFX11 = dict(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, v
 _GFX12 = {**_GFX11, "encoding_family": "GFX12", "true16": False, "memory_syntax": "gfx12"}
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)
 _GFX1250 = {**_GFX12, "waves": (32,), "literal64": True}
+_GFX1200 = {**_GFX12, "nv_modifier": False}
 
 AMD_ARCHS: tuple[Arch, ...] = (
     Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9", Features(**_GFX9)),
@@ -37,7 +38,7 @@ AMD_ARCHS: tuple[Arch, ...] = (
     Arch("rdna3.5", "RDNA3.5", "AMD", "amdgpu", "native", "RDNA", 31,
          ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11", Features(**_GFX11)),
     Arch("rdna4", "RDNA4", "AMD", "amdgpu", "native", "RDNA", 40, ("gfx1200", "gfx1201"), "gfx1200", "rdna4", "GFX12",
-         Features(**_GFX12)),
+         Features(**_GFX1200)),
     Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250", "gfx1251"), "gfx1250", None, "GFX12.5",
          Features(**_GFX1250)),
 )

@@ -233,6 +233,8 @@ class Encoder:
             ops = ops[1:]
         if len(ops) != len(specs):
             raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
+        if "nv" in mods and not self.features.nv_modifier:
+            raise EncodeError(f"nv is not supported on {self.arch}")
         if e.encoding in MEMORY_ENCODINGS and not self.features.accvgpr_memory and self.features.accvgpr and any(
                 opd.parse_reg(o.strip().split("/*")[0]) and o.strip().startswith("a") for o in ops):
             raise EncodeError(f"{self.arch} memory instructions take no AGPRs (gfx90a and later do)")

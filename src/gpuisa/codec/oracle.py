@@ -194,15 +194,25 @@ def _place(length: int, items: list[tuple[str, int]], bad: set[int]) -> list[Ora
     return res
 
 
+ASM_MARKER = "s_nop 0"  # assembled after every line: the listing between two markers is that line's
+
+
 def assemble(target: str, lines: list[str], wave64: bool = False) -> list[tuple[bytes | None, str]]:
-    """Each line through llvm-mc's assembler: (bytes, canonical text) or (None, error message)."""
-    proc = subprocess.run(_mc(target, wave64, ["-show-encoding"]), input="\n".join(lines) + "\n",
+    """Each line through llvm-mc's assembler: (bytes, canonical text) or (None, error message).
+
+    llvm-mc can report an error on a line and still list an encoding for it (``nv`` on GFX12), so outputs
+    are not matched to lines by counting: a marker instruction follows every line, and a line with an
+    error is rejected whatever it listed."""
+    src = []
+    for line in lines:
+        src += [line, ASM_MARKER]
+    proc = subprocess.run(_mc(target, wave64, ["-show-encoding"]), input="\n".join(src) + "\n",
                           capture_output=True, text=True)
     errors: dict[int, str] = {}
     for line in proc.stderr.splitlines():
         m = _ERR.match(line)
         if m and m.group(3) == "error":
-            errors.setdefault(int(m.group(1)) - 1, m.group(4))
+            errors.setdefault((int(m.group(1)) - 1) // 2, m.group(4))
     outs = []
     for line in proc.stdout.splitlines():
         m = _OUT.match(line)
@@ -210,13 +220,16 @@ def assemble(target: str, lines: list[str], wave64: bool = False) -> list[tuple[
             outs.append((" ".join(m.group(1).split()), bytes(int(x, 16) for x in m.group(2).split(",") if x.strip())))
     res: list[tuple[bytes | None, str]] = []
     k = 0
-    for i, _ in enumerate(lines):
+    for i, line in enumerate(lines):
+        mine = []
+        while k < len(outs) and not (outs[k][0] == ASM_MARKER and not (line.strip().startswith("s_nop") and not mine)):
+            mine.append(outs[k])
+            k += 1
+        k += 1  # the marker
         if i in errors:
             res.append((None, errors[i]))
-        elif k < len(outs):
-            text, data = outs[k]
-            k += 1
-            res.append((data, text))
+        elif len(mine) == 1:
+            res.append((mine[0][1], mine[0][0]))
         else:
-            res.append((None, "no output"))
+            res.append((None, "no output" if not mine else "more than one instruction"))
     return res
