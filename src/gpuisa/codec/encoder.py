@@ -195,7 +195,10 @@ class Encoder:
         values, lit = got
         word = enc.fixed_value
         for fname, v in values.items():
-            word |= enc.field(fname).place(v)
+            f = enc.field(fname)
+            if not 0 <= v < (1 << f.width):  # (v300 in an 8-bit register field: LLVM's "register index is out of range")
+                raise EncodeError(f"a register or value does not fit the {f.width}-bit field {fname} ({v})")
+            word |= f.place(v)
         data = word.to_bytes(8, "little") + (b"" if lit is None else lit.to_bytes(4, "little"))
         return Encoded(data, "VOPD", text.split()[0], values, lit)
 
@@ -222,6 +225,7 @@ class Encoder:
         ret = plan.get("ret")
         ret_bit = 0
         opsel_halves = 0
+        t16_forms: set = set()
         if ret is not None and len(ops) == len(specs) + 1:  # a GFX9 atomic returning the old value: VDST first
             r = opd.parse_reg(ops[0].strip())
             if r is None or r[0] not in (ret["c"], "a") or r[2] != ret["n"] or (r[0] == "a" and "acc" not in ret):
@@ -387,6 +391,9 @@ class Encoder:
                     values["VADDR" if enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
             elif "table" in spec and (sp := rdna.parse_true16(self.tables.gfx.split(".")[0], spec, tok, enc)) is not None:
                 opsel_halves |= sp.pop("OP_SEL", 0)
+                t16_forms.add(sp.pop("T16", None))
+                if len(t16_forms - {None}) > 1:
+                    raise EncodeError(f"operand {k + 1} {tok!r}: write every 16-bit register as a half (v1.l) or none")
                 if "LIT" in sp:
                     lit = sp.pop("LIT")
                 values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
@@ -487,7 +494,10 @@ class Encoder:
         if enc.op_field and e.opcode is not None:
             word |= enc.field(enc.op_field).place(e.opcode)
         for fname, v in values.items():
-            word |= enc.field(fname).place(v)
+            f = enc.field(fname)
+            if not 0 <= v < (1 << f.width):  # (v300 in an 8-bit register field: LLVM's "register index is out of range")
+                raise EncodeError(f"a register or value does not fit the {f.width}-bit field {fname} ({v})")
+            word |= f.place(v)
         data = word.to_bytes(enc.width // 8, "little")
         if self.features.literal64 and any(v == opd.LITERAL64 for f, v in values.items() if f.startswith(("SRC", "SSRC"))):
             data += (lit or 0).to_bytes(8, "little")  # gfx1250: a 64-bit literal

@@ -218,12 +218,12 @@ def parse_src(gfx: str, tok: str, count: int) -> tuple[int, int | None] | None:
         cls, idx, n = r
         if n != count:
             return None
-        if cls == "v":
-            return 256 + idx, None
+        if cls == "v":  # (a register past the file is LLVM's "register index is out of range")
+            return (256 + idx, None) if idx + n <= 256 else None
         if cls == "s":
-            return idx, None
+            return (idx, None) if idx + n <= SGPR_COUNT.get(gfx, 106) else None
         if cls == "ttmp":
-            return 108 + idx, None
+            return (108 + idx, None) if idx + n <= 16 else None
         return None
     names = PAIRS[gfx] if count == 2 else SPECIAL[gfx]
     tok = SHORT_NAMES.get(tok, tok)

@@ -397,12 +397,13 @@ def parse_true16(gfx: str, spec: dict, tok: str, enc=None) -> dict[str, int] | N
         return None
     fname = next(iter(spec["table"]))
     m = re.match(r"^v(\d+)(?:\.([lh]))?$", tok)  # a plain vN is its low half (LLVM's assembler reads it so)
+    # ("T16": whether the register was written as a half; LLVM refuses an instruction that mixes the two)
     if m and enc is not None and enc.field("OP_SEL") is not None and fname in OPSEL_BIT and int(m.group(1)) < 256:
         r = int(m.group(1)) + (256 if enc.field(fname).width == 9 else 0)
-        return {fname: r, "OP_SEL": (1 << OPSEL_BIT[fname]) if m.group(2) == "h" else 0}
+        return {fname: r, "OP_SEL": (1 << OPSEL_BIT[fname]) if m.group(2) == "h" else 0, "T16": int(bool(m.group(2)))}
     if m and int(m.group(1)) < 128:
         r = int(m.group(1)) | (128 if m.group(2) == "h" else 0)
-        return {fname: r + (256 if fname.startswith("SRC") else 0)}
+        return {fname: r + (256 if fname.startswith("SRC") else 0), "T16": int(bool(m.group(2)))}
     if not fname.startswith("SRC"):
         return None
     got = opd.parse_src(gfx, tok, 1)  # (a float constant's bits, 0x3c00, are a literal to llvm-mc's assembler)
