@@ -115,6 +115,13 @@ def harden(app):
             return None
         if json_depth(body) > MAX_JSON_DEPTH:
             return await answer(send, 400, f"the JSON body is nested too deeply (at most {MAX_JSON_DEPTH} levels)", path)
+        from . import offload
+
+        if offload.ACTIVE is not None and path in offload.API:  # the playground's work: on a worker process
+            status, answer_body = await offload.api_answer(offload.ACTIVE, path, body)
+            await send({"type": "http.response.start", "status": status, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(answer_body)).encode())]})
+            return await send({"type": "http.response.body", "body": answer_body})
         replayed = False
 
         async def replay():

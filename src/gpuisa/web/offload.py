@@ -18,10 +18,11 @@ the actions run in the calling thread as before.
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import json
 import multiprocessing
 import os
-import queue
-import threading
 import time
 
 from starlette.exceptions import HTTPException
@@ -38,6 +39,10 @@ class Busy(HTTPException):
 class TooSlow(HTTPException):
     def __init__(self, message: str):
         super().__init__(504, message)
+
+
+class WorkerBug(Exception):
+    """An exception in feature code (a bug, answered 500), reported by a worker as one line."""
 
 
 def _rss_mb() -> float:
@@ -77,6 +82,20 @@ def _worker_main(conn, nice: int, max_rss_mb: float) -> None:
             return
 
 
+async def _readable(conn, timeout: float) -> None:
+    """Wait, on the running event loop, until ``conn`` has data; TimeoutError after ``timeout`` seconds."""
+    if conn.poll():
+        return
+    loop = asyncio.get_running_loop()
+    fut = loop.create_future()
+    fd = conn.fileno()
+    loop.add_reader(fd, lambda: fut.done() or fut.set_result(None))
+    try:
+        await asyncio.wait_for(fut, timeout)
+    finally:
+        loop.remove_reader(fd)
+
+
 class Worker:
     def __init__(self, ctx, nice: int, max_rss_mb: float):
         self.conn, child = ctx.Pipe()
@@ -84,18 +103,18 @@ class Worker:
                                 name="gpuisa-playground")
         self.proc.start()
         child.close()
-        self.ready = False
+        self.ready = self.pending = False
         self.seen: set = set()  # (action, arch) answered once: tables loaded
 
-    def call(self, action: str, args: tuple, kwargs: dict, budget: float):
+    async def call(self, action: str, args: tuple, kwargs: dict, budget: float):
         if not self.ready:
-            if not self.conn.poll(STARTUP_S):
-                raise TimeoutError
+            await _readable(self.conn, STARTUP_S)
             self.conn.recv()
             self.ready = True
         self.conn.send((action, args, kwargs))
-        if not self.conn.poll(budget):
-            raise TimeoutError
+        self.pending = True
+        await _readable(self.conn, budget)
+        self.pending = False
         return self.conn.recv()
 
     def stop(self) -> None:
@@ -106,20 +125,18 @@ class Worker:
 
 
 class Pool:
-    """``workers`` processes answering playground actions within ``budget`` seconds each."""
+    """``workers`` processes answering playground actions within ``budget`` seconds each, used from one event
+    loop (``acall``) or from its worker threads (``call``)."""
 
-    def __init__(self, workers: int = 1, budget: float = 2.0, max_waiting: int = 16, nice: int = 5,
+    def __init__(self, workers: int = 1, budget: float = 2.0, max_waiting: int = 256, nice: int = 0,
                  max_rss_mb: float = 600.0, start_method: str = "spawn"):
         self.budget, self.max_waiting = budget, max_waiting
         self.ctx = multiprocessing.get_context(start_method)
         self.nice, self.max_rss_mb = nice, max_rss_mb
-        self.idle: queue.LifoQueue = queue.LifoQueue()
-        self.lock = threading.Lock()
-        self.waiting = 0
-        self.closed = False
         self.workers = [self._new() for _ in range(max(1, workers))]
-        for w in self.workers:
-            self.idle.put(w)
+        self.idle: list[Worker] = list(self.workers)
+        self.waiters: collections.deque = collections.deque()
+        self.closed = False
         self.stats = {"calls": 0, "busy": 0, "too_slow": 0, "restarts": 0}
 
     def _new(self) -> Worker:
@@ -128,93 +145,161 @@ class Pool:
     def _replace(self, old: Worker) -> Worker:
         old.stop()
         new = self._new()
-        with self.lock:
-            self.workers = [new if w is old else w for w in self.workers]
-            self.stats["restarts"] += 1
+        self.workers = [new if w is old else w for w in self.workers]
+        self.stats["restarts"] += 1
         return new
 
     def warm(self, timeout: float = STARTUP_S) -> None:
-        """Wait until every worker has started."""
-        taken = [self.idle.get(timeout=timeout) for _ in range(len(self.workers))]
-        try:
-            for w in taken:
-                if not w.ready and w.conn.poll(timeout):
-                    w.conn.recv()
-                    w.ready = True
-        finally:
-            for w in taken:
-                self.idle.put(w)
+        """Block until every worker has started (before the event loop runs)."""
+        for w in self.workers:
+            if not w.ready and w.conn.poll(timeout):
+                w.conn.recv()
+                w.ready = True
 
-    def _take(self) -> Worker:
-        with self.lock:
-            if self.closed:
-                raise Busy("the server is stopping")
-            if self.waiting >= self.max_waiting:
-                self.stats["busy"] += 1
-                raise Busy("the playground is busy: try again in a moment")
-            self.waiting += 1
+    async def _take(self) -> Worker:
+        if self.closed:
+            raise Busy("the server is stopping")
+        if self.idle:
+            return self.idle.pop()
+        if len(self.waiters) >= self.max_waiting:
+            self.stats["busy"] += 1
+            raise Busy("the playground is busy: try again in a moment")
+        fut = asyncio.get_running_loop().create_future()
+        self.waiters.append(fut)
         try:
-            return self.idle.get(timeout=self.budget)
-        except queue.Empty:
-            with self.lock:
-                self.stats["busy"] += 1
-            raise Busy(f"the playground is busy (no worker free within {self.budget:g} s): try again") from None
+            await asyncio.wait({fut}, timeout=self.budget)
         finally:
-            with self.lock:
-                self.waiting -= 1
+            if not fut.done():
+                fut.cancel()
+        if fut.cancelled():
+            self.waiters.remove(fut) if fut in self.waiters else None
+            self.stats["busy"] += 1
+            raise Busy(f"the playground is busy (no worker free within {self.budget:g} s): try again")
+        return fut.result()
 
-    def call(self, action: str, args: tuple, kwargs: dict, budget: float | None = None):
-        """Run ``playground.<action>(*args, **kwargs)`` in a worker: its result, or its BadInput/FeatureMissing."""
+    def _give(self, w: Worker) -> None:
+        while self.waiters:
+            fut = self.waiters.popleft()
+            if not fut.done():
+                fut.set_result(w)
+                return
+        self.idle.append(w)
+
+    async def acall(self, action: str, args: tuple, kwargs: dict | None = None, budget: float | None = None):
+        """``playground.<action>(*args, **kwargs)`` in a worker: its result, or its BadInput/FeatureMissing."""
         from . import playground
 
-        w = self._take()
+        w = await self._take()
         arch = args[0] if action in ("decode", "encode", "evaluate") and args and isinstance(args[0], str) else None
         key = (action, arch[:32] if arch else None)
         if budget is None:  # the first call of an action for an architecture loads its tables: more time
             budget = self.budget if key in w.seen else max(5 * self.budget, 10.0)
         try:
             try:
-                kind, value, retire = w.call(action, args, kwargs, budget)
+                kind, value, retire = await w.call(action, args, kwargs or {}, budget)
                 if len(w.seen) < 128:
                     w.seen.add(key)
-            except TimeoutError:
+            except (TimeoutError, asyncio.TimeoutError):
                 w = self._replace(w)
-                with self.lock:
-                    self.stats["too_slow"] += 1
+                self.stats["too_slow"] += 1
                 raise TooSlow(f"{action.replace('_', ' ')} took longer than {budget:g} s and was stopped") from None
-            except (EOFError, OSError, BrokenPipeError):
+            except (EOFError, OSError):
                 w = self._replace(w)
                 raise Busy("the playground's worker stopped: try again") from None
+            except asyncio.CancelledError:  # the client went away: the worker is back once its answer is read
+                if w.pending:
+                    asyncio.get_running_loop().create_task(self._drain(w, budget))
+                    w = None
+                raise
             if retire:
                 w = self._replace(w)
         finally:
-            self.idle.put(w)
-        with self.lock:
-            self.stats["calls"] += 1
+            if w is not None:
+                self._give(w)
+        self.stats["calls"] += 1
         if kind == "ok":
             return value
         if kind == "error" and isinstance(value, (playground.BadInput, playground.FeatureMissing)):
             raise value
-        raise RuntimeError(str(value))
+        raise WorkerBug(str(value))
+
+    async def _drain(self, w: Worker, budget: float) -> None:
+        try:
+            await _readable(w.conn, budget)
+            w.conn.recv()
+            w.pending = False
+        except (TimeoutError, asyncio.TimeoutError, EOFError, OSError):
+            w = self._replace(w)
+        self._give(w)
+
+    def call(self, action: str, args: tuple, kwargs: dict | None = None):
+        """``acall`` from a worker thread of the event loop (the playground page); elsewhere in this thread."""
+        import anyio
+        import anyio.from_thread
+
+        try:
+            return anyio.from_thread.run(self.acall, action, args, kwargs)
+        except getattr(anyio, "NoEventLoopError", ()):  # not a worker thread of the loop: run it here
+            return _ORIGINAL[action](*args, **(kwargs or {}))
 
     def pids(self) -> list[int]:
         return [w.proc.pid for w in self.workers]
 
     def close(self) -> None:
-        with self.lock:
-            self.closed = True
-            workers, self.workers = self.workers, []
+        self.closed = True
+        workers, self.workers = self.workers, []
         for w in workers:
             w.stop()
 
 
 _ORIGINAL: dict = {}
+ACTIVE: Pool | None = None
+
+# The JSON API's playground actions, as app.Api.routes calls them: path -> (action, body -> args).
+API = {
+    "/api/decode": ("decode", lambda d: (d.get("arch"), d.get("hex"), d.get("wave64"))),
+    "/api/encode": ("encode", lambda d: (d.get("arch"), d.get("text"), d.get("wave64"))),
+    "/api/eval": ("evaluate", lambda d: (d.get("arch"), d.get("name"), d.get("lanes", 1), d.get("operands"),
+                                         d.get("wave64"))),
+    "/api/ptx/check": ("ptx_check", lambda d: (d.get("text"), d.get("target"), d.get("version"))),
+    "/api/ptx/eval": ("ptx_evaluate", lambda d: (d.get("text"), d.get("operands"))),
+}
+
+
+async def api_answer(pool: Pool, path: str, body: bytes) -> tuple[int, bytes]:
+    """The status and JSON body of a playground API request, answered by ``pool`` without a thread (waiting for
+    a worker is a wait on the event loop, so any number of such requests cost no thread while they wait)."""
+    from . import playground
+
+    def error(status: int, message: str) -> tuple[int, bytes]:
+        return status, json.dumps({"error": message}).encode()
+
+    try:
+        data = json.loads(body or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        data = None
+    if not isinstance(data, dict):
+        return error(422, "the body must be a JSON object")
+    action, to_args = API[path]
+    try:
+        result = await pool.acall(action, to_args(data))
+    except playground.FeatureMissing as exc:
+        return error(404, str(exc))
+    except playground.BadInput as exc:
+        return error(422, str(exc))
+    except (Busy, TooSlow) as exc:
+        return error(exc.status_code, exc.detail)
+    except WorkerBug as exc:
+        return error(500, f"internal error: {exc}")
+    return 200, json.dumps(result, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 def install(pool: Pool) -> None:
     """Route the playground's actions (API and page) through ``pool``."""
+    global ACTIVE
     from . import playground
 
+    ACTIVE = pool
     for name in ACTIONS:
         _ORIGINAL.setdefault(name, getattr(playground, name))
 
@@ -227,8 +312,10 @@ def install(pool: Pool) -> None:
 
 
 def uninstall() -> None:
+    global ACTIVE
     from . import playground
 
+    ACTIVE = None
     for name, fn in _ORIGINAL.items():
         setattr(playground, name, fn)
     _ORIGINAL.clear()
