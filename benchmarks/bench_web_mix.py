@@ -116,11 +116,11 @@ class Server:
         self.stop()
 
 
-def workload(seed: int = 7, pages: int = 200, wide: int = 0) -> dict[str, list[tuple[str, str, dict | None]]]:
+def workload(seed: int = 7, pages: int = 200, wide: int = 0, store=None) -> dict[str, list]:
     """(kind) -> [(method, path, json body)]: instruction pages, searches and playground actions."""
     from gpuisa.store import Store
 
-    st, rng = Store(), random.Random(seed)
+    st, rng = store or Store(), random.Random(seed)
     paths = []
     for a in st.archs():
         names = sorted(st.all_names(a["name"]))
