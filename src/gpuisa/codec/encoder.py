@@ -324,6 +324,7 @@ class Encoder:
                 if got is None:
                     raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {self._kind_text(spec)}")
                 v, litv = got
+                self._check_source_kind(e, k, tok, v, agpr)
                 if litv is not None:
                     if scale != 1:
                         raise EncodeError(f"operand {k + 1} {tok!r}: a literal is not allowed here")
@@ -529,6 +530,17 @@ class Encoder:
         n = spec.get("n", 1)
         what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.get("k"), "operand")
         return f"{32 * n}-bit {what}" + (f" like {spec['t']}" if spec.get("t") else "")
+
+    def _check_source_kind(self, e: Entry, k: int, tok: str, v: int, agpr: bool) -> None:
+        """Refuse a kind of source value LLVM's assembler refuses in this operand (learned: named
+        ``src_rejects``, ``regen/accepts.py``): WMMA's VGPR-only A and B, GFX9 VOP3 literals, ..."""
+        rej = self.named.get("src_rejects", {}).get(f"{e.name}|{e.encoding}", {}).get(str(k))
+        if not rej or agpr:
+            return
+        kind = "l" if v in (opd.LITERAL, opd.LITERAL64) else "v" if v >= 256 else "i" if 128 <= v <= 248 else "s"
+        if kind in rej:
+            what = {"s": "an SGPR", "v": "a VGPR", "i": "an inline constant", "l": "a literal"}[kind]
+            raise EncodeError(f"operand {k + 1} {tok!r}: {e.mnemonic} takes no {what} there")
 
     def _literal64(self, tok: str, size: int, is_float: bool) -> tuple[int, int] | None:
         """gfx1250 (probed with llvm-mc-22): a 64-bit operand takes a 64-bit literal (source 254) for

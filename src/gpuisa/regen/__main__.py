@@ -8,6 +8,7 @@ Order (each step reads what the ones before it wrote):
  5. ``sdwa``      GFX9/GFX10 SDWA forms -> named_<arch>.json["sdwa"]
  6. ``literals``  literal types LLVM gives each source -> named_<arch>.json["literal_types"]
  7. ``aliases``   other mnemonics LLVM's assembler accepts -> named_<arch>.json["aliases"]
+    ``accepts``   the kinds of source value each operand takes -> named_<arch>.json["src_rejects"]
  8. ``batch``     the bulk decoder's tables -> codec/data/batch_<arch>.json
  9. ``examples``  page examples verified by llvm-mc-22 -> data/amd/examples/<arch>.json
 10. ``golden``    (text, bytes) corpora of llvm-mc-22 -> tests/golden/<target>.jsonl

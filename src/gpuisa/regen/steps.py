@@ -17,6 +17,7 @@ STEPS: dict[str, tuple[str, bool, str]] = {
     "sdwa": ("gpuisa.codec.sdwa", True, "sdwa"),
     "literals": ("gpuisa.regen.literals", True, "llvm"),
     "aliases": ("gpuisa.regen.aliases", True, "llvm"),
+    "accepts": ("gpuisa.regen.accepts", True, "llvm"),
     "batch": ("gpuisa.codec.batch_data", True, "llvm"),
     "examples": ("gpuisa.data.amd.examples.generate", True, "all"),
     "golden": ("gpuisa.regen.golden", True, "llvm"),

@@ -1,0 +1,86 @@
+"""Which kinds of value LLVM 22's assembler accepts in each source operand (generation time).
+
+    python -m gpuisa.regen.accepts [arch ...]   # adds "src_rejects" to codec/data/named_<arch>.json
+
+A source field can encode SGPRs, VGPRs, inline constants and the literal, but an instruction may take only
+some of them (WMMA's A and B are VGPRs, GFX12's WMMA takes no SGPR, a VOP3 DPP src1 no SGPR...).  For each
+instruction form, the plan's own text (or, where LLVM refuses it, the text with VGPRs for SGPRs) is
+assembled with each source replaced in turn by an SGPR, a VGPR, an inline integer and a literal of the
+operand's size; the kinds LLVM refuses where the baseline assembles are recorded per operand position,
+and the encoder refuses them with a one-line reason.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .. import archs
+from ..codec import oracle
+from ..codec.plans import _SREG, DATA_DIR, load_plans
+
+KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
+
+
+def _value(kind: str, n: int) -> str:
+    if kind == "s":
+        return "s2" if n == 1 else f"s[2:{1 + n}]"
+    if kind == "v":
+        return "v2" if n == 1 else f"v[2:{1 + n}]"
+    return "1" if kind == "i" else "0x1234"
+
+
+def _text(plan: dict, ops: list[str]) -> str:
+    return " ".join([plan["m"], ", ".join(ops)] + plan.get("mods0", []))
+
+
+def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
+    arch = archs.by_name(arch_name)
+    plans = load_plans(arch_name)
+    jobs = []  # (key, position or -1 for the baseline, kind, text)
+    for key, plan in sorted(plans.items()):
+        srcs = [(k, sp.get("n", 1)) for k, sp in enumerate(plan["ops"])
+                if sp.get("k") == "src" and sp.get("f", "").startswith("SRC") and sp.get("s", 1) == 1]
+        if not srcs:
+            continue
+        toks = [sp["t"] for sp in plan["ops"]]
+        # VGPRs in the other sources first (one SGPR more must not break the constant-bus limit), then VGPRs for
+        # every SGPR, then the plan's own text
+        vsrc = list(toks)
+        for k, n in srcs:
+            vsrc[k] = _value("v", n).replace("2", "0", 1) if n == 1 else f"v[0:{n - 1}]"
+        for base in (vsrc, [_SREG.sub(lambda m: "v" + m.group(1), t) for t in toks], toks):
+            jobs.append((key, -1, "", _text(plan, base)))
+            for k, n in srcs:
+                for kind in KINDS:
+                    jobs.append((key, k, kind, _text(plan, base[:k] + [_value(kind, n)] + base[k + 1:])))
+    got = oracle.assemble(arch.llvm_target, [j[3] for j in jobs])
+    out: dict[str, dict[str, list[str]]] = {}
+    done: set[str] = set()
+    ok_base = False
+    for (key, k, kind, _), (data, _) in zip(jobs, got):
+        if k == -1:
+            ok_base = data is not None and key not in done
+            if ok_base:
+                done.add(key)
+            continue
+        if ok_base and data is None:
+            lst = out.setdefault(key, {}).setdefault(str(k), [])
+            if kind not in lst:
+                lst.append(kind)
+    return {k: v for k, v in sorted(out.items()) if any(v.values())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    names = (argv if argv is not None else sys.argv[1:]) or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
+    for name in names:
+        path = DATA_DIR / f"named_{name}.json"
+        doc = json.loads(path.read_text())
+        doc["src_rejects"] = probe(name)
+        path.write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n")
+        print(f"{name}: {len(doc['src_rejects'])} forms refuse some kind of source value", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
