@@ -235,6 +235,8 @@ class Encoder:
             if r[0] == "a":
                 values[ret["acc"][0]] = values.get(ret["acc"][0], 0) | ret["acc"][1]
             ops = ops[1:]
+        if not specs and ops:  # no operands: the words after the mnemonic are modifiers (buffer_wbl2 sc0)
+            ops, mods = [], [o.strip() for o in ops] + list(mods)
         if len(ops) != len(specs):
             raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
         if "nv" in mods and not self.features.nv_modifier:
@@ -387,8 +389,9 @@ class Encoder:
                     values["SVE"] = int(tok != "off")
                 if tok != "off":
                     r = opd.parse_reg(tok)
-                    if r is None or r[0] != "v" or r[2] != 1:
-                        raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address (one register)")
+                    n = 2 if "idxen" in mods and "offen" in mods else 1  # (buffer: index and offset, two VGPRs)
+                    if r is None or r[0] != "v" or r[2] != n:
+                        raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address ({n} register(s))")
                     values["VADDR" if enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
             elif "table" in spec and (sp := rdna.parse_true16(self.tables.gfx.split(".")[0], spec, tok, enc)) is not None:
                 opsel_halves |= sp.pop("OP_SEL", 0)
@@ -467,7 +470,7 @@ class Encoder:
                         set_mods.update(add)
         for g in given:
             if g not in set_mods and g not in base_mods:
-                got = _bit_list_modifier(plan, enc, word, g)  # op_sel:[0,0,0] and other explicit spellings
+                got = _bit_list_modifier(plan, enc, word, g) or _number_modifier(plan, enc, g)  # op_sel:[0,0,0]...
                 split = split_immediate_fields(plan, g) if got is None else [got]  # bitop3:0xa1 over 3 fields
                 if not split:
                     raise EncodeError(f"unknown or unsupported modifier {g!r} for {e.mnemonic}")
@@ -587,6 +590,18 @@ _ENCODERS: dict[tuple[str, bool], Encoder] = {}
 
 
 MEMORY_ENCODINGS = frozenset({"FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "DS", "MIMG"})
+
+
+def _number_modifier(plan: dict, enc, token: str) -> tuple[str, int] | None:
+    """(field, value) of a bare number where LLVM prints a field's value as it is (``s_endpgm 64242``)."""
+    if not _NUM.match(token):
+        return None
+    n = int(token, 0)
+    for fname, mod in plan.get("mods", {}).items():
+        table = mod.get("table") or {v: a for v, (a, _) in mod.get("v", {}).items()}
+        if table and all(v == [k] for k, v in table.items()) and 0 <= n < (1 << enc.field(fname).width):
+            return fname, n
+    return None
 
 
 def _agree(v: int, ev: int) -> int:

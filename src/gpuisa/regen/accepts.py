@@ -23,10 +23,12 @@ KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
 
 
 def _value(kind: str, n: int) -> str:
+    """A value of each kind away from the plan's own registers (v0, s0, their tuples), so that no overlap
+    rule (an MFMA's srcC against its destination) refuses it, and aligned for any tuple size."""
     if kind == "s":
-        return "s2" if n == 1 else f"s[2:{1 + n}]"
+        return "s40" if n == 1 else f"s[40:{39 + n}]"
     if kind == "v":
-        return "v2" if n == 1 else f"v[2:{1 + n}]"
+        return "v128" if n == 1 else f"v[128:{127 + n}]"
     return "1" if kind == "i" else "0x1234"
 
 
@@ -48,7 +50,7 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
         # every SGPR, then the plan's own text
         vsrc = list(toks)
         for k, n in srcs:
-            vsrc[k] = _value("v", n).replace("2", "0", 1) if n == 1 else f"v[0:{n - 1}]"
+            vsrc[k] = "v0" if n == 1 else f"v[0:{n - 1}]"
         for base in (vsrc, [_SREG.sub(lambda m: "v" + m.group(1), t) for t in toks], toks):
             jobs.append((key, -1, "", _text(plan, base)))
             for k, n in srcs:
