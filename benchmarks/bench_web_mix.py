@@ -279,16 +279,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--duration", type=float, default=60)
     ap.add_argument("--clients", type=int, default=50)
-    ap.add_argument("--workers", type=int, default=None, help="gpuisa serve --workers")
+    ap.add_argument("--workers", type=int, default=None, help="gpuisa serve --eval-workers")
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean seconds each client waits between requests (default 0: closed loop, saturating)")
     ap.add_argument("--wide", type=int, default=2000,
                     help="playground requests drawn over every architecture's instructions (default 2000; 0: none)")
     ap.add_argument("--httpx", action="store_true", help="load from httpx clients (default: the lighter RawClient)")
-    ap.add_argument("--old", action="store_true", help="no --workers (a gpuisa serve before the worker processes)")
+    ap.add_argument("--old", action="store_true",
+                    help="no --eval-workers (a gpuisa serve from before the worker processes, e.g. via PYTHONPATH)")
     args = ap.parse_args()
     work = workload(wide=args.wide)
-    extra = ["--workers", str(args.workers)] if args.workers and not args.old else []
+    extra = ["--eval-workers", str(args.workers)] if args.workers and not args.old else []
     with Server(extra, max_s=args.duration + 300) as srv:
         srv.wait_ready()
         rss0 = rss_mb(srv.pid)

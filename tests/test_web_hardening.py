@@ -147,7 +147,7 @@ def test_pool_answers_and_bounds_time_and_waiting():
 @pytest.fixture(scope="module")
 def server(cli_env, store):
     bench = _bench()
-    with bench.Server(["--workers", "1"], max_s=120, env=cli_env) as srv:
+    with bench.Server(["--eval-workers", "1"], max_s=120, env=cli_env) as srv:
         srv.wait_ready(60)
         yield bench, srv
 
@@ -220,3 +220,20 @@ def test_real_server_mixed_load_keeps_pages_fast(server, store):
     assert result["play"]["status"].get(200, 0) > 50, result
     assert result["page"]["p99_ms"] <= 50, result
     assert rss1 - rss0 < 150, (rss0, rss1)
+
+
+def test_installed_pool_serves_the_page_path_from_worker_threads():
+    """The playground page calls playground.* in a worker thread: with a pool installed they run in a worker
+    process (bridged to the event loop); outside the loop's threads they run in place."""
+    import anyio
+    import anyio.to_thread
+
+    from gpuisa.web import playground
+
+    with offload.serving(1, 5.0) as pool:
+        async def main():
+            return await anyio.to_thread.run_sync(playground.ptx_check, "add.s32 d, a, b;")
+
+        assert anyio.run(main)["valid"] is True and pool.stats["calls"] == 1
+        assert playground.ptx_check("add.s32 d, a, b;")["valid"] is True and pool.stats["calls"] == 1
+    assert playground.ptx_check.__module__ == "gpuisa.web.playground" and offload.ACTIVE is None

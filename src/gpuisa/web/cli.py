@@ -13,7 +13,7 @@ def register(sub) -> None:
     s = sub.add_parser("serve", help="serve the reference as a web site with a JSON API (127.0.0.1:8000)")
     s.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     s.add_argument("--port", type=int, default=8000)
-    s.add_argument("--workers", type=int, default=None,
+    s.add_argument("--eval-workers", type=int, default=None,
                    help="processes for the playground's decode/encode/eval (default: half the CPUs, 1 to 4)")
     s.add_argument("--eval-budget", type=float, default=2.0,
                    help="seconds a playground action may wait for a worker, then run (default 2; else 503/504)")
@@ -39,9 +39,9 @@ def cmd_serve(args) -> int:
             ipaddress.ip_address(host)
         except ValueError:
             raise UserError(f"--host must be an IP address or localhost (got {args.host!r})") from None
-    workers, budget = getattr(args, "workers", None), getattr(args, "eval_budget", 2.0)
+    workers, budget = getattr(args, "eval_workers", None), getattr(args, "eval_budget", 2.0)
     if workers is not None and not 1 <= workers <= 32:
-        raise UserError("--workers must be from 1 to 32")
+        raise UserError("--eval-workers must be from 1 to 32")
     if not 0.1 <= budget <= 60:
         raise UserError("--eval-budget must be from 0.1 to 60 seconds")
     import uvicorn

@@ -1,15 +1,18 @@
 """The playground's work (decode, encode, evaluate, PTX check/eval) in worker processes, with a time budget.
 
-A worker thread alone does not keep the server answering: evaluation is Python code, and while 40 threads
-hold the GIL the event loop waits its turn behind each (measured: pages at p99 1 s under a 50-client mix).
-So ``gpuisa serve`` runs these actions in a few separate processes (lower CPU priority than the server), and
-the thread that asked waits on a pipe without holding the GIL.
+A worker thread alone does not keep the server answering: evaluation is Python code, and while threads hold
+the GIL the event loop waits its turn behind each one, and a runaway evaluation cannot be stopped.  So
+``gpuisa serve`` runs these actions in separate processes; the event loop waits on their pipes (no thread, no
+GIL held while waiting), and the JSON API's actions are answered straight from ``hardening.harden``
+(``api_answer``).  The no-JavaScript playground page calls the same actions from its worker thread, bridged to
+the loop (``Pool.call``).
 
 Budget: a request waits at most ``budget`` seconds for a free worker (else 503) and the worker has ``budget``
-seconds to answer (else 504: the worker is killed, a fresh one started, so a runaway evaluation costs nothing
-after its budget).  At most ``max_waiting`` requests wait at once; more are answered 503 at once.  A worker
-whose memory passes ``max_rss_mb`` is replaced after its answer, so memory stays flat.  The errors are
-``HTTPException`` subclasses, so the app's own handler answers them in one line (JSON under /api/).
+seconds to answer (else 504: the worker is killed and a fresh one started, so a runaway evaluation costs
+nothing after its budget); an action's first call for an architecture in a worker (tables to load) gets five
+times as long.  At most ``max_waiting`` requests wait at once; more are answered 503 at once.  A worker whose
+memory passes ``max_rss_mb`` is replaced after its answer, so memory stays flat.  Busy and TooSlow are
+``HTTPException``s, so on the page path the app's own handler answers them in one line.
 
 ``install(pool)`` routes ``gpuisa.web.playground``'s actions through the pool (the API routes and the
 playground page call them by module attribute); ``uninstall()`` undoes it.  Without it (tests, embedding)
@@ -23,6 +26,7 @@ import collections
 import json
 import multiprocessing
 import os
+import signal
 import time
 
 from starlette.exceptions import HTTPException
@@ -55,6 +59,7 @@ def _rss_mb() -> float:
 
 def _worker_main(conn, nice: int, max_rss_mb: float) -> None:
     """A worker process: answer (action, args, kwargs) with ("ok", result) / ("error", exception)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the server, which stops its workers
     try:
         os.nice(nice)
     except OSError:
@@ -68,6 +73,8 @@ def _worker_main(conn, nice: int, max_rss_mb: float) -> None:
         except (EOFError, OSError, KeyboardInterrupt):
             return
         try:
+            if action not in ACTIONS:
+                raise LookupError(f"no playground action {action!r}")
             reply = ("ok", getattr(playground, action)(*args, **kwargs))
         except (playground.BadInput, playground.FeatureMissing) as exc:
             reply = ("error", exc)
