@@ -153,7 +153,7 @@ class ArchBatch(Classes):
             f = spec.get("f")
             kind = spec.get("k")
             if (kind not in _SIMPLE_KINDS or f is None or f in busy or uses.get(f) != 1 or "imm_if" in spec
-                    or "table" in spec or "alt" in spec or len(slots) == MAXC):
+                    or "table" in spec or "alt" in spec or "anote" in spec or len(slots) == MAXC):
                 continue
             fld = enc.field(f)
             if fld is None or len(fld.ranges) != 1:

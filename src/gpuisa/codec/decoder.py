@@ -217,7 +217,9 @@ class Decoder:
             if v + spec["n"] > 256:
                 return False
             t = opd.reg_text(spec.get("c", "v"), v, spec["n"])
-            return t + spec["note"] if v >= 128 and "note" in spec else t
+            if v >= 128 and "note" in spec:
+                return t + spec["note"]
+            return t + spec["anote"] if v & 1 and "anote" in spec else t  # (an odd start of an aligned tuple)
         if kind == "imm":
             f = enc.field(spec["f"])
             if self._hex_above_64(entry, k):
@@ -237,13 +239,19 @@ class Decoder:
         t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
             return False
-        if t is not None and v >= 384 and kind == "src":
-            t += self._src_note(entry, plan, k)
+        if t is not None and v >= 256 and kind == "src":
+            t += self._src_notes(entry, plan, k, spec, v)
         if t is None and kind == "ssrc" and v < 256:
             t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
         if v == 254 and kind == "ssrc" and cnt == 1:
             t = f"src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
         return False if t is None else t
+
+    def _src_notes(self, entry: Entry, plan: dict, k: int, spec: dict, v: int) -> str:
+        """LLVM's note after a VGPR source: its class excludes v128 and up (``_src_note``), or the tuple must
+        start on an even register (``anote``: VS_64_Align2)."""
+        note = self._src_note(entry, plan, k) if v >= 384 else ""
+        return note or (spec["anote"] if v & 1 and "anote" in spec else "")
 
     def _hex_above_64(self, entry: Entry, k: int) -> bool:
         """Immediate ``k`` is printed in hex above 64 (probed, ``named.py``)."""
@@ -432,10 +440,8 @@ class Decoder:
                         t = None  # a register tuple past the last VGPR
                     if v >= 256 and _acc(spec, fields) and t is not None:
                         t = "a" + t[1:]
-                    if v >= 384 and kind == "src" and t is not None:
-                        t += self._src_note(entry, plan, op_specs.index(spec))
-                    elif v >= 256 and v & 1 and "anote" in spec and t is not None:  # odd start of an aligned tuple
-                        t += spec["anote"]
+                    if v >= 256 and kind == "src" and t is not None:
+                        t += self._src_notes(entry, plan, op_specs.index(spec), spec, v)
                     if t is None and kind == "ssrc" and v < 256:
                         t = opd.src_text(self.gfx, v, cnt, osize, is_float, None)
                     if v == 254 and kind == "ssrc" and cnt == 1:
@@ -457,6 +463,12 @@ class Decoder:
                 f = enc.field(spec["f"])
                 v = fields[spec["f"]]
                 t = _fmt_imm(v, f.width, spec["hex"] or (v > 64 and self._hex_above_64(entry, len(texts))), spec["signed"])
+            elif kind == "lit" and self.features.literal64 and tsize == 64:  # gfx1250: a 64-bit constant (fmamk_f64)
+                if len(buf) - off < size + 8:
+                    base.error = "truncated literal: 8 more bytes needed"
+                    return base
+                lit64 = int.from_bytes(buf[off + size:off + size + 8], "little")
+                t = f"0x{lit64:x}"
             elif kind == "lit":
                 if lit is None:
                     if len(buf) - off < size + 4:

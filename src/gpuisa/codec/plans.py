@@ -147,9 +147,13 @@ def build_plan(enc, rec: dict) -> dict:
                         mods[fname]["mul"] = int(a1, 0)
                 else:
                     mods[fname] = {"table": {str(v): a for v, a in adds.items()}}
-    for spec in plan["ops"]:
+    src_fields = {sp.get("f") for sp in plan["ops"] if sp.get("k") in ("src", "ssrc")}
+    for k, spec in enumerate(plan["ops"]):
         if "f" not in spec and "alt" not in spec and "table" not in spec and _NUM.match(spec["t"]) and plan["size"] > enc.width // 8:
             spec["k"] = "lit"
+        elif spec.get("k") == "imm" and spec.get("f") in src_fields and plan["size"] > enc.width // 8:
+            # a constant whose text moved with a source's value (gfx1250 fmamk_f64: the 64-bit K after the word)
+            plan["ops"][k] = {"t": spec["t"], "k": "lit"}
     notes = [sp["note"] for sp in plan["ops"] if "note" in sp]
     if notes and "VGPR_32_Lo128" in notes[0]:
         plan["lo128"] = notes[0].replace("VGPR_32_Lo128", "VS_32_Lo128")
