@@ -183,6 +183,7 @@ def generate(llvm_mc: str | None, progress=None) -> dict[str, dict]:
                 f.encodings[te.name] = Encoding(e.name, e.width, e.fields, e.op_field,
                                                 tinygrad.provenance(LAYOUT_FOLDER[arch.name], note, True))
             f.sources.append(tinygrad.provenance(LAYOUT_FOLDER[arch.name], note, True))
+        _add_llvm_fields(f)
         if arch.llvm_target and llvm_mc:
             donors = [facts[d] for d in OPERAND_DONORS.get(arch.name, []) if d in facts]
             reports[arch.name] = load_llvm(f, llvm_mc, version, donors)
@@ -193,6 +194,23 @@ def generate(llvm_mc: str | None, progress=None) -> dict[str, dict]:
         if not arch.llvm_target and IMPLICIT_DONOR.get(arch.name) in facts:
             _carry_implicit(facts[arch.name], facts[IMPLICIT_DONOR[arch.name]])
     return {name: {"facts": facts[name], "report": reports.get(name)} for name in facts}
+
+
+# Bits the layout tables leave unnamed but LLVM 22 decodes as a modifier (found by probing llvm-mc-22: bit 56 of a
+# GFX12 scalar-memory word prints scale_offset on gfx1200 and gfx1250), by encoding family.
+LLVM_FIELDS = {("GFX12", "SMEM"): (("SCALE_OFFSET", 56, 56),)}
+
+
+def _add_llvm_fields(facts: ArchFacts) -> None:
+    family = facts.arch.features.encoding_family
+    for (fam, enc_name), extra in LLVM_FIELDS.items():
+        enc = facts.encodings.get(enc_name)
+        if fam != family or enc is None:
+            continue
+        new = [Field(n, ((hi, lo),), None) for n, hi, lo in extra if enc.field(n) is None]
+        if new:
+            facts.encodings[enc_name] = Encoding(enc.name, enc.width, tuple(sorted(enc.fields + tuple(new),
+                                                 key=lambda f: (-f.hi, -f.lo))), enc.op_field, enc.provenance)
 
 
 # Architectures LLVM 22 does not know take implicit operands from their predecessor.
