@@ -542,7 +542,7 @@ class Encoder:
             return
         kind = "l" if v in (opd.LITERAL, opd.LITERAL64) else "v" if v >= 256 else "i" if 128 <= v <= 248 else "s"
         if kind in rej:
-            what = {"s": "an SGPR", "v": "a VGPR", "i": "an inline constant", "l": "a literal"}[kind]
+            what = {"s": "SGPR", "v": "VGPR", "i": "inline constant", "l": "literal"}[kind]
             raise EncodeError(f"operand {k + 1} {tok!r}: {e.mnemonic} takes no {what} there")
 
     def _literal64(self, tok: str, size: int, is_float: bool) -> tuple[int, int] | None:

@@ -27,8 +27,8 @@ def _value(kind: str, n: int) -> str:
     rule (an MFMA's srcC against its destination) refuses it, and aligned for any tuple size."""
     if kind == "s":
         return "s40" if n == 1 else f"s[40:{39 + n}]"
-    if kind == "v":
-        return "v128" if n == 1 else f"v[128:{127 + n}]"
+    if kind == "v":  # (below v128: some 16-bit sources take only v0..v127)
+        return "v64" if n == 1 else f"v[64:{63 + n}]"
     return "1" if kind == "i" else "0x1234"
 
 
