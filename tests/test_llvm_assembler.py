@@ -91,7 +91,7 @@ LAYOUT_CASES = {
 @pytest.mark.parametrize("arch", [a.name for a in LLVM_ARCHS])
 def test_field_positions_agree_with_llvm_assembler(store, llvm_mc, arch):
     a = archs.by_name(arch)
-    cases = LAYOUT_CASES[a.gfx]
+    cases = LAYOUT_CASES[a.features.encoding_family]
     results = assemble(llvm_mc, a.llvm_target, [c[0] for c in cases])
     for (line, enc_name, expect), data in zip(cases, results):
         assert data is not None, f"llvm-mc rejected {line!r} for {a.llvm_target}"

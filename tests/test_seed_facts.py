@@ -16,14 +16,24 @@ def layout(enc):
 
 
 @pytest.mark.parametrize("arch,opcode", [("rdna3", 569), ("rdna3.5", 569), ("rdna4", 569), ("cdna1", 484),
-                                         ("cdna2", 484), ("cdna3", 484), ("cdna4", 484), ("rdna1", 369), ("rdna2", 369)])
+                                         ("cdna2", 484), ("cdna3", 484), ("cdna4", 484), ("rdna1", 369), ("rdna2", 369),
+                                         ("cdna5", 569)])
 def test_v_msad_u8_opcodes(store, arch, opcode):
     page = build_page(store, "v_msad_u8", arch)
     assert [(e["name"], e["opcode"]) for e in page["encodings"]] == [("VOP3", opcode)]
 
 
+def test_v_msad_u8_cdna5_page(store):
+    """The issue's CDNA5 page (gfx1250, checked with llvm-mc-22: v_msad_u8 v5, v1, v2, s3 -> 05 00 39 d6 01 05 0e 00)."""
+    page = build_page(store, "v_msad_u8")  # default: the newest generation that has it, CDNA5 (gfx1250)
+    assert page["arch"] == "cdna5"
+    enc = page["encodings"][0]
+    assert (enc["name"], enc["opcode"], enc["identifier"]) == ("VOP3", 569, "0x00000000D6390000")
+    assert layout(enc) == VOP3_LAYOUT
+
+
 def test_v_msad_u8_rdna4_page(store):
-    page = build_page(store, "v_msad_u8")  # default: newest that has it
+    page = build_page(store, "v_msad_u8", "rdna4")
     assert page["arch"] == "rdna4"
     assert (page["vendor"], page["isa"], page["category"]) == ("AMD", "amdgpu", "VALU")
     enc = page["encodings"][0]
