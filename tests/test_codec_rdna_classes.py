@@ -60,11 +60,12 @@ def test_image_register_counts(llvm_mc, arch, enc_name):
 
 def test_gather4_with_d16_and_tfe_keeps_the_decoded_form(llvm_mc):
     """gfx1100: a gather with d16 and tfe wants 3 data registers, which no variant has: LLVM prints the
-    form as first decoded (4 data registers, 4 NSA addresses) although A16 would want fewer (hand-checked)."""
+    form as first decoded (llvm-mc-22: 2 data registers, LLVM 19 printed 4; 4 NSA addresses) although A16
+    would want fewer (hand-checked with llvm-mc-22 -mcpu=gfx1100)."""
     word = bytes.fromhex("e32cdbf02d382ee0")
     rows = differential.compare("rdna3", [word])
     assert rows[0][3], rows
-    assert rows[0][1][0][1].startswith("image_gather4_lz_o v[56:59], [v45, v7, v0, v128], ")
+    assert rows[0][1][0][1].startswith("image_gather4_lz_o v[56:57], [v45, v7, v0, v128], ")
 
 
 @pytest.mark.parametrize("arch,enc_name,setting", [
@@ -138,12 +139,24 @@ def test_scalar_sources_of_restricted_classes(llvm_mc, arch):
     assert pct >= 99.0, bad[:5]
 
 
-@pytest.mark.parametrize("arch", ["rdna3", "rdna4"])
-def test_true16_register_halves(llvm_mc, arch):
-    """v_mov_b16_e32: bit 7 of a VGPR field picks the high half (``v112.h``); SGPR and constant sources."""
+def test_true16_register_halves(llvm_mc):
+    """v_mov_b16_e32 (gfx1100): bit 7 of a VGPR field picks the high half (``v112.h``); SGPR and constant sources."""
+    arch = "rdna3"
     probes = _words(arch, "VOP1", 300, 12, lambda r, e: {"SRC0": r.choice([r.randrange(255), 256 + r.randrange(256)])},
                     "v_mov_b16|")
     pct, bad = _agreement(arch, [p + bytes(4) for p in probes])
     assert pct >= 99.0, bad[:5]
     rows = differential.compare(arch, [bytes.fromhex("1c39e07f")])  # hand-decoded: VDST 0xF0, SRC0 256 + 28
     assert rows[0][1][0][1] == "v_mov_b16_e32 v112.h, v28.l", rows
+
+
+def test_gfx1200_disassembles_16_bit_operands_in_fake16(llvm_mc):
+    """llvm-mc-22 prints gfx1200 in fake16 (LLVM 19 printed true16 halves there): no v_mov_b16 VOP1 form, 16-bit
+    VOP2 operands as whole VGPRs below v128, and a VGPR field past v127 rejected (checked with llvm-mc-22
+    -mcpu=gfx1200: 0x7fe0391c invalid, 0x64e0e11c v_add_f16_e32 v112, v28, v112, 0x65e1e11c invalid)."""
+    rows = differential.compare("rdna4", [bytes.fromhex("1c39e07f") + bytes(4), bytes.fromhex("1ce1e064") + bytes(4),
+                                          bytes.fromhex("1ce1e165") + bytes(4)])
+    assert all(r[3] for r in rows), rows
+    assert rows[0][1][0][1] is None, rows
+    assert rows[1][1][0][1] == "v_add_f16_e32 v112, v28, v112", rows
+    assert rows[2][1][0][1] is None, rows

@@ -83,7 +83,7 @@ def test_vop3p_and_vop3_modifier_order(llvm_mc, arch):
 def test_gfx12_image_address_lists(llvm_mc):
     probes = _words("rdna4", "VSAMPLE", 200, 10, lambda r, e: {}) + _words("rdna4", "VIMAGE", 100, 12, lambda r, e: {})
     pct, bad = _agreement("rdna4", probes)
-    assert pct >= 93.0, bad[:5]  # measured 94.7
+    assert pct >= 99.0, bad[:5]  # measured 99.7 (llvm-mc-22)
 
 
 @pytest.mark.parametrize("arch", ["rdna1", "rdna3"])

@@ -29,8 +29,10 @@ MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1
              "wait_vdst", "wait_vm_vsrc", "cbsz", "abid", "blgp"]
 _MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
 _PACKED16 = re.compile(r"^v_(dot2(c|acc)?_|pk_)")
-# VINTERP prints clamp before op_sel (probed with llvm-mc-22 on gfx1100/gfx1200)
-_MOD_RANK_BY_ENCODING = {"VINTERP": {**_MOD_RANK, "clamp": _MOD_RANK["op_sel"] - 0.5}}
+# VINTERP prints clamp before op_sel; VSAMPLE prints nv right after scope, before r128 (probed with llvm-mc-22 on
+# gfx1100/gfx1200)
+_MOD_RANK_BY_ENCODING = {"VINTERP": {**_MOD_RANK, "clamp": _MOD_RANK["op_sel"] - 0.5},
+                         "VSAMPLE": {**_MOD_RANK, "nv": _MOD_RANK["scope"] + 0.5}}
 
 
 class _LazyMap:
@@ -370,6 +372,10 @@ class Decoder:
                     (isinstance(b, list) and f.width == 8 and b[-1] == 128 and v > 128):  # a Lo128 register field
                 base.error = f"reserved value {v} in field {fname} of {entry.name}"
                 return base
+        err = rdna.gfx12_buffer_offset_error(self, entry, fields)  # gfx1200: buffer offsets below 2**23
+        if err is not None:
+            base.error = err
+            return base
         if self.gfx == "GFX9" and entry.name in gfx9.SCALAR_TEXT:
             text = gfx9.scalar_text(self, entry.name, fields)  # counters and message names (``gfx9.py``)
             if text is not None:
@@ -453,7 +459,8 @@ class Decoder:
             elif kind == "vreg":
                 v = fields[spec["f"]]
                 t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
-                if v + spec["n"] > 256:  # a register tuple past the last VGPR: LLVM rejects the word
+                if v + spec["n"] > 256 and not spec.get("past_ok"):  # a register tuple past the last VGPR: LLVM
+                    # rejects the word (not an image's data as first decoded: ``image.py``)
                     t = None
                 if v >= 128 and "note" in spec:
                     t += spec["note"]
@@ -522,7 +529,7 @@ class Decoder:
                 base.error = f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})"
                 return base
             texts[0] = opd.reg_text("a" if _acc(ret, fields) else ret["c"], v, ret["n"]) + ", " + texts[0]
-        mods = list(plan.get("mods0", [])) + mods_extra
+        mods = list(plan.get("mods0", [])) + mods_extra + rdna.gfx12_scale_offset(self, entry, word)
         typed = (entry.encoding == "MTBUF" or (entry.encoding == "VBUFFER" and entry.name.startswith("tbuffer_"))) and "format" in self.named
         if typed:
             ok, tok = special.buffer_format(self, fields)

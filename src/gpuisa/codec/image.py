@@ -208,6 +208,13 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
         idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
         if vl is not None and "last_zero" in vl and vl["last_zero"][idx] and slots[-1]:
             return f"{entry.name}: unused address field VADDR{len(slots) - 1} is not zero", None, None, None, width
+        if fields["VDATA"] + nd > 256 or slots[-1] + na - len(slots) + 1 > 256:
+            # gfx1200 (llvm-mc-22, probed): the wanted data or address tuple would run past v255, so LLVM keeps
+            # the form as first decoded: for a gather the counts of its missing d16+tfe variant, otherwise one
+            # data register and one address per VADDR field; that data tuple prints even past v255
+            first = table[n][idx][2] if gather else None
+            nd, na = (first[0], first[1]) if first is not None else (1, len(slots))
+            op_specs[kd] = {**op_specs[kd], "n": nd, "past_ok": True}
         addr = (ka, vaddr_list_text(slots, na))
     elif n:  # NSA: extra dwords of address bytes
         if len(buf) - off < size:
