@@ -12,12 +12,11 @@ and the encoder refuses them with a one-line reason.
 
 from __future__ import annotations
 
-import json
-import sys
 
 from .. import archs
+from .named_key import add_key
 from ..codec import oracle
-from ..codec.plans import _SREG, DATA_DIR, load_plans
+from ..codec.plans import _SREG, load_plans
 
 KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
 
@@ -74,14 +73,7 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (argv if argv is not None else sys.argv[1:]) or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
-    for name in names:
-        path = DATA_DIR / f"named_{name}.json"
-        doc = json.loads(path.read_text())
-        doc["src_rejects"] = probe(name)
-        path.write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n")
-        print(f"{name}: {len(doc['src_rejects'])} forms refuse some kind of source value", file=sys.stderr)
-    return 0
+    return add_key("src_rejects", probe, lambda name, t: f"{name}: {len(t)} forms refuse some kind of source value", argv)
 
 
 if __name__ == "__main__":

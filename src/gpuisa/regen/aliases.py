@@ -10,13 +10,12 @@ another mnemonic, ``alias -> LLVM's mnemonic`` is recorded.  Nothing is copied f
 
 from __future__ import annotations
 
-import json
 import re
-import sys
 
 from .. import archs
+from .named_key import add_key
 from ..codec import oracle
-from ..codec.plans import DATA_DIR, load_plans
+from ..codec.plans import load_plans
 from ..codec.plans import _SREG
 from ..sources.llvm import base_mnemonic
 
@@ -66,14 +65,7 @@ def probe(arch_name: str) -> dict[str, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    names = (argv if argv is not None else sys.argv[1:]) or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
-    for name in names:
-        path = DATA_DIR / f"named_{name}.json"
-        doc = json.loads(path.read_text())
-        doc["aliases"] = probe(name)
-        path.write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n")
-        print(f"{name}: {len(doc['aliases'])} aliases", file=sys.stderr)
-    return 0
+    return add_key("aliases", probe, lambda name, t: f"{name}: {len(t)} aliases", argv)
 
 
 if __name__ == "__main__":

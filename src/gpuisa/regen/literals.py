@@ -13,14 +13,13 @@ the rule that reproduces every printed token is kept where it differs from the d
 
 from __future__ import annotations
 
-import json
-import sys
 
 from .. import archs
+from .named_key import add_key
 from ..codec import oracle
 from ..codec import operands as opd
 from ..codec.decoder import default_literal_type
-from ..codec.plans import DATA_DIR, load_plans
+from ..codec.plans import load_plans
 from ..codec.syntax import split_operands
 from ..codec.tables import load_arch_tables
 
@@ -80,17 +79,14 @@ def probe(arch_name: str) -> dict[str, str]:
     return out
 
 
+def _summary(name: str, table: dict) -> str:
+    unknown = sorted(k for k, v in table.items() if v == "?")
+    return (f"{name}: {len(table)} literal types differ from the default"
+            + (f", {len(unknown)} fit no rule: {', '.join(unknown[:8])}" if unknown else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
-    names = (argv if argv is not None else sys.argv[1:]) or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
-    for name in names:
-        path = DATA_DIR / f"named_{name}.json"
-        doc = json.loads(path.read_text())
-        doc["literal_types"] = probe(name)
-        path.write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n")
-        unknown = sorted(k for k, v in doc["literal_types"].items() if v == "?")
-        print(f"{name}: {len(doc['literal_types'])} literal types differ from the default"
-              + (f", {len(unknown)} fit no rule: {', '.join(unknown[:8])}" if unknown else ""), file=sys.stderr)
-    return 0
+    return add_key("literal_types", probe, _summary, argv)
 
 
 if __name__ == "__main__":
