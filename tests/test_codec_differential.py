@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpuisa.codec import differential
+from gpuisa import archs
+from gpuisa.codec import differential, oracle
 from gpuisa.codec.decoder import get_decoder
 from gpuisa.codec.encoder import EncodeError, get_encoder
 
@@ -46,7 +47,7 @@ def test_round_trip_where_llvm_agrees(llvm_mc, arch):
     enc = get_encoder(arch)
     dec = get_decoder(arch)
     checked = ok = 0
-    failures = []
+    failures, refused = [], []
     for p, mine, theirs, same in rows:
         if not same or not mine or mine[0][1] is None or "/*" in mine[0][1]:
             continue
@@ -56,11 +57,18 @@ def test_round_trip_where_llvm_agrees(llvm_mc, arch):
             again = enc.encode_line(d.text).data
         except EncodeError as exc:
             failures.append((d.text, str(exc)))
+            refused.append(d.text)
             continue
         # bits LLVM ignores may differ; the decoded text must be the same
         if dec.decode_at(again + b"\0" * 16, 0).text == d.text:
             ok += 1
         else:
             failures.append((d.text, again.hex()))
+    # llvm-mc-22 prints some words its own assembler rejects (GFX9: an SGPR with a literal or with vcc in a
+    # VOP2 word, "violates constant bus restrictions"): texts that neither assembler takes are no round trip
+    theirs = oracle.assemble(archs.by_name(arch).llvm_target, refused) if refused else []
+    both = [text for text, (data, _) in zip(refused, theirs) if data is None]
+    failures = [f for f in failures if f[0] not in set(both)]
+    checked -= len(both)
     assert checked > 300
     assert ok / checked >= 0.97, failures[:5]

@@ -148,6 +148,12 @@ def _acc(spec: dict, fields: dict[str, int]) -> bool:
     return bool(acc) and bool(fields.get(acc[0], 0) & acc[1])
 
 
+def _returning(plan: dict, fields: dict[str, int]) -> bool:
+    """An atomic whose return bit (GLC/SC0) is set: it prints VDST first."""
+    ret = plan.get("ret")
+    return ret is not None and bool(fields.get(ret["f"], 0) & ret.get("bit", -1))
+
+
 def _is_immediate(spec: dict, fields: dict[str, int]) -> bool:
     """A 9-bit source field selecting an inline constant or the literal (not a register)."""
     if spec.get("k") != "src" or spec.get("f") not in fields:
@@ -458,14 +464,25 @@ class Decoder:
                     t = None if tv is None or (t is None and "{}" in tv) else tv.replace("{}", t or "")
             elif kind == "vreg":
                 v = fields[spec["f"]]
-                t = opd.reg_text("a" if _acc(spec, fields) else spec.get("c", "v"), v, spec["n"])
-                if v + spec["n"] > 256 and not spec.get("past_ok"):  # a register tuple past the last VGPR: LLVM
-                    # rejects the word (not an image's data as first decoded: ``image.py``)
-                    t = None
-                if v >= 128 and "note" in spec:
+                acc = _acc(spec, fields)
+                t = opd.reg_text("a" if acc else spec.get("c", "v"), v, spec["n"])
+                if v + spec["n"] > 256 and not (self.gfx == "GFX9" and not acc and spec.get("c", "v") == "v") \
+                        and not spec.get("past_ok"):  # (an image's data as first decoded: ``image.py``)
+                    t = None  # a register tuple past the last VGPR: LLVM rejects the word (llvm-mc-22 prints
+                    # GFX9's VGPR tuples past v255, v[254:257]; AGPR ones it rejects)
+                if t is None:
+                    pass
+                elif v >= 128 and "note" in spec:
                     t += spec["note"]
-                elif v & 1 and "anote" in spec and t is not None:  # an odd first register of an even-aligned tuple (VReg_64_Align2)
-                    t += spec["anote"]
+                elif v & 1 and "anote" in spec and self.gfx == "GFX9" and _returning(plan, fields):
+                    # the data of a returning atomic (gfx90a+, llvm-mc-22): an AGPR tuple prints without a note,
+                    # a VGPR one with VReg_64_Align2 where the non-returning form says AV_64_Align2
+                    t += "" if acc else spec["anote"].replace("'AV_", "'VReg_")
+                elif v & 1 and "anote" in spec:  # an odd first register of an even-aligned tuple (VReg_64_Align2;
+                    t += spec["anote"].replace("'VReg_", "'AReg_") if acc else spec["anote"]  # AReg_ for AGPRs)
+                elif acc and not self.features.accvgpr_memory and not entry.encoding.startswith("VOP"):
+                    # gfx908: an AGPR in a memory instruction prints with llvm-mc-22's note of the VGPR class
+                    t += f"/*Invalid register, operand has '{'VGPR_32' if spec['n'] == 1 else 'VReg_%d' % (32 * spec['n'])}' register class*/"
             elif kind == "imm":
                 f = enc.field(spec["f"])
                 v = fields[spec["f"]]
@@ -525,10 +542,16 @@ class Decoder:
         ret = plan.get("ret")
         if ret is not None and fields.get(ret["f"], 0) & ret.get("bit", -1) and texts:  # an atomic returning the old value: VDST first
             v = fields[ret["dst"]]
+            if _acc(ret, fields) and not self.features.accvgpr_memory:  # gfx908: an AGPR returned (llvm-mc-22)
+                base.error = f"{entry.name}: AGPR data of a returning atomic is not valid here"
+                return base
             if v + ret["n"] > 256:
                 base.error = f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})"
                 return base
-            texts[0] = opd.reg_text("a" if _acc(ret, fields) else ret["c"], v, ret["n"]) + ", " + texts[0]
+            note = ""
+            if v & 1 and ret["n"] > 1 and not _acc(ret, fields) and self.gfx == "GFX9" and any("anote" in sp for sp in op_specs):
+                note = f"/*Invalid register, operand has 'VReg_{32 * ret['n']}_Align2' register class*/"  # (llvm-mc-22)
+            texts[0] = opd.reg_text("a" if _acc(ret, fields) else ret["c"], v, ret["n"]) + note + ", " + texts[0]
         mods = list(plan.get("mods0", [])) + mods_extra + rdna.gfx12_scale_offset(self, entry, word)
         typed = (entry.encoding == "MTBUF" or (entry.encoding == "VBUFFER" and entry.name.startswith("tbuffer_"))) and "format" in self.named
         if typed:

@@ -220,6 +220,8 @@ def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     d = dec.named["dpp_gfx9"]
     key = f"{entry.name}|{entry.encoding}"
     mn = d["mn"].get(key)
+    if mn is None and len(buf) - off >= 8 and dec.features.accvgpr_memory:
+        return _dp_alu_dpp_text(dec, entry, word, int.from_bytes(buf[off + 4:off + 8], "little"))
     if mn is None or len(buf) - off < 8:
         return None, 4
     dpp = int.from_bytes(buf[off + 4:off + 8], "little")
@@ -233,6 +235,33 @@ def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     if dpp >> 19 & 1:
         mods.append("bound_ctrl:1")
     return join(mn, texts, mods), 8
+
+
+def _dp_alu_dpp_text(dec, entry, word: int, dpp: int) -> tuple[str | None, int]:
+    """gfx90a+: the DPP form of a VOP1/VOP2 instruction with a 64-bit source (v_fmac_f64, v_ceil_f64,
+    v_cvt_i32_f64, v_mov_b64, ...), which the probed ``dpp_gfx9`` table lacks (its probe compares with the e32
+    text, whose note on an odd tuple names VS_64_Align2).  As llvm-mc-22 prints them: ``<name>_dpp``, notes
+    naming VReg_64_Align2, each source's neg/abs bits (20-23) as ``-|x|``, ``row_newbcast:N`` for dpp_ctrl
+    0x150..0x15f and ``/* DP ALU dpp only supports row_newbcast */`` in place of any other dpp_ctrl."""
+    from .special import _dpp_parts
+
+    ops = dec.plans.get(f"{entry.name}|{entry.encoding}", {}).get("ops", [])
+    if entry.encoding not in ("VOP1", "VOP2") or not any(sp.get("f") == "SRC0" and sp.get("n") == 2 for sp in ops):
+        return None, 4
+    got = _dpp_parts(dec, entry, word, dpp & 0xFF)
+    if got is None or (got[3] is None and dpp >> 22 & 3) or ("_f" not in entry.name and dpp >> 20 & 15):
+        return None, 4  # neg/abs bits of a missing src1, or of an integer move (v_mov_b64): rejected
+    texts = [x.replace("'VS_64_Align2'", "'VReg_64_Align2'") for x in got[0]]
+    for i, bit in ((got[2], 20), (got[3], 22)):
+        if i is not None:
+            neg, ab = dpp >> bit & 1, dpp >> (bit + 1) & 1
+            texts[i] = ("-" if neg else "") + (f"|{texts[i]}|" if ab else texts[i])
+    ctrl = (dpp >> 8) & 0x1FF
+    mods = got[1] + [f"row_newbcast:{ctrl & 15}" if ctrl >> 4 == 0x15 else "/* DP ALU dpp only supports row_newbcast */",
+                     f"row_mask:0x{dpp >> 28:x}", f"bank_mask:0x{(dpp >> 24) & 15:x}"]
+    if dpp >> 19 & 1:
+        mods.append("bound_ctrl:1")
+    return join(entry.name + "_dpp", texts, mods), 8
 
 
 # -- loads into LDS ---------------------------------------------------------------------------------

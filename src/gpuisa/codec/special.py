@@ -95,15 +95,12 @@ def fallback(dec, entry, spec, fields, plan) -> str | None:
         v = fields.get("SSRC1", fields.get("SIMM16", 0))  # s_set_gpr_idx_on / _mode's mode, probed (gfx9.py)
         return dec.named["gpr_idx"][v] if v < 256 else f"0x{v:x}"
     if dec.gfx == "GFX9" and spec.get("k") == "ssrc" and spec.get("n", 1) > 2 and spec.get("f") in fields:
-        # GFX9: a 4/8/16-dword scalar operand on a 64-bit special register prints its name and LLVM's note
-        from . import operands as opd
-
+        # GFX9: a 4/8/16-dword scalar operand on a 64-bit special register (flat_scratch, xnack_mask, vcc,
+        # exec): llvm-mc-22 rejects the word (LLVM 19 printed the name with an ``Invalid register`` note);
+        # null still prints (probed: s_load_dwordx4/x8/x16, s_buffer_load_dwordx8, s_atomic_cmpswap_x2)
         v = fields[spec["f"]] * spec.get("s", 1)
         if v == 125:
-            return "null"  # printed without a note (probed: s_load_dwordx8/x16 on gfx908)
-        name = opd.PAIRS["GFX9"].get(v)
-        if name is not None:
-            return f"{name}/*Invalid register, operand has 'SReg_{32 * spec['n']}' register class*/"
+            return "null"
     return None
 
 
