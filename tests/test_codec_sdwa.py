@@ -77,9 +77,11 @@ def test_hand_decoded_sdwa_words_match_llvm(llvm_mc, arch, word, want):
 from gpuisa.codec import vop3dpp  # noqa: E402
 
 DPP_TARGETS = ["rdna3", "rdna3.5", "rdna4"]
-# measured on this sample (600 words, seed 4): 100.0 on all three; 3,000 words (seed 4): 100.0 on all three
+# measured with llvm-mc-22 on this sample (600 words, seed 4): 99.5 (rdna3, rdna3.5), 99.83 (rdna4); left: GFX11
+# compares whose op_sel names a missing operand and that LLVM rejects (v_cmpx_ge_i16 v248, v_cmp_eq_u16 v131),
+# a negated f16 inline constant printed neg(3) (gfx1100), |0xb1| for an f32 source printed |49| by us (gfx1200)
 # (a literal source is read from the dword after the DPP one, as LLVM 22's disassembler reads it)
-DPP_FLOOR = {"rdna3": 99.5, "rdna3.5": 99.5, "rdna4": 99.3}
+DPP_FLOOR = {"rdna3": 99.3, "rdna3.5": 99.3, "rdna4": 99.5}
 
 
 def _mine12(arch: str, word: bytes, i: int = 0) -> str | None:

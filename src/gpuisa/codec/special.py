@@ -320,8 +320,9 @@ def _dpp_parts(dec, entry, word: int, vgpr: int):
         return None
     texts, mods = list(parts[0]), list(parts[1])
     ops = dec.plans[f"{entry.name}|{entry.encoding}"]["ops"]
-    i0 = next((k for k, sp in enumerate(ops) if sp.get("f") == "SRC0"), None)
-    i1 = next((k for k, sp in enumerate(ops) if sp.get("f") == "VSRC1"), None)
+    # (a true16 source of GFX11 is a per-value table of its field, ``.l``/``.h``: it takes neg/abs too)
+    i0 = next((k for k, sp in enumerate(ops) if sp.get("f") == "SRC0" or "SRC0" in sp.get("table", {})), None)
+    i1 = next((k for k, sp in enumerate(ops) if sp.get("f") == "VSRC1" or "VSRC1" in sp.get("table", {})), None)
     if i0 is not None:
         texts[i0] = texts[i0].replace("'VS_32_Lo128'", "'VGPR_32_Lo128'")
     return texts, mods, i0, i1
@@ -370,7 +371,11 @@ def dpp16_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     for k, neg, ab in ((i0, bits & 1, bits & 2), (i1, bits & 4, bits & 8)):
         if k is not None:
             t = texts[k]
-            t = f"|{t}|" if ab else t
+            if ab and k == i1 and dec.arch == "rdna4" and entry.name == "v_cndmask_b32" and k + 1 < len(texts):
+                # gfx1200 (llvm-mc-22): src1's closing bar comes after the carry-in, ``|v143, vcc_lo|``
+                t = f"|{t}, {texts.pop(k + 1)}|"
+            else:
+                t = f"|{t}|" if ab else t
             texts[k] = "-" + t if neg else t
     mods += [ctrl, f"row_mask:0x{dpp >> 28:x}", f"bank_mask:0x{(dpp >> 24) & 15:x}"]
     if dpp >> 19 & 1:
