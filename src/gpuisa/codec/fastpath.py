@@ -63,6 +63,7 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
     enc = dec.tables.encodings[entry.encoding]
     uses, tied = plan_field_uses(plan)
     busy = set(plan.get("bad", {})) | set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | tied
+    busy |= set(plan.get("alt", {}))  # a field whose value selects another operand list (SADDR off) keys it
     # operands whose register count depends on other fields: cut too, the count is kept per template
     counted = {c["op"] for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ())
                if plan["ops"][c["op"]].get("k") == "vreg" and "note" not in plan["ops"][c["op"]]}
