@@ -235,8 +235,8 @@ class Decoder:
             return _fmt_imm(v, f.width, spec["hex"], spec["signed"])
         tsize, is_float = operand_type(entry.mnemonic)
         v *= spec.get("s", 1)
-        if v == opd.LITERAL and spec.get("s", 1) == 1:
-            return False
+        if (v == opd.LITERAL or (v == opd.LITERAL64 and self.features.literal64)) and spec.get("s", 1) == 1:
+            return False  # (its text comes from the dwords after the instruction)
         cnt = spec["n"]
         if kind == "ssrc" and entry.encoding == "SMEM" and rdna.smem_null(self, spec, v):
             return False  # printed with the offset's value (``rdna.smem_null_offset``)
@@ -433,7 +433,7 @@ class Decoder:
                         base.error = "truncated literal: 8 more bytes needed"
                         return base
                     lit64 = int.from_bytes(buf[off + size:off + size + 8], "little")
-                    t = opd.literal64_token(lit64, osize == 64 and is_float)
+                    t = opd.literal64_token(lit64, osize == 64 and is_float, osize)
                 elif v == opd.LITERAL and spec.get("s", 1) == 1:
                     if spec["f"] in self.named.get("no_literal", {}).get(f"{entry.name}|{entry.encoding}", ()):
                         base.error = f"{entry.name}: a literal is not allowed in field {spec['f']}"  # GFX9 (gfx9.py)

@@ -145,11 +145,13 @@ def literal_token(lit: int, ltype: str) -> str:
     return f"lit(0x{lit:x})" if inline32(lit) else f"0x{lit:x}"
 
 
-def literal64_token(lit: int, f64: bool) -> str:
+def literal64_token(lit: int, f64: bool, size: int = 64) -> str:
     """A gfx1250 64-bit literal as LLVM 22 prints it (probed): ``lit64(0x..)`` where a 32-bit literal would
-    have held it, an f64 operand's inline value by its name, else hex."""
+    have held it, an f64 operand's inline value by its name, else hex (a 32-bit operand's: its low half)."""
     if lit < (1 << 32):
         return f"lit64(0x{lit:x})"
+    if size != 64:
+        return f"0x{lit & 0xFFFFFFFF:x}"
     if f64 and lit & 0xFFFFFFFF == 0 and (lit >> 32) in FLOAT_BITS[64]:
         return FLOAT_BITS[64][lit >> 32]
     return f"0x{lit:x}"

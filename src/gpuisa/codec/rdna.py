@@ -458,14 +458,14 @@ def smem_null_offset_ops(gfx: str, ops: list[str], specs: list[dict], mods: list
     return ops[:k] + ["null"] + ops[k + 1:], mods + [f"offset:{ops[k].strip()}"]
 
 
-# gfx1200 (llvm-mc-22, probed): a buffer offset (VBUFFER IOFFSET, s_buffer_* and s_atc_probe_buffer IOFFSET) is
+# GFX12 (gfx1200 and gfx1250, llvm-mc-22, probed): a buffer offset (VBUFFER IOFFSET, s_buffer_* and s_atc_probe_buffer IOFFSET) is
 # 24-bit unsigned below 2**23: with bit 23 set the word does not decode; GFX12 flat/global/scratch words print
 # bit 48 as ``scale_offset`` (a field the layout tables do not name).
 GFX12_SCALE_OFFSET_BIT = {"VFLAT": 48, "VGLOBAL": 48, "VSCRATCH": 48}
 
 
 def gfx12_buffer_offset_error(dec, entry, fields: dict[str, int]) -> str | None:
-    if dec.arch != "rdna4" or not (entry.encoding == "VBUFFER" or
+    if dec.features.encoding_family != "GFX12" or not (entry.encoding == "VBUFFER" or
                                    (entry.encoding == "SMEM" and "buffer" in entry.name)):
         return None
     if fields.get("IOFFSET", 0) & 0x800000:
@@ -475,6 +475,6 @@ def gfx12_buffer_offset_error(dec, entry, fields: dict[str, int]) -> str | None:
 
 def gfx12_scale_offset(dec, entry, word: int) -> list[str]:
     bit = GFX12_SCALE_OFFSET_BIT.get(entry.encoding)
-    if dec.arch != "rdna4" or bit is None or not (word >> bit) & 1:
+    if dec.features.encoding_family != "GFX12" or bit is None or not (word >> bit) & 1:
         return []
     return ["scale_offset"]
