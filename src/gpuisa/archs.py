@@ -80,6 +80,14 @@ def resolve_arch(text: str) -> Arch:
     raise UnknownArch(f"unknown architecture {text!r}{hint} (allowed: {allowed}, or a gfx target such as gfx942)")
 
 
+def resolve_amd(text: str) -> Arch:
+    """``resolve_arch`` limited to AMD's architectures (PTX and other vendors' ISAs refused with the list)."""
+    a = resolve_arch(text)
+    if a.vendor != "AMD":
+        raise UnknownArch(f"{text!r} is not an AMD architecture (allowed: {', '.join(arch_names())})")
+    return a
+
+
 def by_name(name: str) -> Arch:
     return _BY_KEY[name]
 
