@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import re
 
+from . import instances_typed
 from .match import dot_tokens
 
 SHAPE_RE = re.compile(r"^\.m(\d+)n(\d+)k(\d+)$")
@@ -149,8 +150,6 @@ def _data_regs(toks: list[str], regs: Regs, count: int) -> str:
 
 def operand_text(form: dict, opcode: str, rng: random.Random | None = None, with_optional: bool = False) -> str:
     """Operands of ``opcode`` (an opcode of ``form``) under the shaped strategy."""
-    from . import instances
-
     toks = dot_tokens(opcode)
     head = toks[0]
     regs = Regs()
@@ -160,7 +159,7 @@ def operand_text(form: dict, opcode: str, rng: random.Random | None = None, with
     for p in pats:
         special = _special(form, p, toks, frags, regs)
         if special is None:
-            special = instances.operand_text({**form, "operands": [p]}, opcode, "typed", rng or random.Random(0))
+            special = instances_typed.operand_text({**form, "operands": [p]}, opcode, "typed", rng or random.Random(0))
         out.append(special)
     return ", ".join(out)
 
@@ -193,22 +192,9 @@ def _special(form: dict, p: dict, toks: list[str], frags: dict, regs: Regs) -> s
     if head in ("ldmatrix", "stmatrix") and name == "r":
         return regs.vec(_matrix_count(toks))
     if head == "tcgen05":
-        if kind == "mem":
-            return "[" + regs.one("r") + "]"
-        if name == "r":
-            return regs.vec(_tcgen05_count(toks))
-        if name == "redval":
-            return regs.one("r")
-        if name in ("a-desc", "b-desc", "zero-column-mask-desc"):
-            return regs.one("rd")
-        if name == "idesc":
-            return regs.one("r")
-        if name == "enable-input-d":
-            return regs.one("p")
-        if name in ("scale-input-d", "immhalfsplitoff"):
-            return "1"
-        if name == "disable-output-lane":
-            return regs.vec(8 if ".cta_group::2" in toks else 4, "r")
+        tcgen05 = _tcgen05_operand(name, kind, toks, regs)
+        if tcgen05 is not None:
+            return tcgen05
     if head in ("tex", "tld4", "suld", "sust"):
         return _texture(p, toks, regs)
     if head == "call":
@@ -219,6 +205,25 @@ def _special(form: dict, p: dict, toks: list[str], frags: dict, regs: Regs) -> s
         dims = next((TENSOR_DIMS[t] for t in toks if t in TENSOR_DIMS), 1)
         return "[" + regs.one("rd") + ", " + regs.vec(dims, "r") + "]"
     return _misc(p, toks, regs)
+
+
+def _tcgen05_operand(name: str, kind: str, toks: list[str], regs: Regs) -> str | None:
+    """Tensor-memory addresses and vectors, matrix descriptors and flags of a tcgen05 instruction."""
+    if kind == "mem":
+        return "[" + regs.one("r") + "]"
+    if name == "r":
+        return regs.vec(_tcgen05_count(toks))
+    if name in ("redval", "idesc"):
+        return regs.one("r")
+    if name in ("a-desc", "b-desc", "zero-column-mask-desc"):
+        return regs.one("rd")
+    if name == "enable-input-d":
+        return regs.one("p")
+    if name in ("scale-input-d", "immhalfsplitoff"):
+        return "1"
+    if name == "disable-output-lane":
+        return regs.vec(8 if ".cta_group::2" in toks else 4, "r")
+    return None
 
 
 FIXED_SIZES = {"discard": "128", "applypriority": "128", "fence": "128", "tensormap": "128"}

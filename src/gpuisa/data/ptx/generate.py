@@ -28,7 +28,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from gpuisa.ptx import grammar, instances, ptxas
+from gpuisa.ptx import grammar, instances, instances_typed, ptxas
 from gpuisa.data.ptx import families
 from gpuisa.data.ptx.grammar_fixes import FIXES
 
@@ -247,7 +247,7 @@ def _mark_vectors(entry: dict, accepted: list[str]) -> None:
     required = [p for p in entry["operands"] if not p["optional"]]
     vec_at = None
     for text in accepted:
-        ops = instances._split(text.rstrip(";").partition(" ")[2])
+        ops = instances.split_operands(text.rstrip(";").partition(" ")[2])
         here = {i for i, o in enumerate(ops) if o.startswith("{") and "," in o}
         vec_at = here if vec_at is None else vec_at & here
     for i in sorted(vec_at or ()):
@@ -433,7 +433,7 @@ def _permutations(opcode: str) -> list[str]:
     """Reorderings of an opcode that keep the head and the relative order of its type tokens."""
     toks = instances.dot_tokens(opcode)
     head, rest = toks[:1], toks[1:]
-    is_type = [bool(instances.TYPE_RE.match(t)) or t == ".pred" for t in rest]
+    is_type = [bool(instances_typed.TYPE_RE.match(t)) or t == ".pred" for t in rest]
     mods = [t for t, ty in zip(rest, is_type) if not ty]
     types = [t for t, ty in zip(rest, is_type) if ty]
     out = []
@@ -486,7 +486,7 @@ def measure_optional_last_operand(tool: str, forms: list[dict], cache: ptxas.Cac
         accepted = sorted(acc)
         for ci in accepted[::max(1, len(accepted) // 8)][:8]:
             text = _instance_text(f, f["_combos"][ci][0], f["operand_strategy"], ci)
-            ops = instances._split(text.rstrip(";").partition(" ")[2])
+            ops = instances.split_operands(text.rstrip(";").partition(" ")[2])
             lines.append(f["_combos"][ci][0] + " " + ", ".join(ops[:-1]) + ";")
             owners.append(fi)
             targets.append(max(acc[ci], key=target_key))
