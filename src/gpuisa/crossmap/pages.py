@@ -1,8 +1,10 @@
-"""Page extender: the "related" section (AMD pages: related PTX concepts; PTX pages: related AMD
-instructions per architecture), each entry with its relation, restriction and proof figures.
+"""Page extender: the "related" section, from the ISA registry's relations (``isas.related``); this module
+answers the AMD <-> PTX pair (AMD pages: related PTX concepts; PTX pages: related AMD instructions per
+architecture), each entry with its relation, restriction and proof figures.
 
-Entry: {vendor, isa, name, form, relation, restriction, checked: {vectors, agreed, counterexample}}
-plus ``error_bound``/``sequence``/``note``/``archs`` where they apply; ``checked`` is None when the
+Entry: {vendor, isa, name, form, this_form, archs, relation, restriction, checked: {vectors, agreed,
+counterexample}} plus ``error_bound``/``sequence``/``note`` where they apply: ``isa``/``vendor``/``name``/
+``form``/``archs`` name the other ISA's side, ``this_form`` the page's own; ``checked`` is None when the
 relation was not run (a listed sequence) or the proofs file lacks it.
 """
 
@@ -33,7 +35,7 @@ def related_for_amd(name: str, arch: str | None) -> list[dict]:
         if arch and arch not in rel["amd"]["archs"]:
             continue
         out.append({"vendor": "NVIDIA", "isa": "ptx", "name": rel["ptx"]["name"], "form": rel_data.ptx_text(rel),
-                    "amd_form": rel["amd"]["form"], **_common(rel)})
+                    "this_form": rel["amd"]["form"], "archs": ["ptx"], **_common(rel)})
     return out
 
 
@@ -41,23 +43,27 @@ def related_for_ptx(name: str) -> list[dict]:
     out = []
     for rel in rel_data.for_ptx(name):
         out.append({"vendor": "AMD", "isa": "amdgpu", "name": rel["amd"]["name"], "form": rel["amd"]["form"],
-                    "archs": rel["amd"]["archs"], "ptx_form": rel_data.ptx_text(rel), **_common(rel)})
+                    "archs": rel["amd"]["archs"], "this_form": rel_data.ptx_text(rel), **_common(rel)})
     for item in rel_data.ptx_only():
         if item["name"] == name:
             out.append({"vendor": "AMD", "isa": "amdgpu", "name": None, "form": None, "archs": [],
-                        "ptx_form": item["ptx"], "relation": "no single counterpart", "restriction": None,
+                        "this_form": item["ptx"], "relation": "no single counterpart", "restriction": None,
                         "domain": None, "error_bound": None,
                         "sequence": {"side": "amd", "steps": item["amd_sequence"]} if item["amd_sequence"] else None,
                         "note": item["note"], "checked": None})
     return out
 
 
+def related(isa: str, name: str, arch: str | None = None) -> list[dict]:
+    """The registry's hook for the AMD <-> PTX pair (``isas.related``): entries for a page of ``isa``."""
+    if isa == "ptx":
+        return related_for_ptx(name)
+    return related_for_amd(name, arch) if isa == "amdgpu" else []
+
+
 def extend(page: dict) -> None:
-    if page.get("isa") == "ptx":
-        related = related_for_ptx(page.get("name", ""))
-    elif page.get("vendor") == "AMD":
-        related = related_for_amd(page.get("name", ""), page.get("arch"))
-    else:
-        return
-    if related:
-        page["related"] = related
+    from ..isas import related as registry_related
+
+    entries = registry_related(page.get("isa") or "", page.get("name", ""), page.get("arch"))
+    if entries:
+        page["related"] = entries

@@ -1,26 +1,29 @@
-"""The Related section: PTX concepts on AMD pages, AMD instructions on PTX pages (text and rich)."""
+"""The Related section (text and rich): the instructions of other ISAs that have a relation to this one.
+
+Entries come from the ISA registry's relations (``isas.related``); each names its ISA, and the section
+title names every ISA that appears ("Related PTX concepts", "Related AMD instructions").
+"""
 
 from __future__ import annotations
 
 from ..crossmap.render_words import proof_words
+from ..isas import related_isas
 
 
-def _title(page: dict) -> str:
-    return "Related AMD instructions" if page.get("isa") == "ptx" else "Related PTX concepts"
+def title(page: dict) -> str:
+    labels = [i.related_label for i in related_isas(page.get("related") or [])]
+    return "Related " + (" and ".join(labels) if labels else "instructions")
 
 
 def _line(page: dict, e: dict) -> list[str]:
-    if page.get("isa") == "ptx":
-        head = e["form"] or "(none)"
-        if e.get("archs"):
-            head += f"  [{', '.join(e['archs'])}]"
-        other = e.get("ptx_form")
-    else:
-        head = e["form"]
-        other = e.get("amd_form")
-    lines = [f"{head} - {e['relation']}" + (f" (for {other})" if other and page.get("isa") != "ptx" else "")]
-    if page.get("isa") == "ptx" and other:
-        lines[0] += f" (for {other})"
+    head = e.get("form") or "(none)"
+    many = len({x.get("isa") for x in page.get("related") or [] if isinstance(x, dict)}) > 1
+    if many:
+        head = f"{e.get('isa')}: {head}"
+    archs = [a for a in e.get("archs") or [] if a != e.get("isa")]  # a virtual ISA's one "architecture" is itself
+    if archs:
+        head += f"  [{', '.join(archs)}]"
+    lines = [f"{head} - {e['relation']}" + (f" (for {e['this_form']})" if e.get("this_form") else "")]
     if e.get("restriction"):
         lines.append(f"restriction: {e['restriction']}")
     if e.get("error_bound"):
@@ -40,7 +43,7 @@ def text_lines(page: dict) -> list[str]:
     related = page.get("related") or []
     if not related:
         return []
-    out = [f"{_title(page)}:"]
+    out = [f"{title(page)}:"]
     for e in related:
         first, *rest = _line(page, e)
         out.append("  " + first)
@@ -54,7 +57,7 @@ def print_rich(page: dict, console) -> None:
     related = page.get("related") or []
     if not related:
         return
-    console.print(Text(_title(page), style="bold cyan"))
+    console.print(Text(title(page), style="bold cyan"))
     for e in related:
         first, *rest = _line(page, e)
         console.print(Text("  " + first, style="bold"))

@@ -1,6 +1,5 @@
-"""Parts of an instruction page computed from the store: relation cards (AMD <-> PTX, both ways),
-per-generation opcodes of every encoding with the fields that changed, the compact PTX forms table,
-and links to the vendors' documents (addresses only)."""
+"""Parts of an instruction page computed from the store: per-generation opcodes of every encoding with the
+fields that changed, the compact PTX forms table, and links to the vendors' documents (addresses only)."""
 
 from __future__ import annotations
 
@@ -24,40 +23,6 @@ def doc_links(page: dict) -> list[dict]:
         out.append({"title": f"LLVM: AMDGPU {gfx} instruction syntax",
                     "url": f"https://llvm.org/docs/AMDGPU/AMDGPUAsm{gfx}.html"})
     return out
-
-
-def _figures(checked) -> str:
-    if not isinstance(checked, dict) or not checked.get("vectors"):
-        return "not executed by the prover"
-    where = ", ".join(archs.by_name(a).title for a in checked.get("archs") or [] if a in archs.arch_names())
-    text = f"{checked.get('agreed', 0):,} of {checked['vectors']:,} random inputs agree"
-    return text + (f" ({where})" if where else "")
-
-
-def relation_cards(page: dict, present: set[str], form_anchor=None) -> list[dict]:
-    """One card per relation of this page, linking to the other side's page (on PTX pages: to the form's row,
-    ``form_anchor(name, text)`` naming it)."""
-    cards = []
-    for r in page.get("related") or []:
-        if not isinstance(r, dict) or not r.get("name"):
-            continue
-        if r.get("isa") == "ptx":  # this is an AMD page
-            amd_form, ptx_form = r.get("amd_form"), r.get("form")
-            other_arch = "ptx"
-            fragment = (form_anchor(r["name"], ptx_form) if form_anchor and ptx_form else None) or "forms"
-        else:
-            have = [a for a in archs.newest_first([a for a in r.get("archs") or [] if a in present])]
-            other_arch, fragment = (page["arch"] if page["arch"] in have else (have[0] if have else None)), "relations"
-            amd_form, ptx_form = r.get("form"), r.get("ptx_form")
-        checked = r.get("checked") or {}
-        cx = checked.get("counterexample") if isinstance(checked, dict) else None
-        cards.append({"name": r["name"], "arch": other_arch, "fragment": fragment, "vendor": r.get("vendor"),
-                      "amd_form": amd_form, "ptx_form": ptx_form, "relation": r.get("relation"),
-                      "restriction": r.get("restriction"), "domain": r.get("domain"),
-                      "error_bound": r.get("error_bound"), "sequence": r.get("sequence"), "note": r.get("note"),
-                      "figures": _figures(checked), "counterexample": cx,
-                      "archs": [archs.by_name(a).title for a in r.get("archs") or [] if a in archs.arch_names()]})
-    return cards
 
 
 def field_changes(a, b) -> list[str]:

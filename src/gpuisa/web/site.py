@@ -24,6 +24,7 @@ from ..render.html import format_note, layout_svg, slug_ok
 from ..sources.derive import CATEGORY_TITLES
 from ..store import Store
 from . import instruction as inst_parts
+from .relations import relation_cards
 from .search import SearchIndex
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -367,7 +368,7 @@ class Site:
                                      for o in form_operands if o["name"] not in names)]
         return {"title": f"{name} · {page['arch_title']}", "page": page, "diagrams": diagrams, "gens": gens,
                 "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)],
-                "cards": inst_parts.relation_cards(page, set(self.arch_names), self.form_anchor), "forms": forms,
+                "cards": relation_cards(page, set(self.arch_names), self.form_anchor), "forms": forms,
                 "operands": operands,
                 "enc_gens": enc_gens, "docs": inst_parts.doc_links(page),
                 "target_text": inst_parts.target_range(page.get("targets") or [], inst_parts.all_targets(page.get("forms")))

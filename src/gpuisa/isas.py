@@ -1,0 +1,174 @@
+"""Registry of instruction-set architectures (ISAs): AMD's native ISA, NVIDIA's PTX, and room for more.
+
+``archs.py`` knows the architectures (generations, gfx targets, features); this module knows the ISAs
+they belong to (``Arch.isa`` is an ISA key here) and what each ISA can do.  Everything that offers a
+choice of ISA reads it: the CLI's ``--isa`` choices, the web API's validation and OpenAPI enums, the
+search, the documentation look-up and the Related sections, so a new ISA is one ``register`` call (see
+ARCHITECTURE.md, "Adding an ISA").
+
+Hooks are callables or ``"package.module:function"`` strings imported on first use: importing this
+module imports nothing else of the package (the CLI builds its parsers from it at start-up).
+
+Relations between two ISAs are registered as a pair and a hook; a page's Related section is what every
+pair that includes its ISA answers (``related``), each entry naming the other ISA in ``isa``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Union
+
+from .errors import UserError
+
+Hook = Union[str, Callable[..., Any]]
+
+# Capability names a hook may be registered under (``Isa.capabilities``):
+#   eval     (args) -> int            ``gpuisa eval --isa KEY``: run one instruction's semantics
+#   coverage (args) -> int            ``gpuisa coverage semantics --isa KEY``
+#   doc      (store, opcode, arch)    ``gpuisa doc`` / ``/api/asm/KEY/OPCODE``: a compiler opcode's documentation
+#   encode, decode, check, timing     what the ISA offers (the AMD codec, the PTX checker, llvm-mca timing)
+CAPABILITIES = ("eval", "coverage", "doc", "encode", "decode", "check", "timing")
+
+
+class UnknownIsa(UserError):
+    """An ISA name that is not registered (one line, with the allowed keys)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Isa:
+    """One instruction set: what the CLI, the web API, the search and the Related sections need of it."""
+
+    key: str  # the ``isa`` of its architectures, store rows and pages: amdgpu, ptx
+    title: str  # AMD GPU ISA
+    short: str  # AMD: how relation cards and section titles name this side
+    vendor: str  # AMD
+    kind: str  # native (machine code of generations) | virtual (one portable ISA)
+    related_label: str  # words for this ISA's entries in another page's Related section: "AMD instructions"
+    aliases: tuple[str, ...] = ()  # other spellings accepted where a user names the ISA
+    capabilities: dict[str, Hook] = field(default_factory=dict)  # CAPABILITIES -> hook
+    # (store, name, arch, isa) -> page dict; the default builds it from the store (``gpuisa build``)
+    page: Hook = "gpuisa.pages:build_page"
+    # (store) -> [{"name", "arch", "summary"}]: instructions the store does not hold (None: the store has them)
+    instructions: Hook | None = None
+    # architecture names outside archs.py (an ISA whose pages are not built from archs.py's architectures)
+    own_archs: tuple[str, ...] = ()
+
+    def arch_names(self) -> list[str]:
+        """This ISA's architectures: archs.py's (oldest first), else ``own_archs``."""
+        if self.own_archs:
+            return list(self.own_archs)
+        from . import archs
+
+        return archs.generation_order([a.name for a in archs.ALL_ARCHS if a.isa == self.key])
+
+    def can(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    def hook(self, capability: str) -> Callable[..., Any]:
+        """The callable registered for ``capability`` (UserError where this ISA lacks it)."""
+        if capability not in self.capabilities:
+            have = ", ".join(keys(capability)) or "none"
+            raise UserError(f"{capability} is not available for the {self.key} ISA (available for: {have})")
+        return load(self.capabilities[capability])
+
+    def build_page(self, store, name: str, arch: str | None = None) -> dict:
+        return load(self.page)(store, name, arch, self.key)
+
+
+def load(hook: Hook) -> Callable[..., Any]:
+    """A hook's callable: itself, or ``module:function`` imported now."""
+    if callable(hook):
+        return hook
+    module, _, attr = hook.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions", aliases=("amd", "amdgcn"),
+             capabilities={"eval": "gpuisa.semantics.cli:eval_amd", "coverage": "gpuisa.semantics.cli:coverage_amd",
+                           "doc": "gpuisa.doclookup.amd:amd_doc", "encode": "gpuisa.codec.cli:cmd_encode",
+                           "decode": "gpuisa.codec.cli:cmd_decode", "timing": "gpuisa.timing:extend"})
+PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
+          capabilities={"eval": "gpuisa.semantics.cli:eval_ptx", "coverage": "gpuisa.semantics.cli:coverage_ptx",
+                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "check": "gpuisa.ptx.check:check_instruction"})
+
+_ISAS: dict[str, Isa] = {i.key: i for i in (AMDGPU, PTX)}
+# (isa a, isa b) -> hook (this isa, name, arch) -> entries naming the other ISA
+_RELATIONS: dict[tuple[str, str], Hook] = {("amdgpu", "ptx"): "gpuisa.crossmap.pages:related"}
+
+
+def all_isas() -> list[Isa]:
+    return list(_ISAS.values())
+
+
+def keys(capability: str | None = None) -> list[str]:
+    """Registered ISA keys (those with ``capability`` where one is named), in registration order."""
+    return [k for k, i in _ISAS.items() if capability is None or i.can(capability)]
+
+
+def get(key: str) -> Isa:
+    return _ISAS[key]
+
+
+def resolve(text: str, capability: str | None = None) -> Isa:
+    """A key or alias, case-insensitive; UnknownIsa (one line, the allowed keys) otherwise."""
+    want = text.strip().lower()
+    allowed = keys(capability)
+    for k in allowed:
+        if want == k or want in _ISAS[k].aliases:
+            return _ISAS[k]
+    what = f"ISA with {capability}" if capability else "ISA"
+    raise UnknownIsa(f"unknown {what} {text[:40]!r} (allowed: {', '.join(allowed)})")
+
+
+def of_arch(arch: str) -> Isa:
+    """The ISA an architecture name belongs to."""
+    for i in _ISAS.values():
+        if arch in i.own_archs:
+            return i
+    from . import archs
+
+    return _ISAS[archs.by_name(arch).isa]
+
+
+def register(isa: Isa, relations: dict[str, Hook] | None = None) -> Isa:
+    """Add ``isa`` (and its relations: other ISA key -> hook (this isa, name, arch) -> entries)."""
+    if isa.key in _ISAS:
+        raise ValueError(f"ISA {isa.key!r} is registered already")
+    _ISAS[isa.key] = isa
+    for other, hook in (relations or {}).items():
+        _RELATIONS[(isa.key, other)] = hook
+    return isa
+
+
+def unregister(key: str) -> None:
+    _ISAS.pop(key, None)
+    for pair in [p for p in _RELATIONS if key in p]:
+        del _RELATIONS[pair]
+
+
+@contextlib.contextmanager
+def registered(isa: Isa, relations: dict[str, Hook] | None = None) -> Iterator[Isa]:
+    """``register`` for the length of a ``with`` block (tests, plug-ins tried out)."""
+    register(isa, relations)
+    try:
+        yield isa
+    finally:
+        unregister(isa.key)
+
+
+def related(isa: str, name: str, arch: str | None = None) -> list[dict]:
+    """Entries of every registered relation between ``isa`` and another ISA for instruction ``name``: each
+    names the other side (``isa``, ``vendor``, ``name``, ``form``, ``this_form``, ``archs``) and the relation."""
+    out: list[dict] = []
+    for pair, hook in _RELATIONS.items():
+        if isa in pair and all(k in _ISAS for k in pair):
+            out += load(hook)(isa, name, arch)
+    return out
+
+
+def related_isas(entries: list[dict]) -> list[Isa]:
+    """The registered ISAs ``entries`` (a page's Related section) name, in registration order."""
+    named = {e.get("isa") for e in entries if isinstance(e, dict)}
+    return [i for k, i in _ISAS.items() if k in named]
