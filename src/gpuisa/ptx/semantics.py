@@ -26,12 +26,9 @@ from __future__ import annotations
 
 import re
 
+from . import semantics_cmp, semantics_cvt, semantics_float
 from .match import classify, dot_tokens, split_instruction, split_top
-
-
-class UnsupportedInstruction(ValueError):
-    """An instruction (or form) the evaluator has no semantics for."""
-
+from .unsupported import UnsupportedInstruction
 
 COVERED = ("vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2",
            "vabsdiff2", "vmin2", "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
@@ -221,6 +218,25 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
     vals = [_value(it, inputs) for it in items[1:]]
     src = [_as(v, signed, bits) for v in vals]
     dname = items[0]["name"]
+    if op == "fns":
+        return dname, _fns(vals[0], vals[1], vals[2])
+    if op == "prmt":
+        mode = next((m for m in PRMT_MODES if m in mods), None)
+        return dname, _prmt(vals[0], vals[1], vals[2], mode)
+    if op in ("dp4a", "dp2a"):
+        return dname, _dot(op, toks, vals)
+    result = (_arith(op, mods, vals, src, signed, bits) or _bits(op, mods, vals, src, signed, bits)
+              or _logic(op, mods, vals, src, signed, bits))
+    if result is None:
+        raise UnsupportedInstruction(op)
+    t, out_bits = result
+    return dname, t & _mask(out_bits)
+
+
+def _arith(op: str, mods: set[str], vals: list[int], src: list[int], signed: bool,
+           bits: int) -> tuple[int, int] | None:
+    """(value, result bits) of add/sub/mul/mad (and 24-bit forms), sad, min/max, abs/neg, div/rem."""
+    # None for another op
     out_bits = bits
     if op in ("add", "sub"):
         t = src[0] + src[1] if op == "add" else src[0] - src[1]
@@ -257,7 +273,22 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         t = abs(_signed(vals[0], bits))
     elif op == "neg":
         t = -_signed(vals[0], bits)
-    elif op == "popc":
+    elif op in ("div", "rem"):
+        if src[1] == 0:
+            raise UnsupportedInstruction(f"{op} by zero gives an unspecified value in PTX")
+        q = abs(src[0]) // abs(src[1]) * (-1 if (src[0] < 0) != (src[1] < 0) else 1)
+        t = q if op == "div" else src[0] - q * src[1]
+    else:
+        return None
+    return t, out_bits
+
+
+def _bits(op: str, mods: set[str], vals: list[int], src: list[int], signed: bool,
+          bits: int) -> tuple[int, int] | None:
+    """(value, result bits) of bit counts and fields: popc, clz, brev, bfe, bfi, bfind."""
+    # None for another op
+    out_bits = bits
+    if op == "popc":
         t, out_bits = bin(vals[0] & _mask(bits)).count("1"), 32
     elif op == "clz":
         v = vals[0] & _mask(bits)
@@ -277,7 +308,23 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         a, b, pos, ln = vals[0], vals[1], vals[2] & 0xFF, vals[3] & 0xFF
         m = (_mask(ln) << pos) & _mask(bits) if pos < bits else 0
         t = (b & ~m) | ((a << pos) & m)
-    elif op in ("and", "or", "xor"):
+    elif op == "bfind":
+        v = vals[0] & _mask(bits)
+        if signed and v >> (bits - 1) & 1:
+            v = ~v & _mask(bits)
+        pos = v.bit_length() - 1
+        t, out_bits = (_mask(32) if pos < 0 else (bits - 1 - pos if ".shiftamt" in mods else pos)), 32
+    else:
+        return None
+    return t, out_bits
+
+
+def _logic(op: str, mods: set[str], vals: list[int], src: list[int], signed: bool,
+           bits: int) -> tuple[int, int] | None:
+    """(value, result bits) of and/or/xor/not/cnot, shifts, lop3, bmsk, szext, shf."""
+    # None for another op
+    out_bits = bits
+    if op in ("and", "or", "xor"):
         a, b = vals[0] & _mask(bits), vals[1] & _mask(bits)
         t = a & b if op == "and" else a | b if op == "or" else a ^ b
     elif op == "not":
@@ -296,17 +343,6 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         for i in range(bits):
             idx = ((a >> i) & 1) << 2 | ((b >> i) & 1) << 1 | ((c >> i) & 1)
             t |= ((lut >> idx) & 1) << i
-    elif op in ("div", "rem"):
-        if src[1] == 0:
-            raise UnsupportedInstruction(f"{op} by zero gives an unspecified value in PTX")
-        q = abs(src[0]) // abs(src[1]) * (-1 if (src[0] < 0) != (src[1] < 0) else 1)
-        t = q if op == "div" else src[0] - q * src[1]
-    elif op == "bfind":
-        v = vals[0] & _mask(bits)
-        if signed and v >> (bits - 1) & 1:
-            v = ~v & _mask(bits)
-        pos = v.bit_length() - 1
-        t, out_bits = (_mask(32) if pos < 0 else (bits - 1 - pos if ".shiftamt" in mods else pos)), 32
     elif op == "bmsk":
         a, b = vals[0] & _mask(32), vals[1] & _mask(32)
         a, b = (min(a, 32), min(b, 32)) if ".clamp" in mods else (a & 31, b & 31)
@@ -320,16 +356,9 @@ def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, 
         n = min(n, 32) if ".clamp" in mods else n & 31
         pair = (vals[1] & _mask(32)) << 32 | (vals[0] & _mask(32))
         t = ((pair << n) >> 32) if ".l" in mods else (pair >> n)
-    elif op == "fns":
-        return dname, _fns(vals[0], vals[1], vals[2])
-    elif op == "prmt":
-        mode = next((m for m in PRMT_MODES if m in mods), None)
-        return dname, _prmt(vals[0], vals[1], vals[2], mode)
-    elif op in ("dp4a", "dp2a"):
-        return dname, _dot(op, toks, vals)
     else:
-        raise UnsupportedInstruction(op)
-    return dname, t & _mask(out_bits)
+        return None
+    return t, out_bits
 
 
 def _fns(mask: int, base: int, offset: int) -> int:
@@ -478,29 +507,19 @@ def _dispatch(head: str, toks: list[str], items: list[dict], inputs) -> dict:
         return _value(item, inputs)
 
     if head in ("setp", "set"):
-        from .semantics_cmp import setp_set
-
-        return setp_set(head, toks, items, inputs, read)
+        return semantics_cmp.setp_set(head, toks, items, inputs, read)
     if head in ("selp", "slct"):
-        from .semantics_cmp import select
-
-        return select(head, toks, items, inputs, read)
+        return semantics_cmp.select(head, toks, items, inputs, read)
     if head in ("addc", "subc", "madc") or (head in ("add", "sub", "mad") and ".cc" in toks):
-        from .semantics_cmp import carry
-
-        return carry(head, toks, items, inputs, read)
+        return semantics_cmp.carry(head, toks, items, inputs, read)
     if head == "cvt":
-        from .semantics_cvt import evaluate
-
-        return evaluate(toks, items, inputs, read)
+        return semantics_cvt.evaluate(toks, items, inputs, read)
     if head == "testp":
         return _testp(toks, items, inputs)
     if _float_in(toks) and head not in ("mul24", "mad24"):
-        from .semantics_float import COVERED_FLOAT, evaluate
-
-        if head not in COVERED_FLOAT:
+        if head not in semantics_float.COVERED_FLOAT:
             raise UnsupportedInstruction(f"no executable semantics for {head} on floating-point types")
-        return evaluate(head, toks, items, inputs)
+        return semantics_float.evaluate(head, toks, items, inputs)
     if head == "lop3" and items and items[0]["kind"] == "pred2":
         return _lop3_pred(toks, items, inputs)
     if head == "vmad":

@@ -13,6 +13,8 @@ pseudo-operand ``CC.CF`` (0/1): for subtraction it is the borrow.
 from __future__ import annotations
 
 from . import floatfmt as ff
+from .semantics_float import float_operand
+from .unsupported import UnsupportedInstruction
 
 INT_CMP = {".eq": lambda x, y: x == y, ".ne": lambda x, y: x != y, ".lt": lambda x, y: x < y,
            ".le": lambda x, y: x <= y, ".gt": lambda x, y: x > y, ".ge": lambda x, y: x >= y,
@@ -65,12 +67,8 @@ def setp_set(op: str, toks: list[str], items: list[dict], inputs: dict, read) ->
     types = [t for t in toks if t in INT_TYPE or t in ff.FORMATS or t in (".f16x2", ".bf16x2")]
     stype = types[-1]
     if stype.endswith("x2"):
-        from .semantics import UnsupportedInstruction
-
         raise UnsupportedInstruction(f"{op} on packed {stype} is not covered")
     width = INT_TYPE[stype][1] if stype in INT_TYPE else ff.FORMATS[stype][2]
-    from .semantics_float import float_operand
-
     first = 1
     a = float_operand(items[first], inputs, stype, width)
     b = float_operand(items[first + 1], inputs, stype, width)

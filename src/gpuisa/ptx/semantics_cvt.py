@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import floatfmt as ff
+from .unsupported import UnsupportedInstruction
 
 INT_TYPES = {f".{k}{n}": (k == "s", n) for k in "us" for n in (8, 16, 32, 64)}
 FLOAT_RND = {".rn": "rn", ".rz": "rz", ".rm": "rm", ".rp": "rp", ".rna": "rna"}
@@ -22,9 +23,7 @@ INT_RND = {".rni": "rn", ".rzi": "rz", ".rmi": "rm", ".rpi": "rp"}
 F8 = {".e4m3x2": ".e4m3", ".e5m2x2": ".e5m2"}
 
 
-def _unsupported(msg: str):
-    from .semantics import UnsupportedInstruction
-
+def _unsupported(msg: str) -> UnsupportedInstruction:
     return UnsupportedInstruction(msg)
 
 

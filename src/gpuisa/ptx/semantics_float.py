@@ -16,6 +16,7 @@ import math
 from fractions import Fraction
 
 from . import floatfmt as ff
+from .unsupported import UnsupportedInstruction
 
 FLOAT_TYPES = (".f16", ".bf16", ".f32", ".f64", ".f16x2", ".bf16x2", ".f32x2")
 ROUNDING = {".rn": "rn", ".rz": "rz", ".rm": "rm", ".rp": "rp"}
@@ -64,8 +65,6 @@ def float_operand(item: dict, inputs: dict, fmt: str, width: int) -> int:
     low = name.lower()
     if low[:2] in ("0f", "0d") and len(low) in (10, 18):
         return int(low[2:], 16)
-    from .semantics import UnsupportedInstruction
-
     try:
         if "." in name or "e" in low:
             return ff.encode(ff.from_float(float(name)), fmt)
@@ -240,8 +239,6 @@ def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
     fmt = float_type(toks)
     mods = set(toks)
     if op in APPROX_TYPES and fmt not in APPROX_TYPES[op]:
-        from .semantics import UnsupportedInstruction
-
         raise UnsupportedInstruction(f"{op} is defined on {', '.join(APPROX_TYPES[op])}, not {fmt}")
     packed = fmt.endswith("x2")
     lane_fmt = fmt[:-2] if packed else fmt

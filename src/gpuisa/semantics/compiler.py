@@ -15,41 +15,15 @@ instruction with arguments known up front run together (:mod:`callbatch`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import callbatch, fastpaths, floats, hardware, loopvec, matrix, parser, runtime, sources
-from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, E, CompileError, ExprGen
+from .compiled import NoSemantics, Program
+from .expressions import MODIFIERS, REG_WIDTH, REGISTERS, REGNUM, CompileError, E, ExprGen
 from .functions import CallGen
 from .stores import LANE, StoreGen, root_register
 from .types import BOOL, Ty, view_type
-
-@dataclass
-class Program:
-    arch: str
-    name: str
-    op_class: str
-    text: str
-    fn: object
-    source: str
-    scalar: bool  # SALU: one value per wave
-    reads: set[str]
-    writes: set[str]
-    widths: dict[str, int]
-    formats: dict[str, Ty]  # first typed view of each register
-    lane_masks: set[str]  # registers written one bit per lane (VCC, EXEC, compare results)
-    wave_level: bool  # reads or writes other lanes' registers
-    d0_type: Ty | None
-    inputs: set[str] = field(default_factory=set)
-    state_writes: set[str] = field(default_factory=set)
-    code: str = ""
-    reference_fn: object = None  # the compiled pseudocode where ``fn`` is a vectorised fast path
-    vgpr_file: bool = False  # reads or writes VGPRs by a computed register number (R['VGPR'])
-
-
-class NoSemantics(LookupError):
-    """No executable pseudocode for an instruction (message says why)."""
 
 
 def _walk(stmts):

@@ -59,6 +59,7 @@ import numpy as np
 
 from . import floats
 from . import runtime as rt
+from .compiled import NoSemantics, Program
 
 NAME = re.compile(r"^v_(wmma|swmmac|mfma|smfmac)_(f32|f16|bf16|i32|f64)_(\d+)x(\d+)x(\d+)(?:_(\d+)b)?_([a-z0-9_]+)$")
 # input format names in the mnemonic -> (kind, bits) of A and B
@@ -347,12 +348,10 @@ def _index_bits(wide, count: int) -> np.ndarray:
 
 
 def program(arch: str, name: str, entry):
-    """A compiler.Program running the instruction natively (None when the name is no matrix form)."""
-    from . import compiler
-
+    """A Program running the instruction natively (None when the name is no matrix form)."""
     s = parse(name, arch)
     if s is None:
-        raise compiler.NoSemantics(f"matrix input format of {name} is not modelled")
+        raise NoSemantics(f"matrix input format of {name} is not modelled")
     default_wave = 64 if s.gen == "cdna" else 32
     widths = operand_bits(s, default_wave)
 
@@ -369,7 +368,7 @@ def program(arch: str, name: str, entry):
         return R
 
     reads = {"S0", "S1", "S2"} | ({"D0"} if s.sparse else set())
-    return compiler.Program(arch, name, entry.op_class, entry.text, fn, entry.source, False, reads, {"D0"},
+    return Program(arch, name, entry.op_class, entry.text, fn, entry.source, False, reads, {"D0"},
                             dict(widths), {}, set(), False, None, set(reads), set(),
                             f"# native matrix implementation: {describe(name, arch)}")
 
