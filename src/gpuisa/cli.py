@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .cliutil import open_store, progress_printer, rows_out
 from .errors import UserError, echo, one_line
 
 
@@ -34,33 +35,6 @@ COMMAND_PLUGIN = {"import-amd": "gpuisa.amdxml.cli", "fetch": "gpuisa.amdxml.cli
                   "lsp": "gpuisa.lsp.cli", "timing": "gpuisa.factscli", "export-data": "gpuisa.factscli"}
 
 
-def _store():
-    from .store import Store, default_db_path
-
-    if sys.stderr.isatty():
-        path = default_db_path(progress=_progress_printer())
-    else:
-        path = default_db_path()
-    return Store(path)
-
-
-def _progress_printer():
-    from rich.progress import Progress
-
-    state = {}
-
-    def update(name: str, i: int, n: int) -> None:
-        if "p" not in state:
-            state["p"] = Progress(transient=True)
-            state["p"].start()
-            state["t"] = state["p"].add_task("building the gpuisa store", total=n)
-        state["p"].update(state["t"], completed=i, description=f"building store: {name}")
-        if name == "done":
-            state["p"].stop()
-
-    return update
-
-
 def _tty() -> bool:
     return sys.stdout.isatty()
 
@@ -69,19 +43,6 @@ def _emit_json(obj) -> None:
     import json
 
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
-
-
-def _rows_out(headers: list[str], rows: list[list[str]], title: str | None = None) -> None:
-    if _tty():
-        from .render.terminal import print_table
-
-        print_table(headers, rows, title)
-    else:
-        from .render.text import table
-
-        if title:
-            print(title)
-        print("\n".join(table(headers, rows)))
 
 
 def _arch(text: str | None) -> str | None:
@@ -96,13 +57,13 @@ def _arch(text: str | None) -> str | None:
 def cmd_archs(args) -> int:
     import json
 
-    st = _store()
+    st = open_store()
     rows = st.archs()
     if args.json:
         _emit_json([{"name": r["name"], "title": r["title"], "family": r["family"], "vendor": r["vendor"],
                      "targets": json.loads(r["targets"]), "instructions": r["instructions"]} for r in rows])
         return 0
-    _rows_out(["arch", "family", "targets", "instructions"],
+    rows_out(["arch", "family", "targets", "instructions"],
               [[r["title"], r["family"], " ".join(json.loads(r["targets"])), str(r["instructions"])] for r in rows])
     return 0
 
@@ -110,7 +71,7 @@ def cmd_archs(args) -> int:
 def cmd_show(args) -> int:
     from .pages import NotFound, build_page
 
-    st = _store()
+    st = open_store()
     arch = _arch(args.arch)
     if args.kind != "instruction":
         from .amdxml.kinds import build_kind_page, render_kind_text
@@ -141,7 +102,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_search(args) -> int:
-    st = _store()
+    st = open_store()
     arch = _arch(args.arch)
     rows = st.search(args.text, arch, args.limit)
     if args.json:
@@ -154,13 +115,13 @@ def cmd_search(args) -> int:
     for r in rows:  # one line per instruction, its architectures newest first
         g = grouped.setdefault(r["name"], [r, []])
         g[1].append(archs.by_name(r["arch"]).title)
-    _rows_out(["name", "archs", "category", "summary"],
+    rows_out(["name", "archs", "category", "summary"],
               [[name, " ".join(titles), r["category"], r["summary"]] for name, (r, titles) in grouped.items()])
     return 0
 
 
 def cmd_list(args) -> int:
-    st = _store()
+    st = open_store()
     arch = _arch(args.arch)
     if st.arch_row(arch) is None:
         raise UserError(f"architecture {arch} is not in the store")
@@ -178,7 +139,7 @@ def cmd_list(args) -> int:
         _emit_json([{"name": r["name"], "arch": arch, "encoding": r["encoding"], "opcode": r["opcode"],
                      "category": r["category"], "summary": r["summary"]} for r in rows])
         return 0
-    _rows_out(["name", "encoding", "opcode", "category"],
+    rows_out(["name", "encoding", "opcode", "category"],
               [[r["name"], r["encoding"], "" if r["opcode"] is None else str(r["opcode"]), r["category"]] for r in rows])
     return 0
 
@@ -196,7 +157,7 @@ def _list_by_timing(arch: str, rows, args) -> int:
         _emit_json([{"name": r["name"], "arch": arch, "encoding": r["encoding"], "latency": lat, "rthroughput": rt,
                      "timing_source": "model"} for r, lat, rt in timed])
         return 0
-    _rows_out(["name", "encoding", "latency", "rthroughput", "category"],
+    rows_out(["name", "encoding", "latency", "rthroughput", "category"],
               [[r["name"], r["encoding"], "-" if lat is None else str(lat), "-" if rt is None else f"{rt:.2f}",
                 r["category"]] for r, lat, rt in timed],
               f"{arch} by {args.sort} (LLVM's scheduling model, not measurements)")
@@ -220,7 +181,7 @@ def cmd_diff(args) -> int:
         for x in d["differ"]:
             print(f"\n{x['name']}\n{x['diff']}")
         return 0
-    st = _store()
+    st = open_store()
     for x in (a, b):
         if st.arch_row(x) is None:
             raise UserError(f"architecture {x} is not in the store")
@@ -237,10 +198,10 @@ def cmd_diff(args) -> int:
     if d["removed"]:
         print("\nRemoved:\n  " + " ".join(d["removed"]))
     if d["renumbered"]:
-        _rows_out(["name", "encoding", ta, tb],
+        rows_out(["name", "encoding", ta, tb],
                   [[r["name"], r["encoding"], str(r["from"]), str(r["to"])] for r in d["renumbered"]], "\nRenumbered:")
     if d["reencoded"]:
-        _rows_out(["name", ta, tb], [[r["name"], " ".join(r["from"]), " ".join(r["to"])] for r in d["reencoded"]],
+        rows_out(["name", ta, tb], [[r["name"], " ".join(r["from"]), " ".join(r["to"])] for r in d["reencoded"]],
                   "\nRe-encoded:")
     if d["layout_changed"]:
         print("\nField layout changed:\n  " + " ".join(f"{r['name']}({r['encoding']})" for r in d["layout_changed"]))
@@ -258,7 +219,7 @@ def cmd_build(args) -> int:
             return rc
     target = store.cache_db() if args.output is None else __import__("pathlib").Path(args.output)
     if sys.stderr.isatty():
-        store.build(target, _progress_printer())
+        store.build(target, progress_printer())
     else:
         store.build(target)
     print(f"built {target}")

@@ -138,18 +138,18 @@ def cmd_map(args) -> int:
         w.writerows(rows)
         sys.stdout.write(buf.getvalue())
         return 0
-    from ..cli import _rows_out
+    from ..cliutil import rows_out
 
-    _rows_out(["AMD", "PTX", "relation", "checked"],
-              [[r["amd_form"], r["ptx_form"], r["relation"], f"{r['agreed']}/{r['vectors']}" if r["vectors"] != "" else "-"]
-               for r in rows], title=f"AMD <-> PTX map: {len(rows)} relations")
+    rows_out(["AMD", "PTX", "relation", "checked"],
+             [[r["amd_form"], r["ptx_form"], r["relation"], f"{r['agreed']}/{r['vectors']}" if r["vectors"] != "" else "-"]
+              for r in rows], title=f"AMD <-> PTX map: {len(rows)} relations")
     return 0
 
 
 def map_coverage() -> dict:
     """{amd_mapped, ptx_mapped, by_family, unmapped: {amd, ptx}} over executable AMD VALU/SALU and PTX value instructions."""
-    from ..ptx.semantics import VALUE_CATEGORIES, VALUE_INSTRUCTIONS
     from ..ptx.catalog import families
+    from ..ptx.semantics import VALUE_CATEGORIES, VALUE_INSTRUCTIONS
     from ..semantics import sources
     from .execute import EXECUTABLE_ARCHS
 
