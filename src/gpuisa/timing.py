@@ -3,7 +3,7 @@
 Every number here is the *model's* (``llvm-mca-22 --instruction-info``, swept by ``python -m gpuisa.regen.timing``),
 not a measurement on hardware.  Three uses:
 
-* ``extend(page)``: the ``timing`` key of an instruction page (a page extender, see ``pages.PAGE_EXTENDERS``);
+* ``page_timing``: the Timing section of an AMD instruction page (``page.amd`` builds it into the page);
 * ``latency_of`` for ``gpuisa list --sort latency``;
 * ``estimate(arch, lines)``: LLVM's throughput bound of a listing (``gpuisa timing``), computed from the facts as
   llvm-mca computes its ``Block RThroughput``: max(total micro-ops / dispatch width, the busiest resource's cycles
@@ -69,7 +69,7 @@ def page_timing(arch: str, name: str, encodings: list[str]) -> dict | None:
 
 
 def extend(page: dict) -> None:
-    """Page extender: adds ``timing`` to native AMD pages."""
+    """Adds ``timing`` to a native AMD page dict (``{"isa", "isa_kind", "arch", "name", "encodings"}``)."""
     if page.get("isa") != "amdgpu" or page.get("isa_kind") != "native":
         return
     t = page_timing(page["arch"], page["name"], [e["name"] for e in page.get("encodings", [])])

@@ -1,7 +1,7 @@
-"""Page extender: the Semantics section of PTX instruction pages.
+"""The Semantics section of PTX instruction pages (``page.ptx`` builds it into the page).
 
 For a PTX page whose instruction has executable semantics (``semantics.COVERED``),
-page["semantics"] = {"source", "fidelity", "reason", "pseudocode": None, "description"}, where
+ptx_semantics(name, category) = {"source", "fidelity", "reason", "pseudocode": None, "description"}, where
 the description is the project's own short formulation of what the instruction computes.
 Value-computing instructions without semantics get fidelity "unsupported" with the reason.
 """
@@ -68,21 +68,29 @@ def _description(name: str) -> str:
     return "Integer/bit operation on raw register values, evaluated bit-exactly."
 
 
-def extend(page: dict) -> None:
-    if page.get("isa") != "ptx":
-        return
+def ptx_semantics(name: str, category: str) -> dict | None:
+    """The Semantics section of a PTX page (the JSON of ``page.model.Semantics``), or None for an
+    instruction that computes no value (loads, barriers...)."""
     from .semantics import COVERED, VALUE_CATEGORIES, VALUE_INSTRUCTIONS
 
-    name = page.get("name", "")
     if name in COVERED:
         fidelity = "approximate" if name in APPROXIMATE else "exact"
         reason = ("evaluated as the correctly rounded real function; hardware may differ within the stated bound"
                   if fidelity == "approximate" else "bit-exact evaluation by gpuisa.ptx.semantics.evaluate_ptx")
         if name in HAS_APPROX_FORMS:
             reason += "; its .approx/.full forms are approximate"
-        page["semantics"] = {"source": SOURCE, "fidelity": fidelity, "reason": reason, "pseudocode": None,
-                             "description": _description(name)}
-    elif page.get("category") in VALUE_CATEGORIES or name in VALUE_INSTRUCTIONS:
-        page["semantics"] = {"source": SOURCE, "fidelity": "unsupported",
-                             "reason": "no executable semantics for this instruction yet", "pseudocode": None,
-                             "description": None}
+        return {"source": SOURCE, "fidelity": fidelity, "reason": reason, "pseudocode": None,
+                "description": _description(name)}
+    if category in VALUE_CATEGORIES or name in VALUE_INSTRUCTIONS:
+        return {"source": SOURCE, "fidelity": "unsupported", "pseudocode": None, "description": None,
+                "reason": "no executable semantics for this instruction yet"}
+    return None
+
+
+def extend(page: dict) -> None:
+    """Adds ``semantics`` to a PTX page dict (``{"isa", "name", "category"}``)."""
+    if page.get("isa") != "ptx":
+        return
+    sem = ptx_semantics(page.get("name", ""), page.get("category", ""))
+    if sem is not None:
+        page["semantics"] = sem

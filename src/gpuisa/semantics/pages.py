@@ -1,6 +1,6 @@
-"""Page extender: the Semantics section of AMD instruction pages.
+"""The Semantics section of AMD instruction pages (``page.amd`` builds it into the page).
 
-page["semantics"] = {"source", "pseudocode", "fidelity", "reason", "generations", "inferred_from",
+amd_semantics(arch, name) = {"source", "pseudocode", "fidelity", "reason", "generations", "inferred_from",
 "notes", "description"}.  The pseudocode is loaded at run time from the installed source and
 labelled with it; the repository stores none.  ``generations`` says, for each other generation
 with pseudocode, whether its text is the same, with a unified diff where it differs.  A
@@ -55,14 +55,13 @@ def _waves(a) -> str:
     return " and ".join(f"wave{w}" for w in waves) + (" only" if len(waves) == 1 else "")
 
 
-def extend(page: dict) -> None:
-    if page.get("vendor") != "AMD":
-        return
+def amd_semantics(arch: str, name: str) -> dict | None:
+    """The Semantics section of an AMD page (the JSON of ``page.model.Semantics``), or None when no
+    pseudocode source is installed."""
     from . import sources
 
     if not sources.available():
-        return
-    arch, name = page["arch"], page["name"]
+        return None
     found = sources.lookup_all(name)
     entry = found.get(arch)
     if entry is None:  # carried from the nearest generation with pseudocode, or the project's formulation
@@ -73,14 +72,22 @@ def extend(page: dict) -> None:
              "description": "; ".join(notes) if notes else None}
     if entry is None:
         src = sources.default_source()
-        page["semantics"] = {"source": src.label, "pseudocode": None, "fidelity": "unsupported",
-                             "reason": sources.missing_reason(arch), "generations": others, **extra}
-        return
+        return {"source": src.label, "pseudocode": None, "fidelity": "unsupported",
+                "reason": sources.missing_reason(arch), "generations": others, **extra}
     from .fidelity import page_fidelity
 
     fid, reason = page_fidelity(arch, name)
-    page["semantics"] = {"source": entry.source, "pseudocode": entry.text, "fidelity": fid, "reason": reason,
-                         "generations": others, **extra}
+    return {"source": entry.source, "pseudocode": entry.text, "fidelity": fid, "reason": reason,
+            "generations": others, **extra}
+
+
+def extend(page: dict) -> None:
+    """Adds ``semantics`` to an AMD page dict (``{"vendor", "arch", "name"}`` at least)."""
+    if page.get("vendor") != "AMD":
+        return
+    sem = amd_semantics(page["arch"], page["name"])
+    if sem is not None:
+        page["semantics"] = sem
 
 
 def _other_generations(arch: str, found: dict, entry) -> dict:
