@@ -79,3 +79,20 @@ def test_model_refuses_keys_it_does_not_know():
 
     with pytest.raises(ModelError, match="not in the page model"):
         from_json(Timing, {"source": "x", "surprise": 1})
+
+
+def test_schema_is_published_by_the_web_api(store):
+    from starlette.testclient import TestClient
+
+    from gpuisa.web.app import create_app
+
+    with TestClient(create_app(store.path)) as c:
+        published = c.get("/api/schema/page.json").json()
+        components = c.get("/api/openapi.json").json()["components"]["schemas"]
+        shown = c.get("/api/show", params={"name": "v_msad_u8", "arch": "cdna5"}).json()
+        assert c.post("/api/schema/page.json").status_code == 405
+    assert published == json.loads(page_schema.SCHEMA_FILE.read_text())
+    assert set(components) == {"InstructionPage", *published["$defs"]}
+    assert components["InstructionPage"]["required"] == published["required"]
+    shown.pop("url")
+    assert not list(jsonschema.Draft202012Validator(published).iter_errors(shown))

@@ -345,17 +345,24 @@ class Api:
         rest = request.path_params["rest"]
         if rest in ("decode", "encode", "eval", "ptx/check", "ptx/eval"):
             return JSONResponse({"error": "use POST with a JSON body"}, status_code=405, headers={"allow": "POST"})
-        if rest in ("archs", "show", "search", "diff", "openapi.json"):
+        if rest in ("archs", "show", "search", "diff", "openapi.json", "schema/page.json"):
             return JSONResponse({"error": "read-only: use GET"}, status_code=405, headers={"allow": "GET, HEAD"})
         return error(404, "no such API endpoint (see /api/openapi.json)")
 
     async def openapi(self, request: Request):
         return JSONResponse(self.schema_doc)
 
+    async def page_schema(self, request: Request):
+        """The JSON schema of an instruction page (``schema/instruction-page.schema.json``), from the page model."""
+        from ..page.schema import page_schema
+
+        return JSONResponse(page_schema())
+
     def routes(self) -> list:
         post = ["POST"]
         return [
             Route("/api/openapi.json", self.openapi),
+            Route("/api/schema/page.json", self.page_schema),
             Route("/api/archs", self.archs),
             Route("/api/show", self.show),
             Route("/api/search", self.search),

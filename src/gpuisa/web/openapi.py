@@ -7,6 +7,7 @@ including the bounds they enforce; schemathesis checks the two against each othe
 from __future__ import annotations
 
 from .. import archs
+from ..page.schema import openapi_components
 from . import playground
 
 ERROR = {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}}
@@ -213,4 +214,6 @@ def openapi_schema(present: list[str]) -> dict:
                                                            "url": {"type": "string"}}}, "the documentation"),
                               **_errors(404)}}},
         },
+        # the page model of `gpuisa show --json` (``page.model``) and each of its sections, generated
+        "components": {"schemas": openapi_components()},
     }
