@@ -74,16 +74,16 @@ def cmd_timing(args) -> int:
 
 def _run_llvm_mca(target: str, lines: list[tuple[int, str]]) -> dict:
     """llvm-mca-22's summary of the listing's instruction lines (comments, labels and directives dropped)."""
-    from .regen.timing import _mca, _crashes, find_llvm_mca, parse_report
+    from .regen.timing import find_llvm_mca, mca_crashed, mca_process, parse_report
 
     mca = find_llvm_mca()
     if mca is None:
         raise UserError("--llvm-mca: llvm-mca-22 is not installed (apt-get install -y llvm-22)")
-    proc = _mca(mca, target, [text for _, text in lines], "none", iterations=100)
-    if proc.returncode and not _crashes(proc) and target.startswith("gfx1"):  # a wave64 listing (vcc, not vcc_lo)
-        retry = _mca(mca, target, [text for _, text in lines], "none", iterations=100, mattr="+wavefrontsize64")
+    proc = mca_process(mca, target, [text for _, text in lines], "none", iterations=100)
+    if proc.returncode and not mca_crashed(proc) and target.startswith("gfx1"):  # a wave64 listing (vcc, not vcc_lo)
+        retry = mca_process(mca, target, [text for _, text in lines], "none", iterations=100, mattr="+wavefrontsize64")
         proc = retry if not retry.returncode else proc
-    if proc.returncode or _crashes(proc):
+    if proc.returncode or mca_crashed(proc):
         first = (proc.stderr.strip().splitlines() or ["it failed"])[0]
         raise UserError(f"llvm-mca-22 rejected the listing: {first}")
     r = parse_report(proc.stdout)

@@ -123,7 +123,7 @@ def fingerprint(files: Iterable[Path] | None = None) -> str:
     return h.hexdigest()
 
 
-def _encoding_from_json(d: dict) -> Encoding:
+def encoding_from_json(d: dict) -> Encoding:
     return Encoding(d["name"], d["width"], tuple(Field(n, tuple(tuple(r) for r in rs), v) for n, rs, v in d["fields"]),
                     d["op_field"])
 
@@ -173,7 +173,7 @@ def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
     provs = doc["provenance"]
     encs = {}
     for e in doc["encodings"]:
-        enc = _encoding_from_json(e)
+        enc = encoding_from_json(e)
         encs[enc.name] = enc
         con.execute("INSERT INTO encodings VALUES (?,?,?,?,?,?)",
                     (arch.name, enc.name, enc.width, enc.op_field, layout_signature(enc),

@@ -26,8 +26,7 @@ import re
 
 from . import catalog
 from .corrections import exempt_pair, rule_error, special_error
-from .match import classify, dot_tokens, match_opcode, match_operands, split_instruction, split_top, _show
-
+from .match import classify, dot_tokens, match_opcode, match_operands, show_values, split_instruction, split_top
 
 
 def _vkey(v: str) -> tuple:
@@ -56,10 +55,10 @@ def _describe_failure(name: str, form: dict, fail, toks: list[str]) -> str:
         near = _nearest(tok, form, fail.expected) if tok is not None else None
         if near and near[0] not in values:
             return (f"`{tok}` is not valid in {name} here; closest: `{near[0]}` ({near[1]}); "
-                    f"or {pick['set']}: {_show(values, rx, 12)}")
+                    f"or {pick['set']}: {show_values(values, rx, 12)}")
         if tok is None:
-            return f"missing {pick['set']} for {name}; allowed: {_show(values, rx)}"
-        return f"`{tok}` is not a valid {pick['set']} for {name}; allowed: {_show(values, rx)}"
+            return f"missing {pick['set']} for {name}; allowed: {show_values(values, rx)}"
+        return f"`{tok}` is not a valid {pick['set']} for {name}; allowed: {show_values(values, rx)}"
     want = pick["lit"]
     if tok is None:
         return f"missing `{want}` in {name}"

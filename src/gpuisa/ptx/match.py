@@ -220,21 +220,21 @@ def _suffix_ok(form: dict, pat: dict, got: list[str]) -> str | None:
         if p["optional"]:
             continue
         if i < len(got):
-            return f"`{got[i]}` is not a valid {name} for operand {pat['name']}; allowed: {_show(allowed, rx)}"
-        return f"operand {pat['name']} needs a {name} selector; allowed: {_show(allowed, rx)}"
+            return f"`{got[i]}` is not a valid {name} for operand {pat['name']}; allowed: {show_values(allowed, rx)}"
+        return f"operand {pat['name']} needs a {name} selector; allowed: {show_values(allowed, rx)}"
     if i < len(got):
         for p in pats:
             if "set" in p:
                 vals = _values(form, p["set"])
                 rx = form.get("value_patterns", {}).get(p["set"])
-                return f"`{got[i]}` is not a valid {p['set']} for operand {pat['name']}; allowed: {_show(vals, rx)}"
+                return f"`{got[i]}` is not a valid {p['set']} for operand {pat['name']}; allowed: {show_values(vals, rx)}"
         allowed = [s.get("set") or s.get("lit") for s in pats]
         return (f"`{got[i]}` is not allowed on operand {pat['name']}"
                 + (f"; allowed: {', '.join(allowed)}" if allowed else "; it takes no selector"))
     return None
 
 
-def _show(values: list[str], rx: str | None = None, limit: int = 24) -> str:
+def show_values(values: list[str], rx: str | None = None, limit: int = 24) -> str:
     if rx and not values:
         return "pattern " + rx
     shown = ", ".join(values[:limit])

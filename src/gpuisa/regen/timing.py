@@ -106,8 +106,9 @@ def syntaxes(arch_name: str) -> dict[str, str]:
     return out
 
 
-def _mca(mca: str, target: str, lines: list[str], skip: str = "none", iterations: int = 1,
-         mattr: str | None = None) -> subprocess.CompletedProcess:
+def mca_process(mca: str, target: str, lines: list[str], skip: str = "none", iterations: int = 1,
+                mattr: str | None = None) -> subprocess.CompletedProcess:
+    """llvm-mca-22 run on ``lines`` for ``target`` (its completed process)."""
     with tempfile.TemporaryDirectory(prefix="gpuisa-mca-") as tmp:
         path = Path(tmp) / "in.s"
         path.write_text("\n".join(lines) + "\n")
@@ -116,7 +117,8 @@ def _mca(mca: str, target: str, lines: list[str], skip: str = "none", iterations
                                f"--skip-unsupported-instructions={skip}", str(path)], capture_output=True, text=True)
 
 
-def _crashes(proc: subprocess.CompletedProcess) -> bool:
+def mca_crashed(proc: subprocess.CompletedProcess) -> bool:
+    """Whether llvm-mca died (a signal or LLVM's stack dump) rather than rejecting a line."""
     return proc.returncode < 0 or "Stack dump" in proc.stderr
 
 
@@ -124,8 +126,8 @@ def _crashers(mca: str, target: str, lines: list[str], chunk: int = 64) -> list[
     """Lines on which llvm-mca itself crashes (LLVM 22 on gfx11's buffer_load_d16_*), found 64 at a time."""
     out = []
     for i in range(0, len(lines), chunk):
-        if _crashes(_mca(mca, target, lines[i:i + chunk], "parse-failure")):
-            out += [i + j for j, ln in enumerate(lines[i:i + chunk]) if _crashes(_mca(mca, target, [ln], "parse-failure"))]
+        if mca_crashed(mca_process(mca, target, lines[i:i + chunk], "parse-failure")):
+            out += [i + j for j, ln in enumerate(lines[i:i + chunk]) if mca_crashed(mca_process(mca, target, [ln], "parse-failure"))]
     return out
 
 
@@ -134,8 +136,8 @@ CRASH = "llvm-mca-22 crashes on this line"
 
 def run_mca(mca: str, target: str, lines: list[str]) -> tuple[str, dict[int, str]]:
     """(llvm-mca's report, {0-based line: error}) -- the report is empty when any line failed or crashed."""
-    proc = _mca(mca, target, lines)
-    if _crashes(proc):
+    proc = mca_process(mca, target, lines)
+    if mca_crashed(proc):
         bad = _crashers(mca, target, lines)
         if not bad:
             raise RuntimeError(f"llvm-mca crashed: {proc.stderr.strip()[:300]}")

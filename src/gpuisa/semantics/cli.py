@@ -39,7 +39,7 @@ def register(sub) -> None:
 OPTIONS = {"lanes": True, "wave": True, "arch": True, "isa": True, "name": False, "ieee": False, "json": False}
 
 
-def _operands(items: list[str]) -> dict:
+def parse_operands(items: list[str]) -> dict:
     out = {}
     for item in items:
         if "=" not in item:
@@ -61,7 +61,7 @@ def _eval_ptx(args) -> int:
     except ImportError:
         raise UserError("PTX semantics are not available in this installation") from None
     inputs = {}
-    for k, v in _operands(args.operands).items():
+    for k, v in parse_operands(args.operands).items():
         if isinstance(v, list):
             raise UserError(f"PTX operand {k} takes one value")
         try:
@@ -100,13 +100,13 @@ def cmd_eval(args) -> int:
     if args.hex or any(c in args.name.strip() for c in " \t,"):
         from .runcli import cmd_eval_encoded
 
-        return cmd_eval_encoded(args, _operands(args.operands))
+        return cmd_eval_encoded(args, parse_operands(args.operands))
     from .wave import EvalError, evaluate
 
     arch = args.arch or _default_arch(args.name)
     try:
         res = evaluate(arch, args.name, lanes=args.lanes, wave=args.wave, ieee=not args.no_ieee,
-                       **_operands(args.operands))
+                       **parse_operands(args.operands))
     except EvalError as exc:
         raise UserError(str(exc)) from None
     if args.json:
@@ -174,7 +174,7 @@ def cmd_coverage(args) -> int:
                 print(f"  not executable: {f['name']}: {f['reason']}")
         return 0
     from .. import archs
-    from ..cli import _store
+    from ..cliutil import open_store
     from . import sources
     from .coverage import semantics_coverage
 
@@ -187,7 +187,7 @@ def cmd_coverage(args) -> int:
         if keys[0] not in sources.generations():
             have = ", ".join(archs.by_name(a).title for a in sources.generations())
             raise UserError(f"no semantics for {archs.by_name(keys[0]).title} (available: {have})")
-    cov = semantics_coverage(_store(), keys)
+    cov = semantics_coverage(open_store(), keys)
     if args.json:
         print(json.dumps({a: {"total": v["total"], "executable": v["executable"], "pseudocode": v["pseudocode"],
                               "inferred_from": v["inferred_from"], "inferred": v["inferred"],

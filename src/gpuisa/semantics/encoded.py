@@ -17,7 +17,7 @@ import numpy as np
 
 from . import floats
 from .machine import MachineError, WaveState, from_values, parse_register, set_value
-from .program import _Assembler, resolve, wave_size
+from .program import Assembler, resolve, wave_size
 
 _HEX = re.compile(r"^(0x)?[0-9a-fA-F\s_]+$")
 
@@ -79,9 +79,9 @@ def evaluate_encoded(arch: str, instruction, registers: dict | None = None, wave
     lanes = lanes or max(per_lane, default=1)
     if not 1 <= lanes <= wave:
         raise MachineError(f"--lanes {lanes} (allowed: 1..{wave} for wave{wave})")
-    asm = _Assembler(key, wave)
+    asm = Assembler(key, wave)
     if hex_input or isinstance(instruction, (bytes, bytearray)):
-        data = instruction if isinstance(instruction, (bytes, bytearray)) else _hex_bytes(instruction)
+        data = instruction if isinstance(instruction, (bytes, bytearray)) else hex_bytes(instruction)
         decoded = asm.decode_stream(bytes(data))
         if len(decoded) != 1 or decoded[0][3] is None:
             raise MachineError(f"the bytes hold {len(decoded)} instructions; give exactly one")
@@ -104,7 +104,7 @@ def evaluate_encoded(arch: str, instruction, registers: dict | None = None, wave
             "changed": changed, "formats": {r: f"{k}{w}" for r, (k, w) in formats.items()}}
 
 
-def _hex_bytes(text: str) -> bytes:
+def hex_bytes(text: str) -> bytes:
     t = str(text).strip()
     if not _HEX.match(t):
         raise MachineError(f"{t[:40]!r} is not hex bytes (for example 0255067e)")

@@ -28,7 +28,7 @@ class E:
     hexlit: bool = False
 
 
-def _ty(t: Ty) -> str:
+def ty_code(t: Ty) -> str:
     return f"Ty({t.kind!r}, {t.width})"
 
 
@@ -48,7 +48,7 @@ REGISTERS = {"S0", "S1", "S2", "S3", "D0", "D1", "VCC", "EXEC", "SCC", "M0", "SI
 REGNUM = {"SRC0": "S0", "SRC1": "S1", "SRC2": "S2", "VDST": "D0", "DST": "D0", "SDST": "D0"}
 # operand names that a VALU instruction may read as a register number (a wave-wide operand)
 NUMBERED = ("SRC0", "DST")
-_CONV = re.compile(r"^(f16|f32|f64|bf16|i4|u4|i8|u8|i16|u16|i32|u32|i64|u64|fp8|bf8|fp6|bf6|fp4)_to_"
+CONVERSION = re.compile(r"^(f16|f32|f64|bf16|i4|u4|i8|u8|i16|u16|i32|u32|i64|u64|fp8|bf8|fp6|bf6|fp4)_to_"
                    r"(f16|f32|f64|bf16|i4|u4|i8|u8|i16|u16|i32|u32|i64|u64|fp8|bf8|fp6|bf6|fp4|snorm|unorm)"
                    r"(_sr_scale|_scale|_sr|_SR)?$")
 UNSUPPORTED_ROOTS = {"SGPR": "scalar register file indexing", "MEM": "memory", "TTMP": "trap temporaries",
@@ -95,15 +95,15 @@ class ExprGen:
         if src.is_float and to.is_float:
             if (src.kind, src.width) == (to.kind, to.width):
                 return E(e.code, to.hard(), e.uni)
-            return E(f"rt.conv({e.code}, {_ty(src)}, {_ty(to)}, v_ROUND_MODE)", to.hard())
+            return E(f"rt.conv({e.code}, {ty_code(src)}, {ty_code(to)}, v_ROUND_MODE)", to.hard())
         if src.is_int and to.is_int and not src.is_mini and not to.is_mini:
             if (to.width > 64) != (src.width > 64):
-                return E(f"rt.conv({e.code}, {_ty(src)}, {_ty(to)})", to.hard(), e.uni and to.width <= 64)
+                return E(f"rt.conv({e.code}, {ty_code(src)}, {ty_code(to)})", to.hard(), e.uni and to.width <= 64)
             return E(e.code, Ty(to.kind, to.width), e.uni)
         if src.is_mini and to.is_int and not to.is_mini or src.is_int and not src.is_mini and to.is_mini:
             return E(e.code, to.hard(), e.uni)
         bitcast = (src.width == to.width) and (store or src.kind == "b" or e.hexlit)
-        return E(f"rt.conv({e.code}, {_ty(src)}, {_ty(to)}, v_ROUND_MODE, {bitcast})", to.hard())
+        return E(f"rt.conv({e.code}, {ty_code(src)}, {ty_code(to)}, v_ROUND_MODE, {bitcast})", to.hard())
 
     def const(self, v, ty: Ty, hexlit: bool = False) -> E:
         ty = ty.hard() if not ty.soft else ty
@@ -277,7 +277,7 @@ class ExprGen:
         if vt.is_mini:
             return E(f"rt.view_u({e.code}, {vt.width})", vt, e.uni)
         if vt.width > 64:
-            return E(f"rt.view_u(rt.obj({e.code}, {_ty(src)}), {vt.width})", vt)
+            return E(f"rt.view_u(rt.obj({e.code}, {ty_code(src)}), {vt.width})", vt)
         if not e.uni and not e.boolean and (self.unsigned_width(e.code) < vt.width + (vt.kind != "i") or
                                             vt.kind == "i" and signed_width(e.code, self.sbits) <= vt.width):
             return E(e.code, vt)  # a value that already fits the view: the view changes nothing
@@ -358,12 +358,12 @@ class ExprGen:
             return self.convert(e, ty)
         if arg[0] == "call" and arg[1] == ("name", "mantissa"):
             m = self.ex(arg[2][0])
-            return E(f"rt.mantissa_bits({m.code}, {_ty(m.ty)})", ty)
+            return E(f"rt.mantissa_bits({m.code}, {ty_code(m.ty)})", ty)
         e = self.ex(arg)
         if e.ty.is_float:
             if ty.width > 64:
                 raise CompileError(f"{ty.width}-bit fixed-point image of a float constant is not modelled")
-            e = E(f"rt.to_int_trunc({e.code}, {_ty(e.ty)})", I64)
+            e = E(f"rt.to_int_trunc({e.code}, {ty_code(e.ty)})", I64)
         e = self.as_int(e)
         if e.lit is not None and ty.width <= 64:
             v = e.lit & ((1 << ty.width) - 1)
@@ -404,7 +404,7 @@ class ExprGen:
             return E(f"({a.code} if {c.code} else {b.code})", t.hard() if not t.soft else t, a.uni and b.uni,
                      a.boolean and b.boolean)
         if t.width > 64 and t.is_int:
-            return E(f"rt.merge({c.code}, rt.obj({a.code}, {_ty(t)}), rt.obj({b.code}, {_ty(t)}))", t.hard())
+            return E(f"rt.merge({c.code}, rt.obj({a.code}, {ty_code(t)}), rt.obj({b.code}, {ty_code(t)}))", t.hard())
         return E(f"np.where({c.code}, {a.code}, {b.code})", t.hard() if not t.soft else Ty(t.kind, t.width),
                  False, a.boolean and b.boolean)
 
@@ -413,7 +413,7 @@ class ExprGen:
         if op in ("==", "!=") and bn[0] == "field" and bn[1] == ("name", "DENORM"):
             a = self.ex(an)
             neg = "~" if op == "!=" else ""
-            return E(f"({neg}rt.is_denorm({a.code}, {_ty(a.ty)}))", BOOL, False, True)
+            return E(f"({neg}rt.is_denorm({a.code}, {ty_code(a.ty)}))", BOOL, False, True)
         for x, z in ((an, bn), (bn, an)):
             # "x == +0.0" / "x == -0.0": the manuals write the sign to test which zero it is
             if op in ("==", "!=") and z[0] == "unop" and z[1] in "+-" and z[2][0] == "num" and z[2][1] == 0 \
@@ -426,7 +426,7 @@ class ExprGen:
             a = self.ex(an)
             n = self.as_int(self.ex(bn[3]))
             if a.ty.is_float and not n.ty.is_float:
-                return E(f"rt.ldexp({a.code}, {n.code}, {_ty(a.ty)})", a.ty.hard())
+                return E(f"rt.ldexp({a.code}, {n.code}, {ty_code(a.ty)})", a.ty.hard())
         a, b = self.ex(an), self.ex(bn)
         if op in ("&&", "||"):
             a, b = self.as_bool(a), self.as_bool(b)
@@ -437,12 +437,12 @@ class ExprGen:
             t = a.ty if a.ty.is_float else F64
             a = self.convert(self.as_int(a), t)
             if b.ty.is_float:
-                return E(f"rt.unary_f(lambda _x: np.power(_x, {b.code}), {a.code}, {_ty(t)})", t.hard())
+                return E(f"rt.unary_f(lambda _x: np.power(_x, {b.code}), {a.code}, {ty_code(t)})", t.hard())
             n = self.as_int(b).code
             if an[0] == "num" and an[1] == 2.0:  # 2 ** n: exact scaling of 1
-                return E(f"rt.ldexp(np.ones(C.L), {n}, {_ty(t)})", t.hard())
+                return E(f"rt.ldexp(np.ones(C.L), {n}, {ty_code(t)})", t.hard())
             return E(f"rt.unary_f(lambda _x: np.power(_x, np.asarray({n}, dtype=np.float64)), np.ones(C.L) * {a.code}, "
-                     f"{_ty(t)})", t.hard())
+                     f"{ty_code(t)})", t.hard())
         if a.boolean and b.boolean and op in ("&", "|", "^", "==", "!=", "<>"):
             pyop = {"<>": "!="}.get(op, op)
             return E(f"({a.code} {pyop} {b.code})", BOOL, a.uni and b.uni, True)
@@ -459,7 +459,7 @@ class ExprGen:
                 return E(f"({ca.code} {op} {cb.code})", BOOL, uni, True)
             pyop = "!=" if op == "<>" else op
             if t.width > 64:
-                return E(f"(rt.obj({ca.code}, {_ty(a.ty)}) {pyop} rt.obj({cb.code}, {_ty(b.ty)})).astype(bool)",
+                return E(f"(rt.obj({ca.code}, {ty_code(a.ty)}) {pyop} rt.obj({cb.code}, {ty_code(b.ty)})).astype(bool)",
                          BOOL, False, True)
             if t.width >= 64 and t.kind != "i" and not uni:
                 return E(f"rt.cmp_unsigned64({ca.code}, {cb.code}, {pyop!r})", BOOL, False, True)
@@ -474,7 +474,7 @@ class ExprGen:
         if t.width > 64:
             if op == "/":
                 raise CompileError("division of wide integers")
-            return E(f"(rt.obj({ca.code}, {_ty(a.ty)}) {op} rt.obj({cb.code}, {_ty(b.ty)}))", t)
+            return E(f"(rt.obj({ca.code}, {ty_code(a.ty)}) {op} rt.obj({cb.code}, {ty_code(b.ty)}))", t)
         if op == "/":
             return E(f"rt.idiv({ca.code}, {cb.code}, {t.signed})", t)
         if op == "%":
@@ -491,7 +491,7 @@ class ExprGen:
         if big:
             fn = "rt.shl" if op == "<<" else "rt.shr"
             extra = ", big=True" if op == "<<" else ", big=True"
-            return E(f"{fn}(rt.obj({a.code}, {_ty(a.ty)}), {b.code}{extra})", t)
+            return E(f"{fn}(rt.obj({a.code}, {ty_code(a.ty)}), {b.code}{extra})", t)
         if op == "<<":
             if b.lit is not None and a.uni and a.lit is not None:
                 return self.const(a.lit << int(b.lit), t)

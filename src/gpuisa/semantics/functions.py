@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .expressions import _CONV, E, CompileError, _ty
+from .expressions import CONVERSION, CompileError, E, ty_code
 from .types import BOOL, I32, I64, Ty
 
 _FTYPES = {"f16": Ty("f", 16), "f32": Ty("f", 32), "f64": Ty("f", 64), "bf16": Ty("bf", 16)}
@@ -31,7 +31,7 @@ class CallGen:
         handler = getattr(self, "fn_" + name, None)
         if handler is not None:
             return handler(*[self.ex(a) for a in args])
-        m = _CONV.match(name)
+        m = CONVERSION.match(name)
         if m:
             return self.conversion(m.group(1), m.group(2), m.group(3) or "", [self.ex(a) for a in args])
         if self.resolver is not None and (name.startswith("v_") or name.startswith("s_")):
@@ -92,18 +92,18 @@ class CallGen:
 
     def fn_isSignalNAN(self, x):
         x = self._f(x)
-        return E(f"rt.is_snan({x.code}, {_ty(x.ty)})", BOOL, False, True)
+        return E(f"rt.is_snan({x.code}, {ty_code(x.ty)})", BOOL, False, True)
 
     def fn_isQuietNAN(self, x):
         x = self._f(x)
-        return E(f"rt.is_qnan({x.code}, {_ty(x.ty)})", BOOL, False, True)
+        return E(f"rt.is_qnan({x.code}, {ty_code(x.ty)})", BOOL, False, True)
 
     def fn_cvtToQuietNAN(self, x):
         x = self._f(x)
-        return E(f"rt.quiet({x.code}, {_ty(x.ty)})", x.ty)
+        return E(f"rt.quiet({x.code}, {ty_code(x.ty)})", x.ty)
 
     def fn_sign(self, x):
-        return E(f"rt.sign({x.code}, {_ty(x.ty)})", Ty("u", 1))
+        return E(f"rt.sign({x.code}, {ty_code(x.ty)})", Ty("u", 1))
 
     def fn_abs(self, x):
         x = self.as_int(x)
@@ -111,11 +111,11 @@ class CallGen:
 
     def fn_exponent(self, x):
         x = self._f(x)
-        return E(f"rt.exponent({x.code}, {_ty(x.ty)})", I32)
+        return E(f"rt.exponent({x.code}, {ty_code(x.ty)})", I32)
 
     def fn_mantissa(self, x):
         x = self._f(x)
-        return E(f"rt.mantissa({x.code}, {_ty(x.ty)})", x.ty)
+        return E(f"rt.mantissa({x.code}, {ty_code(x.ty)})", x.ty)
 
     def fn_fma(self, a, b, c):
         t = a.ty if a.ty.is_float else (b.ty if b.ty.is_float else c.ty)
@@ -129,7 +129,7 @@ class CallGen:
     def _unary(self, np_fn: str, x: E, via64: bool = False) -> E:
         x = self._f(x)
         if via64:
-            return E(f"rt.unary_f({np_fn}, {x.code}, {_ty(x.ty)})", x.ty.hard())
+            return E(f"rt.unary_f({np_fn}, {x.code}, {ty_code(x.ty)})", x.ty.hard())
         return E(f"{np_fn}({x.code})", x.ty.hard(), x.uni)
 
     def fn_floor(self, x):
@@ -158,16 +158,16 @@ class CallGen:
         if a.lit == 2.0:
             return self._unary("np.exp2", self.convert(b, a.ty), True)
         b = self._f(b)
-        return E(f"rt.unary_f(lambda _x: np.power(_x, np.asarray({b.code}, dtype=np.float64)), {a.code}, {_ty(a.ty)})",
+        return E(f"rt.unary_f(lambda _x: np.power(_x, np.asarray({b.code}, dtype=np.float64)), {a.code}, {ty_code(a.ty)})",
                  a.ty.hard())
 
     def fn_ldexp(self, x, n):
         x = self._f(x)
-        return E(f"rt.ldexp({x.code}, {self.as_int(n).code}, {_ty(x.ty)})", x.ty.hard())
+        return E(f"rt.ldexp({x.code}, {self.as_int(n).code}, {ty_code(x.ty)})", x.ty.hard())
 
     def fn_fract(self, x):
         x = self._f(x)
-        return E(f"rt.fract({x.code}, {_ty(x.ty)})", x.ty.hard())
+        return E(f"rt.fract({x.code}, {ty_code(x.ty)})", x.ty.hard())
 
     def fn_isEven(self, x):
         return E(f"rt.is_even({self._f(x).code})", BOOL, False, True)
@@ -204,21 +204,21 @@ class CallGen:
         if suffix.lower() == "_sr":
             t = _FTYPES[dst]
             x = self.convert(x, _FTYPES[src])
-            return E(f"rt.cvt_sr({x.code}, {self.as_int(args[1]).code}, {_ty(x.ty)}, {_ty(t)})", t)
+            return E(f"rt.cvt_sr({x.code}, {self.as_int(args[1]).code}, {ty_code(x.ty)}, {ty_code(t)})", t)
         if suffix:
             raise CompileError(f"conversion {src}_to_{dst}{suffix}")
         if dst in ("snorm", "unorm"):
             x = self.convert(x, _FTYPES[src])
             signed = dst == "snorm"
-            return E(f"rt.to_norm({x.code}, {_ty(x.ty)}, 16, {signed})", Ty("i" if signed else "u", 16))
+            return E(f"rt.to_norm({x.code}, {ty_code(x.ty)}, 16, {signed})", Ty("i" if signed else "u", 16))
         if src in _FTYPES and dst in _FTYPES:
             # a conversion (unlike the pseudocode's own 64'F(...) views) quiets signalling NaNs
             y = self.convert(self.convert(x, _FTYPES[src]), _FTYPES[dst])
-            return E(f"rt.quiet({y.code}, {_ty(y.ty)})", y.ty)
+            return E(f"rt.quiet({y.code}, {ty_code(y.ty)})", y.ty)
         if src in _FTYPES:
             t = _int_ty(dst)
             x = self.convert(x, _FTYPES[src])
-            return E(f"rt.f_to_int({x.code}, {_ty(x.ty)}, {t.width}, {t.signed})", t)
+            return E(f"rt.f_to_int({x.code}, {ty_code(x.ty)}, {t.width}, {t.signed})", t)
         st = _int_ty(src)
         x = self.as_int(x)
         x = self.view(x, st) if x.ty.width > st.width or (x.ty.kind != st.kind and x.ty.width == st.width) else x
@@ -244,9 +244,9 @@ class CallGen:
             code = self.bits(x).code
             if scale is None:
                 return self.convert(E(code, Ty(src, int(src[-1]))), t)
-            return E(f"rt.mini_scale_decode({code}, {src!r}, {scale}, {_ty(t)})", t)
+            return E(f"rt.mini_scale_decode({code}, {src!r}, {scale}, {ty_code(t)})", t)
         x = self.convert(x, _FTYPES[src])
         t = Ty(dst, int(dst[-1]))
         if scale is None:
             return self.convert(x, t)
-        return E(f"rt.mini_scale_encode({x.code}, {_ty(x.ty)}, {dst!r}, {scale}, {rand})", t)
+        return E(f"rt.mini_scale_encode({x.code}, {ty_code(x.ty)}, {dst!r}, {scale}, {rand})", t)

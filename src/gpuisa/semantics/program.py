@@ -64,7 +64,7 @@ def _strip(line: str) -> str:
     return line.strip()
 
 
-class _Assembler:
+class Assembler:
     def __init__(self, arch: str, wave: int):
         from ..codec.decoder import get_decoder
         from ..codec.encoder import get_encoder
@@ -156,7 +156,7 @@ def _blocks(items: list, labels: dict, arch: str) -> list:
 
 def parse(arch: str, text: str, wave: int) -> Program:
     """Assembly text -> Program (errors: MachineError naming the line)."""
-    asm = _Assembler(arch, wave)
+    asm = Assembler(arch, wave)
     items, steps, count = [], [], 0
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = _strip(raw)
@@ -188,7 +188,7 @@ def parse(arch: str, text: str, wave: int) -> Program:
 
 def from_bytes(arch: str, data: bytes, wave: int) -> Program:
     """Machine code -> Program (branch targets from SIMM16: the next instruction plus 4 * SIMM16 bytes)."""
-    asm = _Assembler(arch, wave)
+    asm = Assembler(arch, wave)
     decoded = asm.decode_stream(data)
     offsets = {off for off, *_ in decoded}
     items, steps, targets = [], [], {}

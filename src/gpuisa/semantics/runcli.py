@@ -48,7 +48,7 @@ def _read_program(path: str) -> str:
 
 
 def cmd_run(args) -> int:
-    from .encoded import _hex_bytes
+    from .encoded import hex_bytes
     from .machine import MachineError, from_values
     from .program import execute, from_bytes, parse, resolve, wave_size
 
@@ -58,7 +58,7 @@ def cmd_run(args) -> int:
         wave = wave_size(arch, args.wave)
         ws = from_values(arch, wave, _registers(args.registers))
         start = ws.copy()
-        prog = from_bytes(arch, _hex_bytes(" ".join(text.split())), wave) if args.hex else parse(arch, text, wave)
+        prog = from_bytes(arch, hex_bytes(" ".join(text.split())), wave) if args.hex else parse(arch, text, wave)
         execute(prog, ws, args.max_steps)
     except MachineError as exc:
         raise UserError(str(exc)) from None

@@ -4,7 +4,7 @@ another lane's or a computed register number's VGPR (a mixin of the compiler's `
 from __future__ import annotations
 
 from . import codeshape
-from .expressions import REGISTERS, REGNUM, E, CompileError, _ty
+from .expressions import REGISTERS, REGNUM, E, CompileError, ty_code
 from .types import BOOL, Ty, view_type
 
 LANE = ("name", "laneId")
@@ -118,7 +118,7 @@ class StoreGen:
             raw = self.reg_raw(n, read=False)
             b = self.bits(self.as_int(e))
             if raw.ty.width > 64 or b.ty.width > 64:
-                code = f"rt.view_u(rt.obj({self.arr(b)}, {_ty(b.ty)}), {max(raw.ty.width, b.ty.width)})"
+                code = f"rt.view_u(rt.obj({self.arr(b)}, {ty_code(b.ty)}), {max(raw.ty.width, b.ty.width)})"
             else:
                 code = self.arr(b)
             self.emit(f"r_{n} = rt.merge({self.mask}, {code}, r_{n})")
@@ -133,7 +133,7 @@ class StoreGen:
                 t = Ty("f", 64)
             self.vars[n] = t
         v = self.convert(self.as_int(e) if not self.vars[n].is_float else e, self.vars[n])
-        code = self.arr(v) if self.vars[n].width <= 64 else f"rt.obj({self.arr(v)}, {_ty(v.ty)})"
+        code = self.arr(v) if self.vars[n].width <= 64 else f"rt.obj({self.arr(v)}, {ty_code(v.ty)})"
         self.emit(f"v_{n} = rt.merge({self.mask}, {code}, v_{n})")
 
     def store_bits(self, base, lo, w: int, bits: E, flag: str | None = None) -> None:

@@ -280,12 +280,12 @@ def _reject_nested(name: str):
 
 def parse_operands_text(text: str) -> dict:
     """The playground form's 'S0=1 S1=0x10 S2=1,2,3' read by ``gpuisa eval``'s own parser (lists: one value per lane)."""
-    from ..semantics.cli import _operands
+    from ..semantics.cli import parse_operands
 
     if len(text or "") > 1024:
         raise BadInput("operands are at most 1024 characters")
     try:
-        return _operands((text or "").split())
+        return parse_operands((text or "").split())
     except UserError as exc:
         raise BadInput(str(exc)) from None
 
