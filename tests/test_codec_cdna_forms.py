@@ -172,3 +172,12 @@ def test_gfx90a_image_words_like_llvm(llvm_mc):
     words = [((rng.getrandbits(64) & ~enc.fixed_mask & ~1) | enc.fixed_value).to_bytes(8, "little") for _ in range(400)]
     n, bad = _disagreements("cdna2", words)
     assert len(bad) <= 0.02 * n, bad[:5]
+
+
+def test_gfx950_flat_offset_is_13_bits_like_llvm(llvm_mc):
+    # FLAT (not global/scratch) words: llvm-mc-22 reads bits 12:0 as the offset on gfx950 as on gfx942
+    enc = load_arch_tables("cdna4").encodings["FLAT"]
+    assert enc.field("OFFSET").ranges == ((12, 0),)
+    words = _entry_words("cdna4", "FLAT", "flat_", 300, 7, lambda w: w | 1 << 12)
+    n, bad = _disagreements("cdna4", words)
+    assert len(bad) <= 0.02 * n, bad[:5]

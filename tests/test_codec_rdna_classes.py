@@ -160,3 +160,20 @@ def test_gfx1200_disassembles_16_bit_operands_in_fake16(llvm_mc):
     assert rows[0][1][0][1] is None, rows
     assert rows[1][1][0][1] == "v_add_f16_e32 v112, v28, v112", rows
     assert rows[2][1][0][1] is None, rows
+
+
+def test_gfx1250_tuples_past_v255_and_64_bit_literals(llvm_mc):
+    # gfx1250 prints a VGPR tuple that runs past v255 (``v[255:256]`` with its Align2 note) where earlier
+    # targets reject the word; a 64-bit literal (source 254) read by a 32- or 16-bit operand prints its low
+    # part, by an inline constant's text where it is one; src1's |..| of v_cndmask_b32_dpp takes in vcc_lo
+    rng = random.Random(21)
+    words = []
+    for head in ("0209fe05", "ff09fc05", "ff0002d502090200", "fe0002d502ff0300", "7c4005eeff00000002000000",
+                 "7c4007ee0000807f02000000", "ff005dcc0005e21f", "f8005dccff05e21f"):
+        words.append(bytes.fromhex(head))
+    for low in ("07000000", "0000803f", "f0ffffff", "83f9223e", "d30930c1", "003c0000", "1831f93e", "0700aaaa"):
+        for head in ("fea511a5", "fe0a1b4c"):  # s_sub_f16 (16-bit operand), v_sub_nc_u32 (32-bit)
+            words.append(bytes.fromhex(head + low + "%08x" % (rng.getrandbits(31) | 1)))
+    words += [bytes.fromhex("fa38f702070080bf"), bytes.fromhex("fa38f702070040bf")]
+    pct, bad = _agreement("cdna5", words)
+    assert not bad, bad[:5]

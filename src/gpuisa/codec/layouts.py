@@ -55,8 +55,9 @@ MFMA_LAYOUT = [("BLGP", 63, 61, None), ("ACC", 60, 59, None), ("SRC2", 58, 50, N
 # architecture -> (new encoding, its fields, the store encoding its entries come from, their name prefix)
 SPLITS = {arch: [("VOP3P_MFMA", MFMA_LAYOUT, "VOP3P", "v_mfma_")] for arch in ("cdna1", "cdna2", "cdna3")}
 # architecture -> encoding -> field -> (hi, lo): store layouts LLVM reads differently.  GFX9 FLAT's
-# offset is 13 bits unsigned to llvm-mc-22 (bit 12 prints as +4096), not the 12 the store gives.
-FIELD_OVERRIDES = {arch: {"FLAT": {"OFFSET": (12, 0)}} for arch in ("cdna1", "cdna2", "cdna3")}
+# offset is 13 bits unsigned to llvm-mc-22 (bit 12 prints as +4096), not the 12 the store gives
+# (gfx950 as gfx942).
+FIELD_OVERRIDES = {arch: {"FLAT": {"OFFSET": (12, 0)}} for arch in ("cdna1", "cdna2", "cdna3", "cdna4")}
 # field values that make a probe word printable (registers inside their files, all channels on)
 _FILL = {"DMASK": 0xF, "VDATA": 4, "VADDR": 6, "SRSRC": 2, "EN": 0xF, "VDST": 4, "VSRC": 6,
          "VSRC0": 1, "VSRC1": 2, "VSRC2": 3, "VSRC3": 4}

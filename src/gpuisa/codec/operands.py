@@ -147,14 +147,27 @@ def literal_token(lit: int, ltype: str) -> str:
 
 def literal64_token(lit: int, f64: bool, size: int = 64) -> str:
     """A gfx1250 64-bit literal as LLVM 22 prints it (probed): ``lit64(0x..)`` where a 32-bit literal would
-    have held it, an f64 operand's inline value by its name, else hex (a 32-bit operand's: its low half)."""
+    have held it, an f64 operand's inline value by its name, else hex (a 32/16-bit operand's: its low part,
+    ``_low_part_token``)."""
     if lit < (1 << 32):
         return f"lit64(0x{lit:x})"
     if size != 64:
-        return f"0x{lit & 0xFFFFFFFF:x}"
+        return _low_part_token(lit, size)
     if f64 and lit & 0xFFFFFFFF == 0 and (lit >> 32) in FLOAT_BITS[64]:
         return FLOAT_BITS[64][lit >> 32]
     return f"0x{lit:x}"
+
+
+def _low_part_token(lit: int, size: int) -> str:
+    """The low 32 (16) bits of a 64-bit literal read by a 32-bit (16-bit) operand, as llvm-mc-22 prints them
+    on gfx1250 (probed): an inline constant's value (-16..64, the float constants) by its text, else hex."""
+    x = lit & ((1 << size) - 1)
+    signed = x - (1 << size) if x >> (size - 1) else x
+    if -16 <= signed <= 64:
+        return str(signed)
+    if x == {16: 0x3118, 32: 0x3E22F983}[size]:
+        return "0.15915494"  # 1/(2*pi)
+    return FLOAT_BITS[size].get(x) or f"0x{x:x}"
 
 
 def literal_type(size: int, is_float: bool, packed: bool = False, mix: bool = False, bf16: bool = False) -> str:

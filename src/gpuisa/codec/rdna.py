@@ -342,6 +342,9 @@ def scalar_text(dec, entry, fields: dict[str, int]) -> str | None:
 def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
     """An operand the plan's few probed values do not cover: s_sendmsg_rtn's message (its learned token), a
     true16 register (``v_mov_b16_e32 v112.h, v28.l``: bit 7 of a VGPR field picks the high half)."""
+    past = past_last_vgpr(dec, spec, fields)
+    if past is not None:
+        return past
     toks = dec.named.get("sendmsg_rtn", {}).get(entry.name)
     if toks is not None and "SSRC0" in spec.get("table", {}) and "SSRC0" in fields:
         return toks[fields["SSRC0"]]
@@ -358,6 +361,20 @@ def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
         r = v - 256 if f.width == 9 else v
         return f"v{r & 127}.{'h' if r & 128 else 'l'}"
     return None
+
+
+def past_last_vgpr(dec, spec: dict, fields: dict[str, int]) -> str | None:
+    """gfx1250: a VGPR tuple that runs past v255 prints as such (``v[255:256]``), with the operand's
+    even-alignment note where it starts on an odd register (llvm-mc-22 prints it so in every encoding;
+    earlier targets reject the word)."""
+    if not dec.features.literal64 or spec.get("k") not in ("src", "vreg") or spec.get("f") not in fields:
+        return None
+    n = spec.get("n", 1)
+    v = fields[spec["f"]] * spec.get("s", 1)
+    r = v - 256 if spec["k"] == "src" else v
+    if n < 2 or r < 0 or r + n <= 256 or spec.get("c", "v") != "v" or spec.get("acc"):
+        return None
+    return f"v[{r}:{r + n - 1}]" + (spec.get("anote", "") if r & 1 else "")
 
 
 # VOP3-style true16 (LLVM 22, GFX11+): an 8-bit register field names the whole VGPR and the op_sel bit of the

@@ -371,8 +371,8 @@ def dpp16_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     for k, neg, ab in ((i0, bits & 1, bits & 2), (i1, bits & 4, bits & 8)):
         if k is not None:
             t = texts[k]
-            if ab and k == i1 and dec.arch == "rdna4" and entry.name == "v_cndmask_b32" and k + 1 < len(texts):
-                # gfx1200 (llvm-mc-22): src1's closing bar comes after the carry-in, ``|v143, vcc_lo|``
+            if ab and k == i1 and dec.gfx == "GFX12" and entry.name == "v_cndmask_b32" and k + 1 < len(texts):
+                # gfx1200, gfx1250 (llvm-mc-22): src1's closing bar comes after the carry-in, ``|v143, vcc_lo|``
                 t = f"|{t}, {texts.pop(k + 1)}|"
             else:
                 t = f"|{t}|" if ab else t
