@@ -2,15 +2,20 @@
 
 Every user error is one line on stderr and exit code 2; imports of heavy
 modules (rich) happen only when a terminal is attached, to keep cold starts fast.
+The two commands run from build scripts, ``decode`` and ``ptx check``, are dispatched before argparse
+is imported (``gpuisa.hotpath``).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from .cliutil import open_store, progress_printer, rows_out
 from .errors import UserError, echo, one_line
+
+TYPE_CHECKING = False  # (typing's import costs start-up)
+if TYPE_CHECKING:
+    import argparse
 
 
 class _LazyArchs:
@@ -226,14 +231,13 @@ def cmd_build(args) -> int:
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit code 2)."""
+def _parser(**kw):
+    """argparse's parser with one-line errors (argparse imported here: ``decode`` and ``ptx check`` do without)."""
+    import argparse
 
-    def error(self, message: str):  # noqa: D401
-        message = one_line(message, 300)
-        print(f"gpuisa: {message} (see gpuisa {self.prog.split(' ', 1)[-1] if ' ' in self.prog else ''} --help)".replace("  ", " "),
-              file=sys.stderr)
-        raise SystemExit(2)
+    from .hotpath import one_line_usage_error
+
+    return type("_Parser", (argparse.ArgumentParser,), {"error": one_line_usage_error})(**kw)
 
 
 CORE_COMMANDS = ("archs", "show", "search", "list", "diff", "build")
@@ -241,7 +245,7 @@ CORE_COMMANDS = ("archs", "show", "search", "list", "diff", "build")
 
 def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     """The parser; ``with_plugins`` is True (all), False (core only) or one plugin module name."""
-    p = _Parser(prog="gpuisa", description="Cross-vendor GPU instruction-set reference (AMD RDNA/CDNA, PTX).")
+    p = _parser(prog="gpuisa", description="Cross-vendor GPU instruction-set reference (AMD RDNA/CDNA, PTX).")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("archs", help="list architectures with family, targets and instruction count")
     s.add_argument("--json", action="store_true")
@@ -292,6 +296,8 @@ def _register_plugins(sub, modules=PLUGINS) -> None:
 
 
 def _positive_int(text: str) -> int:
+    import argparse
+
     try:
         value = int(text)
     except ValueError:
@@ -331,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
     import os
     import warnings
 
+    if argv is None and sys.argv[1:2] in (["decode"], ["ptx"]):  # the process's own command line: no teardown
+        from .hotpath import run_and_exit
+
+        run_and_exit(main, sys.argv[1:])
     argv = sys.argv[1:] if argv is None else argv
     warnings.simplefilter("ignore", RuntimeWarning)  # numpy's overflow notes: results are exact by design
     for stream in (sys.stdout, sys.stderr):  # argv's undecodable bytes, echoed, print as \udcff
@@ -348,16 +358,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    if argv[:2] == ["ptx", "check"] and "-h" not in argv and "--help" not in argv:
-        # hot path for build scripts checking .ptx files: only the PTX parser is built
-        from .ptx.__main__ import main as ptx_main
+    from .hotpath import dispatch
 
-        argparse.ArgumentParser.error = _Parser.error  # its usage errors in one line too
-        try:
-            return ptx_main(argv[1:], prog="gpuisa")
-        except UserError as exc:
-            print(one_line(f"gpuisa: {exc}"), file=sys.stderr)
-            return 2
+    code = dispatch(argv)  # `decode` and `ptx check` without the parser of every command
+    if code is not None:
+        return code
     # a core command needs no feature package imported: keeps `gpuisa show` fast
     first = next((a for a in argv if not a.startswith("-")), None)
     if first in CORE_COMMANDS:

@@ -13,7 +13,7 @@ from ..errors import UserError
 from . import cli
 
 
-def _check_file_args(argv: list[str]):
+def check_file_args(argv: list[str]):
     """`check --file F [--target T] [--version V] [--json]` read without argparse (whose import and
     help formatting cost a build script's every call a few milliseconds), else None."""
     if len(argv) < 3 or argv[0] != "check" or len(argv) > 8:
@@ -39,7 +39,7 @@ class argparse_free_namespace:  # noqa: N801 - a plain namespace, as argparse gi
 
 def main(argv: list[str] | None = None, prog: str = "python -m gpuisa.ptx") -> int:
     argv = sys.argv[1:] if argv is None else argv
-    fast = _check_file_args(argv)
+    fast = check_file_args(argv)
     if fast is not None:
         try:
             return cli.cmd_check(fast)

@@ -1,0 +1,128 @@
+"""The two commands that build scripts run many times, ``gpuisa decode`` and ``gpuisa ptx check``, dispatched
+before the CLI's parser of every command is built (argparse, the plugins' ``register``).
+
+Their arguments are read here when they are the plain forms (``decode --arch A (--file F | HEX...)
+[--json] [--wave64] [--fields]``; ``ptx check --file F [--target T] [--version V] [--json]``, read by
+``ptx/__main__.py``); anything else (``-h``, abbreviations, a mistake) goes to argparse, which prints the
+help or the one-line usage error.  Same output and exit codes either way.
+
+Start-up, measured with ``python -X importtime`` and ``perf stat`` (``benchmarks/bench_decode.py``):
+* numpy's BLAS (OpenBLAS) starts a thread per core when numpy is imported, about 30 ms of CPU time on
+  this 2-core machine; ``decode`` does no linear algebra, so it asks for one thread
+  (``OPENBLAS_NUM_THREADS``, unless the user set it) before numpy is imported.
+* A process that ran one command from its own command line (``main()`` without arguments, as the
+  console script calls it) ends with ``os._exit`` once its output is flushed: tearing down the
+  interpreter frees every object one by one (the decoder's tables and text pools: ~60 ms of a 200,000-
+  instruction decode), which the operating system does at once.  Nothing of these two commands needs
+  ``atexit``; in-process callers (tests, embeddings) pass ``argv`` and get a normal return.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_DECODE_FLAGS = ("--json", "--wave64", "--fields")
+_DECODE_OPTIONS = ("--arch", "--file")
+
+
+class Args:
+    """A plain namespace, as argparse gives."""
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+
+def decode_args(argv: list[str]) -> Args | None:
+    """``decode``'s arguments in their plain forms, else None (argparse decides)."""
+    if argv[:1] != ["decode"]:
+        return None
+    args = Args(cmd="decode", hex=[], arch=None, file=None, json=False, wave64=False, fields=False)
+    rest, hex_done = argv[1:], False
+    while rest:
+        tok = rest.pop(0)
+        hex_done = hex_done or bool(args.hex and tok.startswith("-"))
+        name, eq, value = tok.partition("=")
+        if tok in _DECODE_FLAGS and not getattr(args, tok[2:]):
+            setattr(args, tok[2:], True)
+        elif name in _DECODE_OPTIONS and getattr(args, name[2:]) is None:
+            if not eq:
+                if not rest or rest[0].startswith("-"):
+                    return None
+                value = rest.pop(0)
+            setattr(args, name[2:], value)
+        elif tok and not tok.startswith("-") and not hex_done:  # (hex on both sides of an option: argparse)
+            args.hex.append(tok)
+        else:
+            return None
+    return args if args.arch is not None else None
+
+
+def dispatch(argv: list[str]) -> int | None:
+    """The exit code of ``decode`` or ``ptx check`` run here, or None: the CLI's parser takes ``argv``."""
+    if "-h" in argv or "--help" in argv:
+        return None
+    if argv[:2] == ["ptx", "check"]:
+        return _ptx_check(argv)
+    args = decode_args(argv)
+    if args is None:
+        return None
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # (read when numpy loads its BLAS)
+    from .codec.cli import cmd_decode
+    from .errors import UserError, one_line
+
+    try:
+        return cmd_decode(args)
+    except UserError as exc:
+        print(one_line(f"gpuisa: {exc}"), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+def _ptx_check(argv: list[str]) -> int:
+    from .errors import UserError, one_line
+    from .ptx.__main__ import check_file_args
+    from .ptx.__main__ import main as ptx_main
+
+    if check_file_args(argv[1:]) is None:  # (argparse reads these: its usage errors in one line too)
+        import argparse
+
+        argparse.ArgumentParser.error = one_line_usage_error
+    try:
+        return ptx_main(argv[1:], prog="gpuisa")
+    except UserError as exc:
+        print(one_line(f"gpuisa: {exc}"), file=sys.stderr)
+        return 2
+
+
+def one_line_usage_error(self, message: str):
+    """argparse's ``error`` as the CLI prints it: one line, exit code 2."""
+    from .errors import one_line
+
+    message = one_line(message, 300)
+    print(f"gpuisa: {message} (see gpuisa {self.prog.split(' ', 1)[-1] if ' ' in self.prog else ''} --help)".replace("  ", " "),
+          file=sys.stderr)
+    raise SystemExit(2)
+
+
+def run_and_exit(main, argv: list[str]) -> None:
+    """Runs ``main(argv)`` (the process's own command line) and ends the process with its exit code, without
+    the interpreter's teardown; output is flushed first (a reader that went away: exit code 0, as a pipe's
+    ``head`` expects)."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        code = code or 0
+    except OSError:
+        code = code or 1
+    try:
+        sys.stderr.flush()
+    except OSError:
+        pass
+    os._exit(code if isinstance(code, int) else 1)
