@@ -21,7 +21,7 @@ from .errors import UserError
 
 EXPORT_VERSION = "1"
 FORMATS = ("json", "csv", "parquet")
-S, I, N, B, J = "string", "integer", "number", "boolean", "json"
+S, I, N, B, J = "string", "integer", "number", "boolean", "json"  # noqa: E741  (column types, one letter each)
 
 # table -> (version, description, primary key, [(column, type, nullable, description)])
 TABLES: dict[str, tuple[str, str, tuple[str, ...], list[tuple[str, str, bool, str]]]] = {
@@ -88,7 +88,8 @@ TABLES: dict[str, tuple[str, str, tuple[str, ...], list[tuple[str, str, bool, st
                  ("relation",), [
         ("relation", I, False, "0-based index in relations.json"), ("amd_name", S, False, "AMD mnemonic"),
         ("amd_form", S, True, "AMD form"), ("amd_archs", J, False, "architectures (list)"),
-        ("ptx_form", S, True, "PTX form (a sequence: its forms, one per line)"), ("kind", S, False, "equivalent, ..."), ("family", S, True, "family"),
+        ("ptx_form", S, True, "PTX form (a sequence: its forms, one per line)"), ("kind", S, False, "equivalent, ..."),
+        ("family", S, True, "family"),
         ("note", S, True, "note"), ("restriction", S, True, "restriction"),
         ("error_bound", J, True, "error bound, if any")]),
 }
@@ -209,7 +210,9 @@ def _crossmap_rows(out: dict) -> None:
         restriction = r.get("restriction")
         out["crossmap"].append({
             "relation": i, "amd_name": amd.get("name", ""), "amd_form": amd.get("form"),
-            "amd_archs": _j(amd.get("archs", [])), "ptx_form": "\n".join(ptx["form"]) if isinstance(ptx.get("form"), list) else ptx.get("form"), "kind": r.get("kind", ""),
+            "amd_archs": _j(amd.get("archs", [])),
+            "ptx_form": "\n".join(ptx["form"]) if isinstance(ptx.get("form"), list) else ptx.get("form"),
+            "kind": r.get("kind", ""),
             "family": r.get("family"), "note": r.get("note") or None,
             "restriction": restriction if isinstance(restriction, str) or restriction is None else _j(restriction),
             "error_bound": None if r.get("error_bound") is None else _j(r["error_bound"])})

@@ -13,7 +13,6 @@ from ..errors import UserError
 from . import importer, sources
 from .parse import XmlImportError
 
-
 _LEGACY_TMP = re.compile(r"^\.[a-z0-9.]+-[A-Za-z0-9_]{8}\.json$")  # mkstemp names of gpuisa <= 0.x
 
 

@@ -122,7 +122,7 @@ def cross_check(doc: dict, default: dict | None) -> dict:
         if d is None:
             continue
         dfields = {f[0]: f for f in d["fields"]}
-        for name, ranges, value in e["fields"]:
+        for name, ranges, _value in e["fields"]:
             if name in dfields:
                 report["checked"] += 1
                 if sorted(map(tuple, ranges)) != sorted(map(tuple, dfields[name][1])):

@@ -51,7 +51,7 @@ def render_kind_text(page: dict) -> str:
     if page["kind"] == "format":
         out += ["", f"Data type: {page['data_type']}; {page['bits']} bits; {page['components']} component(s)"]
         for f in page["fields"]:
-            bits = ", ".join(f"{h}:{l}" for h, l in f["ranges"])
+            bits = ", ".join(f"{hi}:{lo}" for hi, lo in f["ranges"])
             out.append(f"  component {f['component']}: {f['name']} bits {bits} ({(f['signedness'] or '').lower()})")
     else:
         out += ["", f"Partitioned: {'yes' if page['partitioned'] else 'no'}"]
@@ -61,7 +61,7 @@ def render_kind_text(page: dict) -> str:
             out += ["", f"Predefined values ({len(page['values'])}):"]
             out += [f"  {v['value']:>5}  {v['name']}" for v in page["values"] if v["value"] is not None]
         for m in page.get("microcode", []):
-            out.append(f"  field {m['name']} bits {', '.join(f'{h}:{l}' for h, l in m['ranges'])}: "
+            out.append(f"  field {m['name']} bits {', '.join(f'{hi}:{lo}' for hi, lo in m['ranges'])}: "
                        + ", ".join(f"{v['name']}={v['value']}" for v in m["values"]))
     out += ["", "Sources:"] + [f"  - {s['source']} {s['version']}" for s in page["sources"]]
     return "\n".join(out)

@@ -79,7 +79,8 @@ def _random_floats(rng: np.random.Generator, bits: int, n: int) -> list[int]:
     return raw + [int(x) for x in conv]
 
 
-DOMAIN_RE = re.compile(r"^(?:(?P<int>[bsu])(?P<ibits>\d+)(?P<nz>\.nz)?|k(?P<k>[0-9a-f]{1,16})|(?P<flt>f)(?P<fbits>16|32|64)(?P<nd>\.nodenorm)?(?P<ns>\.nosnan)?"
+DOMAIN_RE = re.compile(r"^(?:(?P<int>[bsu])(?P<ibits>\d+)(?P<nz>\.nz)?|k(?P<k>[0-9a-f]{1,16})"
+                       r"|(?P<flt>f)(?P<fbits>16|32|64)(?P<nd>\.nodenorm)?(?P<ns>\.nosnan)?"
                        r"|(?P<pred>pred|lanebit))$")
 
 

@@ -118,6 +118,7 @@ def _same_as_wave64(arch, name, bind, cols, lanebits, wide_out, out_regs) -> Non
 
 def run_ptx(texts: list[str], cols: dict, n: int, out_names: list[str]) -> dict[str, list[int]]:
     import gpuisa
+
     from ..ptx.semantics import UnsupportedInstruction
 
     res = {o: [] for o in out_names}

@@ -51,7 +51,7 @@ def ptx_doc(st, opcode: str, arch: str | None = None) -> dict:
     else:
         rows += [("forms", " | ".join(f["syntax"] for f in forms[:6]) + (" | ..." if len(forms) > 6 else ""))]
     operands = (form or {}).get("operands") or page["operands"]
-    ops = [f"{o['name']} ({o['role']}, {o['kind']}{', ' + str(o.get('type') or o.get('format')) if (o.get('type') or o.get('format')) else ''})"
+    ops = [f"{o['name']} ({o['role']}, {o['kind']}{', ' + str(o.get('type') or o.get('format')) if (o.get('type') or o.get('format')) else ''})"  # noqa: E501
            for o in operands]
     if ops:
         rows.append(("operands", "; ".join(ops)))

@@ -126,7 +126,7 @@ def amd_register(word: str) -> str | None:
 
 
 def amd_modifier(word: str) -> str | None:
-    key = re.split(r"[:(]", word.lower(), 1)[0]
+    key = re.split(r"[:(]", word.lower(), maxsplit=1)[0]
     if key in AMD_MODIFIERS:
         return f"`{word}`: {AMD_MODIFIERS[key]}"
     return None

@@ -13,9 +13,7 @@ from __future__ import annotations
 import functools
 import marshal
 import os
-import re
 import sys
-
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
 MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")

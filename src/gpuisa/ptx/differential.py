@@ -77,7 +77,8 @@ def write_report(res: dict, path: Path, tool_version: str) -> None:
              f"{res['agree']} of {res['instances']} instances agree ({res['ratio']:.2%}); "
              f"ptxas accepted {res['accepted_by_ptxas']}.", "", "| kind | agree | instances |", "| --- | --- | --- |"]
     lines += [f"| {k} | {a} | {n} |" for k, (a, n) in sorted(res["per_kind"].items())]
-    lines += ["", "## Disagreements", "", "| instruction | target | ptxas | ours | ptxas says | we say |", "| --- | --- | --- | --- | --- | --- |"]
+    lines += ["", "## Disagreements", "", "| instruction | target | ptxas | ours | ptxas says | we say |",
+              "| --- | --- | --- | --- | --- | --- |"]
     for d in res["disagreements"][:2000]:
         lines.append(f"| `{d['text']}` | {d['target']} | {'accept' if d['ptxas'] else 'reject'} | "
                      f"{'accept' if d['ours'] else 'reject'} | {'; '.join(d['ptxas_errors'])[:120]} | "

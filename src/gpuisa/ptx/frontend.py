@@ -27,9 +27,9 @@ import re
 
 from . import directives as D
 from .check import check_instruction
-from .scopes import Visibility
-from .operand_types import MEMORY, TYPED, memory_error, operand_error, vector_error
 from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
+from .operand_types import MEMORY, TYPED, memory_error, operand_error, vector_error
+from .scopes import Visibility
 
 SREG_VECTOR = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
                "%cluster_nctaid"}

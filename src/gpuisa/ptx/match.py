@@ -14,7 +14,6 @@ import functools
 import re
 
 
-
 def dot_tokens(text: str) -> list[str]:
     return list(_dot_tokens(text))
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "mul", "mad", "fma", "div", "rem",
-         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt", "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
+         "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt",
+         "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
          "mad.cc", "madc"}
 PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}}  # predicate operands
 FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  # operands of a fixed type
@@ -157,5 +158,6 @@ def vector_error(ops: str, reg_type, memory: bool = False) -> str | None:
         types = (reg_type(r) for r in regs if r[:1] == "%" and "." not in r)
         sizes = {_size(t) for t in types if t and not (memory and t == ".pred")}
         if len(sizes) > 1:
-            return f"the registers of `{{{group.split('}', 1)[0].strip()}}}` differ in size ({', '.join(f'{s}-bit' for s in sorted(sizes))})"
+            widths = ", ".join(f"{s}-bit" for s in sorted(sizes))
+            return f"the registers of `{{{group.split('}', 1)[0].strip()}}}` differ in size ({widths})"
     return None

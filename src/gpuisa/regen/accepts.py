@@ -12,11 +12,10 @@ and the encoder refuses them with a one-line reason.
 
 from __future__ import annotations
 
-
 from .. import archs
-from .named_key import add_key
 from ..codec import oracle
 from ..codec.plans import _SREG, load_plans
+from .named_key import add_key
 
 KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
 

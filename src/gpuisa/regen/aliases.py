@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 
 from .. import archs
-from .named_key import add_key
 from ..codec import oracle
-from ..codec.plans import load_plans
-from ..codec.plans import _SREG
+from ..codec.plans import _SREG, load_plans
 from ..sources.llvm import base_mnemonic
+from .named_key import add_key
 
 _MFMA_TYPE = re.compile(r"^(v_s?mfmac?_\w+?\d+x\d+x\d+)_(\w+)$")
 

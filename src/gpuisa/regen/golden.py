@@ -81,7 +81,7 @@ def corpus(arch_name: str) -> list[dict]:
             cands = _words(arch_name, False, 1)
         got = oracle.disassemble(arch.llvm_target, [b for _, b in cands], wave64)
         texts, kept = [], {}
-        for (key, b), items in zip(cands, got):
+        for (key, _b), items in zip(cands, got):
             it = items[0] if items else None
             if it is None or it.offset or not it.text or it.text == oracle.CRASHED or "/*" in it.text:
                 continue

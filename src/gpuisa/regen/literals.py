@@ -13,15 +13,14 @@ the rule that reproduces every printed token is kept where it differs from the d
 
 from __future__ import annotations
 
-
 from .. import archs
-from .named_key import add_key
-from ..codec import oracle
 from ..codec import operands as opd
+from ..codec import oracle
 from ..codec.decoder import default_literal_type
 from ..codec.plans import load_plans
 from ..codec.syntax import split_operands
 from ..codec.tables import load_arch_tables
+from .named_key import add_key
 
 # values inside and outside each rule's inline set (integers, f32/f16/bf16 constants, their neighbours)
 VALUES = (0x1, 0x40, 0x41, 0xFFFFFFF0, 0xFFF0, 0x3C00, 0x12343C00, 0x3F800000, 0x3E22F983, 0x3118, 0x3FF00000,

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import compiler, modifiers as mods, sources
+from . import compiler, sources
+from . import modifiers as mods
 from .machine import EXEC_LO, M32, VCC_LO, MachineError, WaveState, lanes_of
 from .wave import Context
 

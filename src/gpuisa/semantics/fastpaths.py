@@ -15,7 +15,8 @@ import re
 
 import numpy as np
 
-from . import floats, runtime as rt
+from . import floats
+from . import runtime as rt
 from .types import Ty
 
 PK32 = re.compile(r"^v_cvt_scalef32_(sr_)?pk32_(f32|f16|bf16|fp6|bf6)_(f32|f16|bf16|fp6|bf6)$")

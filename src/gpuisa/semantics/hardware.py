@@ -20,7 +20,8 @@ import re
 
 import numpy as np
 
-from . import floats, runtime as rt
+from . import floats
+from . import runtime as rt
 from .types import Ty
 
 _MANT = {16: 10, 32: 23, 64: 52}

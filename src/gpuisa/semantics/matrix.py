@@ -357,7 +357,7 @@ def program(arch: str, name: str, entry):
 
     def fn(R, _m, C):
         regs = dict(R)
-        for r, w in widths.items():
+        for r, _w in widths.items():
             if r not in regs:
                 regs[r] = np.zeros(C.L, dtype=object)
         execute(s, regs, C.wave)

@@ -192,14 +192,14 @@ def from_bytes(arch: str, data: bytes, wave: int) -> Program:
     decoded = asm.decode_stream(data)
     offsets = {off for off, *_ in decoded}
     items, steps, targets = [], [], {}
-    for off, d, size, insn in decoded:
+    for off, d, size, _insn in decoded:
         if d.name in BRANCHES:
             simm = d.fields.get("SIMM16", 0)
             tgt = off + size + 4 * (simm - 0x10000 if simm >= 0x8000 else simm)
             if tgt not in offsets and tgt != len(data):
                 raise MachineError(f"offset {off:#x}: {d.name} targets {tgt:#x}, not an instruction")
             targets[off] = tgt
-    for off, d, size, insn in decoded:
+    for off, d, _size, insn in decoded:
         if off in targets.values():
             items.append((off, "label", f"@{off}"))
         if insn is None:

@@ -100,7 +100,10 @@ def merge(m, new, old):
     elif type(m) is _ND and type(new) is _ND and type(old) is _ND and new.dtype is not _OBJ and old.dtype is not _OBJ:
         return np.where(m, new, old)  # the common masked case: two int/float arrays
     if old is None:
-        old = np.zeros_like(np.asarray(new)) if np.ndim(new) else np.zeros(np.shape(m) if m is not None and m is not False else 1, dtype=np.asarray(new).dtype)
+        if np.ndim(new):
+            old = np.zeros_like(np.asarray(new))
+        else:
+            old = np.zeros(np.shape(m) if m is not None and m is not False else 1, dtype=np.asarray(new).dtype)
     if m is None:
         return new if isinstance(new, np.ndarray) and np.ndim(new) else np.broadcast_to(new, np.shape(old)).copy()
     if m is False:
@@ -346,7 +349,7 @@ def concat(parts):
         acc = 0
         for v, w in parts:
             vv = obj(v, Ty("i", 64))
-            acc = _objmap2(lambda a, b: (a << w) | (b & ((1 << w) - 1)), acc, vv)
+            acc = _objmap2(lambda a, b, w=w: (a << w) | (b & ((1 << w) - 1)), acc, vv)
         return acc
     acc = 0
     for v, w in parts:

@@ -22,8 +22,8 @@ but :mod:`.formulations` runs get an entry labelled as the project's formulation
 from __future__ import annotations
 
 import ast
-import re
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,7 +75,7 @@ class TinygradPcode(PcodeSource):
         root = self._root or tg.autogen_dir()
         return root / folder / "str_pcode.py"
 
-    @functools.lru_cache(maxsize=None)
+    @functools.lru_cache(maxsize=None)  # noqa: B019  (sources live as long as the process)
     def entries(self, arch: str) -> dict[str, list[PcodeEntry]]:
         if arch not in self.archs():
             return {}
@@ -105,7 +105,7 @@ class TinygradPcode(PcodeSource):
                     continue
                 name = tg._canonical(key.attr).lower()
                 out.setdefault(name, []).append(PcodeEntry(arch, name, key.value.id, value.value, self.label))
-        for name, lst in out.items():
+        for lst in out.values():
             lst.sort(key=lambda e: TABLE_PREFERENCE.index(e.op_class) if e.op_class in TABLE_PREFERENCE else 99)
         return out
 

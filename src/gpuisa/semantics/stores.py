@@ -4,7 +4,7 @@ another lane's or a computed register number's VGPR (a mixin of the compiler's `
 from __future__ import annotations
 
 from . import codeshape
-from .expressions import REGISTERS, REGNUM, E, CompileError, ty_code
+from .expressions import REGISTERS, REGNUM, CompileError, E, ty_code
 from .types import BOOL, Ty, view_type
 
 LANE = ("name", "laneId")

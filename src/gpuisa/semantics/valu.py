@@ -14,9 +14,22 @@ import re
 
 import numpy as np
 
-from . import modifiers as mods, seqfast
-from .execute import (SCALAR, VECTOR, Builder, Insn, Step, abs_neg_source, float_kind, half_source, i64,
-                      lane_bits, reg_text, writer_vgpr)
+from . import modifiers as mods
+from . import seqfast
+from .execute import (
+    SCALAR,
+    VECTOR,
+    Builder,
+    Insn,
+    Step,
+    abs_neg_source,
+    float_kind,
+    half_source,
+    i64,
+    lane_bits,
+    reg_text,
+    writer_vgpr,
+)
 from .machine import EXEC_LO, VCC_LO, MachineError
 
 _I64 = np.int64
@@ -121,13 +134,15 @@ def _sources(p: _Plan) -> None:
             neg, use_abs = bool((p.sdwa >> (20 + 8 * i)) & 1), bool((p.sdwa >> (21 + 8 * i)) & 1)
             get = abs_neg_source(get, cw, use_abs, neg)
         elif packed:
-            bit = lambda name: bool((f.get(name, 0) >> i) & 1)  # noqa: E731
+            def bit(name: str, i: int = i) -> bool:
+                return bool((f.get(name, 0) >> i) & 1)
+
             half = max(width // 2, 16)
             if 128 <= code <= 208 or 240 <= code <= 248:
                 get = _packed_constant(p.insn.name, code, half, p.b.L)
             sl, sh, nl, nh = bit("OP_SEL"), bit("OP_SEL_HI"), bit("NEG"), bit("NEG_HI")
             if sl or not sh or nl or nh:
-                get = (lambda g, *a: (lambda ws: mods.packed_source(g(ws), half, *a)))(get, sl, sh, nl, nh)
+                get = (lambda g, h, *a: (lambda ws: mods.packed_source(g(ws), h, *a)))(get, half, sl, sh, nl, nh)
         else:
             if "OPSEL" not in prog.widths and cw == 16 and ((f.get("OP_SEL", 0) >> i) & 1 or reg in p.t16_hi):
                 get = half_source(get, True)
@@ -196,8 +211,8 @@ def _scalar_inputs(p: _Plan) -> None:
         if reg in prog.inputs:
             p.reads.append(reg)
         wide = b.broadcast
-        read = {"VCC": lambda ws: wide(ws.vcc), "EXEC": lambda ws: wide(ws.exec), "SCC": lambda ws: wide(ws.scc),
-                "M0": lambda ws: wide(ws.m0)}[reg]
+        read = {"VCC": lambda ws, wide=wide: wide(ws.vcc), "EXEC": lambda ws, wide=wide: wide(ws.exec),
+                "SCC": lambda ws, wide=wide: wide(ws.scc), "M0": lambda ws, wide=wide: wide(ws.m0)}[reg]
         p.getters.append((reg, read))
     for reg, fld in _MODFIELD.items():
         if reg in prog.widths:
@@ -211,7 +226,7 @@ def _scalar_inputs(p: _Plan) -> None:
 
 
 def _outputs(p: _Plan) -> None:
-    prog, f, b, insn = p.prog, p.f, p.b, p.insn
+    prog, f, b = p.prog, p.f, p.b
     if "D0" in prog.widths:
         _d0(p)
     if "VCC" in prog.writes:

@@ -75,7 +75,8 @@ def _is_load(name: str) -> bool:
 
 
 def _is_atomic(name: str) -> bool:
-    return "atomic" in name or re.search(r"^ds_(add|sub|rsub|inc|dec|min|max|and|or|xor|mskor|cmpst|wrxchg|storexchg|condxchg|cond_sub|sub_clamp|pk_add)", name) is not None
+    return "atomic" in name or re.search(r"^ds_(add|sub|rsub|inc|dec|min|max|and|or|xor|mskor|cmpst|wrxchg|storexchg|"
+                                         r"condxchg|cond_sub|sub_clamp|pk_add)", name) is not None
 
 
 def operand_role(inst: str, fld: str) -> str:

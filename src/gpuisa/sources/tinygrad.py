@@ -162,12 +162,12 @@ def parse_ins(path: Path, folder: str) -> dict[str, TinygradEncoding]:
         raw[node.name] = (base, fields, op_class, ops)
 
     # folded refinements hand their opcodes to the base encoding
-    for cls, (base, fields, op_class, ops) in raw.items():
+    for cls, (base, _fields, _op_class, ops) in raw.items():
         if base and cls.endswith(FOLDED_SUFFIXES) and ops and raw[base][3] is not None:
             raw[base][3].update(ops)
     out: dict[str, TinygradEncoding] = {}
     rename = ENCODING_RENAME.get(folder, {})
-    for cls, (base, fields, op_class, ops) in raw.items():
+    for cls, (base, _fields, _op_class, ops) in raw.items():
         if any(cls.endswith(s) for s in VARIANT_SUFFIXES + FOLDED_SUFFIXES):
             continue
         merged: dict[str, tuple[tuple[int, int], int | None]] = {}

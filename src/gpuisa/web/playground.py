@@ -8,15 +8,13 @@ has not landed, and starts using it as soon as it is installed.  Every input is 
 
 from __future__ import annotations
 
-from ..features import optional_module
-
 import dataclasses
-import importlib
 import math
 import re
 
 from .. import archs
 from ..errors import UserError
+from ..features import optional_module
 
 MAX_BYTES = 256  # decode: at most 64 dwords
 MAX_HEX_CHARS = 2048

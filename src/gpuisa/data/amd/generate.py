@@ -20,9 +20,9 @@ import sys
 from pathlib import Path
 
 from ...archs import AMD_ARCHS, Arch
-from ..diffable import dumps_one_per_line
 from ...model import Encoding, Field, InstructionEncoding, Operand, Provenance
 from ...sources import derive, gfx10_layouts, llvm, tinygrad
+from ..diffable import dumps_one_per_line
 
 HERE = Path(__file__).parent
 COMMAND = "python -m gpuisa.data.amd.generate"
@@ -156,7 +156,8 @@ def _inferred_operands(facts: ArchFacts, donors: list[ArchFacts], name: str, enc
         if all(o.name in field_names for o in explicit):
             note = f"carried over from {d.arch.title}"
             return [Operand(o.name, o.role, o.kind, o.format, o.size, False, o.note,
-                            Provenance(o.provenance.source if o.provenance else "", o.provenance.version if o.provenance else "", note, True))
+                            Provenance(o.provenance.source if o.provenance else "",
+                                       o.provenance.version if o.provenance else "", note, True))
                     for o in explicit]
     fields = derive.operand_fields_in_syntax([f.name for f in enc.fields if f.value is None], tokens)
     return [Operand(f, derive.operand_role(name, f), derive.field_kind(f), None, None, False, "", derive.RULES) for f in fields]

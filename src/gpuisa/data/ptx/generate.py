@@ -28,9 +28,9 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from gpuisa.ptx import grammar, instances, instances_typed, ptxas
 from gpuisa.data.ptx import families
 from gpuisa.data.ptx.grammar_fixes import FIXES
+from gpuisa.ptx import grammar, instances, instances_typed, ptxas
 
 HERE = Path(__file__).parent
 DEFAULT_SYNTAX = Path(__file__).resolve().parents[5] / "shared" / "reference" / "ptx-9.0" / "syntax"
@@ -92,7 +92,7 @@ def measure(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
     for fi, f in enumerate(forms):
         if not f.get("operand_strategy"):
             continue
-        for ci, (opcode, bind) in enumerate(f["_combos"]):
+        for ci, (opcode, _bind) in enumerate(f["_combos"]):
             lines.append(_instance_text(f, opcode, f["operand_strategy"], ci))
             owners.append((fi, ci))
     accepted: dict[tuple, list[str]] = defaultdict(list)
