@@ -171,11 +171,38 @@ def summarise(form: dict) -> dict:
     if form.get("_order_free"):
         out["order_free"] = True
     # values (and optional modifiers) that need more than the form as a whole
-    per: dict[str, dict] = {}
     seen: dict[str, list[int]] = defaultdict(list)
     for ci, (_, bind) in enumerate(form["_combos"]):
         for k, v in bind.items():
             seen[f"{k}={v}"].append(ci)
+    per, rejects = _value_requirements(form, seen, targets, out["ptx_version"])
+    if per:
+        out["value_requirements"] = per
+    requires = _requires(form, seen, rejects)
+    if requires:
+        out["requires"] = requires
+    if form.get("_pair_requires"):
+        out["pair_requires"] = {k: sorted(v) for k, v in sorted(form["_pair_requires"].items())}
+    pairs = _rejected_pairs(form, seen, rejects)
+    if rejects:
+        out["rejects"] = sorted(rejects)
+    if pairs:
+        out["rejected_pairs"] = pairs
+    # the first example is an instance that needs no more than the form's version and target
+    oldest = [ci for ci in sorted(acc) if form["_versions"].get(ci) == out["ptx_version"]
+              and targets[0] in acc[ci]]
+    ex = (oldest[:1] + [ci for ci in sorted(acc) if ci not in oldest[:1]])[:3]
+    out["examples"] = [_instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
+    if form["operand_strategy"] == "shaped":
+        _mark_vectors(out, [_instance_text(form, form["_combos"][ci][0], "shaped", ci) for ci in sorted(acc)])
+    return out
+
+
+def _value_requirements(form: dict, seen: dict[str, list[int]], targets: list[str],
+                        version: str) -> tuple[dict[str, dict], list[str]]:
+    """({slot=value: the targets/PTX version it needs beyond the form's}, [slot=value never accepted])."""
+    acc = form.get("_accepted", {})
+    per: dict[str, dict] = {}
     rejects = []
     for key, cis in seen.items():
         ok = [ci for ci in cis if ci in acc]
@@ -189,14 +216,17 @@ def summarise(form: dict) -> dict:
         if set(ts) != set(targets):
             req["targets"] = [t for t in PROBE_TARGETS if t in ts]
         v = min(vs, key=_vkey) if vs else ""
-        if v and _vkey(v) > _vkey(out["ptx_version"]):
+        if v and _vkey(v) > _vkey(version):
             req["ptx_version"] = v
         if req:
             per[key] = req
-    if per:
-        out["value_requirements"] = per
-    # a value that ptxas accepts only together with some value of another optional slot
-    requires = {}
+    return per, rejects
+
+
+def _requires(form: dict, seen: dict[str, list[int]], rejects: list[str]) -> dict[str, list[str]]:
+    """{slot=value: the other optional slots ptxas accepts it only together with}."""
+    acc = form.get("_accepted", {})
+    requires: dict[str, list[str]] = {}
     for key, cis in seen.items():
         if key in rejects:
             continue
@@ -210,12 +240,12 @@ def summarise(form: dict) -> dict:
                                                                          for ci in bad):
                 if not all(other in b for _, b in form["_combos"]):
                     requires.setdefault(key, []).append(other)
-    requires = {k: sorted(v) for k, v in requires.items()}
-    if requires:
-        out["requires"] = requires
-    if form.get("_pair_requires"):
-        out["pair_requires"] = {k: sorted(v) for k, v in sorted(form["_pair_requires"].items())}
-    # pairs of values that ptxas never accepts together although each is accepted with others
+    return {k: sorted(v) for k, v in requires.items()}
+
+
+def _rejected_pairs(form: dict, seen: dict[str, list[int]], rejects: list[str]) -> list[list[str]]:
+    """Pairs of values that ptxas never accepts together although each is accepted with others."""
+    acc = form.get("_accepted", {})
     pairs = []
     keys = [k for k in seen if k not in rejects]
     cleared = form.get("_pairs_accepted", set())
@@ -227,18 +257,7 @@ def summarise(form: dict) -> dict:
             if both and (len(both) >= 2 or both & form.get("_pairmin", set())) and not any(ci in acc for ci in both):
                 if (a, b) not in cleared:
                     pairs.append([a, b])
-    if rejects:
-        out["rejects"] = sorted(rejects)
-    if pairs:
-        out["rejected_pairs"] = pairs
-    # the first example is an instance that needs no more than the form's version and target
-    oldest = [ci for ci in sorted(acc) if form["_versions"].get(ci) == out["ptx_version"]
-              and targets[0] in acc[ci]]
-    ex = (oldest[:1] + [ci for ci in sorted(acc) if ci not in oldest[:1]])[:3]
-    out["examples"] = [_instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
-    if form["operand_strategy"] == "shaped":
-        _mark_vectors(out, [_instance_text(form, form["_combos"][ci][0], "shaped", ci) for ci in sorted(acc)])
-    return out
+    return pairs
 
 
 def _mark_vectors(entry: dict, accepted: list[str]) -> None:
