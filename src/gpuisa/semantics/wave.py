@@ -190,6 +190,37 @@ SOURCES = ("S0", "S1", "S2")  # source operands an encoding may give though the 
 
 
 def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operands: dict) -> dict:
+    operands, unused = _known_operands(prog, operands)
+    lanes, L = _lanes(prog, lanes, wave, operands)
+    ctx = Context(L, wave, prog.arch, ieee)
+    regs, before = {}, {}
+    for r, w in dict(prog.widths).items():
+        v = operands.get(r)
+        if r == "EXEC" and v is None:
+            v = (1 << lanes) - 1
+        regs[r] = _register(v, prog.formats.get(r), r, w, L)
+        before[r] = regs[r].copy()
+    if prog.vgpr_file:
+        regs["VGPR"] = _vgpr_file(operands, L)
+        before["VGPR"] = regs["VGPR"].copy()
+    active = _active(prog, operands, lanes, L)
+    mask = None if (prog.wave_level or prog.scalar or active.all()) else active
+    from .matrix import MatrixLayoutError
+
+    with np.errstate(all="ignore"):
+        try:
+            prog.fn(regs, mask, ctx)
+        except (MatrixLayoutError, registers.VgprAddressError) as exc:
+            raise EvalError(f"{prog.name}: {exc}") from None
+    res = _result(prog, regs, before, active, lanes, wave, ctx)
+    unused += sorted(r for r in SOURCES if r in operands and r not in prog.reads)
+    if unused:
+        res["unused"] = sorted(unused)
+    return res
+
+
+def _known_operands(prog: compiler.Program, operands: dict) -> tuple[dict, list[str]]:
+    """(the operands the program reads, the sources given that it has no use for); errors for the others."""
     allowed = set(prog.widths) | {"EXEC"}
     unused = sorted(op for op in operands if op in SOURCES and op not in allowed)
     operands = {k: v for k, v in operands.items() if k not in unused}
@@ -200,6 +231,11 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
     missing = [r for r in REQUIRED if r in prog.inputs and r not in operands]
     if missing:
         raise EvalError(f"{prog.name} needs {', '.join(missing)} (operands: {', '.join(sorted(allowed))})")
+    return operands, unused
+
+
+def _lanes(prog: compiler.Program, lanes: int | None, wave: int, operands: dict) -> tuple[int, int]:
+    """(active lanes asked for, lanes simulated): one for a scalar instruction, else the wave."""
     per_lane_len = [len(v) for k, v in operands.items() if isinstance(v, (list, tuple))]
     if prog.scalar:
         if per_lane_len:
@@ -217,41 +253,35 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
                 raise EvalError(f"{k} is one value per wave; give a single value, not a list")
             if len(v) != lanes:
                 raise EvalError(f"{k} has {len(v)} values for {lanes} lanes (give one per lane or a single value)")
-    ctx = Context(L, wave, prog.arch, ieee)
-    regs, before = {}, {}
-    widths = dict(prog.widths)
-    for r, w in widths.items():
-        fmt = prog.formats.get(r)
-        v = operands.get(r)
-        if r == "EXEC" and v is None:
-            v = (1 << lanes) - 1
-        if v is None:
-            vals = [0]
-        elif isinstance(v, (list, tuple)):
-            if v and set(map(type, v)) == {int} and min(v) >= -(1 << (w - 1)) and max(v) < (1 << w):
-                # plain integers in range: no per-value parsing
-                if w < 64:
-                    arr = np.zeros(L, dtype=np.int64)
-                    arr[:len(v)] = np.array(v, dtype=np.int64) & ((1 << w) - 1)
-                    regs[r], before[r] = arr, arr.copy()
-                    continue
-                m = (1 << w) - 1
-                vals = [x & m for x in v] + [0] * (L - len(v))
-            else:
-                vals = [_parse_value(x, fmt, r, w) for x in v] + [0] * (L - len(v))
+    return lanes, L
+
+
+def _register(v, fmt, r: str, w: int, L: int) -> np.ndarray:
+    """Register ``r`` (``w`` bits) on ``L`` lanes from a value, a list of per-lane values or None (zero)."""
+    if v is None:
+        vals = [0]
+    elif isinstance(v, (list, tuple)):
+        if v and set(map(type, v)) == {int} and min(v) >= -(1 << (w - 1)) and max(v) < (1 << w):
+            # plain integers in range: no per-value parsing
+            if w < 64:
+                arr = np.zeros(L, dtype=np.int64)
+                arr[:len(v)] = np.array(v, dtype=np.int64) & ((1 << w) - 1)
+                return arr
+            m = (1 << w) - 1
+            vals = [x & m for x in v] + [0] * (L - len(v))
         else:
-            vals = [_parse_value(v, fmt, r, w)]
-        if len(vals) == 1:
-            vals = vals * L
-        if w <= 64:
-            arr = np.array(vals, dtype=np.uint64).view(np.int64)
-        else:
-            arr = np.array(vals, dtype=object)
-        regs[r] = arr
-        before[r] = arr.copy()
-    if prog.vgpr_file:
-        regs["VGPR"] = _vgpr_file(operands, L)
-        before["VGPR"] = regs["VGPR"].copy()
+            vals = [_parse_value(x, fmt, r, w) for x in v] + [0] * (L - len(v))
+    else:
+        vals = [_parse_value(v, fmt, r, w)]
+    if len(vals) == 1:
+        vals = vals * L
+    if w <= 64:
+        return np.array(vals, dtype=np.uint64).view(np.int64)
+    return np.array(vals, dtype=object)
+
+
+def _active(prog: compiler.Program, operands: dict, lanes: int, L: int) -> np.ndarray:
+    """The lanes EXEC enables (one lane for a scalar instruction)."""
     if "EXEC" in operands:
         if isinstance(operands["EXEC"], (list, tuple)):
             raise EvalError("EXEC is one value per wave; give a single value, not a list")
@@ -259,23 +289,10 @@ def run(prog: compiler.Program, lanes: int | None, wave: int, ieee: bool, operan
     else:
         exec_bits = (1 << lanes) - 1
     if prog.scalar:
-        active = np.ones(1, bool)
-    else:
-        nbytes = max(8, -(-L // 8))
-        active = np.unpackbits(np.frombuffer(exec_bits.to_bytes(nbytes, "little"), np.uint8), bitorder="little")[:L].astype(bool)
-    mask = None if (prog.wave_level or prog.scalar or active.all()) else active
-    from .matrix import MatrixLayoutError
-
-    with np.errstate(all="ignore"):
-        try:
-            prog.fn(regs, mask, ctx)
-        except (MatrixLayoutError, registers.VgprAddressError) as exc:
-            raise EvalError(f"{prog.name}: {exc}") from None
-    res = _result(prog, regs, before, active, lanes, wave, ctx)
-    unused += sorted(r for r in SOURCES if r in operands and r not in prog.reads)
-    if unused:
-        res["unused"] = sorted(unused)
-    return res
+        return np.ones(1, bool)
+    nbytes = max(8, -(-L // 8))
+    bits = np.unpackbits(np.frombuffer(exec_bits.to_bytes(nbytes, "little"), np.uint8), bitorder="little")
+    return bits[:L].astype(bool)
 
 
 def _result(prog, regs, before, active, lanes, wave, ctx) -> dict:
