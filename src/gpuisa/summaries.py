@@ -521,21 +521,8 @@ def _compare(head: str, words: list[str], types: list[str], kind: str) -> str:
     return subject + " per lane, writing a result mask"
 
 
-def _memory(toks: list[str], kind: str, label: str) -> tuple[str, str]:
-    """(label, body) for LDS, buffer, global, flat, scratch and scalar-memory names."""
-    key = "_".join(toks)
-    words, types, _ = _classify(toks)
-    wkey = "_".join(words)
-    if kind == "ds" and wkey in ("param_load", "direct_load"):
-        return "Interpolation", _INTERP[wkey]
-    if key in _MEM_FULL or wkey in _MEM_FULL:
-        return label, _MEM_FULL[key if key in _MEM_FULL else wkey]
-    place_kind = kind
-    if kind == "smem" and toks and toks[0] in ("buffer", "scratch"):
-        place_kind = toks[0] if toks[0] == "buffer" else "scratch"
-        toks = toks[1:]
-    if not toks:
-        return label, "memory access"
+def _memory_op(toks: list[str], kind: str) -> tuple[str | None, int, str, str]:
+    """(load/store/atomic or None, index of the first word after it, LDS pair kind, atomic operation)."""
     op, i, pair, atomic = None, 1, "", ""
     first = toks[0]
     if first in ("load", "read"):
@@ -549,10 +536,12 @@ def _memory(toks: list[str], kind: str, label: str) -> tuple[str, str]:
         akey, _ = _match(toks[start:], _ATOMICS)
         if akey and (start or kind == "ds"):
             op, atomic, i = "atomic", _ATOMICS[akey], start + len(akey.split("_"))
-    if op is None:
-        return label, _generic(words, types)
+    return op, i, pair, atomic
+
+
+def _memory_flags(flags: list[str], op: str, pair: str) -> tuple[int, str, list[str], str]:
+    """(values moved, their noun, notes, LDS pair kind) from the words after a memory name's operation."""
     count, noun, notes = 1, "", []
-    flags = toks[i:]
     for j, t in enumerate(flags):
         m = re.fullmatch(r"dword(?:x(\d+))?", t)
         if m:
@@ -585,6 +574,28 @@ def _memory(toks: list[str], kind: str, label: str) -> tuple[str, str]:
             notes.append("at a lane-indexed address")
         elif t == "tr":
             notes.append("transposed across lanes")
+    return count, noun, notes, pair
+
+
+def _memory(toks: list[str], kind: str, label: str) -> tuple[str, str]:
+    """(label, body) for LDS, buffer, global, flat, scratch and scalar-memory names."""
+    key = "_".join(toks)
+    words, types, _ = _classify(toks)
+    wkey = "_".join(words)
+    if kind == "ds" and wkey in ("param_load", "direct_load"):
+        return "Interpolation", _INTERP[wkey]
+    if key in _MEM_FULL or wkey in _MEM_FULL:
+        return label, _MEM_FULL[key if key in _MEM_FULL else wkey]
+    place_kind = kind
+    if kind == "smem" and toks and toks[0] in ("buffer", "scratch"):
+        place_kind = toks[0] if toks[0] == "buffer" else "scratch"
+        toks = toks[1:]
+    if not toks:
+        return label, "memory access"
+    op, i, pair, atomic = _memory_op(toks, kind)
+    if op is None:
+        return label, _generic(words, types)
+    count, noun, notes, pair = _memory_flags(toks[i:], op, pair)
     noun = noun or ("32-bit value" if op == "atomic" else "value")
     noun = "byte" if noun == "8-bit value" else noun
     if pair:
