@@ -253,7 +253,9 @@ def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     s = sub.add_parser("show", help="an instruction's reference page")
     s.add_argument("name")
     s.add_argument("--arch", help="family (rdna3.5, cdna3) or gfx target (gfx942); default: newest that has it")
-    s.add_argument("--isa", choices=["amdgpu", "ptx"], help="restrict to one ISA")
+    from . import isas  # the ISA registry: imports nothing else of the package
+
+    s.add_argument("--isa", choices=isas.keys(), help="restrict to one ISA")
     s.add_argument("--kind", choices=["instruction", "format", "operand-type"], default="instruction",
                    help="what NAME is: an instruction (default), a data format (FMT_*) or an operand type (OPR_*)")
     s.add_argument("--json", action="store_true")

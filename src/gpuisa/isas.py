@@ -15,14 +15,14 @@ pair that includes its ISA answers (``related``), each entry naming the other IS
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Union
-
 from .errors import UserError
 
-Hook = Union[str, Callable[..., Any]]
+TYPE_CHECKING = False  # (not typing's: importing typing alone costs the CLI's start-up a few milliseconds)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Union
+
+    Hook = Union[str, Callable[..., Any]]
 
 # Capability names a hook may be registered under (``Isa.capabilities``):
 #   eval     (args) -> int            ``gpuisa eval --isa KEY``: run one instruction's semantics
@@ -36,24 +36,35 @@ class UnknownIsa(UserError):
     """An ISA name that is not registered (one line, with the allowed keys)."""
 
 
-@dataclass(frozen=True, eq=False)
 class Isa:
-    """One instruction set: what the CLI, the web API, the search and the Related sections need of it."""
+    """One instruction set: what the CLI, the web API, the search and the Related sections need of it.
 
-    key: str  # the ``isa`` of its architectures, store rows and pages: amdgpu, ptx
-    title: str  # AMD GPU ISA
-    short: str  # AMD: how relation cards and section titles name this side
-    vendor: str  # AMD
-    kind: str  # native (machine code of generations) | virtual (one portable ISA)
-    related_label: str  # words for this ISA's entries in another page's Related section: "AMD instructions"
-    aliases: tuple[str, ...] = ()  # other spellings accepted where a user names the ISA
-    capabilities: dict[str, Hook] = field(default_factory=dict)  # CAPABILITIES -> hook
-    # (store, name, arch, isa) -> page dict; the default builds it from the store (``gpuisa build``)
-    page: Hook = "gpuisa.pages:build_page"
-    # (store) -> [{"name", "arch", "summary"}]: instructions the store does not hold (None: the store has them)
-    instructions: Hook | None = None
-    # architecture names outside archs.py (an ISA whose pages are not built from archs.py's architectures)
-    own_archs: tuple[str, ...] = ()
+    key            the ``isa`` of its architectures, store rows and pages: amdgpu, ptx
+    title          AMD GPU ISA
+    short          AMD: how relation cards and section titles name this side
+    vendor         AMD
+    kind           native (machine code of generations) | virtual (one portable ISA)
+    related_label  words for this ISA's entries in another page's Related section: "AMD instructions"
+    aliases        other spellings accepted where a user names the ISA
+    capabilities   CAPABILITIES name -> hook
+    page           hook (store, name, arch, isa) -> page dict; the default builds it from the store
+    instructions   hook (store) -> [{"name", "arch", "summary"}] for an ISA the store does not hold (None: it does)
+    own_archs      architecture names outside archs.py (an ISA whose architectures archs.py does not list)
+    """
+
+    __slots__ = ("key", "title", "short", "vendor", "kind", "related_label", "aliases", "capabilities", "page",
+                 "instructions", "own_archs")
+
+    def __init__(self, key: str, title: str, short: str, vendor: str, kind: str, related_label: str, *,
+                 aliases: tuple[str, ...] = (), capabilities: dict[str, Hook] | None = None,
+                 page: Hook = "gpuisa.pages:build_page", instructions: Hook | None = None,
+                 own_archs: tuple[str, ...] = ()):
+        self.key, self.title, self.short, self.vendor, self.kind = key, title, short, vendor, kind
+        self.related_label, self.aliases, self.capabilities = related_label, tuple(aliases), dict(capabilities or {})
+        self.page, self.instructions, self.own_archs = page, instructions, tuple(own_archs)
+
+    def __repr__(self) -> str:
+        return f"Isa({self.key!r}, {self.title!r}, vendor={self.vendor!r}, kind={self.kind!r})"
 
     def arch_names(self) -> list[str]:
         """This ISA's architectures: archs.py's (oldest first), else ``own_archs``."""
@@ -81,6 +92,8 @@ def load(hook: Hook) -> Callable[..., Any]:
     """A hook's callable: itself, or ``module:function`` imported now."""
     if callable(hook):
         return hook
+    import importlib
+
     module, _, attr = hook.partition(":")
     return getattr(importlib.import_module(module), attr)
 
@@ -148,14 +161,17 @@ def unregister(key: str) -> None:
         del _RELATIONS[pair]
 
 
-@contextlib.contextmanager
-def registered(isa: Isa, relations: dict[str, Hook] | None = None) -> Iterator[Isa]:
-    """``register`` for the length of a ``with`` block (tests, plug-ins tried out)."""
-    register(isa, relations)
-    try:
-        yield isa
-    finally:
-        unregister(isa.key)
+class registered:
+    """``register`` for the length of a ``with`` block (tests, plug-ins tried out): ``with registered(isa):``."""
+
+    def __init__(self, isa: Isa, relations: dict[str, Hook] | None = None):
+        self.isa, self.relations = isa, relations
+
+    def __enter__(self) -> Isa:
+        return register(self.isa, self.relations)
+
+    def __exit__(self, *exc) -> None:
+        unregister(self.isa.key)
 
 
 def related(isa: str, name: str, arch: str | None = None) -> list[dict]:

@@ -1,6 +1,6 @@
-"""Page extender: the "related" section, from the ISA registry's relations (``isas.related``); this module
-answers the AMD <-> PTX pair (AMD pages: related PTX concepts; PTX pages: related AMD instructions per
-architecture), each entry with its relation, restriction and proof figures.
+"""The Related section's entries for the AMD <-> PTX pair: the ISA registry's relation hook (``related``, read
+through ``isas.related`` by the page model).  AMD pages get related PTX concepts, PTX pages related AMD
+instructions per architecture, each entry with its relation, restriction and proof figures.
 
 Entry: {vendor, isa, name, form, this_form, archs, relation, restriction, checked: {vectors, agreed,
 counterexample}} plus ``error_bound``/``sequence``/``note`` where they apply: ``isa``/``vendor``/``name``/
@@ -60,10 +60,3 @@ def related(isa: str, name: str, arch: str | None = None) -> list[dict]:
         return related_for_ptx(name)
     return related_for_amd(name, arch) if isa == "amdgpu" else []
 
-
-def extend(page: dict) -> None:
-    from ..isas import related as registry_related
-
-    entries = registry_related(page.get("isa") or "", page.get("name", ""), page.get("arch"))
-    if entries:
-        page["related"] = entries

@@ -22,10 +22,9 @@ import html as _html
 import re
 import threading
 
-from .. import archs
+from .. import archs, isas
 from ..errors import UserError
 
-ISAS = ("amdgpu", "ptx")
 # LLVM's AMD mnemonic suffixes, longest first: (suffix, encodings preferred, how the variant is named)
 AMD_VARIANTS = (
     ("_e64_dpp", ("VOP3", "VOP3SD", "VOP3_SDST_ENC", "VOP3P"), "DPP form of the VOP3 encoding"),
@@ -109,18 +108,12 @@ def public(doc: dict) -> dict:
 def _lookup(st, opcode: str, isa: str | None, arch: str | None) -> dict:
     if not OPCODE_RE.match(opcode):
         raise DocNotFound(f"{opcode[:60]!r} is not an opcode (letters, digits, '_', '.' and ':', at most 120)")
-    if isa is not None and isa not in ISAS:
-        raise DocNotFound(f"unknown ISA {isa!r} (allowed: amdgpu, ptx)")
+    if isa is not None and isa not in isas.keys("doc"):
+        raise DocNotFound(f"unknown ISA {isa[:40]!r} (allowed: {', '.join(isas.keys('doc'))})")
     arch_key = _arch(arch, isa)
     if isa is None:
         isa = archs.by_name(arch_key).isa if arch_key else guess_isa(opcode)
-    if isa == "ptx":
-        from .ptx import ptx_doc
-
-        return ptx_doc(st, opcode)
-    from .amd import amd_doc
-
-    return amd_doc(st, opcode, arch_key)
+    return isas.get(isa).hook("doc")(st, opcode, arch_key)
 
 
 def _arch(arch: str | None, isa: str | None) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .. import isas
 from ..errors import UserError
 
 
@@ -15,7 +16,7 @@ def register(sub) -> None:
                    help="S0=0x10 S1=1.5 VCC=0b0110 ...; a comma list gives one value per lane")
     s.add_argument("--arch", help="any AMD generation or gfx target (default: newest with pseudocode of its own; "
                    "other generations carry semantics from the nearest that has them)")
-    s.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
+    s.add_argument("--isa", choices=isas.keys("eval"), default="amdgpu")
     s.add_argument("--lanes", type=int, help="active lanes (default: the length of the longest list, else 1)")
     s.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA and CDNA5, 64 on CDNA1-4)")
     s.add_argument("--no-ieee", action="store_true", help="run with the IEEE mode bit clear")
@@ -30,7 +31,7 @@ def register(sub) -> None:
         c = sub.add_parser("coverage", help="coverage reports (semantics: which instructions execute)")
         c.add_argument("subject", choices=["semantics", "map"])
         c.add_argument("--arch")
-        c.add_argument("--isa", choices=["amdgpu", "ptx"], default="amdgpu")
+        c.add_argument("--isa", choices=isas.keys("coverage"), default="amdgpu")
         c.add_argument("--json", action="store_true")
         c.set_defaults(func=cmd_coverage)
 
@@ -55,7 +56,8 @@ def parse_operands(items: list[str]) -> dict:
     return out
 
 
-def _eval_ptx(args) -> int:
+def eval_ptx(args) -> int:
+    """``gpuisa eval --isa ptx``: a whole PTX instruction on integer inputs (the registry's eval hook)."""
     try:
         from ..ptx.semantics import evaluate_ptx
     except ImportError:
@@ -95,8 +97,11 @@ def _default_arch(name: str) -> str:
 
 
 def cmd_eval(args) -> int:
-    if args.isa == "ptx":
-        return _eval_ptx(args)
+    return isas.get(args.isa).hook("eval")(args)
+
+
+def eval_amd(args) -> int:
+    """``gpuisa eval``: an AMD instruction's pseudocode on a simulated wave (the registry's eval hook)."""
     if args.hex or any(c in args.name.strip() for c in " \t,"):
         from .runcli import cmd_eval_encoded
 
@@ -154,25 +159,33 @@ def cmd_coverage(args) -> int:
         from ..crossmap.cli import cmd_coverage_map
 
         return cmd_coverage_map(args)
-    if args.isa == "ptx":
-        try:
-            from ..ptx import semantics as ptx_semantics
-        except ImportError:
-            raise UserError("PTX semantics are not available in this installation") from None
-        if not hasattr(ptx_semantics, "coverage"):
-            raise UserError("PTX semantics coverage is not available yet (gpuisa.ptx.semantics.coverage is missing)")
-        res = ptx_semantics.coverage()
-        if args.json:
-            print(json.dumps(res, indent=2))
-            return 0
-        for isa, v in res.items():
-            pct = round(100 * v["executable"] / v["total"], 1) if v["total"] else 0.0
-            print(f"{isa.upper()}: {v['executable']}/{v['total']} value-computing instructions execute ({pct}%)")
-            for cat, c in sorted(v.get("categories", {}).items()):
-                print(f"  {cat}: {c['executable']}/{c['total']}")
-            for f in v.get("failed", []):
-                print(f"  not executable: {f['name']}: {f['reason']}")
+    return isas.get(args.isa).hook("coverage")(args)
+
+
+def coverage_ptx(args) -> int:
+    """``gpuisa coverage semantics --isa ptx`` (the registry's coverage hook)."""
+    try:
+        from ..ptx import semantics as ptx_semantics
+    except ImportError:
+        raise UserError("PTX semantics are not available in this installation") from None
+    if not hasattr(ptx_semantics, "coverage"):
+        raise UserError("PTX semantics coverage is not available yet (gpuisa.ptx.semantics.coverage is missing)")
+    res = ptx_semantics.coverage()
+    if args.json:
+        print(json.dumps(res, indent=2))
         return 0
+    for isa, v in res.items():
+        pct = round(100 * v["executable"] / v["total"], 1) if v["total"] else 0.0
+        print(f"{isa.upper()}: {v['executable']}/{v['total']} value-computing instructions execute ({pct}%)")
+        for cat, c in sorted(v.get("categories", {}).items()):
+            print(f"  {cat}: {c['executable']}/{c['total']}")
+        for f in v.get("failed", []):
+            print(f"  not executable: {f['name']}: {f['reason']}")
+    return 0
+
+
+def coverage_amd(args) -> int:
+    """``gpuisa coverage semantics`` for AMD's generations (the registry's coverage hook)."""
     from .. import archs
     from ..cliutil import open_store
     from . import sources

@@ -23,12 +23,12 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .. import archs
+from .. import archs, isas
 from ..diff import diff_archs
 from . import playground
 from .hardening import harden
 from .openapi import openapi_schema
-from .search import page_of
+from .search import api_rows, page_of
 from .site import STATIC, PageMissing, Redirect, Site, UnknownArchName, instruction_path
 
 MAX_BODY = 16 * 1024
@@ -233,7 +233,7 @@ class Api:
     def _show(self, name: str, arch: str | None, isa: str | None) -> dict:
         from ..pages import build_page
 
-        page = build_page(self.site.store, name, arch, isa)
+        page = isas.get(isa).build_page(self.site.store, name, arch) if isa else build_page(self.site.store, name, arch)
         page["url"] = "/" + instruction_path(page["arch"], page["name"])
         return page
 
@@ -257,12 +257,12 @@ class Api:
             return error(422, "name is required: an instruction name such as v_msad_u8 (at most 100 characters)")
         if not re.fullmatch(r"[A-Za-z0-9_.]+", name.strip()):
             return error(422, "name must be an instruction name: letters, digits, '_' and '.'")
-        if isa is not None and isa not in ("amdgpu", "ptx"):
-            return error(422, "isa must be amdgpu or ptx")
+        if isa is not None and isa not in isas.keys():
+            return error(422, f"isa must be one of {', '.join(isas.keys())}")
         arch, bad = self.arch_or_error(q.get("arch") or None)
         if bad:
             return bad
-        if arch and isa and archs.by_name(arch).isa != isa:
+        if arch and isa and isas.of_arch(arch).key != isa:
             return error(404, f"no instruction {name} in {arch}: it is not an architecture of the {isa} ISA")
         try:
             return JSONResponse(await anyio.to_thread.run_sync(self.show_cached, name.strip().lower(), arch, isa))
@@ -277,15 +277,18 @@ class Api:
         n = int(limit) if limit.isdigit() and len(limit) < 6 else 0
         if not 1 <= n <= MAX_LIMIT:
             return error(422, f"limit must be an integer from 1 to {MAX_LIMIT}")
+        isa = q.get("isa") or None
+        if isa is not None and isa not in isas.keys():
+            return error(422, f"isa must be one of {', '.join(isas.keys())}")
         arch, bad = self.arch_or_error(q.get("arch") or None)
         if bad:
             return bad
         if not text.strip():
             return JSONResponse([])
-        key = (text.strip(), arch, n)
+        key = (text.strip(), arch, n, isa)
         cached = self.search_json.get(key)
         if cached is None:
-            rows = await anyio.to_thread.run_sync(self.site.search_rows, *key)
+            rows = await anyio.to_thread.run_sync(api_rows, self.site.search, *key)
             cached = Cached(200, json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode())
             self.search_json.put(key, cached)
         return cached.response(request, "application/json", 60)
@@ -327,8 +330,9 @@ class Api:
         from ..doclookup import DocNotFound, cached, lookup, public
 
         isa, opcode = request.path_params["isa"], request.path_params["opcode"]
-        if isa not in ("amdgpu", "ptx"):
-            return error(404, "isa must be amdgpu or ptx: /api/asm/{amdgpu|ptx}/{opcode}")
+        if isa not in isas.keys("doc"):
+            allowed = isas.keys("doc")
+            return error(404, f"isa must be {' or '.join(allowed)}: /api/asm/{{{'|'.join(allowed)}}}/{{opcode}}")
         arch = request.query_params.get("arch") or None
         body = self.asm_json.get((opcode, isa, arch))
         if body is None:

@@ -6,7 +6,7 @@ including the bounds they enforce; schemathesis checks the two against each othe
 
 from __future__ import annotations
 
-from .. import archs
+from .. import archs, isas
 from ..page.schema import openapi_components
 from . import playground
 
@@ -32,7 +32,7 @@ PAGE = {"type": "object",
         "required": ["name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "summary", "description",
                      "encodings", "operands", "targets", "generations", "sources", "url"],
         "properties": {"name": {"type": "string"}, "vendor": {"type": "string"},
-                       "isa": {"type": "string", "enum": ["amdgpu", "ptx"]},
+                       "isa": {"type": "string"},  # enum: the registered ISAs (openapi_schema)
                        "isa_kind": {"type": "string", "enum": ["native", "virtual"]},
                        "arch": {"type": "string"}, "arch_title": {"type": "string"}, "category": {"type": "string"},
                        "subgroup": {"type": "string", "nullable": True}, "summary": {"type": "string"},
@@ -170,10 +170,16 @@ def _playground_paths(arch_body: dict) -> dict:
     }
 
 
+def _isa_schema(capability: str | None = None) -> dict:
+    """The registered ISAs (those with ``capability``) as a string enum."""
+    return {"type": "string", "enum": isas.keys(capability)}
+
+
 def openapi_schema(present: list[str]) -> dict:
     """The schema for a store holding the architectures ``present`` (their names are the allowed values)."""
     arch_body = {"type": "string", "enum": arch_spellings(present, native_only=True),
                  "description": "a native architecture: rdna3, gfx1100, cdna3, ..."}
+    page = {**PAGE, "properties": {**PAGE["properties"], "isa": _isa_schema()}}
     return {
         "openapi": "3.0.3",
         "info": {"title": "gpuisa JSON API", "version": "1",
@@ -187,15 +193,15 @@ def openapi_schema(present: list[str]) -> dict:
                 "parameters": [{"name": "name", "in": "query", "required": True,
                                 "schema": {"type": "string", "minLength": 1, "maxLength": 100,
                                            "pattern": "^[A-Za-z0-9_.]+$"}}, _arch_param(present, False),
-                               {"name": "isa", "in": "query", "required": False,
-                                "schema": {"type": "string", "enum": ["amdgpu", "ptx"]}}],
-                "responses": {"200": _json(PAGE, "the page"), **_errors(404, 422)}}},
+                               {"name": "isa", "in": "query", "required": False, "schema": _isa_schema()}],
+                "responses": {"200": _json(page, "the page"), **_errors(404, 422)}}},
             "/api/search": {"get": {
                 "summary": "instructions by name, fragment, summary words, encoding, format or category",
                 "parameters": [{"name": "q", "in": "query", "required": True,
                                 "schema": {"type": "string", "minLength": 1, "maxLength": 100}}, _arch_param(present, False),
                                {"name": "limit", "in": "query", "required": False,
-                                "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 30}}],
+                                "schema": {"type": "integer", "minimum": 1, "maximum": 200, "default": 30}},
+                               {"name": "isa", "in": "query", "required": False, "schema": _isa_schema()}],
                 "responses": {"200": _json({"type": "array", "items": HIT}, "ranked matches"), **_errors(422)}}},
             "/api/diff": {"get": {
                 "summary": "what changed from generation a to generation b",
@@ -204,8 +210,7 @@ def openapi_schema(present: list[str]) -> dict:
             **_playground_paths(arch_body),
             "/api/asm/{isa}/{opcode}": {"get": {
                 "summary": "documentation of an opcode as compilers emit it (Compiler Explorer's asm documentation)",
-                "parameters": [{"name": "isa", "in": "path", "required": True,
-                                "schema": {"type": "string", "enum": ["amdgpu", "ptx"]}},
+                "parameters": [{"name": "isa", "in": "path", "required": True, "schema": _isa_schema("doc")},
                                {"name": "opcode", "in": "path", "required": True,
                                 "schema": {"type": "string", "minLength": 1, "maxLength": 100, "example": "v_add_f32_e64"}},
                                _arch_param(present, False)],

@@ -11,7 +11,9 @@ that reads ``SearchIndex.static_index()``).  Tiers, best first:
 4. only when tiers 0-3 find nothing: names within a small edit distance (Indel similarity, ``rapidfuzz``)
    of the query or of one of the name's ``_`` parts -- the 404 page's "did you mean" uses it too.
 
-A ``gfxNNNN`` or architecture word in the query restricts the search to that architecture.
+A ``gfxNNNN`` or architecture word in the query restricts the search to that architecture; ``isa`` (a key
+of the ISA registry, ``gpuisa.isas``) to one ISA.  The index holds the store's instructions and those of
+registered ISAs the store does not hold (their ``instructions`` hook).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 
 from rapidfuzz.distance import Indel
 
-from .. import archs
+from .. import archs, isas
 
 PAGE_SIZE = 50
 SUFFIX_RE = re.compile(r"(?:_e32|_e64|_e64_dpp|_dpp8|_dpp16|_dpp|_sdwa|_vop3)+$")
@@ -58,8 +60,8 @@ def gfx_map(known: list[str]) -> dict[str, str]:
 class Query:
     """A query split into search text and an architecture named inside it (gfx1100, rdna3)."""
 
-    def __init__(self, text: str, arch: str | None, known: list[str]):
-        self.arch = arch
+    def __init__(self, text: str, arch: str | None, known: list[str], isa: str | None = None):
+        self.arch, self.isa = arch, isa
         kept = []
         gfx = gfx_map(known)
         for tok in text.strip().lower().split():
@@ -73,6 +75,20 @@ class Query:
         self.bare = SUFFIX_RE.sub("", self.text) if len(kept) == 1 else self.text
         self.compact = self.bare.replace("_", "")
         self.words = words(self.text)
+
+
+def outside_store_rows(store) -> list[tuple[str, str, str, str]]:
+    """(name, arch, isa, summary) of the instructions of registered ISAs that the store does not hold."""
+    out = []
+    for i in isas.all_isas():
+        if i.instructions is not None:
+            for r in isas.load(i.instructions)(store):
+                out.append((r["name"], r["arch"], i.key, r.get("summary") or ""))
+    return out
+
+
+def _kept(q: Query, r: list) -> bool:
+    return (not q.arch or q.arch in r[2]) and (not q.isa or q.isa == r[1])
 
 
 class SearchIndex:
@@ -91,6 +107,10 @@ class SearchIndex:
             if rank.get(r[1], 98) < g["best"]:
                 g["best"], g["summary"] = rank.get(r[1], 98), r[3] or ""
             g["terms"].update(words(" ".join(x or "" for x in (r[0], r[3], r[4], r[5], r[6]))))
+        for r in outside_store_rows(store):
+            by_name.setdefault(r[0], {"isa": r[2], "archs": [], "summary": r[3], "best": 98, "terms": set()})
+            by_name[r[0]]["archs"].append(r[1])
+            by_name[r[0]]["terms"].update(words(f"{r[0]} {r[3]}"))
         self.rows = []
         for name in sorted(by_name):
             g = by_name[name]
@@ -108,12 +128,12 @@ class SearchIndex:
         row = self.names.get(name)
         return row[2][0] if row else None
 
-    def search(self, text: str, arch: str | None = None) -> tuple[list[dict], str | None]:
+    def search(self, text: str, arch: str | None = None, isa: str | None = None) -> tuple[list[dict], str | None]:
         """(groups best first, architecture applied) -- every match, paging is the caller's."""
-        q = Query(text, arch, self.arch_names)
+        q = Query(text, arch, self.arch_names, isa)
         hits: list[tuple] = []
         for r in self.rows:
-            if q.arch and q.arch not in r[2]:
+            if not _kept(q, r):
                 continue
             tier = self._tier(q, r)
             if tier is not None:
@@ -142,7 +162,7 @@ class SearchIndex:
     def _fuzzy(self, q: Query) -> list[tuple]:
         out = []
         for r in self.rows:
-            if q.arch and q.arch not in r[2]:
+            if not _kept(q, r):
                 continue
             best = None
             for key in fuzzy_keys(r[0]):
@@ -167,6 +187,18 @@ class SearchIndex:
             return []
         hits = sorted(self._fuzzy(q))[:limit]
         return [self._group(self.names[h[3]], None, 4) for h in hits]
+
+
+def api_rows(index: SearchIndex, q: str, arch: str | None, limit: int, isa: str | None = None) -> list[dict]:
+    """The API's rows: one per instruction and architecture, instructions in the search's order."""
+    out: list[dict] = []
+    for g in index.search(q, arch, isa)[0]:
+        for a in g["archs"]:
+            out.append({"name": g["name"], "arch": a, "isa": g["isa"], "summary": g["summary"],
+                        "url": f"/isa/{a}/{g['name']}"})
+            if len(out) >= limit:
+                return out
+    return out
 
 
 def page_of(groups: list, page: int, size: int = PAGE_SIZE) -> dict:

@@ -1,0 +1,138 @@
+"""The ISA registry is the one seam: a toy third ISA registered here (two instructions, nothing else changed)
+is offered by the CLI's ``--isa`` choices, answered by the web API's routes, listed in the OpenAPI enums,
+found by the search, and related to PTX on both sides' pages -- and gone again once unregistered."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuisa import isas
+from gpuisa.errors import UserError
+
+TOY = {"tadd": "adds two toy registers", "tmul": "multiplies two toy registers"}
+
+
+def _page(store, name, arch, isa):
+    from gpuisa.pages import NotFound
+
+    if name not in TOY:
+        raise NotFound(f"no instruction {name} in the toy ISA")
+    return {"name": name, "vendor": "Toy Corp", "isa": isa, "isa_kind": "virtual", "arch": "toy", "arch_title": "Toy",
+            "summary": TOY[name]}
+
+
+def _instructions(store):
+    return [{"name": n, "arch": "toy", "summary": s} for n, s in TOY.items()]
+
+
+def _eval(args):
+    vals = dict(x.split("=") for x in args.operands)
+    print(f"{args.name} = {int(vals['a']) + int(vals['b']) if args.name == 'tadd' else int(vals['a']) * int(vals['b'])}")
+    return 0
+
+
+def _doc(store, opcode, arch):
+    return {"tooltip": TOY[opcode], "html": f"<p>{TOY[opcode]}</p>", "url": f"/isa/toy/{opcode}", "opcode": opcode,
+            "instruction": opcode, "isa": "toy", "arch": "toy"}
+
+
+def _relations(isa, name, arch):
+    """tadd <-> PTX's add (either page asks)."""
+    common = {"relation": "equivalent", "restriction": None, "domain": None, "error_bound": None, "sequence": None,
+              "note": None, "checked": None}
+    if isa == "toy" and name == "tadd":
+        return [{"vendor": "NVIDIA", "isa": "ptx", "name": "add", "form": "add.u32 d, a, b;", "this_form": "tadd d, a, b",
+                 "archs": ["ptx"], **common}]
+    if isa == "ptx" and name == "add":
+        return [{"vendor": "Toy Corp", "isa": "toy", "name": "tadd", "form": "tadd d, a, b", "this_form": "add.u32 d, a, b;",
+                 "archs": ["toy"], **common}]
+    return []
+
+
+TOY_ISA = isas.Isa("toy", "Toy ISA", "TOY", "Toy Corp", "virtual", "toy instructions", aliases=("toyisa",),
+                   capabilities={"eval": _eval, "doc": _doc}, page=_page, instructions=_instructions,
+                   own_archs=("toy",))
+
+
+@pytest.fixture
+def toy():
+    with isas.registered(TOY_ISA, relations={"ptx": _relations}) as i:
+        yield i
+    assert "toy" not in isas.keys()
+
+
+def test_registry_lookups(toy):
+    assert isas.keys()[-1] == "toy" and "toy" in isas.keys("eval") and "toy" not in isas.keys("coverage")
+    assert isas.resolve("ToyISA") is toy and isas.of_arch("toy") is toy and toy.arch_names() == ["toy"]
+    assert isas.resolve("amd").key == "amdgpu" and "rdna4" in isas.get("amdgpu").arch_names()
+    with pytest.raises(UserError, match="allowed: amdgpu, ptx, toy"):
+        isas.resolve("sass")
+    with pytest.raises(UserError, match="coverage is not available for the toy ISA"):
+        toy.hook("coverage")
+    with pytest.raises(ValueError):
+        isas.register(TOY_ISA)
+
+
+def test_cli_isa_choices_see_it(toy, capsys):
+    from gpuisa.cli import make_parser
+
+    p = make_parser()
+    assert p.parse_args(["show", "tadd", "--isa", "toy"]).isa == "toy"
+    assert p.parse_args(["doc", "tadd", "--isa", "toy"]).isa == "toy"
+    with pytest.raises(SystemExit):  # the toy has no coverage hook: not offered
+        p.parse_args(["coverage", "semantics", "--isa", "toy"])
+    args = p.parse_args(["eval", "tmul", "a=6", "b=7", "--isa", "toy"])
+    assert args.func(args) == 0 and capsys.readouterr().out == "tmul = 42\n"
+
+
+def test_cli_refuses_it_once_unregistered(capsys):
+    from gpuisa.cli import make_parser
+
+    with pytest.raises(SystemExit) as exc:
+        make_parser().parse_args(["show", "tadd", "--isa", "toy"])
+    assert exc.value.code == 2 and "invalid choice: 'toy'" in capsys.readouterr().err
+
+
+def test_web_routes_openapi_and_search_see_it(toy, store):
+    from starlette.testclient import TestClient
+
+    from gpuisa.web.app import create_app
+
+    with TestClient(create_app(store.path)) as c:
+        page = c.get("/api/show", params={"name": "tmul", "isa": "toy"})
+        assert page.status_code == 200 and page.json()["summary"] == TOY["tmul"] and page.json()["url"] == "/isa/toy/tmul"
+        assert c.get("/api/show", params={"name": "tsub", "isa": "toy"}).status_code == 404
+        assert c.get("/api/show", params={"name": "tadd", "isa": "sass"}).status_code == 422
+        doc = c.get("/api/asm/toy/tadd")
+        assert doc.status_code == 200 and doc.json()["tooltip"] == TOY["tadd"]
+        spec = c.get("/api/openapi.json").json()["paths"]
+        enum = {p["name"]: p["schema"].get("enum") for p in spec["/api/show"]["get"]["parameters"]}
+        assert enum["isa"] == ["amdgpu", "ptx", "toy"]
+        assert [p["schema"]["enum"] for p in spec["/api/asm/{isa}/{opcode}"]["get"]["parameters"]
+                if p["name"] == "isa"] == [["amdgpu", "ptx", "toy"]]
+        assert "toy" in [p for p in spec["/api/search"]["get"]["parameters"] if p["name"] == "isa"][0]["schema"]["enum"]
+        hits = c.get("/api/search", params={"q": "tadd"}).json()
+        assert hits[0] == {"name": "tadd", "arch": "toy", "isa": "toy", "summary": TOY["tadd"], "url": "/isa/toy/tadd"}
+        words = c.get("/api/search", params={"q": "toy registers", "isa": "toy"}).json()
+        assert sorted(h["name"] for h in words) == ["tadd", "tmul"]
+        assert all(h["isa"] == "ptx" for h in c.get("/api/search", params={"q": "add", "isa": "ptx"}).json())
+        # relations between any two ISAs: PTX's add page relates to the toy's tadd (text, JSON and cards)
+        add = c.get("/api/show", params={"name": "add", "isa": "ptx"}).json()
+        assert [(e["isa"], e["name"]) for e in add["related"] if e["isa"] == "toy"] == [("toy", "tadd")]
+        html = c.get("/isa/ptx/add").text
+        assert "Counterparts in " in html and "TOY" in html and "<code>tadd</code>" in html
+    from gpuisa.render.section_related import text_lines
+
+    assert text_lines({"isa": "toy", "related": _relations("toy", "tadd", None)})[0] == "Related PTX concepts:"
+
+
+def test_web_refuses_it_once_unregistered(store):
+    from starlette.testclient import TestClient
+
+    from gpuisa.web.app import create_app
+
+    with TestClient(create_app(store.path)) as c:
+        assert c.get("/api/show", params={"name": "tadd", "isa": "toy"}).status_code == 422
+        assert c.get("/api/asm/toy/tadd").status_code == 404
+        assert c.get("/api/search", params={"q": "tadd", "isa": "toy"}).status_code == 422
+        assert not [h for h in c.get("/api/search", params={"q": "tadd"}).json() if h["isa"] == "toy"]
