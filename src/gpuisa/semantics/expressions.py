@@ -408,8 +408,8 @@ class ExprGen:
         return E(f"np.where({c.code}, {a.code}, {b.code})", t.hard() if not t.soft else Ty(t.kind, t.width),
                  False, a.boolean and b.boolean)
 
-    def ex_binop(self, node) -> E:
-        op, an, bn = node[1], node[2], node[3]
+    def _binop_pattern(self, op: str, an, bn) -> E | None:
+        """Operations the manuals write as a pattern: ``x == DENORM``, ``x == +0.0`` (which zero), ``x * 2.0 ** n``."""
         if op in ("==", "!=") and bn[0] == "field" and bn[1] == ("name", "DENORM"):
             a = self.ex(an)
             neg = "~" if op == "!=" else ""
@@ -427,6 +427,13 @@ class ExprGen:
             n = self.as_int(self.ex(bn[3]))
             if a.ty.is_float and not n.ty.is_float:
                 return E(f"rt.ldexp({a.code}, {n.code}, {ty_code(a.ty)})", a.ty.hard())
+        return None
+
+    def ex_binop(self, node) -> E:
+        op, an, bn = node[1], node[2], node[3]
+        special = self._binop_pattern(op, an, bn)
+        if special is not None:
+            return special
         a, b = self.ex(an), self.ex(bn)
         if op in ("&&", "||"):
             a, b = self.as_bool(a), self.as_bool(b)
