@@ -9,7 +9,7 @@ into the JSON schema of ``show --json`` (``schema/instruction-page.schema.json``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 OMIT = {"omit_none": True}
@@ -276,3 +276,5 @@ class InstructionPage:
 
 # The sections a renderer draws after the common part, in page order (a page has each or not).
 SECTIONS = ("forms", "semantics", "examples", "related", "timing")
+# The keys every page has or may have before its sections (identity, encodings, operands, sources...).
+COMMON = tuple(f.name for f in fields(InstructionPage) if f.name not in SECTIONS)

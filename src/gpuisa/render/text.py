@@ -1,8 +1,10 @@
-"""Plain-text rendering of page models (used when stdout is not a terminal)."""
+"""Plain-text rendering of the typed instruction page (``page.model``; used when stdout is not a terminal)."""
 
 from __future__ import annotations
 
 from .. import archs
+from ..page.codec import from_json
+from ..page.model import SECTIONS, Encoding, InstructionPage, Operand, Source
 from ..sources.derive import CATEGORY_TITLES
 
 
@@ -21,43 +23,49 @@ def category_text(cat: str) -> str:
     return f"{cat} ({title})" if title else cat
 
 
-def isa_kind_text(page: dict) -> str:
-    kind = "GPU Native ISA" if page["isa_kind"] == "native" else "GPU Virtual ISA"
-    return f"{kind}, {page['vendor']}"
+def as_page(page: InstructionPage | dict) -> InstructionPage:
+    """The typed page (a page's JSON, ``gpuisa show --json``, is read back into it)."""
+    return page if isinstance(page, InstructionPage) else from_json(InstructionPage, page)
 
 
-def operand_rows(operands: list[dict]) -> list[list[str]]:
+def isa_kind_text(page: InstructionPage) -> str:
+    kind = "GPU Native ISA" if page.isa_kind == "native" else "GPU Virtual ISA"
+    return f"{kind}, {page.vendor}"
+
+
+def operand_rows(operands: list[Operand]) -> list[list[str]]:
     rows = []
     for o in operands:
-        rows.append([o["name"], o["role"], o["kind"] or "?", o["format"] or "?", str(o["size"] or "?"),
-                     "implicit" if o["implicit"] else "", ("inferred" if o["inferred"] else "") + (
-                         ("; " if o["inferred"] and o["note"] else "") + o["note"] if o["note"] else "")])
+        note = ("inferred" if o.inferred else "") + (("; " if o.inferred and o.note else "") + o.note if o.note else "")
+        rows.append([o.name, o.role, o.kind or "?", o.format or "?", str(o.size or "?"), "implicit" if o.implicit else "",
+                     note])
     return rows
 
 
-def field_rows(enc: dict) -> list[list[str]]:
+def field_rows(enc: Encoding) -> list[list[str]]:
     rows = []
-    for f in enc["fields"]:
-        bits = ", ".join(f"{h}:{l}" if h != l else str(h) for h, l in f.get("ranges", [[f["hi"], f["lo"]]]))
-        rows.append([f["name"], bits, f.get("bits", "")])
+    for f in enc.fields:
+        bits = ", ".join(f"{h}:{lo}" if h != lo else str(h) for h, lo in (f.ranges or [[f.hi, f.lo]]))
+        rows.append([f.name, bits, f.bits or ""])
     return rows
 
 
-def generation_rows(page: dict) -> list[list[str]]:
+def generation_rows(page: InstructionPage) -> list[list[str]]:
     rows = []
-    for a in archs.generation_order(list(page["generations"])):
-        g = page["generations"][a]
-        title = archs.by_name(a).title + (" *" if a == page["arch"] else "")
+    for a in archs.generation_order(list(page.generations)):
+        g = page.generations[a]
+        title = archs.by_name(a).title + (" *" if a == page.arch else "")
         if g is None:
             rows.append([title, "-", "-", "absent"])
         else:
-            rows.append([title, g["encoding"], str(g["opcode"]), "same" if g["layout_same"] else "differs"])
+            rows.append([title, g.encoding, str(g.opcode), "same" if g.layout_same else "differs"])
     return rows
 
 
-# Sections that later features add to a page; each has a module gpuisa.render.section_<key>
-# with text_lines(page) -> list[str] and print_rich(page, console).
-OPTIONAL_SECTIONS = ("forms", "semantics", "examples", "related", "timing")
+# Sections a page may have after its common part (``page.model.SECTIONS``); each is drawn by a module
+# gpuisa.render.section_<key> with text_lines(page) -> list[str] and print_rich(page, console), which
+# read the page's JSON (the schema's $defs of that section).
+OPTIONAL_SECTIONS = SECTIONS
 
 
 def section_module(key: str):
@@ -66,48 +74,63 @@ def section_module(key: str):
     return optional_module(f"gpuisa.render.section_{key}")
 
 
-def optional_sections_text(page: dict) -> list[str]:
+def optional_sections_text(page: InstructionPage) -> list[str]:
     out: list[str] = []
+    data = page.to_json()
     for key in OPTIONAL_SECTIONS:
-        if page.get(key):
+        if data.get(key):
             mod = section_module(key)
-            out += [""] + (mod.text_lines(page) if mod else [f"{key.capitalize()}:", f"  {page[key]}"])
+            out += [""] + (mod.text_lines(data) if mod else [f"{key.capitalize()}:", f"  {data[key]}"])
     return out
 
 
-def render_page(page: dict) -> str:
-    out = [f"{page['name']}  ({isa_kind_text(page)}; {page['arch_title']}; {category_text(page['category'])})", ""]
-    out.append(page["summary"])
-    if page.get("description"):
-        out += ["", f"Description ({page.get('description_source') or 'vendor text'}):", page["description"]]
-    if page["isa_kind"] == "virtual":
+def render_page(page: InstructionPage | dict) -> str:
+    page = as_page(page)
+    out = [f"{page.name}  ({isa_kind_text(page)}; {page.arch_title}; {category_text(page.category)})", ""]
+    out.append(page.summary)
+    if page.description:
+        out += ["", f"Description ({page.description_source or 'vendor text'}):", page.description]
+    if page.isa_kind == "virtual":
         return "\n".join(out + optional_sections_text(page) + ["", "Sources:"]
-                         + [f"  - {source_label(s)}" for s in page["sources"]])
-    if page.get("flags"):
-        out += ["", "Flags: " + flags_text(page["flags"])]
-    if page.get("subgroup"):
-        out += [f"Functional subgroup: {page['subgroup']}"]
-    for enc in page["encodings"]:
-        if enc["width"] is None:
-            out += ["", f"Encoding {enc['name']} [{enc['condition']}] opcode {enc['opcode']}: "
-                    "a variant whose layout the loaded sources do not define"]
-            continue
-        out += ["", f"Encoding {enc['name']} ({enc['width']} bits) opcode {enc['opcode']} identifier {enc['identifier']}"
-                + (f" [{enc['condition']}]" if enc["condition"] != "default" else "")]
-        out += ["  " + line for line in table(["field", "bits", "fixed"], field_rows(enc))]
-        if enc["syntax"]:
-            out.append(f"  LLVM syntax: {enc['syntax']}")
+                         + [f"  - {source_label(s)}" for s in page.sources])
+    if page.flags:
+        out += ["", "Flags: " + flags_text(page.flags)]
+    if page.subgroup:
+        out += [f"Functional subgroup: {page.subgroup}"]
+    for enc in page.encodings:
+        out += [""] + encoding_lines(enc)
     out += ["", "Operands:"]
-    out += ["  " + line for line in table(["operand", "role", "kind", "format", "size", "", "note"], operand_rows(page["operands"]))]
-    out += ["", "Targets: " + ", ".join(page["targets"])]
+    out += ["  " + line for line in table(OPERAND_HEADERS, operand_rows(page.operands))]
+    out += ["", "Targets: " + ", ".join(page.targets)]
     out += ["", "Across generations:"]
     out += ["  " + line for line in table(["arch", "encoding", "opcode", "layout"], generation_rows(page))]
-    if page["generation_summary"]:
-        out.append("  " + page["generation_summary"])
+    if page.generation_summary:
+        out.append("  " + page.generation_summary)
     out += optional_sections_text(page)
     out += ["", "Sources:"]
-    out += [f"  - {source_label(s)}" for s in page["sources"]]
+    out += [f"  - {source_label(s)}" for s in page.sources]
     return "\n".join(out)
+
+
+OPERAND_HEADERS = ["operand", "role", "kind", "format", "size", "", "note"]
+
+
+def encoding_title(enc: Encoding) -> str:
+    if enc.width is None:
+        return (f"Encoding {enc.name} [{enc.condition}] opcode {enc.opcode}: "
+                "a variant whose layout the loaded sources do not define")
+    return (f"Encoding {enc.name} ({enc.width} bits) opcode {enc.opcode} identifier {enc.identifier}"
+            + (f" [{enc.condition}]" if enc.condition != "default" else ""))
+
+
+def encoding_lines(enc: Encoding) -> list[str]:
+    out = [encoding_title(enc)]
+    if enc.width is None:
+        return out
+    out += ["  " + line for line in table(["field", "bits", "fixed"], field_rows(enc))]
+    if enc.syntax:
+        out.append(f"  LLVM syntax: {enc.syntax}")
+    return out
 
 
 FLAG_NAMES = {"IsBranch": "branch", "IsConditionalBranch": "conditional branch", "IsIndirectBranch": "indirect branch",
@@ -119,10 +142,10 @@ def flags_text(flags: dict) -> str:
     return ", ".join(on) if on else "none (" + ", ".join(FLAG_NAMES.get(k, k) for k in flags) + ": no)"
 
 
-def source_label(s: dict) -> str:
-    text = s["source"] + (f" {s['version']}" if s.get("version") else "")
-    if s.get("inferred"):
+def source_label(s: Source) -> str:
+    text = s.source + (f" {s.version}" if s.version else "")
+    if s.inferred:
         text += " (inferred)"
-    if s.get("note"):
-        text += f": {s['note']}"
+    if s.note:
+        text += f": {s.note}"
     return text

@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from .. import archs
 from ..diff import diff_archs
 from ..errors import UserError
+from ..page.model import COMMON
 from ..pages import NotFound, build_page, field_json
 from ..render.html import format_note, layout_svg, slug_ok
 from ..sources.derive import CATEGORY_TITLES
@@ -29,12 +30,10 @@ from .search import SearchIndex
 
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
-# Page keys shown as their own sections (when present), in this order, after the common ones.
+# Sections of the page model the instruction template draws in its own way, in this order; the model's
+# other sections (timing) and any key outside the model are drawn as generic blocks ("extra").
 SECTION_KEYS = ("forms", "semantics", "examples", "related")
-KNOWN_KEYS = {"name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "subgroup", "summary",
-              "description", "encodings", "operands", "targets", "flags", "generations", "generation_summary",
-              "sources", "aliases", "disagreements", "url", "description_source", "isa_note", "family",
-              "ptx_version", "min_target", *SECTION_KEYS}
+KNOWN_KEYS = {*COMMON, *SECTION_KEYS, "url"}
 
 
 class PageMissing(LookupError):
@@ -471,6 +470,17 @@ class Site:
             **ctx, url=link, static_mode=static, path=path, archs_nav=self.arch_rows,
             instruction_path=instruction_path, arch_title=lambda n: archs.by_name(n).title,
             arch_titles_json=self.arch_titles_json)
+
+    def search_rows(self, q: str, arch: str | None, limit: int) -> list[dict]:
+        """The API's rows: one per instruction and architecture, instructions in the search's order."""
+        out = []
+        for g in self.search.search(q, arch)[0]:
+            for a in g["archs"]:
+                out.append({"name": g["name"], "arch": a, "isa": g["isa"], "summary": g["summary"],
+                            "url": "/" + instruction_path(a, g["name"])})
+                if len(out) >= limit:
+                    return out
+        return out
 
     def layouts_js(self, arch: str) -> str:
         """static/layouts-ARCH.js: each encoding's diagram once, @N@ / @O@ / @B@ standing for the instruction's
