@@ -471,17 +471,6 @@ class Site:
             instruction_path=instruction_path, arch_title=lambda n: archs.by_name(n).title,
             arch_titles_json=self.arch_titles_json)
 
-    def search_rows(self, q: str, arch: str | None, limit: int) -> list[dict]:
-        """The API's rows: one per instruction and architecture, instructions in the search's order."""
-        out = []
-        for g in self.search.search(q, arch)[0]:
-            for a in g["archs"]:
-                out.append({"name": g["name"], "arch": a, "isa": g["isa"], "summary": g["summary"],
-                            "url": "/" + instruction_path(a, g["name"])})
-                if len(out) >= limit:
-                    return out
-        return out
-
     def layouts_js(self, arch: str) -> str:
         """static/layouts-ARCH.js: each encoding's diagram once, @N@ / @O@ / @B@ standing for the instruction's
         name, opcode and opcode bits (the static export's pages name a layout instead of carrying it)."""
