@@ -71,10 +71,34 @@ def test_forms_cache_matches_the_family_files_and_is_rebuilt_when_they_change(tm
     # a cache written for other family files is not used: rewrite it with a stale key
     import marshal
 
-    key, ignored, blobs = marshal.loads(cache.read_bytes())
+    from gpuisa.cachefile import seal, unseal
+
+    key, ignored, blobs = marshal.loads(unseal(cache.read_bytes()))
     blobs["vadd"] = marshal.dumps([])
-    cache.write_bytes(marshal.dumps((key[:3] + ((("stale.json", 1, 1),),), ignored, blobs)))
+    cache.write_bytes(seal(marshal.dumps((key[:3] + ((("stale.json", 1, 1),),), ignored, blobs))))
     assert _forms_in_subprocess(str(tmp_path), heads) == truth
+    # nor a damaged one (a byte changed, the file cut short), nor one of another format (a bare marshal
+    # dump, as older versions wrote): each is made again from the family files
+    good = cache.read_bytes()
+    for bad in (good[:-100] + bytes([good[-100] ^ 1]) + good[-99:], good[: len(good) // 2],
+                marshal.dumps((key, ignored, {"vadd": marshal.dumps([])}))):
+        cache.write_bytes(bad)
+        assert _forms_in_subprocess(str(tmp_path), heads) == truth
+        assert unseal(cache.read_bytes()) is not None  # (rewritten whole)
+
+
+def test_forms_cache_lives_in_the_data_folder(tmp_path):
+    """One cache root: the data folder's ``cache`` (``store.home_dir()``), whatever XDG_CACHE_HOME says."""
+    env = {**os.environ, "GPUISA_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    code = "from gpuisa.ptx import catalog; catalog.forms_for_head('vadd'); print(catalog.forms_cache_path())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.strip() == str(tmp_path / "home" / "cache" / "ptx-forms.marshal")
+    assert (tmp_path / "home" / "cache" / "ptx-forms.marshal").is_file() and not (tmp_path / "xdg").exists()
+    env.pop("GPUISA_HOME")
+    code = "from gpuisa.ptx import catalog; from gpuisa.store import home_dir; print(catalog.forms_cache_path(), home_dir())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    path, home = out.split()
+    assert path == os.path.join(home, "cache", "ptx-forms.marshal")  # (without GPUISA_HOME: the platform's)
 
 
 def test_negative_literals_agree_with_ptxas():

@@ -11,6 +11,12 @@ killed half-way, only ever sees the old file or the new one.  Users: the store (
 * :func:`clean_stale` -- temporaries left by killed processes (their pid is gone) are removed
   (:func:`clean_legacy`: those of older versions, by name and age).
 * :func:`locked` -- the data folder's lock (fcntl), so imports and store builds queue.
+* :func:`data_home` / :func:`cache_path` -- the one data folder (``GPUISA_HOME``, else the platform's user
+  data folder; ``store.home_dir()``) and its ``cache`` folder, as strings (no pathlib: start-up).
+* :func:`seal` / :func:`unseal` -- a cache file's bytes with a magic and a CRC-32 of the payload, so that a
+  damaged or truncated file (or one of another format) is rebuilt rather than parsed.  The caches hold plain
+  containers (``marshal`` of dicts, lists, strings, numbers: no code runs on loading, unlike ``pickle``);
+  nothing in the user's data folder is unpickled.
 
 (No imports at module level beyond ``os``: the PTX checker's start-up uses this module.)
 """
@@ -70,6 +76,51 @@ def atomic_write(path, data: bytes, durable: bool = False, mode: int = 0o644) ->
         raise
     if durable:
         _fsync_dir(folder)
+
+
+def data_home() -> str:
+    """The data folder: ``$GPUISA_HOME``, else the platform's user data folder for gpuisa."""
+    env = os.environ.get("GPUISA_HOME")
+    if env:
+        return env
+    import platformdirs
+
+    return platformdirs.user_data_dir("gpuisa", appauthor=False)
+
+
+def cache_path(name: str) -> str:
+    """A file of the data folder's ``cache`` folder (the one cache root)."""
+    return os.path.join(data_home(), "cache", name)
+
+
+_SEAL = b"gpuisa-cache1\n"
+
+
+def seal(payload: bytes) -> bytes:
+    """``payload`` as a cache file: a magic, the payload's CRC-32 (4 bytes, little-endian), the payload."""
+    import zlib
+
+    return _SEAL + zlib.crc32(payload).to_bytes(4, "little") + payload
+
+
+def unseal(data: bytes) -> bytes | None:
+    """The payload of a file written by :func:`seal`, or None where the file is not one or is damaged."""
+    import zlib
+
+    n = len(_SEAL)
+    if data[:n] != _SEAL or len(data) < n + 4:
+        return None
+    payload = data[n + 4:]
+    return payload if zlib.crc32(payload) == int.from_bytes(data[n:n + 4], "little") else None
+
+
+def read_sealed(path) -> bytes | None:
+    """A sealed cache file's payload; None where it is missing, unreadable, of another format or damaged."""
+    try:
+        with open(path, "rb") as fh:
+            return unseal(fh.read())
+    except OSError:
+        return None
 
 
 def write_cache_file(path, data: bytes) -> bool:

@@ -55,12 +55,10 @@ CREATE VIRTUAL TABLE inst_fts USING fts5(name, summary, category, encodings, for
 
 
 def home_dir() -> Path:
-    env = os.environ.get("GPUISA_HOME")
-    if env:
-        return Path(env)
-    import platformdirs
+    """The data folder: ``$GPUISA_HOME``, else the platform's user data folder (``cachefile.data_home``)."""
+    from .cachefile import data_home
 
-    return Path(platformdirs.user_data_dir("gpuisa", appauthor=False))
+    return Path(data_home())
 
 
 def imports_dir() -> Path:

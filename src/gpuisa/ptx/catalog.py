@@ -3,8 +3,9 @@
 Store loader contract (``store.STORE_LOADERS``): ``store_documents()`` and ``fact_paths()``.
 
 Start-up matters for ``gpuisa ptx check`` (run from build scripts): the validator takes the forms
-of one opcode head at a time from a cache file of marshalled forms per head (``forms_cache_path()``),
-rebuilt from the family files whenever their names, sizes or times change; json and pathlib are
+of one opcode head at a time from a cache file of marshalled forms per head (``forms_cache_path()``, in
+the data folder's cache: plain containers, sealed with a CRC by ``cachefile.seal``), rebuilt from the
+family files whenever their names, sizes or times change, or the file is damaged; json and pathlib are
 imported only where needed.
 """
 
@@ -82,14 +83,10 @@ def forms_for_head(head: str) -> list[tuple[str, dict]]:
 
 
 def forms_cache_path() -> str:
-    """Where the per-head forms cache lives: $GPUISA_HOME/cache, else the user's cache directory."""
-    home = os.environ.get("GPUISA_HOME")
-    if home:
-        base = os.path.join(home, "cache")
-    else:
-        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
-                            "gpuisa")
-    return os.path.join(base, "ptx-forms.marshal")
+    """Where the per-head forms cache lives: the data folder's cache (``store.home_dir()``/cache)."""
+    from ..cachefile import cache_path
+
+    return cache_path("ptx-forms.marshal")
 
 
 def _catalog_key() -> tuple:
@@ -112,20 +109,22 @@ def _catalog_key() -> tuple:
 def _forms_cache() -> tuple:
     """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog: read from the cache
     file when it was written for these family files, else built (and written when possible)."""
+    from ..cachefile import read_sealed
+
     key = _catalog_key()
     path = forms_cache_path()
+    payload = read_sealed(path)  # (a damaged file, or one of another format: None, and it is made again)
     try:
-        with open(path, "rb") as fh:
-            stored_key, ignored, blobs = marshal.loads(fh.read())
-        if stored_key == key:
+        stored_key, ignored, blobs = marshal.loads(payload) if payload is not None else (None, None, None)
+        if stored_key == key and isinstance(blobs, dict) and isinstance(ignored, tuple):
             return ignored, blobs
-    except (OSError, ValueError, EOFError, TypeError):
+    except (ValueError, EOFError, TypeError):
         pass
     ignored = _read_ignored_tokens()
     blobs = {head: marshal.dumps(forms) for head, forms in forms_by_head().items()}
-    from ..cachefile import write_cache_file  # only when the cache is (re)built: start-up stays small
+    from ..cachefile import seal, write_cache_file  # only when the cache is (re)built: start-up stays small
 
-    write_cache_file(path, marshal.dumps((key, ignored, blobs)))  # (not writable: this process still uses what it built)
+    write_cache_file(path, seal(marshal.dumps((key, ignored, blobs))))  # (not writable: this process uses what it built)
     return ignored, blobs
 
 
