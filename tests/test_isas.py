@@ -136,3 +136,13 @@ def test_web_refuses_it_once_unregistered(store):
         assert c.get("/api/asm/toy/tadd").status_code == 404
         assert c.get("/api/search", params={"q": "tadd", "isa": "toy"}).status_code == 422
         assert not [h for h in c.get("/api/search", params={"q": "tadd"}).json() if h["isa"] == "toy"]
+
+
+def test_builtin_hooks_resolve():
+    """Every hook of the built-in ISAs names a callable that exists (a renamed function fails here)."""
+    for i in isas.all_isas():
+        assert i.arch_names() and set(i.capabilities) <= set(isas.CAPABILITIES)
+        for hook in (*i.capabilities.values(), i.page, i.builder):
+            assert callable(isas.load(hook)), (i.key, hook)
+    assert [e["name"] for e in isas.related("amdgpu", "v_mad_i32_i24", "rdna3.5")] == ["mad24"]
+    assert "v_mad_i32_i24" in [e["name"] for e in isas.related("ptx", "mad24")]

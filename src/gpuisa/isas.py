@@ -48,20 +48,21 @@ class Isa:
     aliases        other spellings accepted where a user names the ISA
     capabilities   CAPABILITIES name -> hook
     page           hook (store, name, arch, isa) -> page dict; the default builds it from the store
+    builder        hook (store, row, arch) -> page.model.InstructionPage: the typed page of one store row
     instructions   hook (store) -> [{"name", "arch", "summary"}] for an ISA the store does not hold (None: it does)
     own_archs      architecture names outside archs.py (an ISA whose architectures archs.py does not list)
     """
 
     __slots__ = ("key", "title", "short", "vendor", "kind", "related_label", "aliases", "capabilities", "page",
-                 "instructions", "own_archs")
+                 "builder", "instructions", "own_archs")
 
     def __init__(self, key: str, title: str, short: str, vendor: str, kind: str, related_label: str, *,
                  aliases: tuple[str, ...] = (), capabilities: dict[str, Hook] | None = None,
-                 page: Hook = "gpuisa.pages:build_page", instructions: Hook | None = None,
-                 own_archs: tuple[str, ...] = ()):
+                 page: Hook = "gpuisa.pages:build_page", builder: Hook | None = None,
+                 instructions: Hook | None = None, own_archs: tuple[str, ...] = ()):
         self.key, self.title, self.short, self.vendor, self.kind = key, title, short, vendor, kind
         self.related_label, self.aliases, self.capabilities = related_label, tuple(aliases), dict(capabilities or {})
-        self.page, self.instructions, self.own_archs = page, instructions, tuple(own_archs)
+        self.page, self.builder, self.instructions, self.own_archs = page, builder, instructions, tuple(own_archs)
 
     def __repr__(self) -> str:
         return f"Isa({self.key!r}, {self.title!r}, vendor={self.vendor!r}, kind={self.kind!r})"
@@ -101,10 +102,12 @@ def load(hook: Hook) -> Callable[..., Any]:
 AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions", aliases=("amd", "amdgcn"),
              capabilities={"eval": "gpuisa.semantics.cli:eval_amd", "coverage": "gpuisa.semantics.cli:coverage_amd",
                            "doc": "gpuisa.doclookup.amd:amd_doc", "encode": "gpuisa.codec.cli:cmd_encode",
-                           "decode": "gpuisa.codec.cli:cmd_decode", "timing": "gpuisa.timing:extend"})
+                           "decode": "gpuisa.codec.cli:cmd_decode", "timing": "gpuisa.timing:page_timing"},
+             builder="gpuisa.page.amd:build")
 PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
           capabilities={"eval": "gpuisa.semantics.cli:eval_ptx", "coverage": "gpuisa.semantics.cli:coverage_ptx",
-                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "check": "gpuisa.ptx.check:check_instruction"})
+                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "check": "gpuisa.ptx.check:check_instruction"},
+          builder="gpuisa.page.ptx:build")
 
 _ISAS: dict[str, Isa] = {i.key: i for i in (AMDGPU, PTX)}
 # (isa a, isa b) -> hook (this isa, name, arch) -> entries naming the other ISA

@@ -2,29 +2,25 @@
 (``codec``) and the JSON schema generated from it (``schema``).
 
 ``build(store, name, arch, isa)`` resolves the instruction and hands its store row to the builder of
-its ISA; every renderer (terminal, text, HTML, ``show --json``, the JSON API) draws what it returns.
+its ISA (the ISA registry's ``builder``); every renderer (terminal, text, HTML, ``show --json``, the
+JSON API) draws what it returns.
 """
 
 from __future__ import annotations
 
-from .. import archs
+from .. import archs, isas
 from .model import InstructionPage
-
-# The page builder of each ISA: module name -> build(store, row, arch) -> InstructionPage.
-BUILDERS = {"amdgpu": "gpuisa.page.amd", "ptx": "gpuisa.page.ptx"}
 
 
 def build(store, name: str, arch: str | None = None, isa: str | None = None) -> InstructionPage:
     """The page of instruction ``name`` (on ``arch``; default: the newest architecture that has it,
     within ``isa`` if given).  Raises ``pages.NotFound`` with close matches."""
-    import importlib
-
     from ..pages import resolve
 
     key, arch_key = resolve(store, name, arch, isa)
     row = store.instruction(key, arch_key)
     a = archs.by_name(arch_key)
-    return importlib.import_module(BUILDERS[a.isa]).build(store, row, arch_key)
+    return isas.load(isas.get(a.isa).builder)(store, row, arch_key)
 
 
-__all__ = ["BUILDERS", "InstructionPage", "build"]
+__all__ = ["InstructionPage", "build"]
