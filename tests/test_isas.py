@@ -49,9 +49,16 @@ def _relations(isa, name, arch):
     return []
 
 
+def _analyse(lines, arch, cache):
+    from gpuisa.lsp.model import Analysis, Problem
+
+    return Analysis("toy", lines, problems=[Problem(i, 0, len(t), "unknown toy instruction")
+                                            for i, t in enumerate(lines) if t.split()[:1] not in ([], ["tadd"], ["tmul"])])
+
+
 TOY_ISA = isas.Isa("toy", "Toy ISA", "TOY", "Toy Corp", "virtual", "toy instructions", aliases=("toyisa",),
-                   capabilities={"eval": _eval, "doc": _doc}, page=_page, instructions=_instructions,
-                   own_archs=("toy",))
+                   capabilities={"eval": _eval, "doc": _doc, "lsp": _analyse}, page=_page, instructions=_instructions,
+                   own_archs=("toy",), suffixes=(".toy",), language_ids=("toyasm",))
 
 
 @pytest.fixture
@@ -71,6 +78,15 @@ def test_registry_lookups(toy):
         toy.hook("coverage")
     with pytest.raises(ValueError):
         isas.register(TOY_ISA)
+
+
+def test_language_server_sees_it(toy):
+    from gpuisa.lsp.model import language_of
+
+    assert language_of("file:///k/add.toy") == "toy" and language_of("untitled:1", "toyasm") == "toy"
+    assert language_of("file:///k/loop.s") == "amdgpu" and language_of("file:///k/a.ptx", "asm") == "ptx"
+    an = isas.get(language_of("file:///k/add.toy")).hook("lsp")(["tadd r1, r2", "tsub r1, r2"], None, {})
+    assert [(p.line, p.message) for p in an.problems] == [(1, "unknown toy instruction")]
 
 
 def test_cli_isa_choices_see_it(toy, capsys):

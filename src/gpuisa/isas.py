@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 #   eval     (args) -> int            ``gpuisa eval --isa KEY``: run one instruction's semantics
 #   coverage (args) -> int            ``gpuisa coverage semantics --isa KEY``
 #   doc      (store, opcode, arch)    ``gpuisa doc`` / ``/api/asm/KEY/OPCODE``: a compiler opcode's documentation
+#   lsp      (lines, arch, cache)     ``gpuisa lsp``: the analyser of a document in this ISA (lsp.model.Analysis)
 #   encode, decode, check, timing     what the ISA offers (the AMD codec, the PTX checker, llvm-mca timing)
-CAPABILITIES = ("eval", "coverage", "doc", "encode", "decode", "check", "timing")
+CAPABILITIES = ("eval", "coverage", "doc", "lsp", "encode", "decode", "check", "timing")
 
 
 class UnknownIsa(UserError):
@@ -51,18 +52,22 @@ class Isa:
     builder        hook (store, row, arch) -> page.model.InstructionPage: the typed page of one store row
     instructions   hook (store) -> [{"name", "arch", "summary"}] for an ISA the store does not hold (None: it does)
     own_archs      architecture names outside archs.py (an ISA whose architectures archs.py does not list)
+    suffixes       file name endings of its assembly files (the language server's choice of analyser)
+    language_ids   editors' language ids of its assembly files
     """
 
     __slots__ = ("key", "title", "short", "vendor", "kind", "related_label", "aliases", "capabilities", "page",
-                 "builder", "instructions", "own_archs")
+                 "builder", "instructions", "own_archs", "suffixes", "language_ids")
 
     def __init__(self, key: str, title: str, short: str, vendor: str, kind: str, related_label: str, *,
                  aliases: tuple[str, ...] = (), capabilities: dict[str, Hook] | None = None,
                  page: Hook = "gpuisa.pages:build_page", builder: Hook | None = None,
-                 instructions: Hook | None = None, own_archs: tuple[str, ...] = ()):
+                 instructions: Hook | None = None, own_archs: tuple[str, ...] = (), suffixes: tuple[str, ...] = (),
+                 language_ids: tuple[str, ...] = ()):
         self.key, self.title, self.short, self.vendor, self.kind = key, title, short, vendor, kind
         self.related_label, self.aliases, self.capabilities = related_label, tuple(aliases), dict(capabilities or {})
         self.page, self.builder, self.instructions, self.own_archs = page, builder, instructions, tuple(own_archs)
+        self.suffixes, self.language_ids = tuple(suffixes), tuple(language_ids)
 
     def __repr__(self) -> str:
         return f"Isa({self.key!r}, {self.title!r}, vendor={self.vendor!r}, kind={self.kind!r})"
@@ -101,13 +106,16 @@ def load(hook: Hook) -> Callable[..., Any]:
 
 AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions", aliases=("amd", "amdgcn"),
              capabilities={"eval": "gpuisa.semantics.cli:eval_amd", "coverage": "gpuisa.semantics.cli:coverage_amd",
-                           "doc": "gpuisa.doclookup.amd:amd_doc", "encode": "gpuisa.codec.cli:cmd_encode",
-                           "decode": "gpuisa.codec.cli:cmd_decode", "timing": "gpuisa.timing:page_timing"},
-             builder="gpuisa.page.amd:build")
+                           "doc": "gpuisa.doclookup.amd:amd_doc", "lsp": "gpuisa.lsp.amd:analyse",
+                           "encode": "gpuisa.codec.cli:cmd_encode", "decode": "gpuisa.codec.cli:cmd_decode",
+                           "timing": "gpuisa.timing:page_timing"},
+             builder="gpuisa.page.amd:build", suffixes=(".s", ".asm", ".amdgcn", ".S"),
+             language_ids=("amdgpu", "amdgcn", "asm", "gas"))
 PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
           capabilities={"eval": "gpuisa.semantics.cli:eval_ptx", "coverage": "gpuisa.semantics.cli:coverage_ptx",
-                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "check": "gpuisa.ptx.check:check_instruction"},
-          builder="gpuisa.page.ptx:build")
+                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "lsp": "gpuisa.lsp.ptx:analyse",
+                        "check": "gpuisa.ptx.check:check_instruction"},
+          builder="gpuisa.page.ptx:build", suffixes=(".ptx",), language_ids=("ptx",))
 
 _ISAS: dict[str, Isa] = {i.key: i for i in (AMDGPU, PTX)}
 # (isa a, isa b) -> hook (this isa, name, arch) -> entries naming the other ISA

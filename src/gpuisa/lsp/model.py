@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-AMD_SUFFIXES = (".s", ".asm", ".amdgcn", ".S")
-PTX_SUFFIXES = (".ptx",)
 WORD = re.compile(r"[%$A-Za-z0-9_.:@\[\]]+")
 PTX_WORD = re.compile(r"[%$A-Za-z0-9_.]+")
 LABEL_DEF = re.compile(r"^\s*([A-Za-z_.$][\w.$]*):")
@@ -82,13 +80,16 @@ class Analysis:
 
 
 def language_of(uri: str, language_id: str | None = None) -> str | None:
-    """amdgpu for .s/.asm/.amdgcn, ptx for .ptx (else by the editor's language id)."""
+    """The ISA of a document (a key of ``gpuisa.isas`` with an ``lsp`` analyser): by its file name's ending,
+    else by the editor's language id (amdgpu for .s/.asm/.amdgcn, ptx for .ptx)."""
+    from .. import isas
+
     path = uri.split("?", 1)[0]
-    if path.endswith(PTX_SUFFIXES) or language_id == "ptx":
-        return "ptx"
-    if path.endswith(AMD_SUFFIXES) or language_id in ("amdgpu", "amdgcn", "asm", "gas"):
-        return "amdgpu"
-    return None
+    known = [isas.get(k) for k in isas.keys("lsp")]
+    for i in known:
+        if i.suffixes and path.endswith(i.suffixes):
+            return i.key
+    return next((i.key for i in known if language_id in i.language_ids), None)
 
 
 def word_at(line: str, col: int, lang: str = "amdgpu") -> tuple[str, int, int]:

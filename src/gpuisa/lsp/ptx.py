@@ -131,7 +131,8 @@ def _problem(an: Analysis, inst: Inst, message: str) -> Problem:
     return Problem(inst.line, inst.start, inst.mn_end, message)
 
 
-def analyse(lines: list[str]) -> Analysis:
+def analyse(lines: list[str], setting: str | None = None, cache: dict | None = None) -> Analysis:
+    """The registry's lsp hook for PTX (the AMD analyser's ``setting``/``cache`` do not apply)."""
     an = parse(lines)
     check(an)
     return an

@@ -11,7 +11,8 @@ from __future__ import annotations
 from lsprotocol import types as t
 from pygls.lsp.server import LanguageServer
 
-from . import amd, features, ptx
+from .. import isas
+from . import features
 from .model import Analysis, language_of
 
 DEFAULT_DOCS_URL = "http://127.0.0.1:8000"
@@ -40,10 +41,7 @@ class GpuisaServer(LanguageServer):
         if lang is None:
             return None
         lines = doc.source.splitlines()
-        if lang == "ptx":
-            an = ptx.analyse(lines)
-        else:
-            an = amd.analyse(lines, self.arch, self.encoded_lines)
+        an = isas.get(lang).hook("lsp")(lines, self.arch, self.encoded_lines)
         self.analyses[uri] = an
         return an
 
