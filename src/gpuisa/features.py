@@ -1,8 +1,8 @@
 """Optional feature packages (codec, semantics, PTX, web, ...): import one if it is present.
 
 Each issue's package plugs into the shared mechanisms (CLI commands, store loaders,
-page extenders, page sections) by module name; a package that has not landed, or a
-build without it, simply has no effect.
+page extenders, page sections) by module name; a build without one of them simply lacks
+that feature.
 """
 
 from __future__ import annotations

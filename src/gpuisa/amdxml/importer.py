@@ -10,7 +10,6 @@ encodings' condition trees and identifiers, data formats and operand types.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -265,7 +264,3 @@ def install(doc: dict) -> Path:
     except OSError as exc:
         raise XmlImportError(f"cannot write {target} ({type(exc).__name__}: {exc.strerror or exc})") from None
     return target
-
-
-def sha256_bytes(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()

@@ -16,7 +16,6 @@ prover looks there for a counterexample.
 from __future__ import annotations
 
 import re
-import struct
 
 import numpy as np
 
@@ -245,11 +244,3 @@ def _ordered(raw: int, bits: int) -> int:
     """Float bits -> an integer that orders like the value (adjacent floats differ by 1)."""
     sign = 1 << (bits - 1)
     return -(raw & (sign - 1)) if raw & sign else raw
-
-
-def float_value(raw: int, bits: int) -> float:
-    if bits == 64:
-        return struct.unpack("<d", raw.to_bytes(8, "little"))[0]
-    if bits == 32:
-        return struct.unpack("<f", raw.to_bytes(4, "little"))[0]
-    return float(np.array([raw], dtype=np.uint16).view(np.float16)[0])

@@ -69,12 +69,6 @@ class Analysis:
     registers: dict[str, tuple[str, int]] = field(default_factory=dict)  # PTX: prefix -> (type, line)
     params: dict[str, tuple[str, int]] = field(default_factory=dict)  # PTX: param name -> (decl, line)
 
-    def inst_at(self, line: int) -> Inst | None:
-        for i in self.insts:
-            if i.line == line:
-                return i
-        return None
-
     def insts_at(self, line: int) -> list[Inst]:
         return [i for i in self.insts if i.line == line]
 

@@ -504,12 +504,3 @@ def check_file(text: str, target: str | None = None, version: str | None = None)
     from .frontend import check_module
 
     return [{**r, "line": line, "col": col} for line, col, r in check_module(text, target, version)]
-
-
-def check_lines(text: str, target: str | None = None, version: str | None = None):
-    """(line number, result) of every instruction (and other error) of a .ptx text, like check_file;
-    the result dicts are shared between identical statements, so callers copy what they keep."""
-    from .frontend import check_module
-
-    for line, _, r in check_module(text, target, version):
-        yield line, r

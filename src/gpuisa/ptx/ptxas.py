@@ -35,10 +35,8 @@ SYMBOL_RE = re.compile(r"\b(?:fn_rp|fn_p|fn_0|CT_rp|CT_p|CT_0|CP_rp|CP_p|CP_0|BT
 OLD_REG_DECLS = REG_DECLS.replace(".reg .b128 q<8>;", ".reg .b64 q<8>;")  # .b128 registers need sm_70
 LINE_ERR = re.compile(r"^ptxas [^,]*, line (\d+); (error|fatal)\s*: (.*)$")
 VERSION_REQ = re.compile(r"requires PTX ISA \.version (\d+\.\d+)")
-TARGET_REQ = re.compile(r"requires \.target (sm_\w+)")
 AVAILABILITY = ("requires PTX ISA", "requires .target", "not supported on .target", "cannot be compiled for architecture",
                 "supported only on", "not supported on")
-HEADER_LINES = 3
 
 
 def find_ptxas() -> str | None:

@@ -61,13 +61,6 @@ def tok_only_attrs(code: str) -> bool:
     return "(" not in code and "[" not in code
 
 
-def type_of_name(tname: str) -> Ty:
-    t = view_type(tname)
-    if t is None:
-        raise CompileError(f"unknown type {tname}")
-    return t
-
-
 class ExprGen:
     """Mixin: expression compilation (the statement compiler provides emit/tmp/regs/vars)."""
 

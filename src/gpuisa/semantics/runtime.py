@@ -45,12 +45,6 @@ _SETBITS_KEEP: dict = {}  # (lo, w) -> int64 mask of the bits that setbits keeps
 
 # ------------------------------------------------------------------ lane masks
 
-def lanes_bool(c, L: int):
-    """A condition value -> Python bool (uniform) or bool array."""
-    if isinstance(c, np.ndarray):
-        return c if c.dtype == np.bool_ else (c != 0)
-    return bool(c)
-
 
 def mand(m, c):
     """Lanes of mask m where c holds; None = every lane."""

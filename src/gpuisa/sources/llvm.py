@@ -29,10 +29,6 @@ _LINE = re.compile(r"^\s*(\S+)(.*?)\s*;\s*encoding:\s*\[([^\]]*)\]")
 SUFFIXES = ("_e64_dpp", "_e32", "_e64", "_sdwa", "_dpp")
 
 
-class LlvmMcMissing(RuntimeError):
-    pass
-
-
 def find_llvm_mc() -> str | None:
     """Path of llvm-mc-22 (Debian package llvm-22), or None."""
     env = os.environ.get("GPUISA_LLVM_MC")

@@ -1,8 +1,8 @@
 """The playground's three actions (decode, encode, evaluate), shared by the JSON API and the HTML page.
 
 Decoding and encoding come from ``gpuisa.codec`` and evaluation from ``gpuisa.semantics``; each is
-looked up when a request needs it, so the server answers 404 with a clear message while a feature
-has not landed, and starts using it as soon as it is installed.  Every input is bounded here
+looked up when a request needs it, so the server answers 404 with a clear message in a build
+without that feature, and starts using it as soon as it is installed.  Every input is bounded here
 (bytes, text length, lanes, operand count and size) before any feature code sees it.
 """
 
