@@ -48,7 +48,7 @@ def fuzzy_keys(name: str) -> list[str]:
 
 def gfx_map(known: list[str]) -> dict[str, str]:
     """gfx target -> architecture, for the architectures in the store (the static search gets the same map)."""
-    out = {}
+    out: dict[str, str] = {}
     for name in known:
         a = archs.by_name(name)
         for t in (*a.targets, a.llvm_target):
@@ -117,7 +117,7 @@ class SearchIndex:
             self.rows.append([name, g["isa"], sorted(g["archs"], key=lambda a: rank.get(a, 98)), g["summary"],
                               " ".join(sorted(g["terms"]))])
         self.names = {r[0]: r for r in self.rows}
-        self.compact = {}
+        self.compact: dict[str, str] = {}
         for r in self.rows:
             self.compact.setdefault(r[0].replace("_", ""), r[0])
 
