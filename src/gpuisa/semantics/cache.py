@@ -14,9 +14,10 @@ from pathlib import Path
 
 
 def cache_dir() -> Path:
-    from ..store import home_dir
+    """The semantics caches' folder under the one cache root (``cachefile.cache_path``)."""
+    from ..cachefile import cache_path
 
-    return home_dir() / "cache" / "semantics"
+    return Path(cache_path("semantics"))
 
 
 @functools.lru_cache(maxsize=1)

@@ -122,26 +122,23 @@ def _index_path():
 
 @functools.lru_cache(maxsize=1)
 def _index():
-    import os
     import sqlite3
-    import tempfile
+
+    from ..cachefile import atomic_path
 
     path = _index_path()
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".sqlite")
-        os.close(fd)
-        con = sqlite3.connect(tmp)
-        con.execute("CREATE TABLE pcode (arch TEXT, name TEXT, rank INTEGER, op_class TEXT, text TEXT)")
-        src = default_source()
-        for arch in src.archs():
-            for name, lst in src.entries(arch).items():
-                con.executemany("INSERT INTO pcode VALUES (?, ?, ?, ?, ?)",
-                                [(arch, name, i, e.op_class, e.text) for i, e in enumerate(lst)])
-        con.execute("CREATE INDEX pcode_name ON pcode (name)")
-        con.commit()
-        con.close()
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp:  # the one safe writer: a reader never sees a half-built index
+            con = sqlite3.connect(tmp)
+            con.execute("CREATE TABLE pcode (arch TEXT, name TEXT, rank INTEGER, op_class TEXT, text TEXT)")
+            src = default_source()
+            for arch in src.archs():
+                for name, lst in src.entries(arch).items():
+                    con.executemany("INSERT INTO pcode VALUES (?, ?, ?, ?, ?)",
+                                    [(arch, name, i, e.op_class, e.text) for i, e in enumerate(lst)])
+            con.execute("CREATE INDEX pcode_name ON pcode (name)")
+            con.commit()
+            con.close()
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
 
 
