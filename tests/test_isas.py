@@ -162,3 +162,20 @@ def test_builtin_hooks_resolve():
             assert callable(isas.load(hook)), (i.key, hook)
     assert [e["name"] for e in isas.related("amdgpu", "v_mad_i32_i24", "rdna3.5")] == ["mad24"]
     assert "v_mad_i32_i24" in [e["name"] for e in isas.related("ptx", "mad24")]
+
+
+def test_cli_search_isa_filter(cli_env):
+    import json
+
+    from conftest import run_cli
+
+    both = json.loads(run_cli(["search", "add", "--json", "--limit", "500"], cli_env).stdout)
+    assert {"amdgpu", "ptx"} <= {r["isa"] for r in both}
+    for isa in ("ptx", "amdgpu"):
+        r = run_cli(["search", "add", "--isa", isa, "--json", "--limit", "500"], cli_env)
+        rows = json.loads(r.stdout)
+        assert rows and {x["isa"] for x in rows} == {isa}
+        assert len(rows) >= len([x for x in both if x["isa"] == isa])  # none of its matches crowded out
+    assert json.loads(run_cli(["search", "add", "--isa", "ptx", "--json"], cli_env).stdout)[0]["name"] == "add"
+    r = run_cli(["search", "add", "--isa", "sass"], cli_env)
+    assert r.returncode == 2 and "invalid choice: 'sass'" in r.stderr and "Traceback" not in r.stderr

@@ -109,7 +109,7 @@ def cmd_show(args) -> int:
 def cmd_search(args) -> int:
     st = open_store()
     arch = _arch(args.arch)
-    rows = st.search(args.text, arch, args.limit)
+    rows = st.search(args.text, arch, args.limit, isa=args.isa)
     if args.json:
         _emit_json([{"name": r["name"], "arch": r["arch"], "isa": r["isa"], "summary": r["summary"]} for r in rows])
         return 0
@@ -263,6 +263,7 @@ def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     s = sub.add_parser("search", help="search names, summaries, encodings, formats and categories")
     s.add_argument("text")
     s.add_argument("--arch")
+    s.add_argument("--isa", choices=isas.keys(), help="restrict to one ISA")
     s.add_argument("--limit", type=_positive_int, default=100, help="at most this many (instruction, architecture) results")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_search)

@@ -554,16 +554,16 @@ class Store:
             out.setdefault(r["name"], []).append((r["encoding"], r["opcode"], r["layout"]))
         return out
 
-    def search(self, text: str, arch: str | None = None, limit: int = 50) -> list[sqlite3.Row]:
-        """Ranked: exact name, name prefix, name fragment, then full-text (bm25).
+    def search(self, text: str, arch: str | None = None, limit: int = 50, isa: str | None = None) -> list[sqlite3.Row]:
+        """Ranked: exact name, name prefix, name fragment, then full-text (bm25); within ``arch``/``isa`` if given.
 
         At most MAX_SEARCH_CHARS characters and MAX_SEARCH_WORDS words (UserError beyond: SQLite's LIKE
         refuses long patterns, and full-text time grows with the square of the words)."""
         if len(text) > MAX_SEARCH_CHARS:
             raise UserError(f"search text of {len(text)} characters {echo(text, 40)}: at most {MAX_SEARCH_CHARS} allowed")
         q = text.strip().lower()
-        where_arch = " AND i.arch=?" if arch else ""
-        args_arch = [arch] if arch else []
+        where_arch = (" AND i.arch=?" if arch else "") + (" AND i.isa=?" if isa else "")
+        args_arch = [x for x in (arch, isa) if x]
         scored: dict[tuple[str, str], tuple[float, sqlite3.Row]] = {}
 
         def add(rows, base):
