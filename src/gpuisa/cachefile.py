@@ -118,9 +118,14 @@ def read_sealed(path) -> bytes | None:
     """A sealed cache file's payload; None where it is missing, unreadable, of another format or damaged."""
     try:
         with open(path, "rb") as fh:
-            return unseal(fh.read())
+            payload = unseal(fh.read())
     except OSError:
         return None
+    if payload is None:
+        from .logs import debug
+
+        debug(__name__, "cache file %s is damaged or of another format: rebuilt", path)
+    return payload
 
 
 def write_cache_file(path, data: bytes) -> bool:
@@ -128,7 +133,10 @@ def write_cache_file(path, data: bytes) -> bool:
     try:
         atomic_write(path, data)
         return True
-    except OSError:
+    except OSError as exc:
+        from .logs import debug
+
+        debug(__name__, "cache file %s not written (%s): it is made again next time", path, exc)
         return False
 
 

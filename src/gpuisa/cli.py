@@ -246,6 +246,8 @@ CORE_COMMANDS = ("archs", "show", "search", "list", "diff", "build")
 def make_parser(with_plugins: bool | str = True) -> argparse.ArgumentParser:
     """The parser; ``with_plugins`` is True (all), False (core only) or one plugin module name."""
     p = _parser(prog="gpuisa", description="Cross-vendor GPU instruction-set reference (AMD RDNA/CDNA, PTX).")
+    p.add_argument("-v", "--verbose", action="count", default=0,
+                   help="diagnostics on stderr (store builds, caches): -v informs, -vv debugs")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("archs", help="list architectures with family, targets and instruction count")
     s.add_argument("--json", action="store_true")
@@ -378,6 +380,10 @@ def _main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed a one-line usage error
         return 2 if exc.code else 0
+    if args.verbose:
+        from .logs import setup
+
+        setup(args.verbose)
     try:
         if args.cmd == "serve":
             _check_port(args)

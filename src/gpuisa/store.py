@@ -294,8 +294,10 @@ def build(path: Path, progress: Callable[[str, int, int], None] | None = None) -
     Runs under the folder's lock (concurrent builds queue); temporaries of killed builds are removed.
     """
     from .cachefile import atomic_path, clean_legacy, clean_stale, locked
+    from .logs import info
 
     path = Path(path)
+    info(__name__, "building the store %s from the committed facts", path)
     with locked(path.parent, "build the store"):
         clean_stale(path.parent)
         clean_stale(imports_dir())  # (killed imports' temporaries: their pid is gone)
@@ -347,6 +349,9 @@ def _current_or_build(progress) -> Path:
     paths = all_fact_paths()
     for db in (PACKAGED_DB, cache_db()):
         if _is_current(db, paths):
+            from .logs import debug
+
+            debug(__name__, "store %s is current", db)
             return db
     target = cache_db()
     if writable_folder(target.parent) and not target.is_dir():

@@ -128,6 +128,9 @@ def _index():
 
     path = _index_path()
     if not path.exists():
+        from ..logs import info
+
+        info(__name__, "indexing the pseudocode of %s into %s", ", ".join(default_source().archs()), path)
         with atomic_path(path) as tmp:  # the one safe writer: a reader never sees a half-built index
             con = sqlite3.connect(tmp)
             con.execute("CREATE TABLE pcode (arch TEXT, name TEXT, rank INTEGER, op_class TEXT, text TEXT)")
