@@ -57,8 +57,8 @@ def _analyse(lines, arch, cache):
 
 
 TOY_ISA = isas.Isa("toy", "Toy ISA", "TOY", "Toy Corp", "virtual", "toy instructions", aliases=("toyisa",),
-                   capabilities={"eval": _eval, "doc": _doc, "lsp": _analyse}, page=_page, instructions=_instructions,
-                   own_archs=("toy",), suffixes=(".toy",), language_ids=("toyasm",))
+                   capabilities={"eval": _eval, "doc": _doc, "doc_opcodes": lambda store: sorted(TOY), "lsp": _analyse},
+                   page=_page, instructions=_instructions, own_archs=("toy",), suffixes=(".toy",), language_ids=("toyasm",))
 
 
 @pytest.fixture
@@ -162,6 +162,16 @@ def test_builtin_hooks_resolve():
             assert callable(isas.load(hook)), (i.key, hook)
     assert [e["name"] for e in isas.related("amdgpu", "v_mad_i32_i24", "rdna3.5")] == ["mad24"]
     assert "v_mad_i32_i24" in [e["name"] for e in isas.related("ptx", "mad24")]
+
+
+def test_static_doc_export_sees_it(toy, store, tmp_path):
+    import json
+
+    from gpuisa.doclookup.export import export_docs
+
+    export_docs(tmp_path, store)
+    assert json.loads((tmp_path / "api/asm/index.json").read_text())["toy"] == ["tadd", "tmul"]
+    assert json.loads((tmp_path / "api/asm/toy/tmul.json").read_text())["tooltip"] == TOY["tmul"]
 
 
 def test_cli_search_isa_filter(cli_env):

@@ -28,9 +28,10 @@ if TYPE_CHECKING:
 #   eval     (args) -> int            ``gpuisa eval --isa KEY``: run one instruction's semantics
 #   coverage (args) -> int            ``gpuisa coverage semantics --isa KEY``
 #   doc      (store, opcode, arch)    ``gpuisa doc`` / ``/api/asm/KEY/OPCODE``: a compiler opcode's documentation
+#   doc_opcodes (store) -> [opcode]   what the static export writes a ``doc`` file for (default: instruction names)
 #   lsp      (lines, arch, cache)     ``gpuisa lsp``: the analyser of a document in this ISA (lsp.model.Analysis)
 #   encode, decode, check, timing     what the ISA offers (the AMD codec, the PTX checker, llvm-mca timing)
-CAPABILITIES = ("eval", "coverage", "doc", "lsp", "encode", "decode", "check", "timing")
+CAPABILITIES = ("eval", "coverage", "doc", "doc_opcodes", "lsp", "encode", "decode", "check", "timing")
 
 
 class UnknownIsa(UserError):
@@ -106,14 +107,16 @@ def load(hook: Hook) -> Callable[..., Any]:
 
 AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions", aliases=("amd", "amdgcn"),
              capabilities={"eval": "gpuisa.semantics.cli:eval_amd", "coverage": "gpuisa.semantics.cli:coverage_amd",
-                           "doc": "gpuisa.doclookup.amd:amd_doc", "lsp": "gpuisa.lsp.amd:analyse",
+                           "doc": "gpuisa.doclookup.amd:amd_doc", "doc_opcodes": "gpuisa.doclookup.export:amd_opcodes",
+                           "lsp": "gpuisa.lsp.amd:analyse",
                            "encode": "gpuisa.codec.cli:cmd_encode", "decode": "gpuisa.codec.cli:cmd_decode",
                            "timing": "gpuisa.timing:page_timing"},
              builder="gpuisa.page.amd:build", suffixes=(".s", ".asm", ".amdgcn", ".S"),
              language_ids=("amdgpu", "amdgcn", "asm", "gas"))
 PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
           capabilities={"eval": "gpuisa.semantics.cli:eval_ptx", "coverage": "gpuisa.semantics.cli:coverage_ptx",
-                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "lsp": "gpuisa.lsp.ptx:analyse",
+                        "doc": "gpuisa.doclookup.ptx:ptx_doc", "doc_opcodes": "gpuisa.doclookup.export:ptx_opcodes",
+                        "lsp": "gpuisa.lsp.ptx:analyse",
                         "check": "gpuisa.ptx.check:check_instruction"},
           builder="gpuisa.page.ptx:build", suffixes=(".ptx",), language_ids=("ptx",))
 

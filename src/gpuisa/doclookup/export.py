@@ -4,7 +4,8 @@
 ``DIR/api/asm/amdgpu/{opcode}.json`` for every AMD instruction and the LLVM spellings of it that
 its encodings allow (``_e32``, ``_e64``, ``_dpp``, ``_e64_dpp``, ``_sdwa``), and
 ``DIR/api/asm/ptx/{name}.json`` for every PTX instruction (a tool maps a full dotted opcode to
-the longest dotted prefix that has a file).  Each file's ``url`` (and the link in its ``html``) is
+the longest dotted prefix that has a file); every ISA of the registry with a ``doc`` hook gets its folder
+(its ``doc_opcodes`` hook lists the opcodes, else its instruction names).  Each file's ``url`` (and the link in its ``html``) is
 relative to the file.  ``DIR/api/asm/index.json`` lists the opcodes.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .. import archs
+from .. import archs, isas
 from . import DocNotFound, lookup, public
 
 VOP32 = ("VOP1", "VOP2", "VOPC")
@@ -42,6 +43,19 @@ def amd_opcodes(store) -> list[str]:
     return sorted(out)
 
 
+def ptx_opcodes(store) -> list[str]:
+    """Every PTX instruction name (a dotted opcode is looked up by its longest prefix that has a file)."""
+    return sorted(store.all_names("ptx"))
+
+
+def opcodes_of(isa: str, store) -> list[str]:
+    """The opcodes exported for ``isa``: its ``doc_opcodes`` hook, else the names of its instructions."""
+    i = isas.get(isa)
+    if i.can("doc_opcodes"):
+        return i.hook("doc_opcodes")(store)
+    return sorted({n for a in i.arch_names() for n in store.all_names(a)})
+
+
 def _relative(doc: dict) -> dict:
     out = public(doc)
     rel = "../../.." + doc["url"] + ".html"  # from api/asm/{isa}/ to the export's root
@@ -54,7 +68,8 @@ def export_docs(out_dir: Path, store) -> int:
     """Write the JSON files under out_dir/api/asm; returns how many."""
     base = Path(out_dir) / "api" / "asm"
     index: dict[str, list[str]] = {}
-    for isa, opcodes in (("amdgpu", amd_opcodes(store)), ("ptx", sorted(store.all_names("ptx")))):
+    for isa in isas.keys("doc"):
+        opcodes = opcodes_of(isa, store)
         folder = base / isa
         folder.mkdir(parents=True, exist_ok=True)
         done = index.setdefault(isa, [])
