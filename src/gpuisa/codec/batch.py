@@ -86,7 +86,7 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
 
 def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
     """One ``Decoded`` per instruction, as ``decode_at`` at each start would give."""
-    from .decoder import _quick
+    from .decoded import quick_decoded
 
     out: list = []
     add = out.append
@@ -105,7 +105,7 @@ def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
                 entry = ents[eid]
                 w = entry.width
                 word = a if w == 32 else (a | b << 32 if w == 64 else a | b << 32 | c << 64)
-                add(_quick(off + 4 * pos + base_offset, view[off:off + n], t, entry, (dec, entry, word)))
+                add(quick_decoded(off + 4 * pos + base_offset, view[off:off + n], t, entry, (dec, entry, word)))
             else:  # the scalar path's object
                 add(scalar[s][3])
                 scalar[s][3].offset = off + 4 * pos + base_offset

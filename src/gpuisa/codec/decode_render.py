@@ -1,0 +1,426 @@
+"""One instruction word to LLVM's text (``Decoder._render``), as per-encoding handlers.
+
+``render`` tries the extended forms first (VOPD, DPP8/DPP16, VOP3 DPP, SDWA, GFX9 DPP: each its own word
+layout, ``_EXTENDED``), then the entry's print plan: the plan a field value selects, the rejected values,
+the whole-text forms (GFX9 scalar counters, SOPP names, exports: ``_WHOLE``), the operands (one handler
+per operand kind, ``_Operands``) and the modifiers (``_modifiers``).
+"""
+
+from __future__ import annotations
+
+from . import gfx9, image, rdna, sdwa, special, vop3dpp
+from . import operands as opd
+from .decoded import (
+    MOD_RANK,
+    MOD_RANK_BY_ENCODING,
+    Decoded,
+    fmt_imm,
+    is_acc,
+    is_immediate,
+    literal_type,
+    merge_split_immediate,
+    operand_type,
+    returning,
+)
+from .syntax import join
+from .tables import Entry
+
+_VOP_32 = ("VOP1", "VOP2", "VOPC")
+
+
+class _Bad(Exception):
+    """The word is not a valid instruction: ``msg`` is the reason (``size``: the bytes the invalid
+    result covers, where the reason was found past the first guess of the size)."""
+
+    def __init__(self, msg: str, size: int | None = None):
+        super().__init__(msg)
+        self.msg, self.size = msg, size
+
+
+def _fields(dec, entry: Entry, word: int) -> dict[str, int]:
+    enc = dec.tables.encodings[entry.encoding]
+    return {f.name: f.extract(word) for f in enc.fields if f.value is None}
+
+
+def _text_form(dec, entry: Entry, word: int, buf, off: int, got) -> Decoded | None:
+    text, size = got
+    if text is None:
+        return None
+    return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, _fields(dec, entry, word))
+
+
+# -- extended forms: each reads its own layout of the word (None: not this form) --------------------------
+def _vopd_form(dec, entry, word, buf, off):
+    if entry.encoding == "VOPD" and dec.vopd is not None:
+        return dec._vopd(word, buf, off)
+    return None
+
+
+def _dpp8_form(dec, entry, word, buf, off):
+    if dec.dpp8 and entry.width == 32 and (word & 0x1FF) in (0xE9, 0xEA, 0xFA) and entry.encoding in _VOP_32:
+        dpp_text = special.dpp16_text if word & 0x1FF == 0xFA else special.dpp8_text
+        return _text_form(dec, entry, word, buf, off, dpp_text(dec, entry, word, buf, off))
+    return None
+
+
+def _vop3dpp_form(dec, entry, word, buf, off):  # GFX11/GFX12 VOP3 DPP
+    if dec.vop3dpp and entry.width == 64 and entry.encoding in vop3dpp.ENCODINGS and \
+            (word >> 32) & 0x1FF in (0xE9, 0xEA, 0xFA):
+        return _text_form(dec, entry, word, buf, off, vop3dpp.vop3dpp_text(dec, entry, word, buf, off))
+    return None
+
+
+def _sdwa_form(dec, entry, word, buf, off):  # GFX9/GFX10 SDWA
+    if dec.sdwa and entry.width == 32 and word & 0x1FF == 0xF9 and entry.encoding in _VOP_32:
+        return _text_form(dec, entry, word, buf, off, sdwa.sdwa_text(dec, entry, word, buf, off))
+    return None
+
+
+def _gfx9_dpp_form(dec, entry, word, buf, off):  # GFX9 DPP16
+    if dec.dpp_gfx9 and entry.width == 32 and word & 0x1FF == 0xFA and entry.encoding in _VOP_32:
+        return _text_form(dec, entry, word, buf, off, gfx9.dpp_text(dec, entry, word, buf, off))
+    return None
+
+
+_EXTENDED = (_vopd_form, _dpp8_form, _vop3dpp_form, _sdwa_form, _gfx9_dpp_form)
+
+
+# -- whole-text forms: the plan's operands do not apply (None: not this form) -----------------------------
+def _gfx9_scalar(dec, entry, plan, fields, base):
+    if dec.gfx == "GFX9" and entry.name in gfx9.SCALAR_TEXT:
+        return gfx9.scalar_text(dec, entry.name, fields)  # counters and message names (``gfx9.py``)
+    return None
+
+
+def _sopp_scalar(dec, entry, plan, fields, base):
+    if entry.encoding == "SOPP" and dec.gfx != "GFX9" and entry.name in rdna.SOPP_PRINTED:
+        return rdna.scalar_text(dec, entry, fields)  # learned counters and messages (``rdna.py``)
+    return None
+
+
+def _export(dec, entry, plan, fields, base):
+    if entry.encoding in ("EXP", "VEXPORT") and "exp_target" in dec.named:
+        text, base.error = special.export_text(dec, plan["m"], fields)
+        if text is None:
+            raise _Bad(base.error)
+        return text
+    return None
+
+
+_WHOLE = (_gfx9_scalar, _sopp_scalar, _export)
+
+
+def _select_plan(dec, entry: Entry, plan: dict, fields: dict, parts):
+    """The operand list this word's fields select (``alt``; a GFX9 load into LDS: no data register)."""
+    for fname, by_value in plan.get("alt", {}).items():  # another operand list for this field's value
+        plan = by_value.get(str(fields.get(fname)), plan)
+    lds = dec.named.get("lds_forms", {}).get(f"{entry.name}|{entry.encoding}") if dec.gfx in ("GFX9", "GFX10") else None
+    if lds is not None and fields.get(lds["f"]):  # GFX9 load into LDS (``gfx9.py``)
+        if any(fields.get(f) for f in lds["zero"]):
+            raise _Bad(f"{entry.name}: {', '.join(lds['zero'])} must be 0 in a load into LDS")
+        plan, parts = gfx9.lds_plan(dec, f"{entry.name}|{entry.encoding}", plan, lds), None
+    return plan, parts, lds
+
+
+def _check_reserved(dec, entry: Entry, enc, plan: dict, word: int, fields: dict) -> None:
+    """Reserved bits and field values LLVM rejects."""
+    if word & dec.named.get("must_zero", {}).get(entry.encoding, 0):
+        raise _Bad(f"{entry.name}: reserved bits of {entry.encoding} are set")
+    bad_values = dec.named.get("bad_values", {}).get(f"{entry.name}|{entry.encoding}", {})
+    for fname, b in plan.get("bad", {}).items():
+        b = bad_values.get(fname, b)  # every rejected value, where probed
+        v = fields.get(fname)
+        if v is None:
+            continue
+        f = enc.field(fname)
+        if (b == "nonzero" and v != f.extract(plan["w"])) or (isinstance(b, list) and v in b) or \
+                (isinstance(b, list) and f.width == 8 and b[-1] == 128 and v > 128):  # a Lo128 register field
+            raise _Bad(f"reserved value {v} in field {fname} of {entry.name}")
+    err = rdna.gfx12_buffer_offset_error(dec, entry, fields)  # gfx1200: buffer offsets below 2**23
+    if err is not None:
+        raise _Bad(err)
+
+
+class _Operands:
+    """The operand texts of one word, one handler per operand kind; the literal dwords it reads."""
+
+    def __init__(self, dec, entry: Entry, enc, plan: dict, fields: dict, buf, off: int, size: int, op_specs: list):
+        self.dec, self.entry, self.enc, self.plan, self.fields = dec, entry, enc, plan, fields
+        self.buf, self.off, self.size, self.op_specs = buf, off, size, op_specs
+        self.tsize, self.is_float = operand_type(entry.mnemonic)
+        self.texts: list[str] = []
+        self.mods_extra: list[str] = []
+        self.meanings: dict[str, str] = {}
+        self.lit: int | None = None
+        self.lit64: int | None = None
+
+    def run(self, nsa_text, addr) -> None:
+        texts, meanings = self.texts, self.meanings
+        for spec in self.op_specs:
+            if nsa_text is not None and spec.get("f") == "VADDR":
+                texts.append(nsa_text)
+                meanings["VADDR"] = nsa_text
+                continue
+            if addr is not None and len(texts) == addr[0]:
+                texts.append(addr[1])
+                meanings["VADDR0"] = addr[1]
+                continue
+            t = self.operand(spec)
+            if t is None and rdna.true16_literal(spec, self.fields):  # a true16 source reading the literal dword
+                key = f"{self.entry.name}|{self.entry.encoding}"
+                t = opd.literal_token(self.literal(), self.dec._literal_types.get(key)
+                                      or literal_type(self.entry.name, 16, self.is_float))
+            if t is None:
+                t = special.fallback(self.dec, self.entry, spec, self.fields, self.plan)
+            if t is None:
+                raise _Bad(f"{self.entry.name}: operand {len(texts)} value not printable (field {spec.get('f')})")
+            if "f" in spec:
+                meanings[spec["f"]] = t
+            texts.append(t)
+
+    def operand(self, spec: dict) -> str | None:
+        kind = spec.get("k")
+        fields = self.fields
+        if "imm_if" in spec and "SOFFSET_EN" in fields:  # GFX9 scalar memory: four offset forms
+            t, extra = special.smem_offset(self.dec, fields, self.enc.field(spec["f"]).width)
+            if extra:
+                self.mods_extra.append(extra)
+            return t
+        if "imm_if" in spec and fields.get(spec["imm_if"]):
+            return fmt_imm(fields[spec["f"]], self.enc.field(spec["f"]).width, True, True)
+        if kind == "src" or kind == "ssrc":
+            return self.source(spec, kind)
+        if kind == "vreg":
+            return self.vreg(spec)
+        if kind == "imm":
+            f = self.enc.field(spec["f"])
+            v = fields[spec["f"]]
+            hexa = spec["hex"] or (v > 64 and self.dec._hex_above_64(self.entry, len(self.texts)))
+            return fmt_imm(v, f.width, hexa, spec["signed"])
+        if kind == "lit" and self.dec.features.literal64 and self.tsize == 64:  # gfx1250: a 64-bit constant
+            return f"0x{self.literal64():x}"
+        if kind == "lit":
+            return f"0x{self.literal():x}"
+        if "alt" in spec:
+            on = [a for a in spec["alt"] if fields.get(a)]
+            va = "VADDR" if "VADDR" in fields else "ADDR"  # GFX11 scratch names its address field ADDR
+            if not on:
+                return "off"
+            return opd.reg_text("v", fields[va], len(on)) if va in fields and fields[va] + len(on) <= 256 else None
+        if "table" in spec:
+            return special.operand(self.dec, self.entry, spec, fields)
+        return "vcc" if self.dec.wave64 and spec["t"] == "vcc_lo" else spec["t"]
+
+    def literal(self, resize: bool = False) -> int:
+        """The literal dword after the instruction (read once)."""
+        if self.lit is None:
+            if len(self.buf) - self.off < self.size + 4:
+                raise _Bad("truncated literal: 4 more bytes needed", self.size if resize else None)
+            self.lit = int.from_bytes(self.buf[self.off + self.size:self.off + self.size + 4], "little")
+        return self.lit
+
+    def literal64(self) -> int:
+        """gfx1250: the 64-bit literal after the instruction."""
+        if len(self.buf) - self.off < self.size + 8:
+            raise _Bad("truncated literal: 8 more bytes needed")
+        self.lit64 = int.from_bytes(self.buf[self.off + self.size:self.off + self.size + 8], "little")
+        return self.lit64
+
+    def source(self, spec: dict, kind: str) -> str | None:
+        dec, entry, fields = self.dec, self.entry, self.fields
+        v = fields[spec["f"]] * spec.get("s", 1)
+        cnt = spec["n"]
+        osize = 64 if cnt == 2 and self.tsize != 16 else (16 if self.tsize == 16 else 32)
+        if v == opd.LITERAL64 and dec.features.literal64 and entry.width == 32 and spec.get("s", 1) == 1:
+            # gfx1250: the 64-bit literal after a 32-bit instruction
+            t = opd.literal64_token(self.literal64(), osize == 64 and self.is_float, osize)
+        elif v == opd.LITERAL and spec.get("s", 1) == 1:
+            if spec["f"] in dec.named.get("no_literal", {}).get(f"{entry.name}|{entry.encoding}", ()):
+                raise _Bad(f"{entry.name}: a literal is not allowed in field {spec['f']}")  # GFX9 (gfx9.py)
+            t = opd.literal_token(self.literal(resize=True), dec._literal_types.get(f"{entry.name}|{entry.encoding}")
+                                  or literal_type(entry.name, osize, self.is_float))
+        else:
+            t = self.source_register(spec, kind, v, cnt, osize)
+        tab = dec._src_table(entry, len(self.texts), is_acc(spec, fields))
+        if tab is not None:  # a source of a restricted register class: LLVM's token per value
+            tv = tab[v]
+            t = None if tv is None or (t is None and "{}" in tv) else tv.replace("{}", t or "")
+        return t
+
+    def source_register(self, spec: dict, kind: str, v: int, cnt: int, osize: int) -> str | None:
+        dec = self.dec
+        t = opd.src_text(dec.gfx, v, cnt, osize, self.is_float, 256 if kind == "src" else None)
+        if kind == "src" and v - 256 + cnt > 256:
+            t = None  # a register tuple past the last VGPR
+        if v >= 256 and is_acc(spec, self.fields) and t is not None:
+            t = "a" + t[1:]
+        if v >= 256 and kind == "src" and t is not None:
+            t += dec._src_notes(self.entry, self.plan, self.op_specs.index(spec), spec, v)
+        if t is None and kind == "ssrc" and v < 256:
+            t = opd.src_text(dec.gfx, v, cnt, osize, self.is_float, None)
+        if v == 254 and kind == "ssrc" and cnt == 1:
+            t = "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
+        return t
+
+    def vreg(self, spec: dict) -> str | None:
+        dec, fields = self.dec, self.fields
+        v = fields[spec["f"]]
+        acc = is_acc(spec, fields)
+        t = opd.reg_text("a" if acc else spec.get("c", "v"), v, spec["n"])
+        if v + spec["n"] > 256 and not (dec.gfx == "GFX9" and not acc and spec.get("c", "v") == "v") \
+                and not spec.get("past_ok"):  # (an image's data as first decoded: ``image.py``)
+            return None  # a register tuple past the last VGPR: LLVM rejects the word (llvm-mc-22 prints
+            # GFX9's VGPR tuples past v255, v[254:257]; AGPR ones it rejects)
+        if v >= 128 and "note" in spec:
+            return t + spec["note"]
+        if v & 1 and "anote" in spec and dec.gfx == "GFX9" and returning(self.plan, fields):
+            # the data of a returning atomic (gfx90a+, llvm-mc-22): an AGPR tuple prints without a note,
+            # a VGPR one with VReg_64_Align2 where the non-returning form says AV_64_Align2
+            return t + ("" if acc else spec["anote"].replace("'AV_", "'VReg_"))
+        if v & 1 and "anote" in spec:  # an odd first register of an even-aligned tuple (VReg_64_Align2;
+            return t + (spec["anote"].replace("'VReg_", "'AReg_") if acc else spec["anote"])  # AReg_ for AGPRs)
+        if acc and not dec.features.accvgpr_memory and not self.entry.encoding.startswith("VOP"):
+            # gfx908: an AGPR in a memory instruction prints with llvm-mc-22's note of the VGPR class
+            return t + f"/*Invalid register, operand has '{'VGPR_32' if spec['n'] == 1 else 'VReg_%d' % (32 * spec['n'])}' register class*/"
+        return t
+
+
+def _apply_templates(plan: dict, fields: dict, nsa: bool, texts: list[str], op_specs: list) -> None:
+    """Token templates a field's value puts around operands: ``|x|`` (abs) first, then the others."""
+    for plain in (False, True):
+        for fname, by_v in plan.get("tmpl", {}).items():
+            v = fields.get(fname, 0) if not (fname == "NSA" and nsa) else 0
+            if not v:
+                continue
+            for k, tp in by_v.get(str(v), []):
+                if ("|" in tp) == plain:
+                    continue
+                if plain and tp == "-{}" and not texts[k].startswith("|") and is_immediate(op_specs[k], fields):
+                    tp = "neg({})"  # LLVM negates an inline constant or literal without abs so
+                texts[k] = tp.replace("{}", texts[k])
+
+
+def _returned_first(dec, entry: Entry, plan: dict, fields: dict, texts: list[str], op_specs: list) -> bool:
+    """An atomic returning the old value prints VDST first (True where it does)."""
+    ret = plan.get("ret")
+    if not (ret is not None and fields.get(ret["f"], 0) & ret.get("bit", -1) and texts):
+        return False
+    v = fields[ret["dst"]]
+    acc = is_acc(ret, fields)
+    if acc and not dec.features.accvgpr_memory:  # gfx908: an AGPR returned (llvm-mc-22)
+        raise _Bad(f"{entry.name}: AGPR data of a returning atomic is not valid here")
+    if v + ret["n"] > 256:
+        raise _Bad(f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})")
+    note = ""
+    if v & 1 and ret["n"] > 1 and not acc and dec.gfx == "GFX9" and any("anote" in sp for sp in op_specs):
+        note = f"/*Invalid register, operand has 'VReg_{32 * ret['n']}_Align2' register class*/"  # (llvm-mc-22)
+    texts[0] = opd.reg_text("a" if acc else ret["c"], v, ret["n"]) + note + ", " + texts[0]
+    return True
+
+
+def _field_mods(dec, entry: Entry, enc, plan: dict, fields: dict, mods: list[str], typed: bool) -> list[str]:
+    """The modifiers each modifier field's value prints (values, named numbers, tables)."""
+    sums: dict[str, list] = {}
+    summed = {m["name"] for m in plan.get("mods", {}).values() if "mul" in m}
+    for fname, m in plan.get("mods", {}).items():
+        if typed and fname in ("FORMAT", "DFMT", "NFMT"):
+            continue
+        v = fields.get(fname, 0)
+        f = enc.field(fname)
+        if "v" in m:
+            if v != m["base"]:
+                add, rem = m["v"].get(str(v), ([], []))
+                mods = [x for x in mods if x not in rem] + list(add)
+        elif "name" in m:
+            if m["name"] in summed:
+                acc = sums.setdefault(m["name"], [0, 0, m])
+                acc[0] += v * m.get("mul", 1)
+                acc[1] += f.width
+            elif v:
+                mods = [x for x in mods if not x.startswith(m["name"] + ":")]
+                mods.append(f"{m['name']}:{fmt_imm(v, f.width, m['hex'], m['signed'])}")
+        elif v:
+            got = m["table"].get(str(v))
+            if got is None:
+                got = special.modifier(dec, entry, fname, v, m)
+            if got is None:
+                raise _Bad(f"{entry.name}: field {fname}={v} not printable")
+            mods += got
+    for name, (v, width, m) in sums.items():
+        mods = [x for x in mods if not x.startswith(name + ":")]
+        if v:
+            mods.append(f"{name}:{fmt_imm(v, width, m['hex'], m['signed'])}")
+    return mods
+
+
+def _modifiers(dec, entry: Entry, enc, plan: dict, word: int, ops: _Operands) -> list[str]:
+    fields = ops.fields
+    mods = list(plan.get("mods0", [])) + ops.mods_extra + rdna.gfx12_scale_offset(dec, entry, word)
+    typed = (entry.encoding == "MTBUF" or (entry.encoding == "VBUFFER" and entry.name.startswith("tbuffer_"))) \
+        and "format" in dec.named
+    if typed:
+        ok, tok = special.buffer_format(dec, fields)
+        if not ok:
+            raise _Bad(f"{entry.name}: buffer format value not valid")
+        mods = [x for x in mods if not x.startswith("format:")] + ([tok] if tok else [])
+    mods = _field_mods(dec, entry, enc, plan, fields, mods, typed)
+    if dec.gfx == "GFX12" and "TH" in fields:  # GFX12 cache-policy names that depend on the scope too
+        tok = rdna.th_token(dec, plan, fields)
+        if tok is not None:
+            mods = [x for x in mods if not x.startswith("th:")] + ([tok] if tok else [])
+    if entry.encoding == "SMEM" and dec.gfx in ("GFX10", "GFX11", "GFX12"):
+        rdna.smem_null_offset(dec, ops.op_specs, ops.texts, mods, fields)  # ``s[0:1], 0x10`` for a null SOFFSET
+    if sum(x.startswith("bitop3:") for x in mods) > 1:
+        mods = merge_split_immediate(mods, "bitop3")
+    rank = MOD_RANK_BY_ENCODING.get(entry.encoding, MOD_RANK)
+    mods.sort(key=lambda x: rank.get(x.split(":")[0], 50))
+    return mods
+
+
+def render(dec, entry: Entry, word: int, buf: bytes, off: int, parts: list | None = None) -> Decoded:
+    """``entry``'s text of ``word`` at ``buf[off:]`` (literals read after it); with ``parts``, the operand
+    texts and modifiers are appended to it (the bulk decoder's templates)."""
+    for form in _EXTENDED:
+        d = form(dec, entry, word, buf, off)
+        if d is not None:
+            return d
+    enc = dec.tables.encodings[entry.encoding]
+    size = entry.width // 8
+    plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+    fields = {f.name: f.extract(word) for f in enc.fields if f.value is None}
+    base = Decoded(off, bytes(buf[off:off + size]), None, False, entry.encoding, entry.name, fields)
+    if plan is None:
+        base.error = f"{entry.name} ({entry.encoding}): no operand syntax known for this architecture"
+        return base
+    try:
+        return _render_plan(dec, entry, enc, plan, word, buf, off, size, fields, base, parts)
+    except _Bad as bad:
+        base.error = bad.msg
+        if bad.size is not None:
+            base.data = bytes(buf[off:off + bad.size])
+        return base
+
+
+def _render_plan(dec, entry, enc, plan, word, buf, off, size, fields, base, parts) -> Decoded:
+    plan, parts, lds = _select_plan(dec, entry, plan, fields, parts)
+    _check_reserved(dec, entry, enc, plan, word, fields)
+    for form in _WHOLE:
+        text = form(dec, entry, plan, fields, base)
+        if text is not None:
+            return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
+    err, op_specs, nsa_text, addr, size = image.operand_counts(dec, entry, enc, plan, fields, buf, off, size)
+    if err is not None:  # register counts and address lists of image instructions (``image.py``)
+        raise _Bad(err)
+    ops = _Operands(dec, entry, enc, plan, fields, buf, off, size, op_specs)
+    ops.run(nsa_text, addr)
+    texts = ops.texts
+    _apply_templates(plan, fields, nsa_text is not None, texts, op_specs)
+    returned = _returned_first(dec, entry, plan, fields, texts, op_specs)
+    mods = _modifiers(dec, entry, enc, plan, word, ops)
+    total = size + (8 if ops.lit64 is not None else 4 if ops.lit is not None else 0)
+    if parts is not None and not returned:
+        parts.extend([texts, mods])  # (not for a returning atomic: its first text holds two registers)
+    if lds is not None and fields.get(lds["f"]):
+        texts = [x for x, sp in zip(texts, op_specs, strict=False) if not sp.get("omit")]
+    return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,
+                   entry.name, fields, ops.meanings)

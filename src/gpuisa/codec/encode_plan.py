@@ -1,0 +1,384 @@
+"""One candidate entry and print plan against an instruction's operands and modifiers (``Encoder._encode``).
+
+``encode_form`` checks the operand count and the target's rules, hands exports and typed buffers to their
+own handlers, parses each operand with the handler of its kind (``_Form.operand``: sources, registers,
+immediates, literals, addresses, token tables), then the modifiers (``_Form.modifiers``) and the register
+counts that depend on them.  The inverse of ``decode_render.py``.
+"""
+
+from __future__ import annotations
+
+from . import operands as opd
+from . import rdna, special
+from .decoded import operand_type, split_immediate_fields
+from .encoded import (
+    FLOAT,
+    MEMORY_ENCODINGS,
+    NUM,
+    Encoded,
+    EncodeError,
+    agree,
+    bit_list_modifier,
+    float_bits,
+    number_modifier,
+)
+from .tables import Entry
+
+
+def _peel_templates(plan: dict, k: int, tok: str, values: dict[str, int]) -> str:
+    """Token templates (neg/abs ...) around operand ``k``: peel the outermost first, setting their bits."""
+    bits: dict[str, int] = {}
+    changed = True
+    while changed:
+        changed = False
+        for fname, by_v in plan.get("tmpl", {}).items():
+            for v, lst in by_v.items():
+                v = int(v)
+                if v & (v - 1):
+                    continue
+                for kk, tp in lst:
+                    if kk != k:
+                        continue
+                    pre, post = tp.split("{}")
+                    if pre == "-" and not post and tok.startswith("neg(") and tok.endswith(")"):
+                        pre, post = "neg(", ")"  # LLVM's spelling of a negated constant
+                    if tok.startswith(pre) and tok.endswith(post) and len(tok) > len(pre) + len(post):
+                        inner = tok[len(pre):len(tok) - len(post) if post else None]
+                        if pre == "-" and not post and (NUM.match(tok) or FLOAT.match(tok)):
+                            continue
+                        bits[fname] = bits.get(fname, 0) | v
+                        tok = inner
+                        changed = True
+    for fname, v in bits.items():
+        values[fname] = values.get(fname, 0) | v
+    return tok
+
+
+def _typed_buffer(named: dict, plan: dict, mods: list[str], values: dict[str, int]) -> tuple[dict, list[str]]:
+    """A typed buffer access: its ``format:`` token sets FORMAT (or NFMT/DFMT); the plan without them."""
+    toks = [m for m in mods if m.startswith("format:")]
+    fv = special.format_value(named, toks[0] if toks else None)
+    if fv is None or len(toks) > 1:
+        raise EncodeError(f"unknown buffer format {toks[0] if toks else '(default)'}")
+    if "FORMAT" in values:
+        values["FORMAT"] = fv
+    else:
+        values["NFMT"], values["DFMT"] = fv >> 4, fv & 15
+    mods = [m for m in mods if not m.startswith("format:")]
+    plan = {**plan, "mods0": [m for m in plan.get("mods0", []) if not m.startswith("format:")],
+            "mods": {k: v for k, v in plan.get("mods", {}).items() if k not in ("FORMAT", "DFMT", "NFMT")}}
+    return plan, mods
+
+
+class _Form:
+    """The field values one plan gives an instruction's operands and modifiers."""
+
+    def __init__(self, coder, e: Entry, plan: dict):
+        self.coder, self.e, self.plan = coder, e, plan
+        self.enc = coder.tables.encodings[e.encoding]
+        self.word = plan.get("e", plan["w"])  # llvm-mc's encoding of the base text: its don't-care bits
+        self.specs = plan["ops"]
+        self.values: dict[str, int] = {f.name: f.extract(self.word) for f in self.enc.fields if f.value is None}
+        self.ret_bit = 0
+        self.opsel_halves = 0
+        self.t16_forms: set = set()
+        self.count_given: list = []
+        self.nsa_tail = b""
+        self.lit: int | None = None
+        self.tsize, self.is_float = operand_type(e.mnemonic)
+
+    def returned(self, ops: list[str]) -> list[str]:
+        """A GFX9 atomic returning the old value names VDST first: its register, the return bit."""
+        ret, values = self.plan.get("ret"), self.values
+        if ret is None or len(ops) != len(self.specs) + 1:
+            return ops
+        r = opd.parse_reg(ops[0].strip())
+        if r is None or r[0] not in (ret["c"], "a") or r[2] != ret["n"] or (r[0] == "a" and "acc" not in ret):
+            raise EncodeError(f"{ops[0]!r}: expected the returned value's register(s) ({ret['n']} x {ret['c']})")
+        values[ret["dst"]], values[ret["f"]] = r[1], values.get(ret["f"], 0) | ret.get("bit", 1)
+        self.ret_bit = ret.get("bit", 0)
+        if r[0] == "a":
+            values[ret["acc"][0]] = values.get(ret["acc"][0], 0) | ret["acc"][1]
+        return ops[1:]
+
+    def check_target(self, ops: list[str], mods: list[str]) -> None:
+        features, arch = self.coder.features, self.coder.arch
+        if "nv" in mods and not features.nv_modifier:
+            raise EncodeError(f"nv is not supported on {arch}")
+        if self.e.encoding in MEMORY_ENCODINGS and not features.accvgpr_memory and features.accvgpr and any(
+                opd.parse_reg(o.strip().split("/*")[0]) and o.strip().startswith("a") for o in ops):
+            raise EncodeError(f"{arch} memory instructions take no AGPRs (gfx90a and later do)")
+
+    # -- operands, one handler per kind ----------------------------------------------------------------
+    def operand(self, k: int, tok: str, spec: dict, mods: list[str]) -> None:
+        kind, values, named, e = spec.get("k"), self.values, self.coder.named, self.e
+        vl = named.get("vaddr_lists", {}).get(f"{e.name}|{e.encoding}")
+        if vl is not None and k == vl["op"]:  # a GFX12 image address list: one VADDR field per register
+            self.address_list(k, tok)
+        elif "imm_if" in spec and NUM.match(tok):
+            f = self.enc.field(spec["f"])
+            values[spec["f"]] = int(tok, 0) & ((1 << f.width) - 1)
+            values[spec["imm_if"]] = 1
+        elif kind in ("src", "ssrc"):
+            self.source(k, tok, spec, kind)
+        elif kind == "vreg" and spec.get("f") == "VADDR" and tok.startswith("[") and "NSA" in values:
+            self.nsa_address(k, tok)
+        elif kind == "vreg":
+            self.vreg(k, tok, spec)
+        elif kind == "imm":
+            self.immediate(k, tok, spec)
+        elif kind == "lit":
+            self.literal(k, tok)
+        elif "alt" in spec:
+            self.address(k, tok, spec, mods)
+        elif "table" in spec:
+            self.table(k, tok, spec)
+        elif tok != spec["t"] and not (self.coder.wave64 and spec["t"] == "vcc_lo" and tok == "vcc"):
+            raise EncodeError(f"operand {k + 1} must be {spec['t']}, got {tok!r}")
+
+    def address_list(self, k: int, tok: str) -> None:
+        regs = [opd.parse_reg(x.strip()) for x in (tok[1:-1] if tok.startswith("[") else tok).split(",")]
+        slots = [f"VADDR{i}" for i in range(5) if self.enc.field(f"VADDR{i}") is not None]
+        if any(r is None or r[0] != "v" for r in regs) or len(regs) > len(slots):
+            raise EncodeError(f"operand {k + 1} {tok!r}: expected VGPR addresses")
+        for fname, r in zip(slots, regs, strict=False):
+            self.values[fname] = r[1]
+
+    def source(self, k: int, tok: str, spec: dict, kind: str) -> None:
+        coder, values = self.coder, self.values
+        n = spec["n"]
+        scale = spec.get("s", 1)
+        osize = 64 if n == 2 and self.tsize != 16 else (16 if self.tsize == 16 else 32)
+        agpr = tok.startswith("a") and opd.parse_reg(tok) is not None and (
+            "acc" in spec or spec.get("t", "").startswith("a"))  # an AGPR source: 256 + its number
+        if agpr:
+            if "acc" in spec:
+                values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+            tok = "v" + tok[1:]
+        got = coder._parse_src(tok, n, osize, self.is_float, kind == "src" or agpr)
+        if got is None:
+            raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {coder._kind_text(spec)}")
+        v, litv = got
+        coder._check_source_kind(self.e, k, tok, v, agpr)
+        if litv is not None:
+            if scale != 1:
+                raise EncodeError(f"operand {k + 1} {tok!r}: a literal is not allowed here")
+            if self.lit is not None and self.lit != litv:
+                raise EncodeError("only one literal constant per instruction")
+            self.lit = litv
+        if scale != 1:
+            if v % scale:
+                raise EncodeError(f"operand {k + 1} {tok!r}: register must be a multiple of {scale}")
+            v //= scale
+        if v >= 1 << self.enc.field(spec["f"]).width:
+            raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec['f']}")
+        values[spec["f"]] = v
+
+    def nsa_address(self, k: int, tok: str) -> None:
+        """A GFX10/GFX11 image address list (NSA): the first register in VADDR, the others in extra dwords."""
+        regs = [opd.parse_reg(x.strip()) for x in tok[1:-1].split(",")]
+        if len(regs) < 2 or any(r is None or r[0] != "v" or r[2] != 1 for r in regs):
+            raise EncodeError(f"operand {k + 1} {tok!r}: expected a list of single VGPRs")
+        extra = (len(regs) + 2) // 4
+        self.values["VADDR"] = regs[0][1]
+        self.values["NSA"] = extra if self.enc.field("NSA").width > 1 else 1
+        self.nsa_tail = bytes(r[1] for r in regs[1:]).ljust(4 * extra, b"\0")
+        self.plan = {**self.plan, "tmpl": {f: t for f, t in self.plan.get("tmpl", {}).items() if f != "NSA"}}
+
+    def vreg(self, k: int, tok: str, spec: dict) -> None:
+        values, e = self.values, self.e
+        r = opd.parse_reg(tok)
+        if r is not None and r[0] == "a" and "acc" in spec:
+            values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+            r = ("v", r[1], r[2])
+        counted = next((c for c in self.coder.named.get("counts", {}).get(f"{e.name}|{e.encoding}", ())
+                        if c["op"] == k), None)
+        if counted and r is not None and r[0] == spec.get("c", "v"):
+            self.count_given.append((counted, r[2]))  # checked once the fields it depends on are known
+        elif r is None or r[0] != spec.get("c", "v") or r[2] != spec["n"]:
+            raise EncodeError(f"operand {k + 1} {tok!r} is not a {self.coder._kind_text(spec)}")
+        values[spec["f"]] = r[1]
+        if r[1] >= 1 << self.enc.field(spec["f"]).width:
+            raise EncodeError(f"operand {k + 1} {tok!r} is out of range")
+
+    def immediate(self, k: int, tok: str, spec: dict) -> None:
+        f = self.enc.field(spec["f"])
+        try:
+            n = int(tok, 0)
+        except ValueError:
+            raise EncodeError(f"operand {k + 1} {tok!r} is not an integer") from None
+        # (LLVM's assembler takes a negative number for a 16-bit immediate printed unsigned: -1 = 0xffff)
+        lo = -(1 << (f.width - 1)) if spec["signed"] or f.name == "SIMM16" else 0
+        if not lo <= n < (1 << f.width):
+            raise EncodeError(f"operand {k + 1} {tok} is out of range for the {f.width}-bit field {f.name}")
+        self.values[spec["f"]] = n & ((1 << f.width) - 1)
+
+    def literal(self, k: int, tok: str) -> None:
+        try:
+            n = int(tok, 0)
+        except ValueError:
+            b = float_bits(tok, self.tsize)
+            if b is None:
+                raise EncodeError(f"operand {k + 1} {tok!r} is not a constant") from None
+            n = b
+        self.lit = n & 0xFFFFFFFF
+
+    def address(self, k: int, tok: str, spec: dict, mods: list[str]) -> None:
+        if spec["alt"] == ["SVE"]:  # scratch: SVE says whether a VGPR address is used (no modifier says so)
+            self.values["SVE"] = int(tok != "off")
+        if tok != "off":
+            r = opd.parse_reg(tok)
+            n = 2 if "idxen" in mods and "offen" in mods else 1  # (buffer: index and offset, two VGPRs)
+            if r is None or r[0] != "v" or r[2] != n:
+                raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address ({n} register(s))")
+            self.values["VADDR" if self.enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
+
+    def table(self, k: int, tok: str, spec: dict) -> None:
+        """An operand printed from a token table: true16 halves, named SIMM16 fields, special tokens."""
+        values = self.values
+        sp = rdna.parse_true16(self.coder.tables.gfx.split(".")[0], spec, tok, self.enc)
+        if sp is not None:
+            self.opsel_halves |= sp.pop("OP_SEL", 0)
+            self.t16_forms.add(sp.pop("T16", None))
+            if len(self.t16_forms - {None}) > 1:
+                raise EncodeError(f"operand {k + 1} {tok!r}: write every 16-bit register as a half (v1.l) or none")
+            if "LIT" in sp:
+                self.lit = sp.pop("LIT")
+            values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
+        elif list(spec["table"]) == ["SIMM16"] and NUM.match(tok):
+            n = int(tok, 0)  # a number where LLVM prints named fields (s_getreg_b32 s2, 29)
+            if not -(1 << 15) <= n < (1 << 16):
+                raise EncodeError(f"operand {k + 1} {tok} does not fit the 16-bit immediate")
+            values["SIMM16"] = n & 0xFFFF
+        elif (sp := special.parse_special(self.coder.named, spec, tok, values)) is not None:
+            values.update(sp)
+        elif tok != spec["t"]:
+            hit = [(fn, int(v)) for fn, tbl in spec["table"].items() for v, t in tbl.items() if t == tok]
+            if not hit:
+                raise EncodeError(f"operand {k + 1} {tok!r} not supported by the encoder yet")
+            values[hit[0][0]] = hit[0][1]
+
+    # -- modifiers ---------------------------------------------------------------------------------------
+    def modifiers(self, mods: list[str]) -> None:
+        plan, values = self.plan, self.values
+        given = rdna.th_plain_mods(self.coder.named, plan, list(mods)) if "TH" in values else list(mods)
+        base_mods = plan.get("mods0", [])
+        set_mods: set[str] = set()
+        for fname, m in plan.get("mods", {}).items():
+            if "v" in m:
+                self.value_modifier(fname, m, given, base_mods, set_mods)
+            elif "name" in m and any("mul" in x for x in plan["mods"].values() if x.get("name") == m["name"]):
+                self.summed_modifier(m, given, set_mods)
+            elif "name" in m:
+                self.named_modifier(fname, m, given, set_mods)
+            else:
+                for v, add in m["table"].items():
+                    if add and all(a in given for a in add):
+                        values[fname] = int(v)
+                        set_mods.update(add)
+        for g in given:
+            if g not in set_mods and g not in base_mods:
+                got = bit_list_modifier(plan, self.enc, self.word, g) or number_modifier(plan, self.enc, g)
+                split = split_immediate_fields(plan, g) if got is None else [got]  # bitop3:0xa1 over 3 fields
+                if not split:
+                    raise EncodeError(f"unknown or unsupported modifier {g!r} for {self.e.mnemonic}")
+                values.update(dict(split))
+
+    def value_modifier(self, fname: str, m: dict, given: list, base_mods: list, set_mods: set) -> None:
+        """A field whose values print lists of tokens: the value printing the most of the given ones."""
+        owned = [x for x in base_mods if any(x in d for _, d in m["v"].values())]
+        match = None
+        ev = self.enc.field(fname).extract(self.word)  # LLVM's own value: unused bits kept as its assembler keeps
+        for v, (add, _rem) in m["v"].items():
+            if add and all(a in given for a in add):
+                if match is None or len(add) > len(match[1]) or (
+                        len(add) == len(match[1]) and agree(int(v), ev) > agree(match[0], ev)):
+                    match = (int(v), add)
+        if match is not None:
+            self.values[fname] = match[0]
+            set_mods.update(match[1])
+        elif owned and not any(b in given for b in owned):
+            silent = [int(v) for v, (add, rem) in m["v"].items() if not add and all(o in rem for o in owned)]
+            if silent:
+                self.values[fname] = max(silent, key=lambda v: (agree(v, ev), v))
+
+    def summed_modifier(self, m: dict, given: list, set_mods: set) -> None:
+        """``name:N`` over several fields, each holding N's part times its multiplier."""
+        plan, enc = self.plan, self.enc
+        for g in given:
+            if g.startswith(m["name"] + ":"):
+                n = int(g.split(":", 1)[1], 0)
+                parts = sorted(((x.get("mul", 1), fn) for fn, x in plan["mods"].items()
+                                if x.get("name") == m["name"]), reverse=True)
+                total_bits = sum(enc.field(fn).width for _, fn in parts)
+                if not 0 <= n < (1 << total_bits):
+                    raise EncodeError(f"modifier {g} is out of range (0..{(1 << total_bits) - 1})")
+                for mul, fn in parts:
+                    self.values[fn] = (n // mul) & ((1 << enc.field(fn).width) - 1)
+                    n -= self.values[fn] * mul
+                set_mods.add(g)
+
+    def named_modifier(self, fname: str, m: dict, given: list, set_mods: set) -> None:
+        for g in given:
+            if g.startswith(m["name"] + ":"):
+                f = self.enc.field(fname)
+                try:
+                    n = int(g.split(":", 1)[1], 0)
+                except ValueError:
+                    raise EncodeError(f"modifier {g!r}: expected an integer") from None
+                lo = -(1 << (f.width - 1)) if m["signed"] else 0
+                if not lo <= n < (1 << f.width):
+                    raise EncodeError(f"modifier {g} is out of range for the {f.width}-bit field {fname}")
+                self.values[fname] = n & ((1 << f.width) - 1)
+                set_mods.add(g)
+
+    def check_counts(self) -> None:
+        """Register counts that depend on modifiers (image data and addresses)."""
+        for counted, n in self.count_given:
+            if self.specs[counted["op"]]["f"] == "VADDR" and self.values.get("NSA"):
+                continue
+            idx = shift = 0
+            for d, wd in zip(counted["deps"], counted["widths"], strict=False):
+                idx |= self.values.get(d, 0) << shift
+                shift += wd
+            if counted["n"][idx] != n:
+                raise EncodeError(f"operand {counted['op'] + 1} needs {counted['n'][idx]} register(s) with these "
+                                  f"modifiers, got {n}")
+
+
+def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) -> Encoded:
+    """``e`` assembled with ``plan`` from the operand and modifier words (EncodeError where they do not fit)."""
+    form = _Form(coder, e, plan)
+    specs, values = form.specs, form.values
+    ops = form.returned(ops)
+    if not specs and ops:  # no operands: the words after the mnemonic are modifiers (buffer_wbl2 sc0)
+        ops, mods = [], [o.strip() for o in ops] + list(mods)
+    if len(ops) != len(specs):
+        raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
+    form.check_target(ops, mods)
+    named = coder.named
+    if e.encoding in ("EXP", "VEXPORT") and "exp_target" in named:
+        got = special.export_fields(named, ops, mods, list(values))
+        if got is None:
+            raise EncodeError("export operands do not fit: target, four sources (vN or off), done/compr/vm/row_en")
+        values.update(got)
+        return coder._finish(e, form.enc, values, None, specs=[])
+    if (e.encoding == "MTBUF" or (e.encoding == "VBUFFER" and e.name.startswith("tbuffer_"))) and "format" in named:
+        form.plan, mods = _typed_buffer(named, form.plan, mods, values)
+    if "SOFFSET_EN" in values and any(s.get("imm_if") for s in specs):
+        ops, mods = coder._smem_soffset(ops, mods, specs, values)
+    if e.encoding == "SMEM" and coder.tables.gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
+        ops, mods = rdna.smem_null_offset_ops(coder.tables.gfx, ops, specs, mods)
+    for k, (tok, spec) in enumerate(zip(ops, specs, strict=False)):
+        tok = _peel_templates(form.plan, k, tok.strip(), values)
+        form.operand(k, tok, spec, mods)
+    form.modifiers(mods)
+    if form.opsel_halves:  # VOP3 true16 halves named by the registers: their op_sel bits (``rdna.true16_opsel``)
+        values["OP_SEL"] = values.get("OP_SEL", 0) | form.opsel_halves
+    if form.ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)
+        values[plan["ret"]["f"]] |= form.ret_bit
+    form.check_counts()
+    got = coder._finish(e, form.enc, values, form.lit, specs)
+    if form.nsa_tail:
+        got.data += form.nsa_tail
+    return got
