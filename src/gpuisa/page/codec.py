@@ -16,23 +16,41 @@ from typing import Any
 
 
 class ModelError(ValueError):
-    """JSON that does not fit the page model (path and reason in the message)."""
+    """JSON that does not fit the page model (the key's path and the reason in the message)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason, self.keys = reason, []
+
+    def __str__(self) -> str:
+        return "".join(k if k.startswith("[") else "." + k for k in self.keys).lstrip(".") + ": " + self.reason
+
+
+_PLAIN = (str, int, float, bool, type(None))
 
 
 def to_json(obj: Any) -> Any:
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {}
-        for f in dataclasses.fields(obj):
-            value = getattr(obj, f.name)
-            if value is None and f.metadata.get("omit_none"):
-                continue
-            out[f.name] = to_json(value)
-        return out
-    if isinstance(obj, dict):
-        return {k: to_json(v) for k, v in obj.items()}
+    if isinstance(obj, _PLAIN):
+        return obj
     if isinstance(obj, (list, tuple)):
-        return [to_json(v) for v in obj]
-    return obj
+        return [v if isinstance(v, _PLAIN) else to_json(v) for v in obj]
+    if isinstance(obj, dict):
+        return {k: v if isinstance(v, _PLAIN) else to_json(v) for k, v in obj.items()}
+    out = {}
+    for name, omit in _field_names(type(obj)):
+        value = getattr(obj, name)
+        if value is None and omit:
+            continue
+        out[name] = value if isinstance(value, _PLAIN) else to_json(value)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[tuple[str, bool], ...]:
+    """(name, left out when None) of each field of a model dataclass."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"not part of the page model: {cls.__name__}")
+    return tuple((f.name, bool(f.metadata.get("omit_none"))) for f in dataclasses.fields(cls))
 
 
 @functools.lru_cache(maxsize=None)
@@ -42,57 +60,103 @@ def hints(cls: type) -> dict[str, Any]:
 
 def from_json(tp: Any, data: Any, path: str = "page") -> Any:
     """``data`` as an instance of the type ``tp`` (a model dataclass, list/dict of them, a scalar type)."""
-    origin = typing.get_origin(tp)
+    try:
+        return _converter(tp)(data)
+    except ModelError as exc:
+        exc.keys.insert(0, path)
+        raise
+
+
+def _at(key: str, convert, data):
+    try:
+        return convert(data)
+    except ModelError as exc:
+        exc.keys.insert(0, key)
+        raise
+
+
+@functools.lru_cache(maxsize=None)
+def _converter(tp: Any):
+    """A function data -> value for the type ``tp``, made once per type."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
     if dataclasses.is_dataclass(tp):
-        return _dataclass(tp, data, path)
+        return _dataclass_converter(tp)
     if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if data is None and type(None) in args:
-            return None
         rest = [a for a in args if a is not type(None)]
-        if len(rest) == 1:
-            return from_json(rest[0], data, path)
-        raise ModelError(f"{path}: unions of several types are not part of the model")
+        if len(rest) != 1 or len(args) != 2:
+            raise TypeError(f"unions of several types are not part of the model: {tp}")
+        inner = _converter(rest[0])
+        return lambda data: None if data is None else inner(data)
+    if origin is list and args[0] in (str, int, bool):
+        plain = args[0]
+
+        def convert_plain_list(data):
+            if not isinstance(data, (list, tuple)):
+                raise ModelError(f"a list expected, not {type(data).__name__}")
+            if all(type(v) is plain for v in data):
+                return list(data)
+            return [_scalar(plain, v) for v in data]
+        return convert_plain_list
     if origin is list:
-        if not isinstance(data, (list, tuple)):
-            raise ModelError(f"{path}: a list expected, not {type(data).__name__}")
-        (item,) = typing.get_args(tp)
-        return [from_json(item, v, f"{path}[{i}]") for i, v in enumerate(data)]
+        item = _converter(args[0])
+
+        def convert_list(data):
+            if not isinstance(data, (list, tuple)):
+                raise ModelError(f"a list expected, not {type(data).__name__}")
+            try:
+                return [item(v) for v in data]
+            except ModelError as exc:
+                exc.keys.insert(0, "[]")
+                raise
+        return convert_list
     if origin is dict:
-        if not isinstance(data, dict):
-            raise ModelError(f"{path}: an object expected, not {type(data).__name__}")
-        _, value = typing.get_args(tp)
-        return {str(k): from_json(value, v, f"{path}.{k}") for k, v in data.items()}
+        value = _converter(args[1])
+
+        def convert_dict(data):
+            if not isinstance(data, dict):
+                raise ModelError(f"an object expected, not {type(data).__name__}")
+            return {str(k): _at(str(k), value, v) for k, v in data.items()}
+        return convert_dict
     if origin is typing.Literal:
-        if data not in typing.get_args(tp):
-            raise ModelError(f"{path}: {data!r} is not one of {list(typing.get_args(tp))}")
-        return data
-    return _scalar(tp, data, path)
+        def convert_literal(data):
+            if data not in args:
+                raise ModelError(f"{data!r} is not one of {list(args)}")
+            return data
+        return convert_literal
+    return functools.partial(_scalar, tp)
 
 
-def _scalar(tp: Any, data: Any, path: str) -> Any:
+def _scalar(tp: Any, data: Any) -> Any:
     if tp is Any:
         return data
     if tp is float and isinstance(data, (int, float)) and not isinstance(data, bool):
         return data
     if tp is int and isinstance(data, bool):
-        raise ModelError(f"{path}: an integer expected, not a boolean")
+        raise ModelError("an integer expected, not a boolean")
     if isinstance(data, tp):
         return data
-    raise ModelError(f"{path}: {tp.__name__} expected, not {type(data).__name__}")
+    raise ModelError(f"{tp.__name__} expected, not {type(data).__name__}")
 
 
-def _dataclass(cls: type, data: Any, path: str) -> Any:
-    if not isinstance(data, dict):
-        raise ModelError(f"{path}: an object expected, not {type(data).__name__}")
+def _dataclass_converter(cls: type):
     known = hints(cls)
-    extra = [k for k in data if k not in known]
-    if extra:
-        raise ModelError(f"{path}: key {extra[0]!r} is not in the page model ({cls.__name__})")
-    kwargs = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            kwargs[f.name] = from_json(known[f.name], data[f.name], f"{path}.{f.name}")
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise ModelError(f"{path}: key {f.name!r} missing ({cls.__name__})")
-    return cls(**kwargs)
+    fields = [(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+              for f in dataclasses.fields(cls)]
+    converters: dict[str, Any] = {}
+
+    def convert(data):
+        if not isinstance(data, dict):
+            raise ModelError(f"an object expected, not {type(data).__name__}")
+        if not converters:  # (made on first use: a class may refer to itself)
+            converters.update({name: _converter(known[name]) for name, _ in fields})
+        extra = [k for k in data if k not in known]
+        if extra:
+            raise ModelError(f"key {extra[0]!r} is not in the page model ({cls.__name__})")
+        kwargs = {}
+        for name, required in fields:
+            if name in data:
+                kwargs[name] = _at(name, converters[name], data[name])
+            elif required:
+                raise ModelError(f"key {name!r} missing ({cls.__name__})")
+        return cls(**kwargs)
+    return convert
