@@ -21,16 +21,14 @@ from __future__ import annotations
 
 import os
 import sys
+from types import SimpleNamespace
 
 _DECODE_FLAGS = ("--json", "--wave64", "--fields")
 _DECODE_OPTIONS = ("--arch", "--file")
 
 
-class Args:
+class Args(SimpleNamespace):
     """A plain namespace, as argparse gives."""
-
-    def __init__(self, **kw):
-        self.__dict__.update(kw)
 
 
 def decode_args(argv: list[str]) -> Args | None:

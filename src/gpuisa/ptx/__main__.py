@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import SimpleNamespace
 
 from ..errors import UserError
 from . import cli
@@ -32,9 +33,9 @@ def check_file_args(argv: list[str]):
     return args if args.file else None
 
 
-class argparse_free_namespace:  # noqa: N801 - a plain namespace, as argparse gives
-    def __init__(self, **kw):
-        self.__dict__.update(kw)
+def argparse_free_namespace(**kw) -> SimpleNamespace:
+    """A plain namespace, as argparse gives."""
+    return SimpleNamespace(**kw)
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m gpuisa.ptx") -> int:

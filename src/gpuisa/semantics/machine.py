@@ -312,8 +312,8 @@ def set_value(ws: WaveState, key: str, val) -> None:
     if isinstance(val, np.ndarray) and val.dtype.kind in "iu" and count == 1:
         f[first, :len(vals)] = np.asarray(val, dtype=np.int64) & M32
         return
-    bits = [_bits(x, width, key) for x in vals]
-    if len(bits) == 1:
-        bits = bits * ws.L
+    lane_bits = [_bits(x, width, key) for x in vals]
+    if len(lane_bits) == 1:
+        lane_bits = lane_bits * ws.L
     for k in range(count):
-        f[first + k, :len(bits)] = [(b >> (32 * k)) & M32 for b in bits]
+        f[first + k, :len(lane_bits)] = [(b >> (32 * k)) & M32 for b in lane_bits]

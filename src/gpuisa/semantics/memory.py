@@ -141,10 +141,10 @@ def _address_fn(b: Builder, insn: Insn, space: str, reads: list):
         if sve:
             reads.append(reg_text("v", vn, 1))
 
-        def addr(ws, lane):
+        def scratch_addr(ws, lane):
             a = (ws.s[saddr] if saddr is not None else 0) + (int(ws.v[vn, lane]) if sve else 0) + off
             return (int(lane) << 32) + (a & M32), True
-        return addr
+        return scratch_addr
     if space in ("global", "flat"):
         off = _signed(f.get("IOFFSET", f.get("OFFSET", 0)), 24 if "IOFFSET" in f else 13)
         vaddr = _vreg(insn, "VADDR" if "VADDR" in f else "ADDR", b)
@@ -152,11 +152,11 @@ def _address_fn(b: Builder, insn: Insn, space: str, reads: list):
         vn = vaddr[1]
         reads.append(reg_text("v", vn, 1 if saddr is not None else 2))
 
-        def addr(ws, lane):
+        def global_addr(ws, lane):
             if saddr is not None:
                 return ws.sgpr64(saddr) + int(ws.v[vn, lane]) + off, True
             return (int(ws.v[vn, lane]) | (int(ws.v[vn + 1, lane]) << 32)) + off, True
-        return addr
+        return global_addr
     rsrc = _sreg(b, insn, "RSRC" if "RSRC" in f else "SRSRC", reads)
     if rsrc is None:
         raise MachineError(f"{insn.name}: buffer descriptor operand not found")

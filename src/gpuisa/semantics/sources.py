@@ -277,8 +277,8 @@ def spellings(name: str, donor_names) -> list[str]:
     if m:
         out_t, shape, ty = m.groups()
         ty = ty.removesuffix("_1k")
-        new = re.compile(rf"^v_mfma_{out_t}_{shape}(_\d+b)?_{ty}$")
-        out += sorted(n for n in donor_names if new.match(n))
+        wanted = re.compile(rf"^v_mfma_{out_t}_{shape}(_\d+b)?_{ty}$")
+        out += sorted(n for n in donor_names if wanted.match(n))
     return out
 
 

@@ -195,4 +195,4 @@ else:
 
 def http_protocol():
     """What to pass as uvicorn's ``http``: the bounded httptools protocol, else "h11"."""
-    return BoundedHttpToolsProtocol or "h11"
+    return "h11" if BoundedHttpToolsProtocol is None else BoundedHttpToolsProtocol

@@ -96,7 +96,12 @@ async def _readable(conn, timeout: float) -> None:
     loop = asyncio.get_running_loop()
     fut = loop.create_future()
     fd = conn.fileno()
-    loop.add_reader(fd, lambda: fut.done() or fut.set_result(None))
+
+    def readable() -> None:
+        if not fut.done():
+            fut.set_result(None)
+
+    loop.add_reader(fd, readable)
     try:
         await asyncio.wait_for(fut, timeout)
     finally:

@@ -604,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
     for old in args.out.glob("*.json"):
         old.unlink()
     for fam, insts in sorted(by_family.items()):
-        doc = {"family": fam, "generated_by": "python -m gpuisa.data.ptx.generate", "grammar": f"syntax/{fam}.txt",
+        doc: dict = {"family": fam, "generated_by": "python -m gpuisa.data.ptx.generate", "grammar": f"syntax/{fam}.txt",
                "sources": provenance,
                "source_corrections": [w for _, _, w in FIXES.get(fam + ".txt", [])],
                "instructions": []}
