@@ -96,3 +96,21 @@ def test_schema_is_published_by_the_web_api(store):
     assert components["InstructionPage"]["required"] == published["required"]
     shown.pop("url")
     assert not list(jsonschema.Draft202012Validator(published).iter_errors(shown))
+
+
+def test_pages_of_an_imported_xml_conform(validator, cli_env, shared_dir, tmp_path):
+    """Pages from AMD's XML (user import): vendor description, its source, flags, and a disagreement with the
+    committed facts (an opcode changed in the file) are part of the model too."""
+    env = {**cli_env, "GPUISA_HOME": str(tmp_path / "home")}
+    xml = (shared_dir / "fixtures" / "amd-mrisa" / "amdgpu_isa_rdna3_5.excerpt.xml").read_text()
+    tampered = tmp_path / "rdna3_5.xml"
+    tampered.write_text(xml.replace('<Opcode Radix="10">569</Opcode>', '<Opcode Radix="10">570</Opcode>', 1))
+    assert run_cli(["import-amd", str(tampered)], env).returncode == 0
+    seen = set()
+    for name in ("v_msad_u8", "s_mov_b32", "v_cndmask_b32", "v_mad_i32_i24"):
+        r = run_cli(["show", name, "--arch", "rdna3.5", "--json"], env)
+        assert r.returncode == 0, r.stderr
+        page = json.loads(r.stdout)
+        assert not [e.message for e in validator.iter_errors(page)], name
+        seen |= {k for k in ("description", "description_source", "disagreements") if page.get(k)}
+    assert seen == {"description", "description_source", "disagreements"}
