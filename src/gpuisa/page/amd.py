@@ -23,6 +23,7 @@ from .model import (
     Semantics,
     Source,
     Timing,
+    isa_kind,
 )
 from .related import related
 
@@ -63,7 +64,7 @@ def build(store, row, arch: str) -> InstructionPage:
     primary = stored["encodings"][0] if stored["encodings"] else None
     gens = generations(store, name, arch, primary["encoding"] if primary else None)
     return InstructionPage(
-        name=name, vendor=a.vendor, isa=a.isa, isa_kind=a.kind, arch=arch, arch_title=a.title,
+        name=name, vendor=a.vendor, isa=a.isa, isa_kind=isa_kind(a.kind), arch=arch, arch_title=a.title,
         category=row["category"], subgroup=row["subgroup"], summary=row["summary"], description=row["description"],
         description_source=stored.get("description_source"), encodings=encodings,
         operands=[operand(o) for o in (primary["operands"] if primary else [])], targets=list(stored["targets"]),

@@ -20,7 +20,8 @@ class ModelError(ValueError):
 
     def __init__(self, reason: str):
         super().__init__(reason)
-        self.reason, self.keys = reason, []
+        self.reason = reason
+        self.keys: list[str] = []
 
     def __str__(self) -> str:
         return "".join(k if k.startswith("[") else "." + k for k in self.keys).lstrip(".") + ": " + self.reason
@@ -45,12 +46,16 @@ def to_json(obj: Any) -> Any:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
 def _field_names(cls: type) -> tuple[tuple[str, bool], ...]:
     """(name, left out when None) of each field of a model dataclass."""
-    if not dataclasses.is_dataclass(cls):
-        raise TypeError(f"not part of the page model: {cls.__name__}")
-    return tuple((f.name, bool(f.metadata.get("omit_none"))) for f in dataclasses.fields(cls))
+    if cls not in _FIELDS:
+        if not dataclasses.is_dataclass(cls):
+            raise TypeError(f"not part of the page model: {cls.__name__}")
+        _FIELDS[cls] = tuple((f.name, bool(f.metadata.get("omit_none"))) for f in dataclasses.fields(cls))
+    return _FIELDS[cls]
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,7 +85,7 @@ def _converter(tp: Any):
     """A function data -> value for the type ``tp``, made once per type."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if dataclasses.is_dataclass(tp):
-        return _dataclass_converter(tp)
+        return _dataclass_converter(typing.cast(type, tp))
     if origin in (typing.Union, types.UnionType):
         rest = [a for a in args if a is not type(None)]
         if len(rest) != 1 or len(args) != 2:

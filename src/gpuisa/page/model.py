@@ -9,6 +9,7 @@ into the JSON schema of ``show --json`` (``schema/instruction-page.schema.json``
 
 from __future__ import annotations
 
+import typing
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -18,6 +19,16 @@ OMIT = {"omit_none": True}
 def optional() -> Any:
     """A field left out of the JSON when None (the page has no such section or detail)."""
     return field(default=None, metadata=OMIT)
+
+
+IsaKind = Literal["native", "virtual"]
+
+
+def isa_kind(value: str) -> IsaKind:
+    """An architecture's kind as the model's type: native (machine code) or virtual (PTX)."""
+    if value not in ("native", "virtual"):
+        raise ValueError(f"isa_kind {value!r} is neither native nor virtual")
+    return typing.cast(IsaKind, value)
 
 
 @dataclass
@@ -241,7 +252,7 @@ class InstructionPage:
     name: str
     vendor: str
     isa: str
-    isa_kind: Literal["native", "virtual"]
+    isa_kind: IsaKind
     arch: str
     arch_title: str
     category: str

@@ -12,7 +12,7 @@ import json
 from .. import archs
 from ..features import optional_module
 from .codec import from_json
-from .model import Form, InstructionPage, Operand, Semantics, Source
+from .model import Form, InstructionPage, Operand, Semantics, Source, isa_kind
 from .related import related
 
 
@@ -22,7 +22,7 @@ def build(store, row, arch: str) -> InstructionPage:
     a = archs.by_name(arch)
     name = row["name"]
     return InstructionPage(
-        name=name, vendor=a.vendor, isa=a.isa, isa_kind=a.kind, arch=a.name, arch_title=a.title,
+        name=name, vendor=a.vendor, isa=a.isa, isa_kind=isa_kind(a.kind), arch=a.name, arch_title=a.title,
         category=row["category"], subgroup=row["subgroup"], summary=row["summary"], description=row["description"],
         description_source=None, encodings=[],
         operands=[from_json(Operand, o, "operands") for o in stored.get("operands", [])],

@@ -64,7 +64,7 @@ class _Walk:
     def type(self, tp: Any) -> dict:
         origin, args = typing.get_origin(tp), typing.get_args(tp)
         if dataclasses.is_dataclass(tp):
-            return self.ref(tp)
+            return self.ref(typing.cast(type, tp))
         if origin in (typing.Union, types.UnionType):
             rest = [a for a in args if a is not type(None)]
             if len(rest) != 1 or len(args) != 2:
