@@ -273,9 +273,10 @@ def test_remembered_fingerprint_follows_every_change(tmp_path, monkeypatch):
     assert batch_data.fingerprint(dec, cached=True) == _stored("rdna1")["fingerprint"]  # (now remembered)
 
 
-def test_precomputed_tables_are_read_through_a_cache(tmp_path, monkeypatch):
-    """The parsed precomputed file is kept as a pickle in the user's cache folder: the same tables as parsing
-    the JSON; a changed file (size or time) or a damaged copy is parsed again."""
+def test_precomputed_tables_are_read_from_the_package_only(tmp_path, monkeypatch):
+    """The precomputed file is parsed from the package each time (no parsed copy in the user's data folder:
+    nothing there is unpickled): the same tables as the JSON, a changed file read as it now is, and nothing
+    written to the data folder."""
     import os
     import shutil
 
@@ -293,17 +294,10 @@ def test_precomputed_tables_are_read_through_a_cache(tmp_path, monkeypatch):
             assert all(np.array_equal(doc[key][k], batch_data.unpack(v)) for k, v in raw[key].items())
 
     same(batch_data.read_tables(path))
-    cache = tmp_path / "home" / "cache" / "batch_rdna1.pickle"
-    assert cache.exists()
-    same(batch_data.read_tables(path))  # (through the cache)
     raw["fingerprint"] = "changed"
-    path.write_text(json.dumps(raw))  # a changed file is parsed again
-    st = path.stat()
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1000))
-    assert batch_data.read_tables(path)["fingerprint"] == "changed"
-    cache.write_bytes(b"not a pickle")  # a damaged copy is made again
+    path.write_text(json.dumps(raw))
     same(batch_data.read_tables(path))
-    assert batch_data.read_tables(path)["fingerprint"] == "changed"
+    assert not os.path.exists(tmp_path / "home")  # (nothing cached in the data folder)
 
 
 def test_remembered_fingerprints_are_capped(tmp_path, monkeypatch):

@@ -20,8 +20,8 @@ LONG_FUNCTION_EXEMPT = {
     "codec/vop3dpp.py": {"encode_vop3dpp"},
     "codec/batch_arch.py": {"_compile"},
 }
-# The batch decoder's table cache is being moved off pickle by engineer "speed" (issue 19).
-PICKLE_EXEMPT = {"codec/batch_data.py"}
+# (The batch decoder's tables are read from the package's JSON: no exemption left.)
+PICKLE_EXEMPT: set[str] = set()
 
 
 def _sources():

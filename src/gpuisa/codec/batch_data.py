@@ -148,27 +148,14 @@ def seed(ab) -> None:
 
 
 def read_tables(path: Path) -> dict:
-    """The precomputed file, parsed, its arrays unpacked; kept in the user's cache folder as a pickle (arrays
-    as their bytes) by the file's size and modification time, as Python's bytecode cache keeps a module: a
-    fresh process reads that rather than parsing JSON and base64 (a damaged or stale copy is made again)."""
-    import pickle
-
-    from ..store import home_dir
-
-    st = path.stat()
-    stamp = [str(path), st.st_size, st.st_mtime_ns]
-    cache = home_dir() / "cache" / f"{path.stem}.pickle"
-    try:
-        got = pickle.loads(cache.read_bytes())
-        if isinstance(got, dict) and got.get("stamp") == stamp and isinstance(got.get("doc"), dict):
-            return got["doc"]
-    except Exception:  # (any unreadable copy is made again)
-        pass
+    """The precomputed file, parsed, its arrays unpacked.  Read from the package itself each time (JSON and
+    base64: about 2 ms for the largest architecture), not from a parsed copy in the user's data folder: a
+    copy there would be a file another program could write, and the one format fast enough to matter,
+    pickle, runs code when loaded."""
     doc = json.loads(path.read_text())
     for key in ("entries", "templates"):
         doc[key] = {k: unpack(v) for k, v in doc[key].items()}
     doc["classes"] = unpack(doc["classes"])
-    write_cache_file(cache, pickle.dumps({"stamp": stamp, "doc": doc}, protocol=5))  # (read-only: parsed again)
     return doc
 
 
