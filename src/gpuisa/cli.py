@@ -74,7 +74,7 @@ def cmd_archs(args) -> int:
 
 
 def cmd_show(args) -> int:
-    from .pages import NotFound, build_page
+    from .pages import NotFound, build_model
 
     st = open_store()
     arch = _arch(args.arch)
@@ -90,11 +90,11 @@ def cmd_show(args) -> int:
     if args.isa and arch and archs.by_name(arch).isa != args.isa:
         raise UserError(f"--arch {args.arch} is not an architecture of the {args.isa} ISA")
     try:
-        page = build_page(st, args.name, arch, isa=args.isa)
+        page = build_model(st, args.name, arch, isa=args.isa)  # the typed page (gpuisa.page.model)
     except NotFound as exc:
         raise UserError(str(exc)) from None
     if args.json:
-        _emit_json(page)
+        _emit_json(page.to_json())
     elif _tty():
         from .render.terminal import print_page
 
