@@ -177,3 +177,17 @@ def test_gfx1250_tuples_past_v255_and_64_bit_literals(llvm_mc):
     words += [bytes.fromhex("fa38f702070080bf"), bytes.fromhex("fa38f702070040bf")]
     pct, bad = _agreement("cdna5", words)
     assert not bad, bad[:5]
+
+
+def test_gfx1250_sendmsg_rtn_names_and_f64_literals(llvm_mc):
+    from gpuisa.codec import oracle
+    from gpuisa.codec.encoder import get_encoder
+
+    enc = get_encoder("cdna5")
+    for text in ("s_sendmsg_rtn_b32 s2, sendmsg(MSG_RTN_GET_CLUSTER_BARRIER_STATE)",
+                 "s_sendmsg_rtn_b64 s[2:3], sendmsg(MSG_RTN_GET_CLUSTER_BARRIER_STATE)"):
+        assert enc.encode_line(text).data == oracle.assemble("gfx1250", [text])[0][0], text
+    # an f64 operand reading a 64-bit literal whose low dword is 0 prints the high dword (v_add_f64_e32)
+    words = [bytes.fromhex("fe080804" + lit) for lit in ("0000000000c05e40", "000000000000f03f", "0100000000c05e40")]
+    pct, bad = _agreement("cdna5", words)
+    assert not bad, bad

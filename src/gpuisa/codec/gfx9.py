@@ -335,14 +335,17 @@ def probe_no_literal(arch_name: str) -> dict:
                 words += [plan["w"].to_bytes(enc.width // 8, "little"),
                           _set(enc, plan["w"], f.name, 255).to_bytes(enc.width // 8, "little")]
     # llvm-mc-22 crashes on the literal marker in a GFX9 VOP3 word instead of rejecting it (a crash counts as
-    # a rejection): one word per (encoding, field) first, and where that one crashes the others of its group
-    # are not run (each crash costs two more llvm-mc runs)
-    first: dict[tuple[str, str], int] = {}
+    # a rejection): three words per (encoding, field) first, and where all three crash the others of its group
+    # are not run (each crash costs two more llvm-mc runs); one crash alone condemns no group (gfx950's
+    # v_accvgpr_mov_b32 crashes on a literal where every other VOP1 takes one)
+    leads: dict[tuple[str, str], list[int]] = {}
     for i, (key, fname) in enumerate(jobs):
-        first.setdefault((key.split("|")[1], fname), i)
-    lead = sorted(first.values())
+        got_ = leads.setdefault((key.split("|")[1], fname), [])
+        if len(got_) < 3:
+            got_.append(i)
+    lead = sorted(i for v in leads.values() for i in v)
     got_lead = dict(zip(lead, oracle.disassemble(target, [words[2 * i + 1] for i in lead])))
-    crashes = {g for g, i in first.items() if got_lead[i] and got_lead[i][0].text == oracle.CRASHED}
+    crashes = {g for g, ix in leads.items() if all(got_lead[i] and got_lead[i][0].text == oracle.CRASHED for i in ix)}
     run = [j for j in range(len(words)) if j % 2 == 0 or (jobs[j // 2][0].split("|")[1], jobs[j // 2][1]) not in crashes]
     it = iter(oracle.disassemble(target, [words[j] for j in run]))
     got = {j: next(it) for j in run}
@@ -441,3 +444,33 @@ def probe_named(arch_name: str) -> dict:
     return {"src_tables": probe_src_tables(arch_name), "dpp_gfx9": probe_dpp(arch_name),
             "lds_forms": probe_lds_forms(arch_name), "no_literal": probe_no_literal(arch_name),
             **probe_scalar_operands(arch_name)}
+
+
+# -- gfx90a+ alignment notes the plans' probes do not reach (llvm-mc-22) ------------------------------
+VREG64_NOTE = "/*Invalid register, operand has 'VReg_64_Align2' register class*/"
+
+
+def address_pair_note(dec, entry, fields: dict[str, int]) -> str:
+    """A buffer access's index-and-offset VGPR pair (idxen and offen) that starts on an odd register:
+    gfx90a and later print VReg_64_Align2's note after it (gfx908 has no such class)."""
+    if dec.gfx == "GFX9" and dec.features.accvgpr_memory and entry.encoding in ("MUBUF", "MTBUF") \
+            and fields.get("VADDR", 0) & 1:
+        return VREG64_NOTE
+    return ""
+
+
+def ds_agprs_unnoted(dec, entry, fields: dict[str, int], op_specs: list[dict]) -> bool:
+    """A DS instruction with two data operands (write2, cmpst, wrxchg2, ...) and its ACC bit set: gfx90a and
+    later print its AGPR tuples without alignment notes (a single data operand or a load keeps AV_*_Align2)."""
+    if dec.gfx != "GFX9" or entry.encoding != "DS" or not fields.get("ACC"):
+        return False
+    return {"DATA0", "DATA1"} <= {s.get("f") for s in op_specs if s.get("k") == "vreg"}
+
+
+# gfx950 reads SOFFSET 255 of MUBUF/MTBUF as a 32-bit literal (probed with llvm-mc-22; gfx90a and gfx942 crash
+# on such words, which the differential leaves out)
+BUFFER_LITERAL_SOFFSET = frozenset({"cdna4"})
+
+
+def buffer_literal_soffset(dec, entry, spec: dict) -> bool:
+    return dec.arch in BUFFER_LITERAL_SOFFSET and entry.encoding in ("MUBUF", "MTBUF") and spec.get("f") == "SOFFSET"

@@ -153,9 +153,17 @@ def literal64_token(lit: int, f64: bool, size: int = 64) -> str:
         return f"lit64(0x{lit:x})"
     if size != 64:
         return _low_part_token(lit, size)
-    if f64 and lit & 0xFFFFFFFF == 0 and (lit >> 32) in FLOAT_BITS[64]:
-        return FLOAT_BITS[64][lit >> 32]
+    if f64 and lit & 0xFFFFFFFF == 0:  # as the 32-bit literal (its high dword) an f64 operand reads
+        return FLOAT_BITS[64].get(lit >> 32) or f"0x{lit >> 32:x}"
     return f"0x{lit:x}"
+
+
+def k_literal64_token(lit: int) -> str:
+    """gfx1250's 64-bit constant K of v_fmaak_f64 / v_fmamk_f64 as llvm-mc-22 prints it (probed): ``lit64(0x..)``
+    below 2**32, the high dword in hex where the low one is 0 (1.0 prints 0x3ff00000), else the 64 bits."""
+    if lit < (1 << 32):
+        return f"lit64(0x{lit:x})"
+    return f"0x{lit >> 32:x}" if lit & 0xFFFFFFFF == 0 else f"0x{lit:x}"
 
 
 def _low_part_token(lit: int, size: int) -> str:

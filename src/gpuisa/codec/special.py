@@ -118,8 +118,13 @@ _ATTR_TEXT = re.compile(r"^attr(\d+)\.([xyzw])$")
 
 
 def parse_special(named: dict, spec: dict, tok: str, fields: dict) -> dict[str, int] | None:
-    """Field values for an hwreg(...) or attrN.c operand token; None if ``tok`` is neither."""
+    """Field values for an hwreg(...), sendmsg(...) (s_sendmsg_rtn) or attrN.c operand token; None if ``tok``
+    is none of them."""
     t = spec.get("t", "")
+    if tok.startswith("sendmsg(") and "SSRC0" in spec.get("table", {}):  # s_sendmsg_rtn's learned message names
+        hit = next((toks.index(tok) for toks in named.get("sendmsg_rtn", {}).values() if tok in toks), None)
+        if hit is not None:
+            return {"SSRC0": hit}
     m = _HWREG_TEXT.match(tok)
     if t.startswith("hwreg(") and m and "SIMM16" in fields and named.get("hwreg"):
         names = {v: int(k) for k, v in named["hwreg"].items()}
