@@ -167,7 +167,7 @@ def parse_ins(path: Path, folder: str) -> dict[str, TinygradEncoding]:
             raw[base][3].update(ops)
     out: dict[str, TinygradEncoding] = {}
     rename = ENCODING_RENAME.get(folder, {})
-    for cls, (base, _fields, _op_class, ops) in raw.items():
+    for cls, (base, fields, op_class, ops) in raw.items():  # (fields and op_class are this class's own)
         if any(cls.endswith(s) for s in VARIANT_SUFFIXES + FOLDED_SUFFIXES):
             continue
         merged: dict[str, tuple[tuple[int, int], int | None]] = {}
