@@ -138,15 +138,16 @@ class SemanticsGeneration:
 @dataclass
 class Semantics:
     """What the instruction computes: the source's pseudocode (loaded at run time) or the project's own
-    description, how faithfully the evaluator runs it, and how other generations' text compares."""
+    description, how faithfully the evaluator runs it; with pseudocode (AMD): how other generations' text
+    compares, the generation it is carried from and what is known to differ (``notes``)."""
     source: str
     fidelity: Literal["exact", "approximate", "untested", "unsupported"]
     reason: str
     pseudocode: str | None
     description: str | None
     generations: dict[str, SemanticsGeneration] | None = optional()
-    inferred_from: str | None = None
-    notes: list[str] = field(default_factory=list)
+    inferred_from: str | None = optional()
+    notes: list[str] | None = optional()
 
 
 @dataclass
