@@ -18,7 +18,8 @@ import sys
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
 MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")
-FORMS_CACHE_FORMAT = 1
+_CORRECTIONS_PATH = os.path.join(os.path.dirname(os.path.realpath(__file__)), "corrections.py")
+FORMS_CACHE_FORMAT = 2  # 2: forms stored corrected (corrections.correct_forms), corrections.py in the key
 VIRTUAL_NOTE = "PTX is a virtual ISA: no fixed binary encoding"
 PROBE_TARGETS = ("sm_20", "sm_30", "sm_32", "sm_35", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70",
                  "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
@@ -97,11 +98,12 @@ def _catalog_key() -> tuple:
             if e.name.endswith(".json") and e.is_file():
                 st = e.stat()
                 entries.append((e.name, st.st_size, st.st_mtime_ns))
-    try:
-        st = os.stat(MEASURED_PATH)
-        entries.append(("measured/ptxas.json", st.st_size, st.st_mtime_ns))
-    except OSError:
-        pass
+    for label, path in (("measured/ptxas.json", MEASURED_PATH), ("corrections.py", _CORRECTIONS_PATH)):
+        try:
+            st = os.stat(path)
+            entries.append((label, st.st_size, st.st_mtime_ns))
+        except OSError:
+            pass
     return (FORMS_CACHE_FORMAT, sys.version, DATA_PATH, tuple(sorted(entries)))
 
 
@@ -120,8 +122,11 @@ def _forms_cache() -> tuple:
             return ignored, blobs
     except (ValueError, EOFError, TypeError):
         pass
+    from .corrections import correct_forms
+
     ignored = _read_ignored_tokens()
-    blobs = {head: marshal.dumps(forms) for head, forms in forms_by_head().items()}
+    # (stored corrected, so that loading a head does not correct it again: correct_forms is idempotent)
+    blobs = {head: marshal.dumps(correct_forms(forms)) for head, forms in forms_by_head().items()}
     from ..cachefile import seal, write_cache_file  # only when the cache is (re)built: start-up stays small
 
     write_cache_file(path, seal(marshal.dumps((key, ignored, blobs))))  # (not writable: this process uses what it built)
