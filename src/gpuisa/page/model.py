@@ -190,8 +190,7 @@ class Checked:
 @dataclass
 class Relation:
     """An instruction of another ISA related to this one (``name`` None: no single counterpart): ``isa``,
-    ``vendor``, ``name``, ``form`` and ``archs`` name the other side, ``this_form`` the page's own form
-    (``amd_form``/``ptx_form``: the same, as written before the ISA registry)."""
+    ``vendor``, ``name``, ``form`` and ``archs`` name the other side, ``this_form`` the page's own form."""
     vendor: str
     isa: str
     name: str | None
@@ -203,10 +202,8 @@ class Relation:
     sequence: Sequence | None
     note: str | None
     checked: Checked | None
-    this_form: str | None = optional()
-    archs: list[str] | None = optional()
-    amd_form: str | None = optional()
-    ptx_form: str | None = optional()
+    this_form: str | None
+    archs: list[str]
 
 
 @dataclass
