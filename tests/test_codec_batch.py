@@ -17,10 +17,10 @@ from gpuisa.codec import batch_arch, batch_data
 from gpuisa.codec.batch_arch import ArchBatch
 from gpuisa.codec.batch_text import invalid_line
 from gpuisa.codec.decoder import Decoder
-from gpuisa.codec.differential import random_words
-from gpuisa.codec.examples import variant_words
 from gpuisa.codec.plans import load_plans
 from gpuisa.codec.tables import load_arch_tables
+from gpuisa.regen.differential import random_words
+from gpuisa.regen.examples import variant_words
 
 TARGETS = ["rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna1", "cdna2", "cdna3", "cdna4"]
 

@@ -80,7 +80,7 @@ def test_symbols_inside_instructions_and_a_cut_tail_as_llvm_objdump(cli_env, llv
 def _stream(arch: str) -> bytes:
     """Every 6th (instruction, encoding) of the architecture, its plan's own word; an invalid dword; a cut tail."""
     from gpuisa.codec.decoder import get_decoder
-    from gpuisa.codec.examples import variant_words
+    from gpuisa.regen.examples import variant_words
     from gpuisa.codec.tables import load_arch_tables
 
     dec = get_decoder(arch)

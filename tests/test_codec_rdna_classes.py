@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from gpuisa.codec import differential
+from gpuisa.regen import differential
 from gpuisa.codec.decoder import get_decoder
 from gpuisa.codec.plans import load_plans
 from gpuisa.codec.tables import load_arch_tables

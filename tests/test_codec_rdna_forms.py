@@ -10,9 +10,9 @@ import random
 
 import pytest
 
-from gpuisa.codec import differential
 from gpuisa.codec.plans import load_plans
 from gpuisa.codec.tables import load_arch_tables
+from gpuisa.regen import differential
 
 
 def _agreement(arch: str, probes: list[bytes]) -> tuple[float, list[str]]:

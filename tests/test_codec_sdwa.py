@@ -38,7 +38,7 @@ def _agreement(arch: str, words: list[bytes], sizes: tuple[int, ...], mine) -> t
 @pytest.mark.parametrize("arch", TARGETS)
 def test_random_sdwa_words_agree_with_llvm(llvm_mc, arch):
     words = sdwa.random_sdwa_words(arch, 400, seed=5)
-    assert words, f"{arch}: no SDWA table learned (run python -m gpuisa.codec.sdwa {arch})"
+    assert words, f"{arch}: no SDWA table learned (run python -m gpuisa.regen.sdwa {arch})"
     pct, bad, got = _agreement(arch, words, (8, 12), _mine)
     assert pct >= FLOOR[arch], f"{arch}: {pct:.2f}%; first: {bad[:3]}"
     # the sample must contain forms LLVM accepts, or the comparison says nothing
@@ -94,7 +94,7 @@ def _mine12(arch: str, word: bytes, i: int = 0) -> str | None:
 @pytest.mark.parametrize("arch", DPP_TARGETS)
 def test_random_vop3_dpp_words_agree_with_llvm(llvm_mc, arch):
     words = vop3dpp.random_vop3dpp_words(arch, 600, seed=4)
-    assert words, f"{arch}: no VOP3 DPP table learned (run python -m gpuisa.codec.vop3dpp {arch})"
+    assert words, f"{arch}: no VOP3 DPP table learned (run python -m gpuisa.regen.vop3dpp {arch})"
     pct, bad, got = _agreement(arch, words, (12,), _mine12)
     assert pct >= DPP_FLOOR[arch], f"{arch}: {pct:.2f}%; first: {bad[:3]}"
     assert sum(1 for r in got if r and r[0].size == 12) > 60

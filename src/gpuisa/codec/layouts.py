@@ -1,6 +1,6 @@
 """Encodings an architecture's store facts lack but llvm-mc-22 decodes (codec-side layout facts).
 
-    python -m gpuisa.codec.layouts [arch ...]   # writes codec/data/layouts_<arch>.json
+    python -m gpuisa.regen.layouts [arch ...]   # writes codec/data/layouts_<arch>.json (``regen/layouts.py``)
 
 AMD's CDNA1 (MI100) ISA guide leaves out the graphics formats, yet gfx908 is a GFX9 design and
 llvm-mc-22 decodes its export (EXP), parameter-interpolation (VINTRP) and image (MIMG) words.  The
@@ -9,21 +9,19 @@ ranges, the fixed ENCODING value); they are facts, checked against llvm-mc by
 ``tests/test_codec_cdna_layouts.py``.  Which opcode values exist and how LLVM spells them is
 learned by probing llvm-mc-22 (one word per opcode value, the mnemonic read back), written to
 ``codec/data/layouts_<arch>.json`` and merged into the codec tables by ``tables.load_arch_tables``;
-after regenerating, rerun ``python -m gpuisa.codec.plans <arch>`` and ``python -m gpuisa.codec.named <arch>``.
+after regenerating, rerun ``python -m gpuisa.regen --steps plans,named --arch <arch>``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import sys
 from pathlib import Path
 
-from .. import archs
 from ..model import Encoding, Field, Provenance
 
 DATA_DIR = Path(__file__).parent / "data"
-COMMAND = "python -m gpuisa.codec.layouts"
+COMMAND = "python -m gpuisa.regen.layouts"
 
 # name -> (width, opcode field, [(field, hi, lo, fixed value or None)]), GFX9 formats
 GFX9_GRAPHICS: dict[str, tuple[int, str | None, list[tuple[str, int, int, int | None]]]] = {
@@ -58,9 +56,6 @@ SPLITS = {arch: [("VOP3P_MFMA", MFMA_LAYOUT, "VOP3P", "v_mfma_")] for arch in ("
 # offset is 13 bits unsigned to llvm-mc-22 (bit 12 prints as +4096), not the 12 the store gives
 # (gfx950 as gfx942).
 FIELD_OVERRIDES = {arch: {"FLAT": {"OFFSET": (12, 0)}} for arch in ("cdna1", "cdna2", "cdna3", "cdna4")}
-# field values that make a probe word printable (registers inside their files, all channels on)
-_FILL = {"DMASK": 0xF, "VDATA": 4, "VADDR": 6, "SRSRC": 2, "EN": 0xF, "VDST": 4, "VSRC": 6,
-         "VSRC0": 1, "VSRC1": 2, "VSRC2": 3, "VSRC3": 4}
 _PROVENANCE = Provenance("GFX9 format layout (AMD Vega ISA guide), opcodes probed from llvm-mc-22",
                          note=f"codec-side layout fact: {COMMAND}", inferred=True)
 _MFMA_PROVENANCE = Provenance("VOP3P_MFMA layout (AMD CDNA3 ISA guide), checked against llvm-mc-22 on gfx908/gfx90a",
@@ -78,36 +73,6 @@ def layout_of(arch_name: str, name: str) -> tuple[int, str | None, list]:
 def encoding_of(name: str, doc: dict | None = None, arch_name: str = "") -> Encoding:
     width, op, fields = layout_of(arch_name, name) if doc is None else (doc["width"], doc["op_field"], doc["fields"])
     return Encoding(name, width, tuple(Field(n, ((hi, lo),), v) for n, hi, lo, v in fields), op, _PROVENANCE)
-
-
-def _probe_word(enc: Encoding, opcode: int | None) -> int:
-    w = enc.identifier(opcode)
-    for f in enc.fields:
-        if f.value is None and f.name in _FILL and f.name != enc.op_field:
-            w |= f.place(_FILL[f.name])
-    return w
-
-
-def build_arch(arch_name: str) -> dict:
-    from . import oracle
-
-    target = archs.by_name(arch_name).llvm_target
-    encodings, entries = {}, []
-    for name in EXTRA.get(arch_name, []):
-        enc = encoding_of(name, arch_name=arch_name)
-        op = enc.field(enc.op_field) if enc.op_field else None
-        opcodes = list(range(1 << op.width)) if op is not None else [None]
-        words = [_probe_word(enc, o) for o in opcodes]
-        got = oracle.disassemble(target, [w.to_bytes(enc.width // 8, "little") for w in words])
-        for o, r, w in zip(opcodes, got, words):
-            if not r or r[0].offset != 0 or r[0].text is None or r[0].size != enc.width // 8:
-                continue
-            text = r[0].text
-            mnemonic = text.split()[0]
-            base = mnemonic[:-4] if mnemonic.endswith(("_e32", "_e64")) else mnemonic
-            entries.append({"name": base, "encoding": name, "opcode": o, "syntax": text})
-        encodings[name] = {"width": enc.width, "op_field": enc.op_field, "fields": layout_of(arch_name, name)[2]}
-    return {"arch": arch_name, "target": target, "generated_by": COMMAND, "encodings": encodings, "entries": entries}
 
 
 def with_overrides(arch_name: str, enc: Encoding) -> Encoding:
@@ -137,20 +102,3 @@ def load_layouts(arch_name: str) -> dict:
     if not path.exists():
         return {}
     return json.loads(path.read_text())
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    for name in argv or sorted(EXTRA):
-        doc = build_arch(name)
-        head = {k: v for k, v in doc.items() if k != "entries"}
-        lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()] + ['  "entries": [']
-        lines += [f"    {json.dumps(e)}" + ("," if j < len(doc["entries"]) - 1 else "") for j, e in enumerate(doc["entries"])]
-        lines += ["  ]", "}"]
-        (DATA_DIR / f"layouts_{name}.json").write_text("\n".join(lines) + "\n")
-        print(f"{name}: {len(doc['entries'])} entries in {', '.join(doc['encodings'])}", file=sys.stderr)
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from .. import archs
 from ..codec import oracle
-from ..codec.plans import _SREG, load_plans
+from ..codec.plans import load_plans
 from .named_key import add_key
+from .plans import SREG
 
 KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
 
@@ -49,7 +50,7 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
         vsrc = list(toks)
         for k, n in srcs:
             vsrc[k] = "v0" if n == 1 else f"v[0:{n - 1}]"
-        for base in (vsrc, [_SREG.sub(lambda m: "v" + m.group(1), t) for t in toks], toks):
+        for base in (vsrc, [SREG.sub(lambda m: "v" + m.group(1), t) for t in toks], toks):
             jobs.append((key, -1, "", _text(plan, base)))
             for k, n in srcs:
                 for kind in KINDS:

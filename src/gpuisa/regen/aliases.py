@@ -14,9 +14,10 @@ import re
 
 from .. import archs
 from ..codec import oracle
-from ..codec.plans import _SREG, load_plans
+from ..codec.plans import load_plans
 from ..sources.llvm import base_mnemonic
 from .named_key import add_key
+from .plans import SREG
 
 _MFMA_TYPE = re.compile(r"^(v_s?mfmac?_\w+?\d+x\d+x\d+)_(\w+)$")
 
@@ -54,7 +55,7 @@ def probe(arch_name: str) -> dict[str, str]:
     for mn, plan in sorted(own.items()):
         ops = ", ".join(sp["t"] for sp in plan["ops"])
         cands += [(alias, f"{alias} {ops}".strip()) for alias in _derived(mn) if alias not in own]
-    cands += [(alias, _SREG.sub(lambda m: "v" + m.group(1), t)) for alias, t in cands if _SREG.search(t)]
+    cands += [(alias, SREG.sub(lambda m: "v" + m.group(1), t)) for alias, t in cands if SREG.search(t)]
     out: dict[str, str] = {}
     for (alias, _), (data, canon) in zip(cands, oracle.assemble(arch.llvm_target, [t for _, t in cands])):
         got = canon.split()[0] if data is not None and canon else None

@@ -17,7 +17,7 @@ from pathlib import Path
 from ....archs import AMD_ARCHS
 from ....codec import oracle
 from ....codec.encoder import EncodeError, get_encoder
-from ....codec.examples import build_examples
+from ....regen.examples import build_examples
 from ...diffable import dumps_one_per_line
 
 HERE = Path(__file__).parent

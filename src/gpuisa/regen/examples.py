@@ -10,11 +10,11 @@ what the tools returned.
 from __future__ import annotations
 
 from .. import archs
-from . import oracle
-from .decoder import get_decoder
-from .encoder import EncodeError, get_encoder
-from .plans import load_plans
-from .tables import load_arch_tables
+from ..codec import oracle
+from ..codec.decoder import get_decoder
+from ..codec.encoder import EncodeError, get_encoder
+from ..codec.plans import load_plans
+from ..codec.tables import load_arch_tables
 
 LITERAL = 0x3E9A0000  # a literal no inline constant equals
 

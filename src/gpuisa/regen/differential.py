@@ -1,6 +1,6 @@
 """Differential checks against llvm-mc-22: random words through both decoders.
 
-    python -m gpuisa.codec.differential [--words N] [--seed S] [arch ...]
+    python -m gpuisa.regen.differential [--words N] [--seed S] [arch ...]
 
 Each random 64-bit word is decoded by both; what is compared is the list of
 (offset, text or invalid) of the instructions starting inside its 8 bytes
@@ -18,9 +18,8 @@ import sys
 from pathlib import Path
 
 from .. import archs
-from . import oracle
-from .decoder import get_decoder
-
+from ..codec import oracle
+from ..codec.decoder import get_decoder
 
 
 def ours(arch: str, probe: bytes, wave64: bool = False, index: int = 0) -> list[tuple[int, str | None]]:
@@ -100,9 +99,9 @@ def encode_agreement(arch: str, sample: int | None = None, seed: int = 1) -> dic
     accepts the text: ``bytes_ok`` counts identical bytes, ``text_ok`` counts our decoding of llvm-mc's
     bytes printing llvm-mc's own text.  Per encoding figures are returned too.
     """
-    from .encoder import EncodeError, get_encoder
+    from ..codec.encoder import EncodeError, get_encoder
+    from ..codec.tables import load_arch_tables
     from .examples import variant_words
-    from .tables import load_arch_tables
 
     a = archs.by_name(arch)
     t = load_arch_tables(arch)

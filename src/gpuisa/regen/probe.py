@@ -1,7 +1,7 @@
 """Learn, from llvm-mc-22, which encoding field prints as which operand (generation time).
 
-    python -m gpuisa.codec.probe            # writes artifacts/probe_<arch>.json (for inspection)
-    python -m gpuisa.codec.plans            # probes and writes the committed plans
+    python -m gpuisa.regen.probe            # writes artifacts/probe_<arch>.json (for inspection)
+    python -m gpuisa.regen.plans            # probes and writes the committed plans
 
 For every (instruction, encoding) of an LLVM-known architecture: a base word
 (fixed bits + opcode + the first filler that llvm-mc accepts as that
@@ -19,13 +19,12 @@ import sys
 from pathlib import Path
 
 from .. import archs
+from ..codec import oracle
+from ..codec.syntax import mnemonic_of, split_operands
+from ..codec.tables import load_arch_tables
 from ..sources.llvm import FILL_VARIANTS
-from . import oracle
-from .syntax import mnemonic_of, split_operands
-from .tables import load_arch_tables
 
-DATA_DIR = Path(__file__).parent / "data"
-COMMAND = "python -m gpuisa.codec.probe"
+COMMAND = "python -m gpuisa.regen.probe"
 
 
 def _fill(enc, variant: dict[str, int]) -> int:

@@ -1,0 +1,351 @@
+"""Print plans from llvm-mc-22 (generation time): how an (instruction, encoding)'s fields become LLVM syntax.
+
+    python -m gpuisa.regen.plans [arch ...]   # writes codec/data/plans_<arch>.json (and _wave64 overlays)
+
+A plan is derived from the probe record (``regen/probe.py``): for each operand position the field that
+selects its register or value and how (kind, register count, scale), token templates that modifier fields
+apply (``-{}``, ``|{}|``), modifier words per field value, field values LLVM rejects, and whether a literal
+dword always follows.  The runtime reads the plans with ``codec.plans.load_plans``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from .. import archs
+from ..codec.operands import parse_reg
+from ..codec.plans import DATA_DIR, load_plans
+from ..codec.syntax import split_operands
+from ..codec.tables import load_arch_tables
+from ..data.diffable import dumps_one_per_line
+
+_NUM = re.compile(r"^-?(0x[0-9a-f]+|\d+)$")
+
+
+def _is_value_token(tok: str) -> bool:
+    tok = tok.split("/*")[0]
+    return parse_reg(tok) is not None or bool(_NUM.match(tok))
+
+
+def _template(base: str, new: str) -> str | None:
+    i = new.find(base)
+    if i < 0 or new == base:
+        return None
+    return new[:i] + "{}" + new[i + len(base):]
+
+
+def _kind(field_width: int, base_tok: str, probes: dict[int, str], base_value: int) -> dict | None:
+    """Classify how a field prints from the tokens seen for a few of its values."""
+    seen = {base_value: base_tok, **probes}
+    regs = {v: parse_reg(t.split("/*")[0]) for v, t in seen.items()}
+    counts = [r[2] for r in regs.values() if r is not None]
+    n = max(counts) if counts else 1
+    if field_width == 9 and any(r and r[0] == "v" for r in regs.values()):
+        out = {"k": "src", "n": n}
+        odd = seen.get(257, "")
+        if n >= 2 and "/*" in odd and "/*" not in seen.get(256, ""):  # an even-aligned VGPR tuple (VS_64_Align2)
+            out["anote"] = odd[odd.index("/*"):]
+        return out
+    r16 = regs.get(16) or regs.get(1)
+    if r16 is not None:
+        cls, idx, _ = r16
+        v = 16 if regs.get(16) else 1
+        if cls in ("v", "a"):
+            out = {"k": "vreg", "n": n, "c": cls}
+            top = seen.get(1 << (field_width - 1), "")
+            if "/*" in top:
+                out["note"] = top[top.index("/*"):]
+            odd = seen.get(1, "")
+            if n >= 2 and "/*" in odd and "/*" not in seen.get(16, ""):  # a register tuple that must be even-aligned
+                out["anote"] = odd[odd.index("/*"):]
+            return out
+        if cls == "s":
+            return {"k": "ssrc", "n": n, "s": idx // v} if idx > v else {"k": "ssrc", "n": n}
+    if all(_NUM.match(t) for t in seen.values()) and not (base_tok == "off"):
+        t16 = seen.get(16, seen.get(1, "0"))
+        top = seen.get(1 << (field_width - 1), "")
+        return {"k": "imm", "hex": t16.startswith("0x") or t16.startswith("-0x"), "signed": top.startswith("-")}
+    return None
+
+
+def build_plan(enc, rec: dict) -> dict:
+    base_word = rec["word"]
+    ops, base_mods = split_operands(rec["text"])
+    plan: dict = {"w": base_word, "m": rec["text"].split()[0], "ops": [{"t": t} for t in ops], "mods0": base_mods,
+                  "size": rec.get("size", enc.width // 8)}
+    tmpl: dict = {}
+    mods: dict = {}
+    bad: dict = {}
+    by_field: dict[str, dict[int, dict]] = {}
+    for key, d in rec["fields"].items():
+        fname, v = key.split("=")
+        by_field.setdefault(fname, {})[int(v)] = d
+    for fname, vals in by_field.items():
+        f = enc.field(fname)
+        if f is None:
+            continue
+        base_v = f.extract(base_word)
+        invalid = sorted(v for v, d in vals.items() if d.get("invalid") or d.get("other"))
+        if invalid:
+            bad[fname] = invalid if f.width <= 4 else ("nonzero" if len(invalid) == len(vals) else invalid)
+        # operand tokens: a value field, or a template applied by a modifier field
+        op_probes: dict[int, dict[int, str]] = {}
+        for v, d in vals.items():
+            for k, t in zip(d.get("ops", []), d.get("to", [])):
+                op_probes.setdefault(k, {})[v] = t
+        for k, probes in op_probes.items():
+            base_tok = ops[k]
+            r0 = parse_reg(base_tok.split("/*")[0])
+            accs = [v for v, t in probes.items() if f.width <= 2 and not v & (v - 1) and r0 and r0[0] == "v"
+                    and (parse_reg(t.split("/*")[0]) or ("",))[0] == "a"]
+            if accs:
+                plan["ops"][k]["acc"] = [fname, accs[0]]
+                continue
+            if all(_is_value_token(t) for t in probes.values()) and _is_value_token(base_tok):
+                kind = _kind(f.width, base_tok, probes, base_v)
+                if kind is not None:
+                    spec = plan["ops"][k]
+                    if "f" not in spec or enc.field(spec["f"]).width < f.width:
+                        spec.update(kind)
+                        spec["f"] = fname
+                    continue
+            if f.width == 1 and _NUM.match(probes.get(1, "")) and parse_reg(base_tok):
+                plan["ops"][k]["imm_if"] = fname
+                continue
+            if base_tok == "off" and f.width == 1:
+                plan["ops"][k].setdefault("alt", []).append(fname)
+                continue
+            if f.width <= 4:
+                for v, t in probes.items():
+                    tp = _template(base_tok, t)
+                    if tp:
+                        tmpl.setdefault(fname, {}).setdefault(str(v), []).append([k, tp])
+            else:
+                plan["ops"][k].setdefault("table", {}).setdefault(fname, {}).update({str(v): t for v, t in probes.items()})
+        # modifier words
+        if f.width <= 4:
+            table = {}
+            for v, d in vals.items():
+                if d.get("add") or d.get("del"):
+                    table[str(v)] = [d.get("add", []), d.get("del", [])]
+            if table:
+                mods[fname] = {"v": table, "base": base_v}
+        else:
+            adds = {v: d.get("add", []) for v, d in vals.items() if d.get("add")}
+            if adds:
+                one = adds.get(16) or next(iter(adds.values()))
+                m = re.match(r"^([a-z_0-9]+):(-?)(0x)?([0-9a-f]+)$", one[0]) if len(one) == 1 else None
+                top = adds.get(1 << (f.width - 1), [""])
+                if m:
+                    mods[fname] = {"name": m.group(1), "hex": bool(m.group(3)), "signed": top[0].split(":")[-1].startswith("-")}
+                    a1 = adds.get(1, [""])[0].split(":")[-1]
+                    if _NUM.match(a1) and int(a1, 0) > 1:
+                        mods[fname]["mul"] = int(a1, 0)
+                else:
+                    mods[fname] = {"table": {str(v): a for v, a in adds.items()}}
+    src_fields = {sp.get("f") for sp in plan["ops"] if sp.get("k") in ("src", "ssrc")}
+    for k, spec in enumerate(plan["ops"]):
+        if "f" not in spec and "alt" not in spec and "table" not in spec and _NUM.match(spec["t"]) and plan["size"] > enc.width // 8:
+            spec["k"] = "lit"
+        elif spec.get("k") == "imm" and spec.get("f") in src_fields and plan["size"] > enc.width // 8:
+            # a constant whose text moved with a source's value (gfx1250 fmamk_f64: the 64-bit K after the word)
+            plan["ops"][k] = {"t": spec["t"], "k": "lit"}
+    notes = [sp["note"] for sp in plan["ops"] if "note" in sp]
+    if notes and "VGPR_32_Lo128" in notes[0]:
+        plan["lo128"] = notes[0].replace("VGPR_32_Lo128", "VS_32_Lo128")
+    if tmpl:
+        plan["tmpl"] = tmpl
+    if mods:
+        plan["mods"] = mods
+    if bad:
+        plan["bad"] = bad
+    return plan
+
+
+def _returning_form(plan: dict, enc, rec: dict) -> None:
+    """Atomics that return the old value when a 1-bit field (glc / sc0; GFX12: TH bit 0) is set: LLVM then prints the
+    VDST register(s) before the other operands.  Recorded as ``ret``: the field, VDST's count and class,
+    and the ACC bit the data operand shares with it."""
+    ops = split_operands(rec["text"])[0]
+    for key, d in rec["fields"].items():
+        fname, v = key.split("=")
+        f = enc.field(fname)
+        # GFX12: the 3-bit TH field, returning when its low bit is set (TH_ATOMIC_RETURN)
+        if "text" not in d or v != "1" or f is None or (f.width != 1 and fname != "TH") or enc.field("VDST") is None:
+            continue
+        pops = split_operands(d["text"])[0]
+        r = parse_reg(pops[0].split("/*")[0]) if pops else None
+        if pops[1:] == ops and r is not None and r[1] == 0:
+            acc = next((sp["acc"] for sp in plan["ops"] if "acc" in sp), None)
+            plan["ret"] = {"f": fname, "dst": "VDST", "n": r[2], "c": r[0], **({"acc": acc} if acc else {}),
+                           **({"bit": 1} if f.width != 1 else {})}
+
+
+def _hex_above_64(target: str, tables, plans: dict) -> None:
+    """GFX9 unsigned immediates LLVM prints in decimal up to 64 and in hex above (s_sethalt 0x41): such an
+    operand's ``hex`` becomes 64 (probed with the value 65 on every plan whose immediate printed 1 and 16 in decimal)."""
+    from ..codec.oracle import disassemble
+
+    jobs, words = [], []
+    for key, plan in sorted(plans.items()):
+        enc = tables.encodings[key.split("|")[1]]
+        if enc.width > 64:
+            continue
+        for k, spec in enumerate(plan["ops"]):
+            f = enc.field(spec.get("f", "")) if spec.get("k") == "imm" else None
+            if f is None or spec["hex"] or spec["signed"] or f.width < 7 or "imm_if" in spec:
+                continue
+            jobs.append((key, k))
+            words.append(f.insert(plan["w"], 65).to_bytes(enc.width // 8, "little"))
+    for (key, k), r in zip(jobs, disassemble(target, words) if words else []):
+        text = r[0].text if r and r[0].offset == 0 and r[0].text else None
+        ops = split_operands(text)[0] if text else []
+        if k < len(ops) and ops[k] == "0x41" and text.split()[0] == plans[key]["m"]:
+            plans[key]["ops"][k]["hex"] = 64
+
+
+def build_arch(arch_name: str, wave64: bool = False) -> dict:
+    tables = load_arch_tables(arch_name)
+    from .probe import probe_arch
+
+    probe = probe_arch(arch_name, wave64)
+    plans = {}
+    for key, rec in probe["entries"].items():
+        name, enc_name = key.split("|")
+        enc = tables.encodings.get(enc_name)
+        if enc is None:
+            continue
+        plans[key] = build_plan(enc, rec)
+        _returning_form(plans[key], enc, rec)  # GFX9 and GFX10/11 (glc) atomics returning the old value
+    if tables.gfx.startswith("GFX9"):
+        _hex_above_64(probe["target"], tables, plans)
+    _saddr_off_forms(probe["target"], tables, plans, wave64)
+    # LLVM's encoder fills the bits the printer ignores in its own way: keep its word as the encoder's base
+    from ..codec.oracle import assemble
+
+    keys = list(plans)
+    texts = [probe["entries"][k]["text"] for k in keys]
+    failed = []
+    for key, (data, _) in zip(keys, assemble(probe["target"], texts, wave64)):
+        enc = tables.encodings[key.split("|")[1]]
+        if data is not None and len(data) >= enc.width // 8:
+            word = int.from_bytes(data[:enc.width // 8], "little")
+            if word != plans[key]["w"] and word & enc.fixed_mask == enc.fixed_value:
+                plans[key]["e"] = word
+        else:
+            failed.append(key)
+    _encoder_words_of_vgpr_forms(probe["target"], tables, plans, failed, texts=[probe["entries"][k]["text"] for k in failed],
+                                 wave64=wave64)
+    return {"arch": arch_name, "target": probe["target"], "generated_by": "python -m gpuisa.regen.plans", "plans": plans}
+
+
+SREG = re.compile(r"\bs(\d+|\[\d+:\d+\])(?=,|$| )")
+
+
+def _encoder_words_of_vgpr_forms(target: str, tables, plans: dict, keys: list, texts: list, wave64: bool) -> None:
+    """Where LLVM's assembler refuses a plan's base text (an SGPR where only VGPRs are accepted:
+    ``v_accvgpr_write_b32 a0, s0``), the same text with VGPRs: the bits of its word outside the operand
+    fields (op_sel_hi's default, ...) become the encoder's base word."""
+    from ..codec.oracle import assemble
+
+    alt = [SREG.sub(lambda m: "v" + m.group(1), t) for t in texts]
+    for key, text, (data, _) in zip(keys, alt, assemble(target, alt, wave64)):
+        enc = tables.encodings[key.split("|")[1]]
+        if data is None or len(data) < enc.width // 8:
+            continue
+        word = int.from_bytes(data[:enc.width // 8], "little")
+        own = 0
+        for sp in plans[key]["ops"]:
+            for fname in [sp.get("f", "")] + list(sp.get("table", {})):
+                f = enc.field(fname) if fname else None
+                own |= f.mask if f is not None else 0
+        word = (word & ~own) | (plans[key]["w"] & own)
+        if word != plans[key]["w"] and word & enc.fixed_mask == enc.fixed_value and enc.field(enc.op_field) is not None \
+                and enc.field(enc.op_field).extract(word) == enc.field(enc.op_field).extract(plans[key]["w"]):
+            plans[key]["e"] = word
+
+
+SADDR_OFF = (0x7F, 0x7D, 0x7C)  # the "off" (no scalar address) value of SADDR: GFX9, GFX10, GFX11+
+
+
+def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
+    """Global, flat and scratch forms whose SADDR says ``off`` print another operand list (a 64-bit VGPR
+    address, ``off`` in SADDR's place): each is probed as a plan of its own, kept under the base plan's
+    ``alt`` as ``{"SADDR": {value: plan}}`` for the decoder and encoder to switch to."""
+    from ..codec import oracle
+    from .probe import _word_bytes, probe_fields
+
+    by_key = {f"{e.name}|{e.encoding}": e for e in tables.entries}
+    cands = []
+    for key, plan in sorted(plans.items()):
+        f = tables.encodings[key.split("|")[1]].field("SADDR")
+        pos = next((i for i, sp in enumerate(plan["ops"]) if sp.get("f") == "SADDR"), None)
+        if f is None or pos is None or key not in by_key:
+            continue
+        cands += [(key, pos, v, f.insert(plan["w"], v)) for v in SADDR_OFF if v < (1 << f.width)]
+    got = oracle.disassemble(target, [_word_bytes(w, by_key[k].width) for k, _, _, w in cands], wave64)
+    base: dict[str, tuple] = {}
+    for (key, pos, v, w), items in zip(cands, got):
+        text = items[0].text if items and items[0].offset == 0 else None
+        ops = split_operands(text)[0] if text else []
+        # "off" in SADDR's place, or (gfx1250 FLAT) no scalar address operand at all
+        if key not in base and text and text.split()[0] == by_key[key].mnemonic and (
+                ops[pos:pos + 1] == ["off"] or len(ops) < len(plans[key]["ops"])):
+            base[key] = (by_key[key], w, text, items[0].size)
+    for key, rec in probe_fields(target, tables, base, wave64).items():
+        v = tables.encodings[key.split("|")[1]].field("SADDR").extract(rec["word"])
+        alt = build_plan(tables.encodings[key.split("|")[1]], rec)
+        _returning_form(alt, tables.encodings[key.split("|")[1]], rec)
+        alt["ops"] = [{"t": "off"} if sp.get("table", {}).keys() == {"SADDR"} or sp.get("f") == "SADDR" else sp
+                      for sp in alt["ops"]]  # chosen by SADDR's value: a constant token here
+        if alt["ops"] != plans[key]["ops"]:
+            plans[key]["alt"] = {"SADDR": {str(v): alt}}
+
+
+def wave64_overlay(plans32: dict[str, dict], plans64: dict[str, dict]) -> dict[str, dict | None]:
+    """What wave64 changes: plans that differ, and None for forms that exist in wave32 only."""
+    out: dict[str, dict | None] = {k: v for k, v in plans64.items() if plans32.get(k) != v}
+    out.update({k: None for k in plans32 if k not in plans64})
+    return dict(sorted(out.items()))
+
+
+def plain_src0_forms(arch_name: str, encodings, nbytes: int):
+    """(key, encoding, plan word with SRC0 cleared, text) of every plan of ``encodings`` whose word with a
+    VGPR in SRC0 decodes as an ``nbytes``-long instruction of its own: the base forms that the src0-marked
+    variants (SDWA, DPP) extend."""
+    from ..codec.decoder import Decoder
+
+    t = load_arch_tables(arch_name)
+    dec = Decoder(arch_name)
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if key.split("|")[1] not in encodings or enc is None or enc.width != nbytes * 8 or enc.field("SRC0") is None:
+            continue
+        f = enc.field("SRC0")
+        w = plan["w"] & ~f.mask
+        mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(nbytes, "little") + b"\0" * 8, 0)
+        if mine.valid and len(mine.data) == nbytes:
+            yield key, enc, w, mine.text
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    names = argv or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
+    for name in names:
+        doc = build_arch(name)
+        items = dict(sorted(doc["plans"].items()))
+        head = {k: v for k, v in doc.items() if k != "plans"}
+        (DATA_DIR / f"plans_{name}.json").write_text(dumps_one_per_line(head, "plans", items))
+        print(f"{name}: {len(items)} plans", file=sys.stderr)
+        if set(archs.by_name(name).features.waves) == {32, 64}:
+            doc64 = build_arch(name, wave64=True)
+            over = wave64_overlay(items, doc64["plans"])
+            head = {**{k: v for k, v in doc64.items() if k != "plans"}, "wave64": True}
+            (DATA_DIR / f"plans_{name}_wave64.json").write_text(dumps_one_per_line(head, "plans", over))
+            print(f"{name}: {len(over)} plans differ in wave64", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
