@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import html
-import posixpath
 import re
 import shutil
-from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from conftest import ROOT, need
 
-LINK = re.compile(r'(?:href|src)="([^"]*)"')
-LAYOUT = re.compile(r'data-layout="([^"/]+)/([^"]+)"')
-VENDOR_SITES = ("https://gpuopen.com/", "https://llvm.org/docs/AMDGPU/", "https://docs.nvidia.com/cuda/parallel-thread-execution/")
-ID = re.compile(r'\bid="([^"]*)"')
+WORD = re.compile(r"[\w.]+")
+MAIN = re.compile(r'<main id="main">(.*)</main>', re.S)
 
 
 @pytest.fixture(scope="module")
@@ -29,25 +24,81 @@ def exported(store, tmp_path_factory):
     return out, result, Site(store.path).all_paths()
 
 
-def test_every_page_is_written(exported, store):
-    out, result, paths = exported
-    assert result["pages"] == len(paths)
-    # one page per instruction per architecture
-    for a in store.archs():
-        names = set(store.all_names(a["name"]))
-        written = {p.stem for p in (out / "isa" / a["name"]).glob("*.html")}
-        assert names <= written, sorted(names - written)[:5]
+def _native(store) -> list[str]:
+    return [a["name"] for a in store.archs() if a["kind"] == "native"]
+
+
+def test_one_page_per_instruction_with_an_anchor_per_generation(exported, store):
+    """Each AMD instruction is one page (isa/amdgpu/NAME.html) with an anchor for every generation that has it:
+    the server's /isa/ARCH/NAME is NAME.html#ARCH in the export; PTX keeps its pages."""
+    out, result, _ = exported
+    for arch in _native(store):
+        assert not list((out / "isa" / arch).glob("*.html")), arch  # no per-generation copies
+        for name in store.all_names(arch):
+            page = out / "isa" / "amdgpu" / f"{name}.html"
+            assert page.is_file(), (arch, name)
+    for name in store.all_names("ptx"):
+        assert (out / "isa" / "ptx" / f"{name}.html").is_file(), name
+    page = (out / "isa" / "amdgpu" / "v_msad_u8.html").read_text()
+    for arch in _native(store):
+        if "v_msad_u8" in store.all_names(arch):
+            assert f'id="{arch}" href="#{arch}"' in page, arch
     assert (out / "index.html").is_file() and (out / "static" / "style.css").is_file()
     index = (out / "static" / "search-index.js").read_text()
     assert index.startswith("window.GPUISA_INDEX=") and re.search(r'\["v_msad_u8","amdgpu",\[[^\]]*"rdna4"', index)
+    assert '"rdna4":"amdgpu"' in (out / "static" / "site.js").read_text()  # the static search links to anchors
+
+
+def _words(page: str) -> set[str]:
+    text = html.unescape(re.sub(r"<[^>]+>", " ", MAIN.search(page).group(1)))
+    return {w.lower().rstrip(".") for w in WORD.findall(text)}
+
+
+def test_merged_page_keeps_every_fact_of_each_generation(exported, store):
+    """Every word of each generation's own page (as the server draws it, main part) is on the merged page, and
+    each generation's opcode of each encoding (from the store) is in the group of that generation."""
+    from gpuisa import archs
+    from gpuisa.web.site import Site
+
+    out, _, _ = exported
+    site = Site(store.path)
+    for name in ("v_msad_u8", "v_add_f32", "s_mov_b32", "v_cndmask_b32", "global_load_b32"):
+        merged = (out / "isa" / "amdgpu" / f"{name}.html").read_text(encoding="utf-8")
+        have = _words(merged)
+        for arch in _native(store):
+            if name not in store.all_names(arch):
+                continue
+            # the generations table's "this page" tag is the one thing a merged page leaves out
+            missing = _words(site.render(f"isa/{arch}/{name}", static=True)) - have - {"this", "page"}
+            assert not missing, (name, arch, sorted(missing)[:10])
+            title = archs.by_name(arch).title
+            for r in store.list_arch(arch):
+                if r["name"] != name:
+                    continue
+                section = re.search(r'<section[^>]*\bid="enc-%s"[^>]*>(.*?)</section>' % re.escape(r["encoding"]), merged, re.S)
+                assert section, (name, arch, r["encoding"])
+                groups = section.group(1).split('<div class="gg">')
+                mine = [g for g in groups[1:] if title in re.search(r'<p class="gens">([^<]*)</p>', g).group(1).split(" · ")]
+                part = groups[0] + "".join(mine)  # the shared part and the groups that name this generation
+                assert f"Opcode</th><td>{r['opcode']} " in part, (name, arch, r["encoding"], r["opcode"])
+
+
+def test_export_size_and_file_count(exported):
+    """Issue 17: the export fits in 80 MB (bytes of every file) with shared assets and no per-generation copies."""
+    out, _, _ = exported
+    files = [p for p in out.rglob("*") if p.is_file()]
+    size = sum(p.stat().st_size for p in files)
+    assert size < 80_000_000, size
+    assert len(files) < 10_000, len(files)
 
 
 def test_shared_assets_not_copied_into_every_page(exported, store):
     """Diagrams, architecture titles and the search index live once under static/, not in each page."""
     out, _, _ = exported
-    page = (out / "isa" / "rdna4" / "v_msad_u8.html").read_text()
-    assert "<svg" not in page and "data-archs" not in page and 'data-layout="rdna4/VOP3"' in page
-    layouts = (out / "static" / "layouts-rdna4.js").read_text()
+    page = (out / "isa" / "amdgpu" / "v_msad_u8.html").read_text()
+    assert "<svg" not in page and "data-archs=\"{" not in page and 'data-layout="rdna1/VOP3"' in page
+    assert page.count("<header") == 1 and page.count('id="generations"') == 1
+    layouts = (out / "static" / "layouts-rdna1.js").read_text()
     assert '"VOP3":' in layouts and "@B@" in layouts
     for a in store.archs():
         if store.encoding_names(a["name"]):
@@ -58,38 +109,31 @@ def test_shared_assets_not_copied_into_every_page(exported, store):
 
 
 def test_every_internal_link_resolves(exported):
+    from gpuisa.web.linkcheck import check_links
+
     out, _, _ = exported
-    files = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    checked, broken = check_links(out)
+    assert checked > 200_000
+    assert not broken, broken[:10]
+
+
+def test_every_server_instruction_url_has_its_place(exported, store):
+    """/isa/ARCH/NAME of the server, for every instruction, is a file and an anchor of the export."""
+    from gpuisa.web.export_merge import relink
+    from gpuisa.web.linkcheck import ID
+
+    out, _, _ = exported
+    merged = {a: "amdgpu" for a in _native(store)}
     ids: dict[str, set[str]] = {}
-    broken, checked, layouts = [], 0, {}
-    for rel in sorted(f for f in files if f.endswith(".html")):
-        here = posixpath.dirname(rel)
-        text = (out / rel).read_text(encoding="utf-8")
-        for arch, enc in set(LAYOUT.findall(text)):  # diagrams drawn from static/layouts-ARCH.js
-            if arch not in layouts:
-                js = out / "static" / f"layouts-{arch}.js"
-                layouts[arch] = js.read_text() if js.is_file() else ""
-            if f'"{enc}":' not in layouts[arch]:
-                broken.append((rel, f"{arch}/{enc}", "layout missing from static/layouts-{arch}.js"))
-        for raw in set(LINK.findall(text)):
-            url = html.unescape(raw)
-            parts = urlsplit(url)
-            if url.startswith(VENDOR_SITES):  # the vendors' documents: addresses only
-                continue
-            if parts.scheme or url.startswith("/"):
-                broken.append((rel, url, "absolute link: breaks file:// and sub-folder hosting"))
-                continue
-            target = posixpath.normpath(posixpath.join(here, unquote(parts.path))) if parts.path else rel
-            checked += 1
-            if target not in files:
-                broken.append((rel, url, "missing"))
-            elif parts.fragment and target.endswith(".html"):
+    for a in store.archs():
+        for name in store.all_names(a["name"]):
+            link = relink(f'<a href="isa/{a["name"]}/{name}.html">', "index.html", "index.html", merged)
+            target, _, frag = link.split('"')[1].partition("#")
+            assert (out / target).is_file(), (a["name"], name, target)
+            if frag:
                 if target not in ids:
                     ids[target] = set(ID.findall((out / target).read_text(encoding="utf-8")))
-                if parts.fragment not in ids[target]:
-                    broken.append((rel, url, "missing anchor"))
-    assert checked > 50_000
-    assert not broken, broken[:10]
+                assert frag in ids[target], (a["name"], name, link)
 
 
 def test_export_cli_refuses_a_folder_with_other_files(tmp_path, cli_env):
@@ -119,14 +163,17 @@ def test_static_search_and_links_from_file_url(exported, store):
         hit = page.locator("#suggest a.hit", has_text="v_msad_u8").first
         hit.wait_for(timeout=15_000)
         hit.click()
-        page.wait_for_url("**/isa/*/v_msad_u8.html")  # the newest generation that has it
+        page.wait_for_url("**/isa/amdgpu/v_msad_u8.html#*")  # one page, at the newest generation that has it
         page.locator('#gentable a[data-arch="rdna4"]').click()
-        page.wait_for_url("**/isa/rdna4/v_msad_u8.html")
-        op = page.locator('#enc-VOP3 g.field[data-field="OP"] text.bits')
-        op.wait_for(timeout=15_000)  # drawn from the shared layouts-rdna4.js
-        assert page.locator('#enc-VOP3 g.field').count() == 11 and op.text_content() == format(569, "010b")
+        page.wait_for_url("**/isa/amdgpu/v_msad_u8.html#rdna4")
+        rdna4 = page.locator("#enc-VOP3 .gg", has_text="RDNA4")
+        op = rdna4.locator('g.field[data-field="OP"] text.bits')
+        op.wait_for(timeout=15_000)  # drawn from the shared layouts-rdna1.js (the same layout)
+        assert rdna4.locator("g.field").count() == 11 and op.text_content() == format(569, "010b")
+        rdna2 = page.locator("#enc-VOP3 .gg", has_text="RDNA2")
+        assert rdna2.locator('g.field[data-field="OP"] text.bits').text_content() == format(369, "010b")
         page.locator('#gentable a[data-arch="rdna2"]').click()
-        page.wait_for_url("**/isa/rdna2/v_msad_u8.html")
+        page.wait_for_url("**/isa/amdgpu/v_msad_u8.html#rdna2")
         page.screenshot(path=str(shots / "08-static-export-rdna2.png"))
         # the exported search page answers as the server's /search: arch filter, formats, PTX spellings, typos
         from starlette.testclient import TestClient
@@ -146,6 +193,6 @@ def test_static_search_and_links_from_file_url(exported, store):
         page.locator("#results table.results").wait_for(timeout=15_000)
         page.screenshot(path=str(shots / "09-static-search-fma-cdna3.png"))
         page.set_viewport_size({"width": 390, "height": 844})
-        page.goto((out / "isa" / "rdna4" / "v_msad_u8.html").as_uri())
+        page.goto((out / "isa" / "amdgpu" / "v_msad_u8.html").as_uri() + "#rdna4")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
         browser.close()

@@ -16,7 +16,9 @@
     return e;
   }
   function instUrl(arch, name) {
-    return staticMode ? root + "isa/" + arch + "/" + name + ".html" : root + "isa/" + arch + "/" + name;
+    if (!staticMode) return root + "isa/" + arch + "/" + name;
+    var merged = (window.GPUISA_MERGED || {})[arch];  // the export: one page per instruction, an anchor per generation
+    return merged ? root + "isa/" + merged + "/" + name + ".html#" + arch : root + "isa/" + arch + "/" + name + ".html";
   }
 
   // ---- theme -------------------------------------------------------------------------------------------
