@@ -22,8 +22,6 @@ SUBPROCESS_ALLOWED = {"gpuisa.ptx.ptxas"}
 # (importer, oracle module) pairs a user asks for by name, imported inside that command only
 ON_REQUEST = {("gpuisa.cli", "gpuisa.data.amd.generate"),  # gpuisa build --from-sources: regenerates the facts
               ("gpuisa.factscli", "gpuisa.regen.timing")}  # gpuisa timing --llvm-mca: llvm-mca-22 on the listing
-# runtime modules whose probe functions still wait to move into gpuisa.regen (their file is being edited)
-NOT_MOVED_YET = {"gpuisa.codec.gfx9"}
 
 
 def _is_oracle(name: str) -> bool:
@@ -67,8 +65,6 @@ def _imports(name: str, path: Path) -> list[str]:
 def test_runtime_modules_import_no_oracle_statically():
     bad = []
     for name, path in _runtime_modules().items():
-        if name in NOT_MOVED_YET:
-            continue
         for mod in _imports(name, path):
             asked = any(who == name and (mod == m or mod.startswith(m + ".")) for who, m in ON_REQUEST)
             if _is_oracle(mod) and not asked:

@@ -105,7 +105,7 @@ def build_arch(arch_name: str) -> dict:
         out["dpp8"] = _probe_dpp8(arch_name)
         out["dpp16"] = _probe_dpp16(arch_name, out["dpp8"])
     if archs.by_name(arch_name).gfx.split(".")[0] == "GFX9":
-        from ..codec.gfx9 import probe_named
+        from .gfx9 import probe_named
 
         out.update(probe_named(arch_name))  # DPP16 forms and register-class tables (``gfx9.py``)
     if archs.by_name(arch_name).gfx.split(".")[0] in ("GFX9", "GFX10"):

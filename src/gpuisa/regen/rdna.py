@@ -141,7 +141,7 @@ def probe_named(arch_name: str, done: dict) -> dict:
         if fmt is not None:
             out["format"] = fmt
     if archs.by_name(arch_name).gfx.split(".")[0] == "GFX10":
-        from ..codec.gfx9 import probe_lds_forms
+        from .gfx9 import probe_lds_forms
 
         out["lds_forms"] = probe_lds_forms(arch_name)  # GFX10 loads into LDS leave the data register out too
     from .image import probe_image_forms
