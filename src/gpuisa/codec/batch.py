@@ -240,7 +240,7 @@ def _sizes(ab: ArchBatch, dws):
     size = rows[0].take(e)
     end = size[-3:]  # the scalar path wants 8 bytes in view, 96-bit words all 12
     end[np.arange(n4 - len(end), n4) + np.maximum(end, 2) > n4] = 0
-    if ab.dec.vopd is not None and rows[-1]:  # 96-bit words go through the generic path, which tries VOPD first
+    if rows[-1] and ab.dec.vopd is not None:  # 96-bit words go through the generic path, which tries VOPD first
         vm, vv = ab.dec.vopd
         at = np.flatnonzero(size == 3)
         size[at[((dws[at] & np.uint32(vm)) == np.uint32(vv)) & ~ab.vopd_rows[e[at]]]] = 0

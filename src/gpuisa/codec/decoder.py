@@ -12,6 +12,7 @@ what it hands out and the helpers it shares with the encoder are in ``decoded.py
 
 from __future__ import annotations
 
+import functools
 import gc
 
 from .. import archs
@@ -35,24 +36,54 @@ from .tables import ArchTables, Entry, load_arch_tables
 
 
 class Decoder:
+    """The scalar decoder of one architecture.  Its plans and named tables (JSON, ~25-35 ms to parse) are read
+    on first use: a bulk decode whose every instruction the batch decoder's precomputed tables cover
+    (``batch_data.py``) needs neither."""
+
     def __init__(self, arch: str, wave64: bool = False):
         self.arch = archs.resolve_arch(arch).name
         self.tables: ArchTables = load_arch_tables(self.arch)
-        self.plans = load_plans(self.arch, wave64)
+        self.wave64 = wave64
         self.gfx = self.tables.gfx.split(".")[0]
         self.features = archs.by_name(self.arch).features
-        self.named = load_named(self.arch)
-        self._literal_types = {k: v for k, v in self.named.get("literal_types", {}).items() if v in opd.LITERAL_TYPES}
         self.fast = FastPath(self)
-        self.dpp8 = bool(self.named.get("dpp8"))
-        self.vop3dpp = bool(self.named.get("vop3dpp", {}).get("dpp16"))
-        self.sdwa = bool(self.named.get("sdwa", {}).get("mn"))
-        self.dpp_gfx9 = bool(self.named.get("dpp_gfx9", {}).get("mn"))
+
+    @functools.cached_property
+    def plans(self) -> dict:
+        return load_plans(self.arch, self.wave64)
+
+    @functools.cached_property
+    def named(self) -> dict:
+        return load_named(self.arch)
+
+    @functools.cached_property
+    def _literal_types(self) -> dict:
+        return {k: v for k, v in self.named.get("literal_types", {}).items() if v in opd.LITERAL_TYPES}
+
+    @functools.cached_property
+    def dpp8(self) -> bool:
+        return bool(self.named.get("dpp8"))
+
+    @functools.cached_property
+    def vop3dpp(self) -> bool:
+        return bool(self.named.get("vop3dpp", {}).get("dpp16"))
+
+    @functools.cached_property
+    def sdwa(self) -> bool:
+        return bool(self.named.get("sdwa", {}).get("mn"))
+
+    @functools.cached_property
+    def dpp_gfx9(self) -> bool:
+        return bool(self.named.get("dpp_gfx9", {}).get("mn"))
+
+    @functools.cached_property
+    def vopd(self) -> tuple[int, int] | None:
+        """(mask, value) of dual-issue (VOPD) words, or None: VOPD exists in wave32 only (in wave64 its words
+        decode as nothing, as LLVM's do)."""
         vopd = self.tables.encodings.get("VOPD")
-        # dual issue (VOPD) exists in wave32 only: in wave64 its words decode as nothing, as LLVM's do
-        self.vopd = (vopd.fixed_mask, vopd.fixed_value) if vopd is not None and "vopd" in self.named and not wave64 \
-            else None
-        self.wave64 = wave64
+        if vopd is None or self.wave64 or "vopd" not in self.named:
+            return None
+        return vopd.fixed_mask, vopd.fixed_value
 
     # -- one instruction -------------------------------------------------
     def decode_at(self, buf: bytes, off: int) -> Decoded:
