@@ -197,3 +197,54 @@ def test_vop1_literals_on_gfx90a_and_later_like_llvm(llvm_mc):
                  + rng.getrandbits(32).to_bytes(4, "little") for _ in range(200)]
         n, bad = _disagreements(arch, words)
         assert len(bad) <= 0.02 * n, (arch, bad[:5])
+
+
+@pytest.mark.parametrize("arch", ["cdna2", "cdna3", "cdna4"])
+def test_gfx90a_alignment_notes_like_llvm(llvm_mc, arch):
+    # the index-and-offset pair of a buffer access (idxen offen) starting on an odd VGPR prints
+    # VReg_64_Align2's note; a DS instruction with two AGPR data operands prints no notes at all
+    def both(w):
+        return w | 3 << 12  # IDXEN, OFFEN
+    words = _entry_words(arch, "MUBUF", "buffer_load", 150, 11, both)
+    words += _entry_words(arch, "DS", "ds_cmpst_rtn_b64", 60, 12, lambda w: w | 1 << 25)  # ACC
+    words += _entry_words(arch, "DS", "ds_wrxchg2", 60, 13, lambda w: w | 1 << 25)
+    n, bad = _disagreements(arch, words)
+    assert len(bad) <= 0.02 * n, bad[:5]
+
+
+def test_gfx950_buffer_soffset_literal_like_llvm(llvm_mc):
+    # gfx950 reads SOFFSET 255 of MUBUF/MTBUF as a literal dword (gfx90a/gfx942 crash on such words)
+    t = load_arch_tables("cdna4")
+    words = []
+    for name in ("buffer_store_format_x", "buffer_load_dword", "tbuffer_store_format_x", "tbuffer_load_format_xy"):
+        e = next(e for e in t.entries if e.name == name)
+        f = t.encodings[e.encoding].field("SOFFSET")
+        words.append((e.identifier | f.place(255) | 1 << 40).to_bytes(8, "little") + bytes.fromhex("78563412"))
+    n, bad = _disagreements("cdna4", words)
+    assert n >= 3 and not bad, bad
+
+
+ASM_REJECTS = {  # lines llvm-mc-22 rejects (alignment, AGPR/VGPR mixing, lds_direct, FLAT offsets) or takes
+    "cdna2": ["ds_write2_b64 v1, a[3:4], a[5:6]", "ds_read_b64 v[1:2], v0", "v_add_f64 v[1:2], v[2:3], v[4:5]",
+              "buffer_load_dword v1, v[3:4], s[0:3], 0 idxen offen", "global_atomic_swap_x2 v[1:2], v[2:3], v[4:5], off glc",
+              "flat_atomic_add v2, v[2:3], a2 glc", "ds_gws_init a1 offset:65535 gds", "v_add_f32 v5, v1, lds_direct",
+              "v_mov_b32_sdwa v1, src_lds_direct dst_sel:DWORD", "flat_load_dword v1, v[2:3] offset:4096",
+              "flat_load_dword v1, v[2:3] offset:4095", "global_load_dword v2, v[2:3], off noglc",
+              "ds_read_b64 v[2:3], v0", "buffer_load_dword v1, v[2:3], s[0:3], 0 idxen offen"],
+    "cdna1": ["v_accvgpr_write a2, shared_base", "v_accvgpr_write a2, -2", "ds_read_b64 v[1:2], v0"],
+    "cdna4": ["v_permlane16_swap_b32 v1, v2 bound_ctrl:0", "ds_read_b64_tr_b4 v[1:2], v0", "ds_read_b96_tr_b6 v[1:3], v0"],
+}
+
+
+@pytest.mark.parametrize("arch", sorted(ASM_REJECTS))
+def test_assembler_rules_like_llvm(llvm_mc, arch):
+    from gpuisa.codec.encoder import EncodeError, get_encoder
+
+    enc = get_encoder(arch)
+    ref = oracle.assemble(archs.by_name(arch).llvm_target, ASM_REJECTS[arch])
+    for line, (want, _) in zip(ASM_REJECTS[arch], ref):
+        try:
+            got = enc.encode_line(line).data
+        except EncodeError:
+            got = None
+        assert got == want, (line, got, want)

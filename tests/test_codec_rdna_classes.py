@@ -191,3 +191,12 @@ def test_gfx1250_sendmsg_rtn_names_and_f64_literals(llvm_mc):
     words = [bytes.fromhex("fe080804" + lit) for lit in ("0000000000c05e40", "000000000000f03f", "0100000000c05e40")]
     pct, bad = _agreement("cdna5", words)
     assert not bad, bad
+
+
+def test_gfx1250_returned_tuples_and_64_bit_constants(llvm_mc):
+    # a returning 64-bit atomic with an odd VDST prints its Align2 note; v_fmaak_f64's constant with a zero low
+    # dword prints its high dword; a 64-bit literal beside a 32-bit constant (v_fmamk_f32) is no instruction;
+    # SOP2 64-bit operands read the 64-bit literal
+    words = [bytes.fromhex(h) for h in ("4e6590ee7dbeb0ae", "bdde10ec33d81d60", "fefcfd490000000000c05e40",
+                                         "fe04fc490000000000c05e40", "febece5932783105", "fe32828b060080bf070080bf",
+                                         "04fe82a978563412efcdab10")]

@@ -198,7 +198,7 @@ class _Operands:
             hexa = spec["hex"] or (v > 64 and self.dec._hex_above_64(self.entry, len(self.texts)))
             return fmt_imm(v, f.width, hexa, spec["signed"])
         if kind == "lit" and self.dec.features.literal64 and self.tsize == 64:  # gfx1250: a 64-bit constant
-            return f"0x{self.literal64():x}"
+            return opd.k_literal64_token(self.literal64())
         if kind == "lit":
             return f"0x{self.literal():x}"
         if "alt" in spec:
@@ -206,7 +206,10 @@ class _Operands:
             va = "VADDR" if "VADDR" in fields else "ADDR"  # GFX11 scratch names its address field ADDR
             if not on:
                 return "off"
-            return opd.reg_text("v", fields[va], len(on)) if va in fields and fields[va] + len(on) <= 256 else None
+            if va not in fields or fields[va] + len(on) > 256:
+                return None
+            pair_note = gfx9.address_pair_note(self.dec, self.entry, fields) if len(on) == 2 else ""
+            return opd.reg_text("v", fields[va], len(on)) + pair_note
         if "table" in spec:
             return special.operand(self.dec, self.entry, spec, fields)
         return "vcc" if self.dec.wave64 and spec["t"] == "vcc_lo" else spec["t"]
@@ -232,7 +235,9 @@ class _Operands:
         cnt = spec["n"]
         osize = 64 if cnt == 2 and self.tsize != 16 else (16 if self.tsize == 16 else 32)
         if v == opd.LITERAL64 and dec.features.literal64 and entry.width == 32 and spec.get("s", 1) == 1:
-            # gfx1250: the 64-bit literal after a 32-bit instruction
+            # gfx1250: the 64-bit literal after a 32-bit instruction (not beside a 32-bit constant K: llvm-mc-22)
+            if self.tsize != 64 and any(sp.get("k") == "lit" for sp in self.op_specs):
+                raise _Bad(f"{entry.name}: a 64-bit literal beside a 32-bit constant is not valid")
             t = opd.literal64_token(self.literal64(), osize == 64 and self.is_float, osize)
         elif v == opd.LITERAL and spec.get("s", 1) == 1:
             if spec["f"] in dec.named.get("no_literal", {}).get(f"{entry.name}|{entry.encoding}", ()):
@@ -242,8 +247,9 @@ class _Operands:
         else:
             t = self.source_register(spec, kind, v, cnt, osize)
         tab = dec._src_table(entry, len(self.texts), is_acc(spec, fields))
-        if tab is not None:  # a source of a restricted register class: LLVM's token per value
-            tv = tab[v]
+        if tab is not None and not (v == opd.LITERAL and gfx9.buffer_literal_soffset(dec, entry, spec)) \
+                and not (v == opd.LITERAL64 and dec.features.literal64 and entry.width == 32):
+            tv = tab[v]  # a source of a restricted register class: LLVM's token per value
             t = None if tv is None or (t is None and "{}" in tv) else tv.replace("{}", t or "")
         return t
 
@@ -273,6 +279,8 @@ class _Operands:
             # GFX9's VGPR tuples past v255, v[254:257]; AGPR ones it rejects)
         if v >= 128 and "note" in spec:
             return t + spec["note"]
+        if acc and gfx9.ds_agprs_unnoted(dec, self.entry, fields, self.op_specs):
+            return t  # gfx90a+: a DS instruction's two AGPR data operands (and its result) print without notes
         if v & 1 and "anote" in spec and dec.gfx == "GFX9" and returning(self.plan, fields):
             # the data of a returning atomic (gfx90a+, llvm-mc-22): an AGPR tuple prints without a note,
             # a VGPR one with VReg_64_Align2 where the non-returning form says AV_64_Align2
@@ -312,7 +320,8 @@ def _returned_first(dec, entry: Entry, plan: dict, fields: dict, texts: list[str
     if v + ret["n"] > 256:
         raise _Bad(f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})")
     note = ""
-    if v & 1 and ret["n"] > 1 and not acc and dec.gfx == "GFX9" and any("anote" in sp for sp in op_specs):
+    if v & 1 and ret["n"] > 1 and not acc and (dec.gfx == "GFX9" or dec.features.literal64) \
+            and any("anote" in sp for sp in op_specs):  # (gfx90a+, gfx1250)
         note = f"/*Invalid register, operand has 'VReg_{32 * ret['n']}_Align2' register class*/"  # (llvm-mc-22)
     texts[0] = opd.reg_text("a" if acc else ret["c"], v, ret["n"]) + note + ", " + texts[0]
     return True

@@ -9,7 +9,7 @@ counts that depend on them.  The inverse of ``decode_render.py``.
 from __future__ import annotations
 
 from . import operands as opd
-from . import rdna, special
+from . import asm_rules, rdna, special
 from .decoded import operand_type, split_immediate_fields
 from .encoded import (
     FLOAT,
@@ -350,6 +350,9 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
     """``e`` assembled with ``plan`` from the operand and modifier words (EncodeError where they do not fit)."""
     form = _Form(coder, e, plan)
     specs, values = form.specs, form.values
+    mods = asm_rules.plain_modifiers(plan, mods)  # noglc, bound_ctrl:0 (llvm-mc-22's spellings)
+    asm_rules.check_operands(coder, e, plan, ops, mods)  # alignment, AGPR/VGPR mixing, lds_direct
+    asm_rules.flat_offset_error(coder, e, mods)
     ops = form.returned(ops)
     if not specs and ops:  # no operands: the words after the mnemonic are modifiers (buffer_wbl2 sc0)
         ops, mods = [], [o.strip() for o in ops] + list(mods)

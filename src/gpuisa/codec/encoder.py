@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from .. import archs
-from . import dpp16, sdwa, simm16, special, vop3dpp
+from . import asm_rules, dpp16, sdwa, simm16, special, vop3dpp
 from . import operands as opd
 from .encode_plan import encode_form
 from .encoded import MEMORY_ENCODINGS, Encoded, EncodeError, float_bits  # noqa: F401
@@ -65,6 +65,7 @@ class Encoder:
         mnemonic = text.split()[0].lower()
         if self.wave64 and 64 not in self.features.waves:
             raise EncodeError(f"{self.arch} runs wave32 only; drop --wave64")
+        asm_rules.check_text(self, text)  # (``asm_rules.py``: gfx90a+ lds_direct)
         alias = self.named.get("aliases", {}).get(mnemonic)
         if alias is not None and not self.candidates(mnemonic):  # a name LLVM's assembler also accepts
             text, mnemonic = alias + text[len(mnemonic):], alias
@@ -78,6 +79,8 @@ class Encoder:
                 return got
         if mnemonic.endswith("_dpp") and "dpp8:[" in text and self.named.get("dpp8"):
             return self._encode_dpp8(text, mnemonic)
+        if self.tables.gfx == "GFX9" and not mnemonic.endswith(("_dpp", "_sdwa")) and _DPP_CTRL.search(text):
+            text, mnemonic = mnemonic + "_dpp" + text[len(mnemonic):], mnemonic + "_dpp"  # (LLVM infers DPP)
         if mnemonic.endswith("_dpp"):
             got = dpp16.encode_dpp16(self, text, mnemonic)  # 32-bit DPP16 forms (``dpp16.py``)
             if got is not None:
@@ -235,7 +238,8 @@ class Encoder:
         rej = self.named.get("src_rejects", {}).get(f"{e.name}|{e.encoding}", {}).get(str(k))
         if not rej or agpr:
             return
-        kind = "l" if v in (opd.LITERAL, opd.LITERAL64) else "v" if v >= 256 else "i" if 128 <= v <= 248 else "s"
+        kind = "l" if v in (opd.LITERAL, opd.LITERAL64) else "v" if v >= 256 else \
+            "i" if 128 <= v <= 208 or 240 <= v <= 248 else "s"  # (src_shared_base and its kin are no constants)
         if kind in rej:
             what = {"s": "SGPR", "v": "VGPR", "i": "inline constant", "l": "literal"}[kind]
             raise EncodeError(f"operand {k + 1} {tok!r}: {e.mnemonic} takes no {what} there")
@@ -252,7 +256,7 @@ class Encoder:
         if size != 64:
             return (opd.LITERAL, n & 0xFFFFFFFF) if tok.startswith("lit64(") else None
         fits = 0 <= n < (1 << 32) if is_float else 0 <= n < (1 << 31)
-        if wrapped or (not fits and -(1 << 63) <= n < (1 << 64) and not (not is_float and -16 <= n <= 64)):
+        if wrapped or (not fits and -(1 << 63) <= n < (1 << 64) and not -16 <= n <= 64):  # (-16..-1: inline, f64 too)
             return opd.LITERAL64, n & ((1 << 64) - 1)
         return None
 
@@ -284,6 +288,7 @@ class Encoder:
 _ENCODERS: dict[tuple[str, bool], Encoder] = {}
 
 
+_DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bcast|newbcast|share|xmask)|wave_(?:shl|shr|rol|ror)|row_mask|bank_mask)\b")
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
 def get_encoder(arch: str, wave64: bool = False) -> Encoder:

@@ -1,0 +1,110 @@
+"""Assembler rules of llvm-mc-22 that no single operand's plan carries: register alignment, AGPR/VGPR
+mixing, operands a target lacks, and the spellings it accepts for a modifier.
+
+Each rule was checked against llvm-mc-22 (the differential tests of ``tests/test_codec_cdna_forms.py``
+and ``tests/test_codec_rdna_classes.py`` hold examples):
+
+* gfx90a and later GFX9, and gfx1250: a register tuple of an even-aligned class (the plans mark them with
+  the ``anote`` llvm-mc prints on such a word) must start on an even register, the returned value of an
+  atomic and the index-and-offset address pair of a buffer access included; ``ds_gws_*`` data too
+  ("vgpr must be even aligned");
+* one ACC bit selects AGPRs for all data operands of a memory instruction: a mix of AGPRs and VGPRs is
+  rejected;
+* gfx90a and later have no ``lds_direct`` source (``check_text``: SDWA and DPP forms too);
+* GFX9 FLAT (flat_*, not global/scratch) takes a 12-bit unsigned offset although the field has 13 bits;
+* ``noX`` for a one-bit modifier X of the instruction means X off (``nosc0``, ``noglc``, ``nogds``);
+  ``bound_ctrl:0`` sets the bit as ``bound_ctrl:1`` does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import operands as opd
+from .encoded import EncodeError
+
+_BARE = re.compile(r"^[-|]*(?:neg\(|abs\()?([^|()]+?)\)?[|]*$")
+
+
+def _reg(tok: str):
+    m = _BARE.match(tok.strip().split("/*")[0])
+    return opd.parse_reg(m.group(1).strip()) if m else None
+
+
+def _aligned(coder) -> bool:
+    f = coder.features
+    return (coder.tables.gfx == "GFX9" and f.accvgpr_memory) or f.literal64
+
+
+def _check_tuple(tok: str, spec: dict, what: str) -> None:
+    r = _reg(tok)
+    if r is not None and r[0] in ("v", "a") and r[2] >= 2 and r[1] & 1 and "anote" in spec:
+        raise EncodeError(f"{what} {tok!r}: this register tuple must start on an even register")
+
+
+def check_operands(coder, e, plan: dict, ops: list[str], mods: list[str]) -> None:
+    """Raise EncodeError where llvm-mc-22's assembler rejects these operand registers (see the module)."""
+    specs = plan["ops"]
+    ret = plan.get("ret")
+    returned = ret is not None and len(ops) == len(specs) + 1
+    pairs = list(zip(ops[1:] if returned else ops, specs, strict=False))
+    gfx9_aligned = coder.tables.gfx == "GFX9" and coder.features.accvgpr_memory
+    if _aligned(coder):
+        if returned and ret.get("n", 1) > 1 and any("anote" in s for s in specs):
+            _check_tuple(ops[0], {"anote": True}, "the returned value")
+        for k, (tok, spec) in enumerate(pairs):
+            _check_tuple(tok, spec, f"operand {k + 1}")
+            if "alt" in spec and gfx9_aligned and "idxen" in mods and "offen" in mods:
+                r = _reg(tok)
+                if r is not None and r[1] & 1:
+                    raise EncodeError(f"operand {k + 1} {tok!r}: the index and offset pair must start on an even register")
+    if gfx9_aligned and e.name.startswith("ds_gws_") and pairs:
+        r = _reg(pairs[0][0])
+        if r is not None and r[1] & 1:
+            raise EncodeError(f"operand 1 {pairs[0][0]!r}: vgpr must be even aligned")
+    classes = {r[0] for tok, spec in pairs if "acc" in spec and (r := _reg(tok)) is not None}
+    if returned and "acc" in ret and (r := _reg(ops[0])) is not None:
+        classes.add(r[0])
+    if {"a", "v"} <= classes and e.encoding in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "DS", "MIMG"):
+        raise EncodeError("AGPR and VGPR data mixed: one ACC bit selects the register file for all of them")
+
+
+_LDS_DIRECT = re.compile(r"(?<![\w])(?:src_)?lds_direct(?![\w])")
+
+
+def check_text(coder, text: str) -> None:
+    """Rules on the whole line, whatever form encodes it (SDWA and DPP included): gfx90a+ lds_direct."""
+    if coder.tables.gfx == "GFX9" and coder.features.accvgpr_memory and _LDS_DIRECT.search(text):
+        raise EncodeError(f"lds_direct is not supported on {coder.arch}")
+
+
+def flat_offset_error(coder, e, mods: list[str]) -> None:
+    """GFX9 FLAT: llvm-mc-22 takes offsets 0..4095 only (the decoder reads all 13 bits)."""
+    if coder.tables.gfx == "GFX9" and e.encoding == "FLAT":
+        for m in mods:
+            if m.startswith("offset:"):
+                try:
+                    n = int(m.split(":", 1)[1], 0)
+                except ValueError:
+                    return
+                if not 0 <= n < 4096:
+                    raise EncodeError("expected a 12-bit unsigned offset")
+
+
+def plain_modifiers(plan: dict, mods: list[str]) -> list[str]:
+    """``mods`` with ``noX`` (X a one-bit modifier word of the plan) dropped and ``bound_ctrl:0`` spelled as
+    the ``bound_ctrl:1`` the plan knows."""
+    words: set[str] = set(plan.get("mods0", []))
+    for m in plan.get("mods", {}).values():
+        for add, *_ in m.get("v", {}).values():
+            words.update(add)
+        for add in m.get("table", {}).values():
+            words.update(add or [])
+    out = []
+    for m in mods:
+        if m.startswith("no") and m[2:] in words and ":" not in m:
+            continue
+        if m == "bound_ctrl:0" and "bound_ctrl:1" in words:
+            m = "bound_ctrl:1"
+        out.append(m)
+    return out
