@@ -14,18 +14,24 @@ def _figures(checked) -> str:
     return text + (f" ({where})" if where else "")
 
 
-def _title(arch: str) -> str:
+def _known(arch: str) -> bool:
+    """An architecture archs.py lists (an ISA registered with architectures of its own has others)."""
     try:
-        return archs.by_name(arch).title
+        archs.by_name(arch)
     except KeyError:
-        return arch
+        return False
+    return True
+
+
+def _title(arch: str) -> str:
+    return archs.by_name(arch).title if _known(arch) else arch
 
 
 def _link_arch(page: dict, have: list[str]) -> str | None:
     """The other page's architecture: this page's where the relation holds there, else the newest."""
     if page.get("arch") in have:
         return page["arch"]
-    known = [a for a in have if a in archs.arch_names() or a == archs.PTX_ARCH.name]
+    known = [a for a in have if _known(a)]
     return archs.newest_first(known)[0] if known else (have[0] if have else None)
 
 
