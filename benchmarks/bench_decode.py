@@ -63,7 +63,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from gpuisa import archs  # noqa: E402
 from gpuisa.codec import oracle  # noqa: E402
 from gpuisa.codec.decoder import Decoder, get_decoder  # noqa: E402
-from gpuisa.codec.examples import variant_words  # noqa: E402
+from gpuisa.regen.examples import variant_words  # noqa: E402
 from gpuisa.codec.plans import load_plans  # noqa: E402
 from gpuisa.codec.tables import load_arch_tables  # noqa: E402
 from gpuisa.sources.llvm import LLVM_MAJOR, find_llvm_mc  # noqa: E402
