@@ -280,21 +280,16 @@ def test_fidelity_and_pages_name_the_donor():
     assert fidelity.page_fidelity("cdna3", "v_fma_f32") == fidelity.fidelity("cdna3", "v_fma_f32")
     assert "inferred from RDNA4" in fidelity.page_fidelity("cdna5", "v_add_f32")[1]
     assert fidelity.fidelity("rdna3.5", "v_msad_u8")[1].startswith("executes")  # native: no mark
-    from gpuisa.semantics.pages import extend, generation_notes
+    from gpuisa.semantics.pages import amd_semantics, generation_notes
 
-    page = {"vendor": "AMD", "arch": "cdna5", "name": "v_add_f32"}
-    extend(page)
-    sem = page["semantics"]
+    sem = amd_semantics("cdna5", "v_add_f32")
     assert sem["inferred_from"] == "rdna4" and sem["pseudocode"] and "inferred from RDNA4" in sem["source"]
     assert any("wave32 only" in n for n in sem["notes"])
     assert any("VCC_LO" in n for n in generation_notes("rdna1", "v_add_co_ci_u32"))
     assert any("zero times" in n for n in generation_notes("cdna1", "v_mad_legacy_f32"))
-    page = {"vendor": "AMD", "arch": "cdna1", "name": "v_exp_legacy_f32"}
-    extend(page)
-    assert page["semantics"]["fidelity"] == "unsupported" and "CDNA4" in page["semantics"]["reason"]
-    page = {"vendor": "AMD", "arch": "cdna1", "name": "v_mad_legacy_f32"}  # the project's own formulation
-    extend(page)
-    sem = page["semantics"]
+    sem = amd_semantics("cdna1", "v_exp_legacy_f32")
+    assert sem["fidelity"] == "unsupported" and "CDNA4" in sem["reason"]
+    sem = amd_semantics("cdna1", "v_mad_legacy_f32")  # the project's own formulation
     assert sem["fidelity"] == "untested" and sem["inferred_from"] is None and len(sem["notes"]) == 3
 
 

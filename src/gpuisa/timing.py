@@ -68,15 +68,6 @@ def page_timing(arch: str, name: str, encodings: list[str]) -> dict | None:
     return out
 
 
-def extend(page: dict) -> None:
-    """Adds ``timing`` to a native AMD page dict (``{"isa", "isa_kind", "arch", "name", "encodings"}``)."""
-    if page.get("isa") != "amdgpu" or page.get("isa_kind") != "native":
-        return
-    t = page_timing(page["arch"], page["name"], [e["name"] for e in page.get("encodings", [])])
-    if t is not None:
-        page["timing"] = t
-
-
 def latency_of(arch: str, name: str, encoding: str | None = None) -> tuple[int | None, float | None]:
     """(latency, reciprocal throughput) of an instruction (its given encoding, else its first one with timing)."""
     doc = load(arch)

@@ -85,12 +85,3 @@ def ptx_semantics(name: str, category: str) -> dict | None:
         return {"source": SOURCE, "fidelity": "unsupported", "pseudocode": None, "description": None,
                 "reason": "no executable semantics for this instruction yet"}
     return None
-
-
-def extend(page: dict) -> None:
-    """Adds ``semantics`` to a PTX page dict (``{"isa", "name", "category"}``)."""
-    if page.get("isa") != "ptx":
-        return
-    sem = ptx_semantics(page.get("name", ""), page.get("category", ""))
-    if sem is not None:
-        page["semantics"] = sem

@@ -3,8 +3,8 @@
 ``evaluate(arch, name, lanes=..., **operands)`` runs one instruction (see :mod:`.wave`);
 ``run(arch, program, state)`` runs a sequence on one wave (:mod:`.program`, :mod:`.machine`),
 ``evaluate_encoded`` one assembled or decoded instruction with its modifiers (:mod:`.encoded`);
-``coverage`` reports which instructions execute; ``pages.extend`` adds the Semantics
-section to reference pages.  The pseudocode text itself is loaded at run time from an
+``coverage`` reports which instructions execute; ``pages.amd_semantics`` is the Semantics
+section of reference pages.  The pseudocode text itself is loaded at run time from an
 installed source (:mod:`.sources`), never stored in this repository.
 """
 

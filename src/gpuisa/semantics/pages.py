@@ -81,15 +81,6 @@ def amd_semantics(arch: str, name: str) -> dict | None:
             "generations": others, **extra}
 
 
-def extend(page: dict) -> None:
-    """Adds ``semantics`` to an AMD page dict (``{"vendor", "arch", "name"}`` at least)."""
-    if page.get("vendor") != "AMD":
-        return
-    sem = amd_semantics(page["arch"], page["name"])
-    if sem is not None:
-        page["semantics"] = sem
-
-
 def _other_generations(arch: str, found: dict, entry) -> dict:
     from .diffs import text_diff
 
