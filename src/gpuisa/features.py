@@ -1,7 +1,7 @@
 """Optional feature packages (codec, semantics, PTX, web, ...): import one if it is present.
 
 Each issue's package plugs into the shared mechanisms (CLI commands, store loaders,
-page extenders, page sections) by module name; a build without one of them simply lacks
+the page builders' sections, the renderers' section modules) by module name; a build without one of them simply lacks
 that feature.
 """
 
