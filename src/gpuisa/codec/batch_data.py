@@ -18,8 +18,10 @@ templates' keys and the class table as numpy columns (``pack``: dtype and base64
 is a few array copies rather than Python loops (the entries' numpy rows are loaded as they are; their
 Python rows are made when first needed).
 
-Staleness: the file carries a fingerprint of all the scalar decoder depends on (the codec's modules,
-the architecture's plan/named/layout data, the instruction tables from the store).  ``seed`` uses the
+Staleness: the file carries a fingerprint of all the scalar decoder depends on (what the code of the codec
+modules it imports does, read as syntax without docstrings and comments: ``code_digest``; the architecture's
+plan/named/layout data; the instruction tables from the store), so that editing a comment rewrites no
+table.  A fresh process checks it by the files' sizes and times (``_remembered``).  ``seed`` uses the
 file only when the fingerprint matches; otherwise the batch decoder derives everything at run time, as
 without the file (slower first decode, same output).  ``tests/test_codec_batch.py`` fails while a file
 is stale, and checks sampled stored templates against fresh scalar renders.
@@ -27,6 +29,7 @@ is stale, and checks sampled stored templates against fresh scalar renders.
 
 from __future__ import annotations
 
+import ast
 import binascii
 import hashlib
 import json
@@ -40,10 +43,12 @@ from . import batch_arch
 HERE = Path(__file__).parent
 DATA_DIR = HERE / "data"
 REGEN = ".venv/bin/python -m gpuisa.regen.batch"
-# the modules whose code may decide the scalar decoder's texts or the batch tables' derivation: every codec
-# module but these (the stream loop, the command line, pages, LLVM runners), and the model
-_NOT_SOURCES = {"batch.py", "batch_text.py", "batch_render.py", "cli.py", "pages.py", "differential.py", "oracle.py", "probe.py", "elf.py",
-                "listing.py", "listing_json.py", "fields.py", "asmfile.py"}
+# The code the tables depend on: the codec modules that the scalar decoder, the batch tables' derivation and
+# their loading import (``_ROOTS``, followed through every import, function bodies included), read as syntax
+# (``_normalised``: docstrings, comments and layout do not count), and the registry and model they read.
+_ROOTS = ("decoder", "batch_arch", "batch_data")
+_CONSUMERS = {"batch", "batch_text", "batch_render"}  # the bulk loop and its text forms use the tables: not followed
+_SHARED = ("archs.py", "model.py")
 _REMEMBERED = 16  # fingerprints remembered (per set of files: an architecture in one checkout)
 STORED_TEXTS = 1024  # operand texts stored per table: values below this (wider fields fill the rest at run time)
 
@@ -65,11 +70,68 @@ def _arch_files(arch: str) -> list[Path]:
     return out
 
 
+def _imported(tree: ast.AST) -> set[str]:
+    """The codec modules a module imports anywhere (``from . import x``, ``from .x import y``, absolute forms)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            out.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("gpuisa.codec"):
+            parts = (node.module or "").split(".")
+            out.update([parts[2]] if len(parts) > 2 else [a.name for a in node.names])
+        elif isinstance(node, ast.Import):
+            out.update(a.name.split(".")[2] for a in node.names if a.name.startswith("gpuisa.codec."))
+    return out
+
+
+class _NoDocstrings(ast.NodeTransformer):
+    def visit_Expr(self, node: ast.Expr):
+        """A string standing alone (a docstring) says nothing the code does: dropped."""
+        return None if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) else node
+
+
+def _normalised(tree: ast.AST) -> str:
+    """The module's syntax tree without its docstrings, as text (comments and layout are not in the tree)."""
+    return ast.dump(_NoDocstrings().visit(tree))
+
+
+def _code(codec_dir: Path) -> dict[Path, ast.AST]:
+    """The parsed codec modules ``_ROOTS`` reach through their imports, and the shared modules."""
+    trees: dict[Path, ast.AST] = {}
+    todo = list(_ROOTS)
+    while todo:
+        name = todo.pop()
+        path = codec_dir / f"{name}.py"
+        if name in _CONSUMERS or path in trees or not path.is_file():
+            continue
+        trees[path] = ast.parse(path.read_text())
+        todo += sorted(_imported(trees[path]))
+    for name in _SHARED:
+        trees[codec_dir.parent / name] = ast.parse((codec_dir.parent / name).read_text())
+    return dict(sorted(trees.items()))
+
+
+def code_digest(codec_dir: Path = HERE) -> str:
+    """A digest of what the code the tables depend on does (``_code``): a comment or docstring edited, a line
+    wrapped, a module the decoder does not import changed, and the digest stays."""
+    h = hashlib.sha256()
+    for path, tree in _code(codec_dir).items():
+        h.update(path.name.encode() + b"\0" + _normalised(tree).encode() + b"\0")
+    return h.hexdigest()
+
+
 def _source_files(arch: str) -> list[Path]:
+    """The files the tables depend on: the code (``_code``) and the architecture's data files."""
+    return list(_code(HERE)) + _arch_files(arch)
+
+
+def _stamped_files(arch: str) -> list[Path]:
+    """What the remembered fingerprint is checked against (``_remembered``): every codec module and shared
+    module (a stat each, no parsing), the architecture's data files."""
     import os
 
-    names = sorted(n for n in os.listdir(HERE) if n.endswith(".py") and n not in _NOT_SOURCES)
-    return [HERE / n for n in names] + [HERE.parent / "archs.py", HERE.parent / "model.py"] + _arch_files(arch)
+    names = sorted(n for n in os.listdir(HERE) if n.endswith(".py"))
+    return [HERE / n for n in names] + [HERE.parent / n for n in _SHARED] + _arch_files(arch)
 
 
 def _files_digest(files: list[Path]) -> str:
@@ -113,21 +175,22 @@ def _remembered(files: list[Path], compute) -> str:
 
 
 def fingerprint(dec, cached: bool = False) -> str:
-    """A digest of all the scalar decoder's output depends on: the codec's modules and the architecture's
-    data files, and its instruction tables from the store; with ``cached``, remembered by the stamps of
-    those files and of the store (``_remembered``)."""
-    files = _source_files(dec.arch)
+    """A digest of all the scalar decoder's output depends on: what the code it runs does (``code_digest``),
+    the architecture's data files, and its instruction tables from the store; with ``cached``, remembered by
+    the stamps of the codec's files and of the store (``_remembered``), so a fresh process parses nothing."""
     t = dec.tables
+    data = _arch_files(dec.arch)
 
     def compute() -> str:
-        h = hashlib.sha256(_files_digest(files).encode())
+        h = hashlib.sha256(code_digest().encode())
+        h.update(_files_digest(data).encode())
         h.update("\n".join([f"{e.name} {e.encoding} {e.opcode} {e.mnemonic} {e.width}" for e in t.entries]).encode())
         h.update(repr([(n, e.width, e.op_field, [(f.name, f.ranges, f.value) for f in e.fields])
                        for n, e in sorted(t.encodings.items())]).encode())
         return h.hexdigest()
 
     if cached and t.store_path:
-        return _remembered(files + [Path(t.store_path)], compute)
+        return _remembered(_stamped_files(dec.arch) + [Path(t.store_path)], compute)
     return compute()
 
 
