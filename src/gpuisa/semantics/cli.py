@@ -168,8 +168,6 @@ def coverage_ptx(args) -> int:
         from ..ptx import semantics as ptx_semantics
     except ImportError:
         raise UserError("PTX semantics are not available in this installation") from None
-    if not hasattr(ptx_semantics, "coverage"):
-        raise UserError("PTX semantics coverage is not available yet (gpuisa.ptx.semantics.coverage is missing)")
     res = ptx_semantics.coverage()
     if args.json:
         print(json.dumps(res, indent=2))
@@ -209,7 +207,7 @@ def coverage_amd(args) -> int:
                               "failed": [{"name": f["name"], "reason": f["reason"]} for f in v["failed"]]}
                           for a, v in cov.items()}, indent=2))
         return 0
-    for a, v in cov.items():
+    for v in cov.values():
         print(f"{v['title']}: {v['executable']}/{v['total']} VALU+SALU instructions execute ({v['percent']}%)")
         if v["inferred_from"]:
             print("  inferred from " + ", ".join(f"{archs.by_name(d).title} ({n})" for d, n in v["inferred_from"].items())

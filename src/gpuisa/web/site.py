@@ -115,7 +115,7 @@ def _opcode_placeholder(svg: str, op_field: str) -> str:
 
 
 def _bits_text(f: dict) -> str:
-    return ", ".join(f"{h}:{l}" if h != l else str(h) for h, l in (f.get("ranges") or [[f["hi"], f["lo"]]]))
+    return ", ".join(f"{hi}:{lo}" if hi != lo else str(hi) for hi, lo in (f.get("ranges") or [[f["hi"], f["lo"]]]))
 
 
 def value_html(v) -> Markup:
