@@ -201,7 +201,7 @@ class Pages:
         return cached.response(request, max_age=60)
 
     async def playground_page(self, request: Request):
-        ctx = {"title": "Playground", "native": self.site.native_archs(), "pg": await anyio.to_thread.run_sync(
+        ctx: dict = {"title": "Playground", "native": self.site.native_archs(), "pg": await anyio.to_thread.run_sync(
             _playground_form, request.query_params), "features": playground.available()}
         body = await anyio.to_thread.run_sync(self.site.render_template, "playground.html", ctx, "playground")
         return HTMLResponse(body, status_code=ctx["pg"].get("status", 200))
