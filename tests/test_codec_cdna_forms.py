@@ -208,6 +208,7 @@ def test_gfx90a_alignment_notes_like_llvm(llvm_mc, arch):
     words = _entry_words(arch, "MUBUF", "buffer_load", 150, 11, both)
     words += _entry_words(arch, "DS", "ds_cmpst_rtn_b64", 60, 12, lambda w: w | 1 << 25)  # ACC
     words += _entry_words(arch, "DS", "ds_wrxchg2", 60, 13, lambda w: w | 1 << 25)
+    words += _entry_words(arch, "MTBUF", "tbuffer_load", 80, 14, both)  # (typed: no note)
     n, bad = _disagreements(arch, words)
     assert len(bad) <= 0.02 * n, bad[:5]
 

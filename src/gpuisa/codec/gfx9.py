@@ -135,9 +135,9 @@ VREG64_NOTE = "/*Invalid register, operand has 'VReg_64_Align2' register class*/
 
 
 def address_pair_note(dec, entry, fields: dict[str, int]) -> str:
-    """A buffer access's index-and-offset VGPR pair (idxen and offen) that starts on an odd register:
-    gfx90a and later print VReg_64_Align2's note after it (gfx908 has no such class)."""
-    if dec.gfx == "GFX9" and dec.features.accvgpr_memory and entry.encoding in ("MUBUF", "MTBUF") \
+    """An untyped buffer access's index-and-offset VGPR pair (idxen and offen) that starts on an odd register:
+    gfx90a and later print VReg_64_Align2's note after it (gfx908 has no such class; MTBUF words no note)."""
+    if dec.gfx == "GFX9" and dec.features.accvgpr_memory and entry.encoding == "MUBUF" \
             and fields.get("VADDR", 0) & 1:
         return VREG64_NOTE
     return ""
