@@ -423,10 +423,13 @@ def _is_current(db: Path, paths: list[Path]) -> bool:
         return False
 
 
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26  # SQLite's primary result codes (sqlite3 names them from Python 3.11)
+
+
 def _corrupt(exc: sqlite3.DatabaseError) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
+    code = getattr(exc, "sqlite_errorcode", None)  # (Python 3.11+)
     if code is not None:
-        return code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+        return code & 0xFF in (SQLITE_CORRUPT, SQLITE_NOTADB)
     return "malformed" in str(exc) or "not a database" in str(exc)
 
 
