@@ -96,9 +96,9 @@ def test_shared_assets_not_copied_into_every_page(exported, store):
     """Diagrams, architecture titles and the search index live once under static/, not in each page."""
     out, _, _ = exported
     page = (out / "isa" / "amdgpu" / "v_msad_u8.html").read_text()
-    assert "<svg" not in page and "data-archs=\"{" not in page and 'data-layout="rdna1/VOP3"' in page
+    assert "<svg" not in page and "data-archs=\"{" not in page and 'data-layout="cdna5/VOP3"' in page
     assert page.count("<header") == 1 and page.count('id="generations"') == 1
-    layouts = (out / "static" / "layouts-rdna1.js").read_text()
+    layouts = (out / "static" / "layouts-cdna5.js").read_text()
     assert '"VOP3":' in layouts and "@B@" in layouts
     for a in store.archs():
         if store.encoding_names(a["name"]):
@@ -168,7 +168,7 @@ def test_static_search_and_links_from_file_url(exported, store):
         page.wait_for_url("**/isa/amdgpu/v_msad_u8.html#rdna4")
         rdna4 = page.locator("#enc-VOP3 .gg", has_text="RDNA4")
         op = rdna4.locator('g.field[data-field="OP"] text.bits')
-        op.wait_for(timeout=15_000)  # drawn from the shared layouts-rdna1.js (the same layout)
+        op.wait_for(timeout=15_000)  # drawn from the shared layouts-cdna5.js (the group's first)
         assert rdna4.locator("g.field").count() == 11 and op.text_content() == format(569, "010b")
         rdna2 = page.locator("#enc-VOP3 .gg", has_text="RDNA2")
         assert rdna2.locator('g.field[data-field="OP"] text.bits').text_content() == format(369, "010b")

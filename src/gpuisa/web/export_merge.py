@@ -17,7 +17,7 @@ import re
 
 from .. import archs
 
-_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)\b[^>]*?(/?)>|<!--.*?-->", re.S)
+_TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^>]*>")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _LAYOUT = re.compile(r'data-layout="([^"/]+)/([^"]+)"')
 _ID = re.compile(r'\sid="([^"]*)"')
@@ -31,44 +31,49 @@ def relink(html: str, rendered_at: str, written_at: str, merged: dict[str, str])
     the instruction pages of ``merged`` archs ({arch: isa}) sent to the merged page's anchor
     (isa/rdna4/NAME.html -> isa/amdgpu/NAME.html#rdna4)."""
     here, there = posixpath.dirname(rendered_at), posixpath.dirname(written_at)
+    table = tuple(sorted(merged.items()))
+    return _HREF.sub(lambda m: f'{m.group(1)}="{_relinked(m.group(2), m.group(3) or "", here, there, written_at, table)}"',
+                     html)
 
-    def fix(m):
-        raw, frag = m.group(2), m.group(3) or ""
-        target = posixpath.normpath(posixpath.join(here, raw))
-        parts = target.split("/")
-        if len(parts) == 3 and parts[0] == "isa" and parts[1] in merged:
-            target, frag = f"isa/{merged[parts[1]]}/{parts[2]}", frag or "#" + parts[1]
-        elif here == there:
-            return m.group(0)
-        return f'{m.group(1)}="{posixpath.relpath(target, there or ".")}{frag}"'
 
-    return _HREF.sub(fix, html)
+@functools.lru_cache(maxsize=65536)
+def _relinked(raw: str, frag: str, here: str, there: str, written_at: str, merged: tuple) -> str:
+    target = posixpath.normpath(posixpath.join(here, raw))
+    parts = target.split("/")
+    isa = dict(merged).get(parts[1]) if len(parts) == 3 and parts[0] == "isa" else None
+    if isa:
+        target, frag = f"isa/{isa}/{parts[2]}", frag or "#" + parts[1]
+    elif here == there:
+        return raw + frag
+    if target == written_at and frag:  # the page itself: the anchor alone
+        return frag
+    return posixpath.relpath(target, there or ".") + frag
 
 
 def children(fragment: str) -> list[str]:
-    """The top-level nodes of an HTML fragment (elements whole; text runs between them, blanks dropped)."""
+    """The top-level nodes of an HTML fragment (elements whole; text runs between them, blanks dropped).
+    Reads the markup our templates write: lower-case tag names, no comments, no '>' inside attributes."""
     out: list[str] = []
     depth, start, pos = 0, 0, 0
     for m in _TAG.finditer(fragment):
-        closing, tag = m.group(1), (m.group(2) or "").lower()
-        if not tag:  # a comment
+        closing, tag = m.group(1), m.group(2)
+        if closing:
+            depth -= 1
+            if depth == 0:
+                out.append(fragment[start:m.end()])
+                pos = m.end()
             continue
-        void = tag in _VOID or m.group(3) == "/"
-        if depth == 0 and not closing:
-            text = fragment[pos:m.start()]
-            if text.strip():
-                out.append(text)
+        void = tag in _VOID or m.group(0).endswith("/>")
+        if depth == 0:
+            if m.start() > pos and fragment[pos:m.start()].strip():
+                out.append(fragment[pos:m.start()])
             start = m.start()
             if void:
                 out.append(m.group(0))
                 pos = m.end()
                 continue
-        if void:
-            continue
-        depth += -1 if closing else 1
-        if depth == 0:
-            out.append(fragment[start:m.end()])
-            pos = m.end()
+        if not void:
+            depth += 1
     if fragment[pos:].strip():
         out.append(fragment[pos:])
     return out
@@ -111,21 +116,28 @@ def items(body: list[str]) -> list[tuple[tuple, str, str]]:
     return [tuple(x) for x in out]
 
 
+_SECTION = re.compile(r'<section\b[^>]*\bid="([^"]*)".*?</section>', re.S)  # sections never nest
+
+
 def split_page(html: str) -> tuple[str, list[str], list[tuple[str, str]], str]:
     """(head through <main>, nodes before the first section, [(id, section)], </main> onwards)."""
     i = html.index('<main id="main">') + len('<main id="main">')
     j = html.rindex("</main>")
-    pre: list[str] = []
     sections: list[tuple[str, str]] = []
-    for el in children(html[i:j]):
-        m = re.match(r'<section\b[^>]*\bid="([^"]*)"', el)
-        if m:
-            sections.append((m.group(1), el))
-        elif not sections:
-            pre.append(el)
-        else:
-            sections.append(("", el))
-    return html[:i], pre, sections, html[j:]
+    pos = i
+    first = None
+    for m in _SECTION.finditer(html, i, j):
+        if first is None:
+            first = m.start()
+        elif html[pos:m.start()].strip():
+            sections.append(("", html[pos:m.start()]))
+        sections.append((m.group(1), m.group(0)))
+        pos = m.end()
+    if first is None:
+        return html[:i], children(html[i:j]), [], html[j:]
+    if html[pos:j].strip():
+        sections.append(("", html[pos:j]))
+    return html[:i], children(html[i:first]), sections, html[j:]
 
 
 def _h2_split(h2: str) -> tuple[str, str]:
@@ -259,7 +271,9 @@ def _next(arch: str) -> str | None:
 
 ONCE = ("generations", "")  # parts taken from the newest generation's page alone
 # An architecture's own title, LLVM target, and name in a command line, in a part being compared.
-_T, _G, _N = "\ue000", "\ue001", "\ue002"
+# A diagram layout named by the first generation with the same layout.
+_T, _G, _N, _L = "\ue000", "\ue001", "\ue002", "\ue003"
+_CANON = re.compile('data-layout="' + _L + '[^/"]*/')
 
 
 @functools.lru_cache(maxsize=None)
@@ -271,7 +285,7 @@ def _own(arch: str) -> tuple[re.Pattern, str, str | None]:
 def _normalise(html: str, arch: str, canon: dict[tuple[str, str], str]) -> str:
     """A part made comparable between generations: links into this generation's folder as @A@, its title and
     LLVM target as placeholders, diagram layouts named by the first generation with the same layout."""
-    html = _LAYOUT.sub(lambda m: f'data-layout="{canon.get((m.group(1), m.group(2)), m.group(1))}/{m.group(2)}"', html)
+    html = _LAYOUT.sub(lambda m: f'data-layout="{_L}{canon.get((m.group(1), m.group(2)), m.group(1))}/{m.group(2)}"', html)
     pattern, _, target = _own(arch)
     html = pattern.sub(_T, html.replace(f"../{arch}/", "../@A@/").replace(f"../{arch}.html", "../@A@.html"))
     html = html.replace(f"--arch {arch} ", f"--arch {_N} ")
@@ -283,6 +297,8 @@ def _denorm(html: str, members: list[str]) -> str:
     html = html.replace("../@A@/", f"../{members[0]}/").replace("../@A@.html", f"../{members[0]}.html")
     if _N in html:
         html = html.replace(_N, members[0])
+    if _L in html:  # the same layout as the first generation that has it: drawn with the first member's title
+        html = _CANON.sub(f'data-layout="{members[0]}/', html)
     if _T in html or _G in html:
         ordered = archs.generation_order(members)
         html = html.replace(_T, "/".join(_own(a)[1] for a in ordered))
