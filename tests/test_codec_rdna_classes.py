@@ -200,3 +200,11 @@ def test_gfx1250_returned_tuples_and_64_bit_constants(llvm_mc):
     words = [bytes.fromhex(h) for h in ("4e6590ee7dbeb0ae", "bdde10ec33d81d60", "fefcfd490000000000c05e40",
                                          "fe04fc490000000000c05e40", "febece5932783105", "fe32828b060080bf070080bf",
                                          "04fe82a978563412efcdab10")]
+
+
+def test_bvh_nsa_with_a16(llvm_mc):
+    # image_bvh*_intersect_ray with A16 takes fewer addresses: two NSA dwords (rejected without A16) are valid
+    words = [bytes.fromhex(h) for h in ("059f98f10a2003400b0c0d0e0f101100", "059f9cf10a2003400b0c0d0e0f101112",
+                                         "059f98f10a2003000b0c0d0e0f101112")]
+    pct, bad = _agreement("rdna2", words)
+    assert not bad, bad

@@ -144,3 +144,10 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
     else:
         op_specs[ka] = {**op_specs[ka], "n": na}
     return None, op_specs, nsa_text, addr, size
+
+
+def nsa_by_a16(entry) -> bool:
+    """image_bvh*_intersect_ray: how many address registers (so NSA dwords) it takes depends on A16, which the
+    plan's probe held at 0; NSA values rejected there are valid with A16 (llvm-mc-22, gfx1030), so the image
+    register counts (``operand_counts``) judge NSA instead of the plan's rejected values."""
+    return entry.name.startswith("image_bvh")
