@@ -258,7 +258,7 @@ def no_features(monkeypatch):
             return types.SimpleNamespace()
         return real_import(name, *a, **kw)
 
-    monkeypatch.setattr(playground.importlib, "import_module", fake_import)
+    monkeypatch.setattr(importlib, "import_module", fake_import)  # (what features.optional_module calls)
     assert playground.available() == {"decode": False, "encode": False, "evaluate": False}
 
 
