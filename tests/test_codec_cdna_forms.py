@@ -234,6 +234,8 @@ ASM_REJECTS = {  # lines llvm-mc-22 rejects (alignment, AGPR/VGPR mixing, lds_di
               "ds_read_b64 v[2:3], v0", "buffer_load_dword v1, v[2:3], s[0:3], 0 idxen offen"],
     "cdna1": ["v_accvgpr_write a2, shared_base", "v_accvgpr_write a2, -2", "ds_read_b64 v[1:2], v0"],
     "cdna4": ["v_permlane16_swap_b32 v1, v2 bound_ctrl:0", "ds_read_b64_tr_b4 v[1:2], v0", "ds_read_b96_tr_b6 v[1:3], v0"],
+    "rdna2": ["scratch_load_dword off, off offset:512 lds", "global_load_ushort v[4:5], off lds",
+              "scratch_load_dword v1, off offset:512"],  # (GFX10 loads into LDS: no data register)
 }
 
 

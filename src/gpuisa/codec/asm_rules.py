@@ -12,7 +12,8 @@ and ``tests/test_codec_rdna_classes.py`` hold examples):
   rejected;
 * gfx90a and later have no ``lds_direct`` source (``check_text``: SDWA and DPP forms too);
 * GFX9 FLAT (flat_*, not global/scratch) takes a 12-bit unsigned offset although the field has 13 bits;
-* ``noX`` for a one-bit modifier X of the instruction means X off (``nosc0``, ``noglc``, ``nogds``);
+* ``noX`` for a one-bit modifier X of the instruction means X off (``nosc0``, ``noglc``, ``nogds``); a GFX10
+  FLAT load into LDS is written without its data register;
   ``bound_ctrl:0`` sets the bit as ``bound_ctrl:1`` does.
 """
 
@@ -108,3 +109,13 @@ def plain_modifiers(plan: dict, mods: list[str]) -> list[str]:
             m = "bound_ctrl:1"
         out.append(m)
     return out
+
+
+def lds_form_ops(coder, e, plan: dict, ops: list[str], mods: list[str]) -> list[str]:
+    """A GFX10 FLAT/GLOBAL/SCRATCH load into LDS (``lds``) is written without its data register, whose field
+    stays 0 (llvm-mc-22, gfx1030: ``scratch_load_dword off, off offset:1024 lds``)."""
+    specs = plan["ops"]
+    if "lds" in mods and coder.tables.gfx == "GFX10" and e.encoding in ("FLAT", "GLOBAL", "SCRATCH") \
+            and len(ops) == len(specs) - 1 and specs and specs[0].get("k") == "vreg" and specs[0].get("n", 1) == 1:
+        return ["v0"] + list(ops)
+    return ops

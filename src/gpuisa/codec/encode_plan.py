@@ -353,6 +353,7 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
     mods = asm_rules.plain_modifiers(plan, mods)  # noglc, bound_ctrl:0 (llvm-mc-22's spellings)
     asm_rules.check_operands(coder, e, plan, ops, mods)  # alignment, AGPR/VGPR mixing, lds_direct
     asm_rules.flat_offset_error(coder, e, mods)
+    ops = asm_rules.lds_form_ops(coder, e, plan, ops, mods)
     ops = form.returned(ops)
     if not specs and ops:  # no operands: the words after the mnemonic are modifiers (buffer_wbl2 sc0)
         ops, mods = [], [o.strip() for o in ops] + list(mods)
