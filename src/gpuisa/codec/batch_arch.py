@@ -136,16 +136,7 @@ class ArchBatch(Classes):
         # fields with reserved values stay in the template key: the scalar renderer alone decides on them
         reserved = set(plan.get("bad", {}))
         uses, tied = plan_field_uses(plan)
-        busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | {"FORMAT", "DFMT", "NFMT"} | tied
-        busy |= set(plan.get("alt", {}))  # a field whose value selects another operand list (SADDR off) keys it
-        for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
-            busy.update(c["deps"])
-            sp = plan["ops"][c["op"]]
-            if sp.get("k") != "vreg" or "note" in sp:
-                busy.add(sp.get("f"))
-        if not self.cut_reserved:
-            busy |= reserved
-        busy |= {sp.get("f") for sp in plan["ops"] if sp.get("f") in reserved and (sp.get("k") != "vreg" or "note" in sp)}
+        busy = self._busy_fields(entry, plan, reserved, tied)
         must_zero = dec.named.get("must_zero", {}).get(entry.encoding, 0)
         slots = []
         rest = (1 << width) - 1
@@ -184,22 +175,42 @@ class ArchBatch(Classes):
             rest &= ~fmask
         vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
         if vl is not None and width == entry.width and all(sl[0] != vl["op"] for sl in slots):
-            # GFX12 image address lists (where the plan does not cut the operand): each field learned (``batch_learned.py``)
-            learned = []
-            for i in range(5):
-                fld = enc.field(f"VADDR{i}")
-                if fld is None or len(fld.ranges) != 1 or fld.ranges[0][0] - fld.ranges[0][1] != 7:
-                    continue
-                lo = fld.ranges[0][1]
-                if not (0xFF << lo) & must_zero:
-                    learned.append((vl["op"], lo, 8, True, "learned",
-                                    self._segment(("any", 8), 256, None, (None, np.ones(256, bool)), info=["any", 8])))
-            if learned and len(slots) + len(learned) <= MAXC:
-                slots = sorted(slots + learned, key=lambda sl: sl[0])  # (stable) the placeholders' order
-                for sl in learned:
-                    rest &= ~(0xFF << sl[1])
+            slots, rest = self._vaddr_list_slots(enc, vl, must_zero, slots, rest)
         wmask = (1 << min(width, 64)) - 1
         return (width // 32, wmask, 0xFFFFFFFF if width == 96 else 0, rest & ((1 << 64) - 1), rest >> 64, slots)
+
+    def _busy_fields(self, entry, plan: dict, reserved: set, tied: set) -> set:
+        """Fields that stay in the template key: modifiers, templates, fields selecting an operand list or
+        a register count, tied fields, and fields with reserved values (unless cut, ``cut_reserved``)."""
+        busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | {"FORMAT", "DFMT", "NFMT"} | tied
+        busy |= set(plan.get("alt", {}))  # a field whose value selects another operand list (SADDR off) keys it
+        for c in self.dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
+            busy.update(c["deps"])
+            sp = plan["ops"][c["op"]]
+            if sp.get("k") != "vreg" or "note" in sp:
+                busy.add(sp.get("f"))
+        if not self.cut_reserved:
+            busy |= reserved
+        busy |= {sp.get("f") for sp in plan["ops"] if sp.get("f") in reserved and (sp.get("k") != "vreg" or "note" in sp)}
+        return busy
+
+    def _vaddr_list_slots(self, enc, vl: dict, must_zero: int, slots: list, rest: int) -> tuple[list, int]:
+        """GFX12 image address lists (where the plan does not cut the operand): each VADDRi field a learned
+        slot (``batch_learned.py``); (slots, rest mask) with them added where they fit."""
+        learned = []
+        for i in range(5):
+            fld = enc.field(f"VADDR{i}")
+            if fld is None or len(fld.ranges) != 1 or fld.ranges[0][0] - fld.ranges[0][1] != 7:
+                continue
+            lo = fld.ranges[0][1]
+            if not (0xFF << lo) & must_zero:
+                learned.append((vl["op"], lo, 8, True, "learned",
+                                self._segment(("any", 8), 256, None, (None, np.ones(256, bool)), info=["any", 8])))
+        if learned and len(slots) + len(learned) <= MAXC:
+            slots = sorted(slots + learned, key=lambda sl: sl[0])  # (stable) the placeholders' order
+            for sl in learned:
+                rest &= ~(0xFF << sl[1])
+        return slots, rest
 
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
         from .decoder import operand_type

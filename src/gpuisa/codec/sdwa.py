@@ -23,6 +23,29 @@ FLAG_BITS = (13, 14, 15, 19, 20, 21, 22, 23, 27, 28, 29, 30, 31)
 FIELDS = {"dst_sel": (8, 7), "dst_unused": (11, 3), "src0_sel": (16, 7), "src1_sel": (24, 7)}
 
 
+def _selectors_accepted(sels: dict, vals: dict[str, int], vopc: bool) -> bool:
+    """Every selector value of the SDWA dword is one LLVM accepts for the instruction (learned ``sels``)."""
+    for name, v in vals.items():
+        if vopc and name in ("dst_sel", "dst_unused"):
+            continue
+        if name == "dst_unused" and v == 3:
+            v = 0  # the reserved value: accepted where UNUSED_PAD is
+        if v == 7 or not sels[name] >> v & 1:  # LLVM 22 crashes on a selector of 7
+            return False
+    return True
+
+
+def _source_modifiers(t: str, d: int, base: int) -> str:
+    """A source's text with the SDWA dword's abs, neg and sext bits (from bit ``base``) applied."""
+    if d >> (base + 2) & 1:
+        t = f"|{t}|"
+    if d >> (base + 1) & 1:
+        t = f"neg({t})" if _INT_TEXT.match(t) or t.startswith("-") else "-" + t
+    if d >> base & 1:
+        t = f"sext({t})"
+    return t
+
+
 def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     """(text, size) of a 32-bit VOP1/VOP2/VOPC word whose src0 is 0xF9 (an SDWA dword follows)."""
     from . import operands as opd
@@ -41,15 +64,9 @@ def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
         flags &= ~((1 << 13) | (1 << 14) | (1 << 15))
     if flags & ~table["bits"][key]:
         return None, 4
-    sels = table["sels"][key]
     vals = {name: (d >> lo) & n for name, (lo, n) in FIELDS.items()}
-    for name, v in vals.items():
-        if vopc and name in ("dst_sel", "dst_unused"):
-            continue
-        if name == "dst_unused" and v == 3:
-            v = 0  # the reserved value: accepted where UNUSED_PAD is
-        if v == 7 or not sels[name] >> v & 1:  # LLVM 22 crashes on a selector of 7
-            return None, 4
+    if not _selectors_accepted(table["sels"][key], vals, vopc):
+        return None, 4
     got = _dpp_parts(dec, entry, word, d & 0xFF)
     if got is None:
         return None, 4
@@ -69,16 +86,8 @@ def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
             return None, 4
         texts[i1] = t
     for k, base in ((i0, 19), (i1, 27)):
-        if k is None:
-            continue
-        t = texts[k]
-        if d >> (base + 2) & 1:
-            t = f"|{t}|"
-        if d >> (base + 1) & 1:
-            t = f"neg({t})" if _INT_TEXT.match(t) or t.startswith("-") else "-" + t
-        if d >> base & 1:
-            t = f"sext({t})"
-        texts[k] = t
+        if k is not None:
+            texts[k] = _source_modifiers(texts[k], d, base)
     if vopc:
         if d >> 15 & 1:
             if dec.gfx.startswith("GFX10") and mn.startswith("v_cmpx"):
@@ -149,20 +158,10 @@ def _strip_source(tok: str) -> tuple[str, int]:
     return tok, bits
 
 
-def encode_sdwa(encoder, text: str, mnemonic: str):
-    """Bytes of ``X_sdwa ...``: the e32 form with src0 = 0xF9, then the SDWA dword built from the modifiers
-    (selectors default to DWORD, dst_unused to UNUSED_PRESERVE, as LLVM's assembler does); the result must
-    decode to a learned SDWA form or it is refused."""
-    from . import operands as opd
-    from .decoder import get_decoder
-    from .encoder import Encoded, EncodeError
-    from .syntax import split_operands
+def _sdwa_modifiers(text: str, mods: list[str]) -> tuple[int, dict[str, int]]:
+    """The SDWA dword's clamp/omod bits and the selector values the modifiers name (LLVM's defaults else)."""
+    from .encoder import EncodeError
 
-    table = encoder.named.get("sdwa", {})
-    keys = [k for k, mn in table.get("mn", {}).items() if mn == mnemonic]
-    if not keys:
-        raise EncodeError(f"{text!r}: {mnemonic} has no SDWA form on {encoder.arch}")
-    ops, mods = split_operands(text)
     dword = 0
     values = {"dst_sel": 6, "dst_unused": 2, "src0_sel": 6, "src1_sel": 6}
     for m in mods:
@@ -178,6 +177,49 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
             dword |= OMOD.index(m) << 14
         else:
             raise EncodeError(f"{text!r}: unknown SDWA modifier {m!r}")
+    return dword, values
+
+
+def _sdwa_sources(gfx: str, ops: list[str], i0: int, i1: int | None, dword: int) -> tuple[list[str], int, str | None]:
+    """(e32 operands, SDWA dword with the sources' bits; src1's scalar value above bit 32, reason or None):
+    a VGPR source stays in the e32 word, a scalar one moves into the SDWA dword (src0) or VSRC1 (src1)."""
+    from . import operands as opd
+
+    e32_ops, d = list(ops), dword
+    for k, base, sbit in ((i0, 19, 23), (i1, 27, 31)):
+        if k is None:
+            continue
+        bare, bits = _strip_source(ops[k])
+        d |= (bits & 1) << base | (bits >> 1 & 1) << (base + 1) | (bits >> 2 & 1) << (base + 2)
+        r = opd.parse_reg(bare)
+        if r is not None and r[0] == "v" and r[2] == 1:
+            e32_ops[k] = bare
+            d |= r[1] if k == i0 else 0
+            continue
+        got = opd.parse_src(gfx, bare, 1)
+        if got is None or got[1] is not None:
+            return e32_ops, d, f"source {bare!r}"
+        d |= 1 << sbit
+        e32_ops[k] = "v0"
+        d |= (got[0] & 0xFF) if k == i0 else (got[0] & 0xFF) << 32  # src1: moved into VSRC1 below
+    return e32_ops, d, None
+
+
+def encode_sdwa(encoder, text: str, mnemonic: str):
+    """Bytes of ``X_sdwa ...``: the e32 form with src0 = 0xF9, then the SDWA dword built from the modifiers
+    (selectors default to DWORD, dst_unused to UNUSED_PRESERVE, as LLVM's assembler does); the result must
+    decode to a learned SDWA form or it is refused."""
+    from . import operands as opd
+    from .decoder import get_decoder
+    from .encoder import Encoded, EncodeError
+    from .syntax import split_operands
+
+    table = encoder.named.get("sdwa", {})
+    keys = [k for k, mn in table.get("mn", {}).items() if mn == mnemonic]
+    if not keys:
+        raise EncodeError(f"{text!r}: {mnemonic} has no SDWA form on {encoder.arch}")
+    ops, mods = split_operands(text)
+    dword, values = _sdwa_modifiers(text, mods)
     errors = []
     for key in keys:
         plan = encoder.plans[key]
@@ -189,24 +231,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
         if i0 is None or len(ops) != len(plan["ops"]):
             errors.append("operand count")
             continue
-        e32_ops, d, bad = list(ops), dword, None
-        for k, base, sbit in ((i0, 19, 23), (i1, 27, 31)):
-            if k is None:
-                continue
-            bare, bits = _strip_source(ops[k])
-            d |= (bits & 1) << base | (bits >> 1 & 1) << (base + 1) | (bits >> 2 & 1) << (base + 2)
-            r = opd.parse_reg(bare)
-            if r is not None and r[0] == "v" and r[2] == 1:
-                e32_ops[k] = bare
-                d |= r[1] if k == i0 else 0
-                continue
-            got = opd.parse_src(encoder.gfx, bare, 1)
-            if got is None or got[1] is not None:
-                bad = f"source {bare!r}"
-                break
-            d |= 1 << sbit
-            e32_ops[k] = "v0"
-            d |= (got[0] & 0xFF) if k == i0 else (got[0] & 0xFF) << 32  # src1: moved into VSRC1 below
+        e32_ops, d, bad = _sdwa_sources(encoder.gfx, ops, i0, i1, dword)
         if bad:
             errors.append(bad)
             continue

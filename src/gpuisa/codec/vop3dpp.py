@@ -135,20 +135,11 @@ def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
     return words
 
 
-def encode_vop3dpp(encoder, text: str, mnemonic: str):
-    """Bytes of a VOP3 DPP text (``X_e64_dpp ...`` and DPP16/DPP8 modifiers): the e64 form with src0 =
-    0xFA / 0xE9 (0xEA with DPP8 ``fi:1``), then the DPP dword; row/bank masks default to 0xf.  None when
-    ``mnemonic`` names no learned VOP3 DPP form (another encoder path may know it)."""
-    from . import operands as opd
-    from .encoder import Encoded, EncodeError
-    from .syntax import split_operands
+def _dpp_dword(encoder, text: str, mods: list[str], kind: str) -> tuple[int, list[str], bool]:
+    """(DPP dword without src0, the other modifiers, fi:1 given) of a VOP3 DPP text's modifiers: dpp_ctrl or
+    dpp8 lanes, row/bank masks (0xf unless given), bound_ctrl, fi."""
+    from .encoder import EncodeError
 
-    table = encoder.named.get("vop3dpp", {})
-    ops, mods = split_operands(text)
-    kind = "dpp8" if any(m.startswith("dpp8:[") for m in mods) else "dpp16"
-    keys = [k for k, mn in table.get(kind, {}).items() if mn == mnemonic]
-    if not keys:
-        return None
     ctrl_texts = encoder.named.get("dpp16", {}).get("ctrl", [])
     dpp, rest, fi, ctrl = 0xFF << 24, [], False, None
     row = bank = None
@@ -186,6 +177,24 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
     else:
         dpp = (dpp & ~(0xFF << 24)) | ctrl | (0xF if bank is None else bank) << 24 | (0xF if row is None else row) << 28
         dpp |= (1 << 18) if fi else 0
+    return dpp, rest, fi
+
+
+def encode_vop3dpp(encoder, text: str, mnemonic: str):
+    """Bytes of a VOP3 DPP text (``X_e64_dpp ...`` and DPP16/DPP8 modifiers): the e64 form with src0 =
+    0xFA / 0xE9 (0xEA with DPP8 ``fi:1``), then the DPP dword; row/bank masks default to 0xf.  None when
+    ``mnemonic`` names no learned VOP3 DPP form (another encoder path may know it)."""
+    from . import operands as opd
+    from .encoder import Encoded, EncodeError
+    from .syntax import split_operands
+
+    table = encoder.named.get("vop3dpp", {})
+    ops, mods = split_operands(text)
+    kind = "dpp8" if any(m.startswith("dpp8:[") for m in mods) else "dpp16"
+    keys = [k for k, mn in table.get(kind, {}).items() if mn == mnemonic]
+    if not keys:
+        return None
+    dpp, rest, fi = _dpp_dword(encoder, text, mods, kind)
     errors = []
     for key in keys:
         plan = encoder.plans[key]

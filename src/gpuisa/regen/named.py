@@ -48,6 +48,47 @@ def _first_key(arch_name: str, prefix: str, encoding: str) -> str | None:
     return keys[0] if keys else None
 
 
+def _probe_buffer_formats(arch_name: str, key: str) -> dict:
+    """The ``format:`` token of every value of a typed buffer access's FORMAT (or NFMT/DFMT) fields."""
+    enc = load_arch_tables(arch_name).encodings["MTBUF"]
+    names = [f.name for f in enc.fields if f.name in ("FORMAT", "DFMT", "NFMT")]
+    if names == ["FORMAT"]:
+        settings = [{"FORMAT": v} for v in range(128)]
+    else:
+        settings = [{"NFMT": v >> 4, "DFMT": v & 15} for v in range(128)]
+    fmt: dict = {}
+    for v, text in enumerate(_probe(arch_name, key, settings)):
+        if text is None:
+            fmt[str(v)] = None
+            continue
+        mods = split_operands(text)[1]
+        fmt[str(v)] = next((m for m in mods if m.startswith("format:")), "")
+    return fmt
+
+
+def _probe_export(arch_name: str, key: str, enc_name: str) -> dict:
+    """Export targets, which source slot each enable mask fills (per COMPR value), and the modifiers."""
+    out: dict = {}
+    texts = _probe(arch_name, key, [{"TARGET": v, "EN": 15} for v in range(64)])
+    out["exp_target"] = {str(v): (t.split()[1].rstrip(",") if t else None) for v, t in enumerate(texts)}
+    fields = [f.name for f in load_arch_tables(arch_name).encodings[enc_name].fields]
+    has_compr = "COMPR" in fields
+    settings = [{"EN": en, "VSRC0": 10, "VSRC1": 11, "VSRC2": 12, "VSRC3": 13, **({"COMPR": c} if has_compr else {})}
+                for c in ((0, 1) if has_compr else (0,)) for en in range(16)]
+    slots = {}
+    for s, text in zip(settings, _probe(arch_name, key, settings)):
+        if text is None:
+            continue
+        ops, _mods = split_operands(text)
+        toks = ops[0].split()[1:] + ops[1:4]  # the target and the first source share the first operand
+        slots[f"{s.get('COMPR', 0)}/{s['EN']}"] = [None if o == "off" else int(o[1:]) - 10 for o in toks]
+    out["exp_slots"] = slots
+    every = {f: 1 for f in ("DONE", "COMPR", "VM", "ROW") if f in fields}
+    text = _probe(arch_name, key, [{"EN": 15, **every}])[0]
+    out["exp_mods"] = split_operands(text)[1] if text else []
+    return out
+
+
 def build_arch(arch_name: str) -> dict:
     out: dict = {"arch": arch_name, "generated_by": "python -m gpuisa.regen.named"}
     key = _first_key(arch_name, "s_getreg_b32|", "SOPK")
@@ -56,41 +97,11 @@ def build_arch(arch_name: str) -> dict:
         out["hwreg"] = {str(i): m.group(1) for i, t in enumerate(texts) if t and (m := _HWREG.search(t))}
     key = _first_key(arch_name, "tbuffer_load_format_x|", "MTBUF")
     if key:
-        enc = load_arch_tables(arch_name).encodings["MTBUF"]
-        names = [f.name for f in enc.fields if f.name in ("FORMAT", "DFMT", "NFMT")]
-        if names == ["FORMAT"]:
-            settings = [{"FORMAT": v} for v in range(128)]
-        else:
-            settings = [{"NFMT": v >> 4, "DFMT": v & 15} for v in range(128)]
-        fmt = {}
-        for v, text in enumerate(_probe(arch_name, key, settings)):
-            if text is None:
-                fmt[str(v)] = None
-                continue
-            mods = split_operands(text)[1]
-            fmt[str(v)] = next((m for m in mods if m.startswith("format:")), "")
-        out["format"] = fmt
+        out["format"] = _probe_buffer_formats(arch_name, key)
     for enc_name, mn in (("EXP", "exp|"), ("VEXPORT", "export|")):
         key = _first_key(arch_name, mn, enc_name)
-        if not key:
-            continue
-        texts = _probe(arch_name, key, [{"TARGET": v, "EN": 15} for v in range(64)])
-        out["exp_target"] = {str(v): (t.split()[1].rstrip(",") if t else None) for v, t in enumerate(texts)}
-        fields = [f.name for f in load_arch_tables(arch_name).encodings[enc_name].fields]
-        has_compr = "COMPR" in fields
-        settings = [{"EN": en, "VSRC0": 10, "VSRC1": 11, "VSRC2": 12, "VSRC3": 13, **({"COMPR": c} if has_compr else {})}
-                    for c in ((0, 1) if has_compr else (0,)) for en in range(16)]
-        slots = {}
-        for s, text in zip(settings, _probe(arch_name, key, settings)):
-            if text is None:
-                continue
-            ops, mods = split_operands(text)
-            toks = ops[0].split()[1:] + ops[1:4]  # the target and the first source share the first operand
-            slots[f"{s.get('COMPR', 0)}/{s['EN']}"] = [None if o == "off" else int(o[1:]) - 10 for o in toks]
-        out["exp_slots"] = slots
-        every = {f: 1 for f in ("DONE", "COMPR", "VM", "ROW") if f in fields}
-        text = _probe(arch_name, key, [{"EN": 15, **every}])[0]
-        out["exp_mods"] = split_operands(text)[1] if text else []
+        if key:
+            out.update(_probe_export(arch_name, key, enc_name))
     key = _first_key(arch_name, "s_version|", "SOPK")
     if key:
         texts = _probe(arch_name, key, [{"SIMM16": v} for v in range(256)] + [{"SIMM16": 1 << b} for b in range(8, 16)])

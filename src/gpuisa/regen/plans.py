@@ -69,6 +69,74 @@ def _kind(field_width: int, base_tok: str, probes: dict[int, str], base_value: i
     return None
 
 
+def _operand_of_field(plan: dict, enc, fname: str, f, base_v: int, k: int, base_tok: str, probes: dict[int, str],
+                      tmpl: dict) -> None:
+    """What field ``f`` is to operand ``k`` whose token changed with it: its AGPR bit, its value (the operand's
+    kind), an immediate-or-register switch, an ``off`` switch, a token template or a token table."""
+    r0 = parse_reg(base_tok.split("/*")[0])
+    accs = [v for v, t in probes.items() if f.width <= 2 and not v & (v - 1) and r0 and r0[0] == "v"
+            and (parse_reg(t.split("/*")[0]) or ("",))[0] == "a"]
+    if accs:
+        plan["ops"][k]["acc"] = [fname, accs[0]]
+        return
+    if all(_is_value_token(t) for t in probes.values()) and _is_value_token(base_tok):
+        kind = _kind(f.width, base_tok, probes, base_v)
+        if kind is not None:
+            spec = plan["ops"][k]
+            if "f" not in spec or enc.field(spec["f"]).width < f.width:
+                spec.update(kind)
+                spec["f"] = fname
+            return
+    if f.width == 1 and _NUM.match(probes.get(1, "")) and parse_reg(base_tok):
+        plan["ops"][k]["imm_if"] = fname
+        return
+    if base_tok == "off" and f.width == 1:
+        plan["ops"][k].setdefault("alt", []).append(fname)
+        return
+    if f.width <= 4:
+        for v, t in probes.items():
+            tp = _template(base_tok, t)
+            if tp:
+                tmpl.setdefault(fname, {}).setdefault(str(v), []).append([k, tp])
+    else:
+        plan["ops"][k].setdefault("table", {}).setdefault(fname, {}).update({str(v): t for v, t in probes.items()})
+
+
+def _modifier_words(f, vals: dict[int, dict], base_v: int) -> dict | None:
+    """The modifier words field ``f``'s values add or remove: per value (narrow fields), a named number
+    (``offset:N``, with a multiplier where its parts are scaled) or a table of tokens; None if none."""
+    if f.width <= 4:
+        table = {}
+        for v, d in vals.items():
+            if d.get("add") or d.get("del"):
+                table[str(v)] = [d.get("add", []), d.get("del", [])]
+        return {"v": table, "base": base_v} if table else None
+    adds = {v: d.get("add", []) for v, d in vals.items() if d.get("add")}
+    if not adds:
+        return None
+    one = adds.get(16) or next(iter(adds.values()))
+    m = re.match(r"^([a-z_0-9]+):(-?)(0x)?([0-9a-f]+)$", one[0]) if len(one) == 1 else None
+    top = adds.get(1 << (f.width - 1), [""])
+    if not m:
+        return {"table": {str(v): a for v, a in adds.items()}}
+    out = {"name": m.group(1), "hex": bool(m.group(3)), "signed": top[0].split(":")[-1].startswith("-")}
+    a1 = adds.get(1, [""])[0].split(":")[-1]
+    if _NUM.match(a1) and int(a1, 0) > 1:
+        out["mul"] = int(a1, 0)
+    return out
+
+
+def _literal_operands(plan: dict, enc) -> None:
+    """Constant operands that are a literal after the word (the plan's size exceeds the encoding's)."""
+    src_fields = {sp.get("f") for sp in plan["ops"] if sp.get("k") in ("src", "ssrc")}
+    for k, spec in enumerate(plan["ops"]):
+        if "f" not in spec and "alt" not in spec and "table" not in spec and _NUM.match(spec["t"]) and plan["size"] > enc.width // 8:
+            spec["k"] = "lit"
+        elif spec.get("k") == "imm" and spec.get("f") in src_fields and plan["size"] > enc.width // 8:
+            # a constant whose text moved with a source's value (gfx1250 fmamk_f64: the 64-bit K after the word)
+            plan["ops"][k] = {"t": spec["t"], "k": "lit"}
+
+
 def build_plan(enc, rec: dict) -> dict:
     base_word = rec["word"]
     ops, base_mods = split_operands(rec["text"])
@@ -95,62 +163,11 @@ def build_plan(enc, rec: dict) -> dict:
             for k, t in zip(d.get("ops", []), d.get("to", [])):
                 op_probes.setdefault(k, {})[v] = t
         for k, probes in op_probes.items():
-            base_tok = ops[k]
-            r0 = parse_reg(base_tok.split("/*")[0])
-            accs = [v for v, t in probes.items() if f.width <= 2 and not v & (v - 1) and r0 and r0[0] == "v"
-                    and (parse_reg(t.split("/*")[0]) or ("",))[0] == "a"]
-            if accs:
-                plan["ops"][k]["acc"] = [fname, accs[0]]
-                continue
-            if all(_is_value_token(t) for t in probes.values()) and _is_value_token(base_tok):
-                kind = _kind(f.width, base_tok, probes, base_v)
-                if kind is not None:
-                    spec = plan["ops"][k]
-                    if "f" not in spec or enc.field(spec["f"]).width < f.width:
-                        spec.update(kind)
-                        spec["f"] = fname
-                    continue
-            if f.width == 1 and _NUM.match(probes.get(1, "")) and parse_reg(base_tok):
-                plan["ops"][k]["imm_if"] = fname
-                continue
-            if base_tok == "off" and f.width == 1:
-                plan["ops"][k].setdefault("alt", []).append(fname)
-                continue
-            if f.width <= 4:
-                for v, t in probes.items():
-                    tp = _template(base_tok, t)
-                    if tp:
-                        tmpl.setdefault(fname, {}).setdefault(str(v), []).append([k, tp])
-            else:
-                plan["ops"][k].setdefault("table", {}).setdefault(fname, {}).update({str(v): t for v, t in probes.items()})
-        # modifier words
-        if f.width <= 4:
-            table = {}
-            for v, d in vals.items():
-                if d.get("add") or d.get("del"):
-                    table[str(v)] = [d.get("add", []), d.get("del", [])]
-            if table:
-                mods[fname] = {"v": table, "base": base_v}
-        else:
-            adds = {v: d.get("add", []) for v, d in vals.items() if d.get("add")}
-            if adds:
-                one = adds.get(16) or next(iter(adds.values()))
-                m = re.match(r"^([a-z_0-9]+):(-?)(0x)?([0-9a-f]+)$", one[0]) if len(one) == 1 else None
-                top = adds.get(1 << (f.width - 1), [""])
-                if m:
-                    mods[fname] = {"name": m.group(1), "hex": bool(m.group(3)), "signed": top[0].split(":")[-1].startswith("-")}
-                    a1 = adds.get(1, [""])[0].split(":")[-1]
-                    if _NUM.match(a1) and int(a1, 0) > 1:
-                        mods[fname]["mul"] = int(a1, 0)
-                else:
-                    mods[fname] = {"table": {str(v): a for v, a in adds.items()}}
-    src_fields = {sp.get("f") for sp in plan["ops"] if sp.get("k") in ("src", "ssrc")}
-    for k, spec in enumerate(plan["ops"]):
-        if "f" not in spec and "alt" not in spec and "table" not in spec and _NUM.match(spec["t"]) and plan["size"] > enc.width // 8:
-            spec["k"] = "lit"
-        elif spec.get("k") == "imm" and spec.get("f") in src_fields and plan["size"] > enc.width // 8:
-            # a constant whose text moved with a source's value (gfx1250 fmamk_f64: the 64-bit K after the word)
-            plan["ops"][k] = {"t": spec["t"], "k": "lit"}
+            _operand_of_field(plan, enc, fname, f, base_v, k, ops[k], probes, tmpl)
+        mod = _modifier_words(f, vals, base_v)  # modifier words
+        if mod is not None:
+            mods[fname] = mod
+    _literal_operands(plan, enc)
     notes = [sp["note"] for sp in plan["ops"] if "note" in sp]
     if notes and "VGPR_32_Lo128" in notes[0]:
         plan["lo128"] = notes[0].replace("VGPR_32_Lo128", "VS_32_Lo128")
@@ -274,7 +291,7 @@ def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
     address, ``off`` in SADDR's place): each is probed as a plan of its own, kept under the base plan's
     ``alt`` as ``{"SADDR": {value: plan}}`` for the decoder and encoder to switch to."""
     from ..codec import oracle
-    from .probe import _word_bytes, probe_fields
+    from .probe import probe_fields, word_bytes
 
     by_key = {f"{e.name}|{e.encoding}": e for e in tables.entries}
     cands = []
@@ -284,7 +301,7 @@ def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
         if f is None or pos is None or key not in by_key:
             continue
         cands += [(key, pos, v, f.insert(plan["w"], v)) for v in SADDR_OFF if v < (1 << f.width)]
-    got = oracle.disassemble(target, [_word_bytes(w, by_key[k].width) for k, _, _, w in cands], wave64)
+    got = oracle.disassemble(target, [word_bytes(w, by_key[k].width) for k, _, _, w in cands], wave64)
     base: dict[str, tuple] = {}
     for (key, pos, v, w), items in zip(cands, got):
         text = items[0].text if items and items[0].offset == 0 else None

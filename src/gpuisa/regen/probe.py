@@ -44,7 +44,7 @@ def probe_values(width: int) -> list[int]:
     return sorted({1, 16, 1 << (width - 1)} | ({257} if width == 9 else set()))
 
 
-def _word_bytes(word: int, width: int) -> bytes:
+def word_bytes(word: int, width: int) -> bytes:
     return word.to_bytes(width // 8, "little") + b"\0\0\0\0"  # room for a literal (zero)
 
 
@@ -63,7 +63,7 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
             e = entries[i]
             enc = tables.encodings[e.encoding]
             words.append(e.identifier | _fill(enc, variant))
-        res = oracle.disassemble(target, [_word_bytes(w, entries[i].width) for i, w in zip(todo, words)], wave64)
+        res = oracle.disassemble(target, [word_bytes(w, entries[i].width) for i, w in zip(todo, words)], wave64)
         for i, w, items in zip(todo, words, res):
             if items and items[0].offset == 0 and items[0].text and mnemonic_of(items[0].text) == entries[i].mnemonic:
                 clean = "/*" not in items[0].text
@@ -87,7 +87,7 @@ def probe_fields(target: str, tables, base: dict, wave64: bool = False) -> dict[
                 continue
             for v in probe_values(f.width):
                 probes.append((i, f"{f.name}={v}", f.insert(w, v)))
-    res = oracle.disassemble(target, [_word_bytes(w, entries[i].width) for i, _, w in probes], wave64)
+    res = oracle.disassemble(target, [word_bytes(w, entries[i].width) for i, _, w in probes], wave64)
     out: dict[str, dict] = {}
     for i, (w, text, size) in base.items():
         e = entries[i]
