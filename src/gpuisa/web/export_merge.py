@@ -228,19 +228,31 @@ def _group(members: list[str], html: str) -> str:
 
 _TABLE = re.compile(r'<div class="scroll"><table class="grid"><thead><tr>(.*?)</tr></thead><tbody>(.*)</tbody></table></div>',
                     re.S)
+_FACTS = re.compile(r'<table class="facts">()(.*)</table>', re.S)
 
 
 def _merge_tables(parts: list[tuple[list[str], str]]) -> str | None:
-    """Tables of the same columns, one per group of generations, as one table: each distinct row once, with
-    the generations it is in as a last column (the first stays the one copy buttons take).  None when the parts are not such tables."""
-    tables = [(m, _TABLE.fullmatch(h)) for m, h in parts]
-    if any(t is None for _, t in tables) or len({t.group(1) for _, t in tables}) != 1:
+    """Tables of the same columns (or key/value "facts" tables), one per group of generations, as one table:
+    each distinct row once, the generations it is in as a last column (the first stays the one copy buttons
+    take; empty when every group has the row).  None when the parts are not such tables."""
+    for pattern in (_TABLE, _FACTS):
+        tables = [(m, pattern.fullmatch(h)) for m, h in parts]
+        if all(t is not None for _, t in tables) and len({t.group(1) for _, t in tables}) == 1:
+            break
+    else:
         return None
     rows: dict[str, list[str]] = {}
     for members, t in tables:
         for row in children(t.group(2)):
             rows.setdefault(row, []).extend(members)
-    body = "".join(f"<tr>{_denorm(_inner(r), m)}<td>{_gens(m)}</td></tr>" for r, m in rows.items())
+    every = [a for m, _ in tables for a in m]
+    if pattern is _FACTS:  # the rows of one key together, keys in their first order
+        keys = list(dict.fromkeys(r[:r.find("</th>")] for r in rows))
+        rows = dict(sorted(rows.items(), key=lambda kv: keys.index(kv[0][:kv[0].find("</th>")])))
+    body = "".join(f"<tr>{_denorm(_inner(r), m)}<td>{_gens(m) if len(m) < len(every) else ''}</td></tr>"
+                   for r, m in rows.items())
+    if pattern is _FACTS:
+        return f'<table class="facts">{body}</table>'
     return (f'<div class="scroll"><table class="grid"><thead><tr>{tables[0][1].group(1)}<th>generations</th></tr>'
             f"</thead><tbody>{body}</tbody></table></div>")
 
