@@ -208,3 +208,12 @@ def test_bvh_nsa_with_a16(llvm_mc):
                                          "059f98f10a2003000b0c0d0e0f101112")]
     pct, bad = _agreement("rdna2", words)
     assert not bad, bad
+
+
+@pytest.mark.parametrize("arch,words", [("rdna2", ["ff0064d502090200", "fe0064d5ff090200"]),
+                                        ("rdna3", ["ff0027d702090200", "fe0027d7ff090200"]),
+                                        ("rdna4", ["ff09fc05", "0209fe05", "ff0002d502090200"])])
+def test_tuples_past_v255_print_on_rdna(llvm_mc, arch, words):
+    # llvm-mc-22 prints a 64-bit VGPR operand at v255 as v[255:256] on GFX10-GFX12 (gfx1250 adds its note)
+    pct, bad = _agreement(arch, [bytes.fromhex(w) for w in words])
+    assert not bad, bad

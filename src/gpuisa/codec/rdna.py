@@ -121,10 +121,10 @@ def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
 
 
 def past_last_vgpr(dec, spec: dict, fields: dict[str, int]) -> str | None:
-    """gfx1250: a VGPR tuple that runs past v255 prints as such (``v[255:256]``), with the operand's
-    even-alignment note where it starts on an odd register (llvm-mc-22 prints it so in every encoding;
-    earlier targets reject the word)."""
-    if not dec.features.literal64 or spec.get("k") not in ("src", "vreg") or spec.get("f") not in fields:
+    """GFX10-GFX12: a VGPR tuple that runs past v255 prints as such (``v[255:256]``), with the operand's
+    even-alignment note where it has one (gfx1250) and starts on an odd register (llvm-mc-22, gfx1030,
+    gfx1100, gfx1200, gfx1250; GFX9 prints VGPR tuples past v255 from the plan's own rule)."""
+    if spec.get("k") not in ("src", "vreg") or spec.get("f") not in fields:
         return None
     n = spec.get("n", 1)
     v = fields[spec["f"]] * spec.get("s", 1)
