@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -67,17 +68,65 @@ _ORACLE_WORDS = ("llvm-mc", "llvm_mc", "find_ptxas", "ptxas", "chromium", "llvm-
                  "llvm-objdump", "oracle.")
 
 
+_MENTIONS: dict = {}
+
+
+def _source(fn) -> str:
+    import inspect
+
+    try:
+        return inspect.getsource(fn)
+    except (OSError, TypeError):
+        return ""
+
+
+def _called_helpers(fn):
+    """Functions of ``fn``'s own module that its code (nested functions included) names."""
+    import inspect
+
+    module = inspect.getmodule(fn)
+    code = getattr(fn, "__code__", None)
+    if module is None or code is None:
+        return
+    stack, names = [code], set()
+    while stack:
+        c = stack.pop()
+        names.update(c.co_names)
+        stack += [k for k in c.co_consts if inspect.iscode(k)]
+    for name in sorted(names):
+        obj = getattr(module, name, None)
+        if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+            yield obj
+
+
+def _mentions_oracle(fn, depth: int = 0) -> bool:
+    """Whether ``fn``, or a helper of its module it calls (three calls deep), names a ground-truth tool."""
+    key = (fn, depth)
+    if key not in _MENTIONS:
+        _MENTIONS[key] = False  # (recursion)
+        src = _source(fn)
+        if depth:  # a helper: the oracle module's constants (probe separators, its crash marker) run nothing
+            src = re.sub(r"oracle\.(separator|sep_text|SEPARATOR|CRASHED)\b", "", src)
+        _MENTIONS[key] = any(w in src for w in _ORACLE_WORDS) or (
+            depth < 3 and any(_mentions_oracle(h, depth + 1) for h in _called_helpers(fn)))
+    return _MENTIONS[key]
+
+
 def _uses_oracle(item) -> bool:
+    """The test, a fixture it uses (directly or through other fixtures) or a helper they call runs a tool."""
     if ORACLE_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
     fn = getattr(item, "function", None)
-    try:
-        import inspect
-
-        src = inspect.getsource(fn) if fn is not None else ""
-    except (OSError, TypeError):
-        src = ""
-    return any(w in src for w in _ORACLE_WORDS)
+    if fn is not None and _mentions_oracle(fn):
+        return True
+    info = getattr(item, "_fixtureinfo", None)
+    for name in getattr(item, "fixturenames", ()):
+        for fixture in (info.name2fixturedefs.get(name, ()) if info is not None else ()):
+            func = getattr(fixture, "func", None)
+            if func is not None and getattr(func, "__module__", "").startswith(("conftest", "test_")) \
+                    and _mentions_oracle(func):
+                return True
+    return False
 
 
 def pytest_collection_modifyitems(config, items):
