@@ -133,9 +133,8 @@ def test_function_level_circles_reported(capsys):
     assert _cycles(top) == [] or cycles
 
 
-# The codec package (and its probes, moving to regen/) shares helpers between its modules while engineer
-# "codecstruct" splits its long functions (issue 19); imports of those private names are exempt until then.
-EXEMPT_PROVIDERS = ("gpuisa.codec.", "gpuisa.regen.probe.")
+# (The codec's shared helpers are public since its long functions were split: no exemption left.)
+EXEMPT_PROVIDERS: tuple[str, ...] = ()
 
 
 def test_no_private_cross_module_imports():

@@ -43,7 +43,7 @@ STEP = 32768  # dwords per step: numpy's scratch arrays stay small (heap memory 
 _AHEAD = 16  # dwords a step sees past its end: more than the longest instruction
 
 
-def _steps(dec, data: bytes, emit) -> int:
+def walk_steps(dec, data: bytes, emit) -> int:
     """Runs the batch path over ``data`` a step at a time, calling ``emit(first dword, step bytes, starts,
     text indices, sizes, entry ids, scalar results, word table)`` per step (the texts are the word table's
     ``texts`` at the indices); returns the byte offset where the scalar tail loop begins."""
@@ -76,7 +76,7 @@ def decode_listing(dec, data: bytes, base_offset: int = 0) -> list[tuple[int, st
     def emit(pos, view, starts, tix, sizes, eids, scalar, seen):
         out.extend(zip(((starts + pos) * 4 + base_offset).tolist(), seen.texts.take(tix).tolist(), sizes.tolist()))
 
-    off = _steps(dec, data, emit)
+    off = walk_steps(dec, data, emit)
     while off < len(data):
         d = dec.decode_at(data, off)
         out.append((d.offset + base_offset, d.text if d.valid else None, len(d.data)))
@@ -110,7 +110,7 @@ def decode_objects(dec, data: bytes, base_offset: int = 0) -> list:
                 add(scalar[s][3])
                 scalar[s][3].offset = off + 4 * pos + base_offset
 
-    off = _steps(dec, data, emit)
+    off = walk_steps(dec, data, emit)
     while off < len(data):
         d = dec.decode_at(data, off)
         d.offset += base_offset

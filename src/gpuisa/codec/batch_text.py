@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch import _steps
+from .batch import walk_steps
 from .batch_render import invalid_line
 
 __all__ = ["decode_text", "invalid_line"]
@@ -33,7 +33,7 @@ def decode_text(dec, data: bytes) -> str:
         tixs.append(tix)
         table[:] = [seen]
 
-    off = _steps(dec, data, emit)
+    off = walk_steps(dec, data, emit)
     # the texts of all steps' instructions gathered at the end, a step's at a time (one gather of all takes
     # 2.4 MB more fresh memory: measured, more page faults than it saves work)
     out: list = []

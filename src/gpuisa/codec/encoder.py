@@ -173,9 +173,9 @@ class Encoder:
         return Encoded(data, "VOPD", text.split()[0], values, lit)
 
     def _unknown(self, mnemonic: str) -> str:
-        from .tables import _store
+        from .tables import codec_store
 
-        st = _store()
+        st = codec_store()
         base = mnemonic
         for suf in ("_e32", "_e64", "_sdwa", "_dpp"):
             if base.endswith(suf):

@@ -28,7 +28,7 @@ from .syntax import join
 
 def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     """(text, size) of a GFX9 32-bit vector instruction whose src0 is 0xFA (DPP16); (None, 4) if LLVM rejects it."""
-    from .special import _dpp_parts
+    from .special import dpp_parts
 
     d = dec.named["dpp_gfx9"]
     key = f"{entry.name}|{entry.encoding}"
@@ -40,7 +40,7 @@ def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     dpp = int.from_bytes(buf[off + 4:off + 8], "little")
     tps = d["tables"][d["mods"][key]][(dpp >> 20) & 15]
     ctrl = d["ctrl"][d["ctrl_of"][key]][(dpp >> 8) & 0x1FF]
-    got = _dpp_parts(dec, entry, word, dpp & 0xFF) if tps is not None and ctrl is not None else None
+    got = dpp_parts(dec, entry, word, dpp & 0xFF) if tps is not None and ctrl is not None else None
     if got is None or len(got[0]) != len(tps):
         return None, 4
     texts = [tp.replace("{}", x) for tp, x in zip(tps, got[0])]
@@ -56,12 +56,12 @@ def _dp_alu_dpp_text(dec, entry, word: int, dpp: int) -> tuple[str | None, int]:
     text, whose note on an odd tuple names VS_64_Align2).  As llvm-mc-22 prints them: ``<name>_dpp``, notes
     naming VReg_64_Align2, each source's neg/abs bits (20-23) as ``-|x|``, ``row_newbcast:N`` for dpp_ctrl
     0x150..0x15f and ``/* DP ALU dpp only supports row_newbcast */`` in place of any other dpp_ctrl."""
-    from .special import _dpp_parts
+    from .special import dpp_parts
 
     ops = dec.plans.get(f"{entry.name}|{entry.encoding}", {}).get("ops", [])
     if entry.encoding not in ("VOP1", "VOP2") or not any(sp.get("f") == "SRC0" and sp.get("n") == 2 for sp in ops):
         return None, 4
-    got = _dpp_parts(dec, entry, word, dpp & 0xFF)
+    got = dpp_parts(dec, entry, word, dpp & 0xFF)
     if got is None or (got[3] is None and dpp >> 22 & 3) or ("_f" not in entry.name and dpp >> 20 & 15):
         return None, 4  # neg/abs bits of a missing src1, or of an integer move (v_mov_b64): rejected
     texts = [x.replace("'VS_64_Align2'", "'VReg_64_Align2'") for x in got[0]]

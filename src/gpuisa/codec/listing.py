@@ -12,7 +12,7 @@ llvm-objdump does.  Raw bytes (hex on the command line or a file that is not ELF
 JSON Lines: one object per instruction (offset, bytes, text, size, valid; section, label and target where
 they apply).
 
-The texts come from the batch decoder's stream walk (``batch._steps``, as ``Decoder.decode_text``): each
+The texts come from the batch decoder's stream walk (``batch.walk_steps``, as ``Decoder.decode_text``): each
 step of the stream is written as soon as it is decoded, its offset and byte columns made with numpy, its
 lines with one ``%``.  Bytes that are no instruction print as the ``.long``/``.byte`` directive that makes
 them (as llvm-objdump prints ``.long``).
@@ -24,7 +24,7 @@ import bisect
 
 import numpy as np
 
-from .batch import _steps
+from .batch import walk_steps
 from .batch_render import invalid_line
 
 _SOPP_BRANCH = ("s_branch ", "s_cbranch_")
@@ -82,7 +82,7 @@ def steps(dec, data: bytes, address: int, sink) -> None:
         addr = (starts.astype(np.uint64) + np.uint64(pos)) * np.uint64(4) + np.uint64(address)
         sink(Step(addr, sizes.astype(np.int64), texts, starts, dws, view, errors))
 
-    off = _steps(dec, data, emit)
+    off = walk_steps(dec, data, emit)
     tail = []
     while off < len(data):
         d = dec.decode_at(data, off)
@@ -144,7 +144,7 @@ def _format(st: Step, marked, headed) -> str:
     return flat[flat != 0].tobytes().decode("ascii")
 
 
-def _branch_rows(st: Step) -> list[int]:
+def branch_rows(st: Step) -> list[int]:
     """Indices of the step's PC-relative branches, whose target llvm-objdump prints: SOPP branches (the first
     dword's top 9 bits 0x17f; s_branch, s_cbranch_*) and SOPK subvector loops (top 4 bits 0xb; not the SOPK
     and SOP1 forks and joins of GFX9)."""
@@ -156,21 +156,21 @@ def _branch_rows(st: Step) -> list[int]:
     return [i for i in cand if texts[i].startswith(_SOPP_BRANCH if sopp[i] else _SOPK_BRANCH)]
 
 
-def _target(st: Step, i: int) -> int:
+def branch_target(st: Step, i: int) -> int:
     simm = int(st.dws[st.first[i]]) & 0xFFFF
     return int(st.addr[i]) + 4 + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
 
 
 def plain_lines(st: Step, symbols: Symbols | None, heads: dict[int, str] | None = None) -> bytes:
     """The step's lines in llvm-objdump's layout (``heads``: text printed before the line at an index)."""
-    marked = _branch_rows(st) if symbols is not None else []
+    marked = branch_rows(st) if symbols is not None else []
     heads = heads or {}
     if not marked and not heads and not (st.sizes & 3).any():
         return (_format(st, marked, []) % tuple(st.texts)).encode()
     texts = list(st.texts)
     ends = {}  # index -> what its line's second %s prints (a branch's target)
     for i in marked:
-        target = _target(st, i)
+        target = branch_target(st, i)
         name = symbols.plain.get(target - symbols.address)
         if name is None:
             ends[i] = symbols.describe(target)

@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from .listing import Step, _branch_rows, _target
+from .listing import Step, branch_rows, branch_target
 
 _U8 = np.uint8
 
@@ -49,8 +49,8 @@ def _extras(st: Step, labels: dict[int, str], sec_address: int) -> dict[int, str
         for i, a in zip(at.tolist(), want.tolist()):
             if int(st.addr[i]) == a:
                 extra[i] = extra.get(i, "") + f', "label": {json.dumps(labels[a - sec_address])}'
-    for i in _branch_rows(st):
-        extra[i] = extra.get(i, "") + f', "target": {_target(st, i)}'
+    for i in branch_rows(st):
+        extra[i] = extra.get(i, "") + f', "target": {branch_target(st, i)}'
     return extra
 
 

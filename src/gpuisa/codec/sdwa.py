@@ -8,7 +8,7 @@ form puts SDST (8..14) and SD (15) where DST_SEL/DST_UNUSED/CLAMP/OMOD are.
 What is learned from llvm-mc-22 at generation time (``python -m gpuisa.regen.sdwa``, ``regen/sdwa.py``; stored under the key
 ``sdwa`` of ``named_<arch>.json``): per instruction the SDWA mnemonic, which modifier words LLVM prints
 (``dst_sel``/``dst_unused``/``src0_sel``/``src1_sel``) and which single bits and field values it accepts.
-The text is then composed from the e32 operand texts (``special._dpp_parts``) here.
+The text is then composed from the e32 operand texts (``special.dpp_parts``) here.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _source_modifiers(t: str, d: int, base: int) -> str:
 def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     """(text, size) of a 32-bit VOP1/VOP2/VOPC word whose src0 is 0xF9 (an SDWA dword follows)."""
     from . import operands as opd
-    from .special import _dpp_parts
+    from .special import dpp_parts
     from .syntax import join
 
     table = dec.named.get("sdwa")
@@ -67,7 +67,7 @@ def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     vals = {name: (d >> lo) & n for name, (lo, n) in FIELDS.items()}
     if not _selectors_accepted(table["sels"][key], vals, vopc):
         return None, 4
-    got = _dpp_parts(dec, entry, word, d & 0xFF)
+    got = dpp_parts(dec, entry, word, d & 0xFF)
     if got is None:
         return None, 4
     texts, mods, i0, i1 = got

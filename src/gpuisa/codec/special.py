@@ -312,7 +312,7 @@ def smem_offset(dec, fields: dict[str, int], width: int) -> tuple[str | None, st
     return (reg, f"offset:{imm}") if is_imm else (reg, None)
 
 
-def _dpp_parts(dec, entry, word: int, vgpr: int):
+def dpp_parts(dec, entry, word: int, vgpr: int):
     """(operand texts, modifiers, src0 index, src1 index) of the 32-bit form with src0 = v<vgpr>; None if invalid.
 
     A DPP source is a VGPR whatever the e32 form's class: LLVM names its class VGPR_32_Lo128 in the note."""
@@ -341,7 +341,7 @@ def dpp8_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     if mn is None or len(buf) - off < 8:
         return None, 4
     dpp = int.from_bytes(buf[off + 4:off + 8], "little")
-    got = _dpp_parts(dec, entry, word, dpp & 0xFF)
+    got = dpp_parts(dec, entry, word, dpp & 0xFF)
     if got is None:
         return None, 4
     texts, mods = got[0], got[1]
@@ -368,7 +368,7 @@ def dpp16_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     if bits & ~allowed:
         return None, 4
     ctrl = table["ctrl"][(dpp >> 8) & 0x1FF]
-    got = _dpp_parts(dec, entry, word, dpp & 0xFF)
+    got = dpp_parts(dec, entry, word, dpp & 0xFF)
     if got is None or ctrl is None:
         return None, 4
     texts, mods, i0, i1 = got

@@ -52,7 +52,7 @@ class ArchTables:
     store_path: str = ""  # the store they were read from
 
 
-def _store():
+def codec_store():
     from ..store import Store
 
     return Store()
@@ -62,7 +62,7 @@ def _store():
 def load_arch_tables(arch_name: str) -> ArchTables:
     import json
 
-    st = _store()
+    st = codec_store()
     arch = archs.by_name(arch_name)
     encs = {n: st.encoding(arch_name, n) for n in st.encoding_names(arch_name)}
     entries: list[Entry] = []
