@@ -8,7 +8,8 @@ import json
 
 from conftest import need, run_cli
 
-from gpuisa.ptx.check import check_file, check_instruction
+from gpuisa.ptx.check import check_instruction
+from gpuisa.ptx.frontend import check_file
 
 
 def test_valid_video_instruction():

@@ -8,7 +8,8 @@ import os
 import subprocess
 import sys
 
-from gpuisa.ptx.check import check_file, check_instruction
+from gpuisa.ptx.check import check_instruction
+from gpuisa.ptx.frontend import check_file
 
 
 def test_same_shape_other_registers_and_errors_keep_their_own_text():

@@ -18,8 +18,8 @@ import pytest
 
 from conftest import ROOT, need, run_cli
 from gpuisa.ptx import ptxas
-from gpuisa.ptx.check import check_file, check_instruction
-from gpuisa.ptx.frontend import errors
+from gpuisa.ptx.check import check_instruction
+from gpuisa.ptx.frontend import check_file, errors
 
 CORPUS = ROOT / "tests" / "data" / "ptx_corpus"
 REJECTED = {"intrinsics.sm_75.ptx64.ptx", "intrinsics.sm_80.ptx70.ptx"}  # label differences in .section need 7.5

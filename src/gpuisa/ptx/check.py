@@ -495,12 +495,3 @@ def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str
         out["valid"] = False
         out["error"] = f"{name}{' with a 256-bit vector' if wide else ''} " + " and ".join(problems)
     return out
-
-
-def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
-    """Every instruction of a .ptx text, and every other error (directives, names, syntax), with
-    its line and column (frontend.check_module); .version/.target directives apply when no override
-    is given."""
-    from .frontend import check_module
-
-    return [{**r, "line": line, "col": col} for line, col, r in check_module(text, target, version)]

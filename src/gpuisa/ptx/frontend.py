@@ -545,3 +545,10 @@ def errors(text: str, target: str | None = None, version: str | None = None) -> 
             line, col = pos.line_col(first_char(code, off))
             out.append({**r, "line": line, "col": col})
     return mod.count, out
+
+
+def check_file(text: str, target: str | None = None, version: str | None = None) -> list[dict]:
+    """Every instruction of a .ptx text, and every other error (directives, names, syntax), with
+    its line and column (frontend.check_module); .version/.target directives apply when no override
+    is given."""
+    return [{**r, "line": line, "col": col} for line, col, r in check_module(text, target, version)]
