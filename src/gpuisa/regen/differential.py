@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                 lines.append(f"{p.hex()}\t{e}\tours={mine}\tllvm={theirs}")
         agree = sum(r[3] for r in rows)
         (out / f"decode_{name}.txt").write_text("\n".join(lines) + "\n")
-        summary[name] = {"words": len(rows), "llvm_crashed": args.words - len(rows), "agree": agree, "pct": round(100 * agree / len(rows), 3),
+        summary[name] = {"words": len(rows), "llvm_crashed": args.words - len(rows), "agree": agree,
+                         "pct": round(100 * agree / len(rows), 3),
                          "per_encoding": {k: {"words": v[0], "pct": round(100 * v[1] / v[0], 2)}
                                           for k, v in sorted(per_enc.items(), key=lambda kv: -kv[1][0])}}
         print(f"{name}: {summary[name]['pct']}% of {len(rows)} words agree", file=sys.stderr)

@@ -87,11 +87,11 @@ def probe_src_tables(arch_name: str) -> dict:
         # more runs): they keep their crash (our own text is printed for them, as before)
         known = crashing.setdefault(enc.name, set())
         rest = [v for v in range(size) if v not in known and not (enc.width == 64 and v & 0xFF == 255 and v < 256)]
-        got = dict(zip(rest, oracle.disassemble(target, [words[v] for v in rest])))
-        got.update({v: [oracle.OracleItem(0, oracle.CRASHED, 4)] for v in known if v < size})
-        got.update({v: [] for v in range(size) if v not in got})  # (the literal marker: rejected)
-        known.update(v for v, r in got.items() if r and r[0].text == oracle.CRASHED)
-        toks = [_token(got[v], enc.width // 8, k) for v in range(size)]
+        by_value = dict(zip(rest, oracle.disassemble(target, [words[v] for v in rest])))
+        by_value.update({v: [oracle.OracleItem(0, oracle.CRASHED, 4)] for v in known if v < size})
+        by_value.update({v: [] for v in range(size) if v not in by_value})  # (the literal marker: rejected)
+        known.update(v for v, r in by_value.items() if r and r[0].text == oracle.CRASHED)
+        toks = [_token(by_value[v], enc.width // 8, k) for v in range(size)]
         if size > 255:  # the literal's own text depends on the bytes after the word: keep only LLVM's comment
             lit = toks[255]
             toks[255] = None if lit is None else "{}" + (lit[lit.index("/*"):] if "/*" in lit else "")

@@ -66,9 +66,9 @@ def probe_image_forms(arch_name: str, counts: dict) -> dict:
     for key, gather, kd, ka, nn in jobs:
         width = t.encodings[key.split("|")[1]].width // 8
         table = []
-        for n in range(nn):
+        for _n in range(nn):
             rows = []
-            for idx in range(16):
+            for _idx in range(16):
                 row = []
                 for d in range(1, 6):
                     r = got[i]

@@ -267,7 +267,7 @@ def _encoder_words_of_vgpr_forms(target: str, tables, plans: dict, keys: list, t
     from ..codec.oracle import assemble
 
     alt = [SREG.sub(lambda m: "v" + m.group(1), t) for t in texts]
-    for key, text, (data, _) in zip(keys, alt, assemble(target, alt, wave64)):
+    for key, _text, (data, _) in zip(keys, alt, assemble(target, alt, wave64)):
         enc = tables.encodings[key.split("|")[1]]
         if data is None or len(data) < enc.width // 8:
             continue
@@ -303,7 +303,7 @@ def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
         cands += [(key, pos, v, f.insert(plan["w"], v)) for v in SADDR_OFF if v < (1 << f.width)]
     got = oracle.disassemble(target, [word_bytes(w, by_key[k].width) for k, _, _, w in cands], wave64)
     base: dict[str, tuple] = {}
-    for (key, pos, v, w), items in zip(cands, got):
+    for (key, pos, _v, w), items in zip(cands, got):
         text = items[0].text if items and items[0].offset == 0 else None
         ops = split_operands(text)[0] if text else []
         # "off" in SADDR's place, or (gfx1250 FLAT) no scalar address operand at all

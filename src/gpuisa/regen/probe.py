@@ -92,7 +92,7 @@ def probe_fields(target: str, tables, base: dict, wave64: bool = False) -> dict[
     for i, (w, text, size) in base.items():
         e = entries[i]
         out[f"{e.name}|{e.encoding}"] = {"word": w, "text": text, "size": size, "fields": {}}
-    for (i, fname, w), items in zip(probes, res):
+    for (i, fname, _w), items in zip(probes, res):
         e = entries[i]
         rec = out[f"{e.name}|{e.encoding}"]
         btext = rec["text"]

@@ -91,8 +91,9 @@ def probe_scalar_tables(arch_name: str, st: dict) -> None:
                 jobs.append((key, k, f, spec.get("s", 1)))
     tried = oracle.disassemble(target, [word(key, f, v) for key, k, f in trial for v in SSRC_TRIAL]) if trial else []
     for i, (key, k, f) in enumerate(trial):
-        toks = [token(r, word(key, f, v), k, v) for r, v in zip(tried[len(SSRC_TRIAL) * i:len(SSRC_TRIAL) * (i + 1)], SSRC_TRIAL)]
-        if any(x is None or "/*" in x for x in toks):
+        trial_toks = [token(r, word(key, f, v), k, v)
+                      for r, v in zip(tried[len(SSRC_TRIAL) * i:len(SSRC_TRIAL) * (i + 1)], SSRC_TRIAL)]
+        if any(x is None or "/*" in x for x in trial_toks):
             jobs.append((key, k, f, 1))
     words = [word(key, f, v) for key, k, f, _ in jobs for v in range(1 << f.width)]
     got = oracle.disassemble(target, words) if words else []
