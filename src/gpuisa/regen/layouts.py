@@ -40,7 +40,7 @@ def build_arch(arch_name: str) -> dict:
         opcodes = list(range(1 << op.width)) if op is not None else [None]
         words = [_probe_word(enc, o) for o in opcodes]
         got = oracle.disassemble(target, [w.to_bytes(enc.width // 8, "little") for w in words])
-        for o, r, w in zip(opcodes, got, words):
+        for o, r, _w in zip(opcodes, got, words):
             if not r or r[0].offset != 0 or r[0].text is None or r[0].size != enc.width // 8:
                 continue
             text = r[0].text

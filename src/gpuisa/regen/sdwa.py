@@ -35,7 +35,7 @@ def probe_sdwa(arch_name: str) -> dict:
     def variants(vop1: bool) -> list[int]:
         base = 7 << 24 if vop1 else 0  # VOP1 has no src1: its selector stays 0
         out = [sdwa_word(clear=base)] + [sdwa_word(extra=1 << b, clear=base) for b in FLAG_BITS]
-        for name, (lo, n) in FIELDS.items():
+        for _name, (lo, n) in FIELDS.items():
             out += [sdwa_word(extra=v << lo, clear=base | 7 << lo) for v in range(7 if n == 7 else 3)]  # 7: crash
         return out
 
@@ -53,7 +53,7 @@ def probe_sdwa(arch_name: str) -> dict:
         out["bits"][key] = sum(1 << b for b, tx in zip(FLAG_BITS, texts[1:]) if tx)
         k = 1 + len(FLAG_BITS)
         sels = {}
-        for name, (lo, n) in FIELDS.items():
+        for name, (_lo, n) in FIELDS.items():
             cnt = 7 if n == 7 else 3
             sels[name] = sum(1 << v for v in range(cnt) if texts[k + v])
             k += cnt
