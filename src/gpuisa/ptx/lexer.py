@@ -47,10 +47,36 @@ def _blank(m: re.Match) -> str:
 
 
 def blank_comments(text: str) -> str:
-    """The text with every comment replaced by spaces (newlines kept): offsets stay those of the file."""
+    """The text with every comment replaced by spaces (newlines kept): offsets stay those of the file.
+
+    What ``COMMENT_OR_STRING.sub(_blank, text)`` gives, but the pattern is tried only where a `/` or
+    a `"` is (found by ``str.find``): a search lets the matcher test every character of the file
+    against the pattern's first characters (a tenth of a 2,500-instruction kernel's check)."""
     if "/" not in text:
         return text
-    return COMMENT_OR_STRING.sub(_blank, text)
+    out, last, pos = [], 0, 0
+    slash, quote = text.find("/"), text.find('"')
+    match = COMMENT_OR_STRING.match
+    while True:
+        if 0 <= slash < pos:
+            slash = text.find("/", pos)
+        if 0 <= quote < pos:
+            quote = text.find('"', pos)
+        i = slash if quote < 0 or 0 <= slash < quote else quote
+        if i < 0:
+            break
+        m = match(text, i)
+        if m is None:  # a `/` of an expression, a `"` not closed on its line: as a search, on from the next one
+            pos = i + 1
+            continue
+        pos = m.end()
+        if text[i] != '"':
+            out += (text[last:i], _blank(m))
+            last = pos
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
 
 
 NONBLANK = re.compile(r"\S")
