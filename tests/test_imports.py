@@ -5,6 +5,7 @@ module imports another module's private (``_name``) helpers.  Function-level cir
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -103,6 +104,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(out)
 
 
+@functools.lru_cache(maxsize=1)
 def _graphs():
     modules = _modules()
     top: dict[str, set[str]] = {m: set() for m in modules}
