@@ -43,3 +43,11 @@ def test_blank_comments_same_as_the_pattern_on_random_texts():
     for _ in range(20000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
         assert _fast(text) == _by_pattern(text), text
+
+
+def test_cut_same_as_the_pattern_on_random_texts():
+    rng = random.Random(2)
+    alphabet = ";{}a \n"
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
+        assert lexer._cut(text) == lexer.CUT.split(text), text
