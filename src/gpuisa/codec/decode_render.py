@@ -83,6 +83,8 @@ def _gfx9_dpp_form(dec, entry, word, buf, off):  # GFX9 DPP16
 
 
 _EXTENDED = (_vopd_form, _dpp8_form, _vop3dpp_form, _sdwa_form, _gfx9_dpp_form)
+# (a cheap test first: the src0 values that announce a DPP8/DPP16/SDWA dword, in the first or second dword)
+_MARKS = frozenset((0xE9, 0xEA, 0xF9, 0xFA))
 
 
 # -- whole-text forms: the plan's operands do not apply (None: not this form) -----------------------------
@@ -108,6 +110,7 @@ def _export(dec, entry, plan, fields, base):
 
 
 _WHOLE = (_gfx9_scalar, _sopp_scalar, _export)
+_WHOLE_ENCODINGS = frozenset(("SOPP", "EXP", "VEXPORT"))  # (and GFX9's SCALAR_TEXT names: the cheap test)
 
 
 def _select_plan(dec, entry: Entry, plan: dict, fields: dict, parts):
@@ -391,10 +394,11 @@ def _modifiers(dec, entry: Entry, enc, plan: dict, word: int, ops: _Operands) ->
 def render(dec, entry: Entry, word: int, buf: bytes, off: int, parts: list | None = None) -> Decoded:
     """``entry``'s text of ``word`` at ``buf[off:]`` (literals read after it); with ``parts``, the operand
     texts and modifiers are appended to it (the bulk decoder's templates)."""
-    for form in _EXTENDED:
-        d = form(dec, entry, word, buf, off)
-        if d is not None:
-            return d
+    if entry.encoding == "VOPD" or (word & 0x1FF) in _MARKS or ((word >> 32) & 0x1FF) in _MARKS:
+        for form in _EXTENDED:
+            d = form(dec, entry, word, buf, off)
+            if d is not None:
+                return d
     enc = dec.tables.encodings[entry.encoding]
     size = entry.width // 8
     plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
@@ -415,10 +419,11 @@ def render(dec, entry: Entry, word: int, buf: bytes, off: int, parts: list | Non
 def _render_plan(dec, entry, enc, plan, word, buf, off, size, fields, base, parts) -> Decoded:
     plan, parts, lds = _select_plan(dec, entry, plan, fields, parts)
     _check_reserved(dec, entry, enc, plan, word, fields)
-    for form in _WHOLE:
-        text = form(dec, entry, plan, fields, base)
-        if text is not None:
-            return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
+    if entry.encoding in _WHOLE_ENCODINGS or (dec.gfx == "GFX9" and entry.name in gfx9.SCALAR_TEXT):
+        for form in _WHOLE:
+            text = form(dec, entry, plan, fields, base)
+            if text is not None:
+                return Decoded(off, bytes(buf[off:off + size]), text, True, entry.encoding, entry.name, fields, {})
     err, op_specs, nsa_text, addr, size = image.operand_counts(dec, entry, enc, plan, fields, buf, off, size)
     if err is not None:  # register counts and address lists of image instructions (``image.py``)
         raise _Bad(err)
