@@ -4,6 +4,9 @@ found by the search, and related to PTX on both sides' pages -- and gone again o
 
 from __future__ import annotations
 
+import json
+from types import SimpleNamespace
+
 import pytest
 
 from gpuisa import isas
@@ -18,7 +21,9 @@ def _page(store, name, arch, isa):
     if name not in TOY:
         raise NotFound(f"no instruction {name} in the toy ISA")
     return {"name": name, "vendor": "Toy Corp", "isa": isa, "isa_kind": "virtual", "arch": "toy", "arch_title": "Toy",
-            "summary": TOY[name]}
+            "category": "arith", "subgroup": None, "summary": TOY[name], "description": None, "description_source": None,
+            "encodings": [], "operands": [], "targets": ["toy1"], "flags": {}, "generations": {},
+            "generation_summary": "", "sources": [{"source": "the toy test"}]}
 
 
 def _instructions(store):
@@ -137,9 +142,37 @@ def test_web_routes_openapi_and_search_see_it(toy, store):
         assert [(e["isa"], e["name"]) for e in add["related"] if e["isa"] == "toy"] == [("toy", "tadd")]
         html = c.get("/isa/ptx/add").text
         assert "Counterparts in " in html and "TOY" in html and "<code>tadd</code>" in html
+    from gpuisa.page.codec import from_json
+    from gpuisa.page.model import Relation
     from gpuisa.render.section_related import text_lines
 
-    assert text_lines({"isa": "toy", "related": _relations("toy", "tadd", None)})[0] == "Related PTX concepts:"
+    toy_page = SimpleNamespace(isa="toy", related=[from_json(Relation, e) for e in _relations("toy", "tadd", None)])
+    assert text_lines(toy_page)[0] == "Related PTX concepts:"
+
+
+def test_its_pages_from_the_hook_render_as_html_and_in_the_cli(toy, store, capsys, monkeypatch):
+    """A registered ISA whose pages come from its ``page`` hook (not the store): the typed page the hook's
+    JSON is read back into is drawn by the HTML route, ``show --isa toy`` (text and JSON) and ``--arch toy``."""
+    from starlette.testclient import TestClient
+
+    from gpuisa import cli
+    from gpuisa.web.app import create_app
+
+    with TestClient(create_app(store.path)) as c:
+        r = c.get("/isa/toy/tadd")
+        assert r.status_code == 200 and TOY["tadd"] in r.text and "<code>tadd</code>" in r.text
+        assert "Counterparts in PTX" in r.text  # its relation to PTX's add, as a card
+        assert 'id="docs"' not in r.text  # the toy registers no vendor documents
+        assert c.get("/isa/toy/tsub").status_code == 404 and c.get("/isa/toy").status_code == 404
+    monkeypatch.setattr(cli, "open_store", lambda: store)
+    assert cli.main(["show", "tmul", "--isa", "toy", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["summary"] == TOY["tmul"] and out["isa"] == "toy" and out["targets"] == ["toy1"]
+    assert cli.main(["show", "tadd", "--arch", "toy"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("tadd  (GPU Virtual ISA, Toy Corp; Toy; arith)") and "Related PTX concepts:" in text
+    assert cli.main(["show", "tsub", "--isa", "toy"]) == 2
+    assert capsys.readouterr().err.strip().endswith("no instruction tsub in the toy ISA")
 
 
 def test_web_refuses_it_once_unregistered(store):

@@ -146,31 +146,45 @@ def test_read_only_methods(client):
 # -- escaping ------------------------------------------------------------------------------------------------
 
 def test_hostile_values_are_escaped_in_every_section(store, monkeypatch):
-    """Vendor text and every optional section pass through escaping (a page extender could add anything)."""
+    """Vendor text and every optional section of the typed page pass through escaping (a fact provider
+    could write anything the model's types allow); a key the model lacks never reaches a template."""
     from starlette.testclient import TestClient
 
+    from gpuisa.page.codec import ModelError, from_json
+    from gpuisa.page.model import InstructionPage
     from gpuisa.web import site as site_mod
     from gpuisa.web.app import create_app
 
-    real = site_mod.build_page
+    real = site_mod.build_model
+    form = {"syntax": HOSTILE, "value_sets": {HOSTILE: [HOSTILE]}, "operands": [], "state_spaces": [HOSTILE],
+            "modifiers": [], "ptx_version": HOSTILE, "min_target": HOSTILE, "targets": [HOSTILE],
+            "verified_by_ptxas": False, "examples": [HOSTILE]}
+    relation = {"vendor": HOSTILE, "isa": "ptx", "name": "add", "form": HOSTILE, "relation": HOSTILE,
+                "restriction": HOSTILE, "domain": None, "error_bound": None, "sequence": None, "note": HOSTILE,
+                "checked": None, "this_form": HOSTILE, "archs": ["ptx"]}
 
-    def hostile_page(st, name, arch=None, isa=None):
-        page = real(st, name, arch, isa)
-        page.update(summary=HOSTILE, description=HOSTILE, description_source={"source": HOSTILE, "version": "1"},
-                    semantics={"fidelity": HOSTILE, "pseudocode": HOSTILE + "\nline 2"},
-                    examples=[{"asm": HOSTILE, "verified": HOSTILE}], related=[{"name": "add", "arch": "ptx",
-                                                                               "note": HOSTILE}],
-                    forms=[{"syntax": HOSTILE, "value_sets": {HOSTILE: [HOSTILE]}}], brand_new_section={HOSTILE: HOSTILE})
+    def hostile_json(st, name, arch=None, isa=None):
+        page = real(st, name, arch, isa).to_json()
+        page.update(summary=HOSTILE, description=HOSTILE, description_source=HOSTILE,
+                    semantics={"source": HOSTILE, "fidelity": "exact", "reason": HOSTILE,
+                               "pseudocode": HOSTILE + "\nline 2", "description": None},
+                    examples=[{"text": HOSTILE, "bytes": HOSTILE, "target": HOSTILE, "verified_by": HOSTILE}],
+                    related=[relation], forms=[form])
         page["operands"][0]["note"] = HOSTILE
         page["sources"].append({"source": HOSTILE, "version": HOSTILE, "note": HOSTILE})
         return page
 
-    monkeypatch.setattr(site_mod, "build_page", hostile_page)
+    def hostile_page(st, name, arch=None, isa=None):  # read back through the codec, which validates
+        return from_json(InstructionPage, hostile_json(st, name, arch, isa))
+
+    with pytest.raises(ModelError):
+        from_json(InstructionPage, {**hostile_json(store, "v_msad_u8", "rdna4"), "brand_new_section": {HOSTILE: 1}})
+    monkeypatch.setattr(site_mod, "build_model", hostile_page)
     with TestClient(create_app(store.path)) as c:
         html = c.get("/isa/rdna4/v_msad_u8").text
     _no_raw_markup(html)
     assert html.count("&lt;script&gt;alert(") >= 10
-    for section in ("description", "semantics", "examples", "relations", "forms", "x-brand_new_section"):
+    for section in ("description", "semantics", "examples", "relations", "forms"):
         assert f'id="{section}"' in html
     assert "vendor text" in html  # the description is labelled as the vendor's
 

@@ -53,6 +53,11 @@ def _emit_json(obj) -> None:
 def _arch(text: str | None) -> str | None:
     if text is None:
         return None
+    from . import isas
+
+    own = isas.with_own_archs(text)  # an architecture of an ISA registered with architectures of its own
+    if own is not None:
+        return text.strip().lower()
     try:
         return archs.resolve_arch(text).name
     except archs.UnknownArch as exc:
@@ -74,6 +79,7 @@ def cmd_archs(args) -> int:
 
 
 def cmd_show(args) -> int:
+    from . import isas
     from .pages import NotFound, build_model
 
     st = open_store()
@@ -87,7 +93,7 @@ def cmd_show(args) -> int:
         else:
             print(render_kind_text(page))
         return 0
-    if args.isa and arch and archs.by_name(arch).isa != args.isa:
+    if args.isa and arch and isas.of_arch(arch).key != args.isa:
         raise UserError(f"--arch {args.arch} is not an architecture of the {args.isa} ISA")
     try:
         page = build_model(st, args.name, arch, isa=args.isa)  # the typed page (gpuisa.page.model)

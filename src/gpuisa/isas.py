@@ -31,7 +31,10 @@ if TYPE_CHECKING:
 #   doc_opcodes (store) -> [opcode]   what the static export writes a ``doc`` file for (default: instruction names)
 #   lsp      (lines, arch, cache)     ``gpuisa lsp``: the analyser of a document in this ISA (lsp.model.Analysis)
 #   encode, decode, check, timing     what the ISA offers (the AMD codec, the PTX checker, llvm-mca timing)
-CAPABILITIES = ("eval", "coverage", "doc", "doc_opcodes", "lsp", "encode", "decode", "check", "timing")
+#   docs     (page) -> [{"title", "url"}]  the web page's links to the vendor's documents (addresses only)
+#   target_text (page) -> str        the web page's targets in a line ("sm_20+"; default: the list)
+CAPABILITIES = ("eval", "coverage", "doc", "doc_opcodes", "lsp", "encode", "decode", "check", "timing", "docs",
+                "target_text")
 
 
 class UnknownIsa(UserError):
@@ -49,7 +52,8 @@ class Isa:
     related_label  words for this ISA's entries in another page's Related section: "AMD instructions"
     aliases        other spellings accepted where a user names the ISA
     capabilities   CAPABILITIES name -> hook
-    page           hook (store, name, arch, isa) -> page dict; the default builds it from the store
+    page           hook (store, name, arch, isa) -> page JSON (read back into the typed page, which checks it)
+                   or an InstructionPage; the default builds it from the store
     builder        hook (store, row, arch) -> page.model.InstructionPage: the typed page of one store row
     instructions   hook (store) -> [{"name", "arch", "summary"}] for an ISA the store does not hold (None: it does)
     own_archs      architecture names outside archs.py (an ISA whose architectures archs.py does not list)
@@ -94,6 +98,10 @@ class Isa:
     def build_page(self, store, name: str, arch: str | None = None) -> dict:
         return load(self.page)(store, name, arch, self.key)
 
+    def pages_from_hook(self) -> bool:
+        """Whether this ISA's pages come from its own ``page`` hook rather than the store's rows."""
+        return self.page != "gpuisa.pages:build_page"
+
 
 def load(hook: Hook) -> Callable[..., Any]:
     """A hook's callable: itself, or ``module:function`` imported now."""
@@ -110,14 +118,15 @@ AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions"
                            "doc": "gpuisa.doclookup.amd:amd_doc", "doc_opcodes": "gpuisa.doclookup.export:amd_opcodes",
                            "lsp": "gpuisa.lsp.amd:analyse",
                            "encode": "gpuisa.codec.cli:cmd_encode", "decode": "gpuisa.codec.cli:cmd_decode",
-                           "timing": "gpuisa.timing:page_timing"},
+                           "timing": "gpuisa.timing:page_timing", "docs": "gpuisa.web.instruction:amd_doc_links"},
              builder="gpuisa.page.amd:build", suffixes=(".s", ".asm", ".amdgcn", ".S"),
              language_ids=("amdgpu", "amdgcn", "asm", "gas"))
 PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
           capabilities={"eval": "gpuisa.semantics.cli:eval_ptx", "coverage": "gpuisa.semantics.cli:coverage_ptx",
                         "doc": "gpuisa.doclookup.ptx:ptx_doc", "doc_opcodes": "gpuisa.doclookup.export:ptx_opcodes",
                         "lsp": "gpuisa.lsp.ptx:analyse",
-                        "check": "gpuisa.ptx.check:check_instruction"},
+                        "check": "gpuisa.ptx.check:check_instruction", "docs": "gpuisa.web.instruction:ptx_doc_links",
+                        "target_text": "gpuisa.web.instruction:ptx_target_text"},
           builder="gpuisa.page.ptx:build", suffixes=(".ptx",), language_ids=("ptx",))
 
 _ISAS: dict[str, Isa] = {i.key: i for i in (AMDGPU, PTX)}
@@ -157,6 +166,13 @@ def of_arch(arch: str) -> Isa:
     from . import archs
 
     return _ISAS[archs.by_name(arch).isa]
+
+
+def with_own_archs(arch: str) -> Isa | None:
+    """The ISA whose own architectures (outside archs.py) include ``arch``; None for archs.py's."""
+    want = arch.strip().lower()
+    return next((i for i in _ISAS.values() if want in i.own_archs), None)
+
 
 
 def register(isa: Isa, relations: dict[str, Hook] | None = None) -> Isa:

@@ -57,7 +57,22 @@ def resolve(store: Store, name: str, arch: str | None, isa: str | None = None) -
 
 
 def build_model(store: Store, name: str, arch: str | None = None, isa: str | None = None):
-    """The typed page (``gpuisa.page.model.InstructionPage``) of an instruction."""
+    """The typed page (``gpuisa.page.model.InstructionPage``) of an instruction: built from the store, or by
+    the ``page`` hook of an ISA whose pages come from the registry (``isa``, or ``arch`` one of its own)."""
+    from . import isas
+
+    hooked = isas.get(isa) if isa in isas.keys() else (isas.with_own_archs(arch) if arch else None)
+    if hooked is not None and hooked.pages_from_hook():
+        from .page.codec import from_json
+        from .page.model import InstructionPage
+
+        page = hooked.build_page(store, name.strip().lower(), arch)
+        page = page if isinstance(page, InstructionPage) else from_json(InstructionPage, page)
+        if page.related is None:  # the relations the registry knows for it, as on every other page
+            from .page.related import related
+
+            page.related = related(hooked.key, page.name, page.arch)
+        return page
     from .page import build
 
     return build(store, name, arch, isa)

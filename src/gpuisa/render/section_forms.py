@@ -1,53 +1,54 @@
-"""The syntax-forms section of virtual-ISA (PTX) pages: text and rich renderers."""
+"""The syntax-forms section of virtual-ISA (PTX) pages (the typed page's ``forms``): text and rich renderers."""
 
 from __future__ import annotations
 
+from ..page.model import Form, InstructionPage
 from .text import table
 
 HEADERS = ["syntax", "data types", "state spaces", "modifiers", "PTX", "min target"]
 TYPE_SETS = (".type", ".dtype", ".atype", ".btype", ".ctype", ".stype", ".itype")
 
 
-def _types(form: dict) -> str:
+def _types(form: Form) -> str:
     vals: list[str] = []
-    for k, vs in form["value_sets"].items():
+    for k, vs in form.value_sets.items():
         if k in TYPE_SETS or k.endswith("type"):
             vals += [v for v in vs if v not in vals]
     return " ".join(vals)
 
 
-def form_rows(page: dict) -> list[list[str]]:
-    return [[f["syntax"], _types(f), " ".join(f["state_spaces"]), " ".join(f["modifiers"]), f["ptx_version"] or "?",
-             f["min_target"] or "?"] for f in page.get("forms", [])]
+def form_rows(page: InstructionPage) -> list[list[str]]:
+    return [[f.syntax, _types(f), " ".join(f.state_spaces), " ".join(f.modifiers), f.ptx_version or "?",
+             f.min_target or "?"] for f in page.forms or []]
 
 
-def _header(page: dict) -> list[str]:
+def _header(page: InstructionPage) -> list[str]:
     out = []
-    if page.get("isa_note"):
-        out.append(page["isa_note"])
-    if page.get("ptx_version") or page.get("min_target"):
-        out.append(f"PTX ISA version introduced: {page.get('ptx_version') or '?'}; minimum target: "
-                   f"{page.get('min_target') or '?'}")
+    if page.isa_note:
+        out.append(page.isa_note)
+    if page.ptx_version or page.min_target:
+        out.append(f"PTX ISA version introduced: {page.ptx_version or '?'}; minimum target: "
+                   f"{page.min_target or '?'}")
     return out
 
 
-def _value_set_lines(page: dict) -> list[str]:
+def _value_set_lines(page: InstructionPage) -> list[str]:
     seen: dict[str, str] = {}
-    for f in page.get("forms", []):
-        for k, vs in f["value_sets"].items():
+    for f in page.forms or []:
+        for k, vs in f.value_sets.items():
             text = ", ".join(vs[:20]) + (f", … ({len(vs)})" if len(vs) > 20 else "")
             seen.setdefault(f"{k} = {{ {text} }}", "")
     return list(seen)
 
 
-def _examples(page: dict) -> list[str]:
+def _examples(page: InstructionPage) -> list[str]:
     ex = []
-    for f in page.get("forms", []):
-        ex += f.get("examples", [])[:1]
+    for f in page.forms or []:
+        ex += f.examples[:1]
     return ex[:8]
 
 
-def text_lines(page: dict) -> list[str]:
+def text_lines(page: InstructionPage) -> list[str]:
     out = _header(page) + ["", "Syntax forms:"]
     out += ["  " + line for line in table(HEADERS, form_rows(page))]
     vs = _value_set_lines(page)
@@ -59,7 +60,7 @@ def text_lines(page: dict) -> list[str]:
     return out
 
 
-def print_rich(page: dict, console) -> None:
+def print_rich(page: InstructionPage, console) -> None:
     from rich.table import Table
     from rich.text import Text
 

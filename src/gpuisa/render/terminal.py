@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..page.codec import to_json
 from ..page.model import InstructionPage
 from .text import (
     OPERAND_HEADERS,
@@ -68,14 +69,13 @@ def print_page(page: InstructionPage | dict, console: Console | None = None) -> 
 
 
 def _optional_sections(page: InstructionPage, c: Console) -> None:
-    data = page.to_json()  # (section modules read the section's JSON)
     for key in OPTIONAL_SECTIONS:
-        if data.get(key):
+        if getattr(page, key):
             mod = section_module(key)
             if mod:
-                mod.print_rich(data, c)
+                mod.print_rich(page, c)
             else:
-                c.print(Text(key.capitalize(), style="bold"), data[key])
+                c.print(Text(key.capitalize(), style="bold"), to_json(getattr(page, key)))
 
 
 def _sources(page: InstructionPage, c: Console) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import archs
-from ..page.codec import from_json
+from ..page.codec import from_json, to_json
 from ..page.model import SECTIONS, Encoding, InstructionPage, Operand, Source
 from ..sources.derive import CATEGORY_TITLES
 
@@ -64,7 +64,7 @@ def generation_rows(page: InstructionPage) -> list[list[str]]:
 
 # Sections a page may have after its common part (``page.model.SECTIONS``); each is drawn by a module
 # gpuisa.render.section_<key> with text_lines(page) -> list[str] and print_rich(page, console), which
-# read the page's JSON (the schema's $defs of that section).
+# read the typed page (``page.model.InstructionPage``).
 OPTIONAL_SECTIONS = SECTIONS
 
 
@@ -76,11 +76,10 @@ def section_module(key: str):
 
 def optional_sections_text(page: InstructionPage) -> list[str]:
     out: list[str] = []
-    data = page.to_json()
     for key in OPTIONAL_SECTIONS:
-        if data.get(key):
+        if getattr(page, key):
             mod = section_module(key)
-            out += [""] + (mod.text_lines(data) if mod else [f"{key.capitalize()}:", f"  {data[key]}"])
+            out += [""] + (mod.text_lines(page) if mod else [f"{key.capitalize()}:", f"  {to_json(getattr(page, key))}"])
     return out
 
 

@@ -1,11 +1,13 @@
-"""Parts of an instruction page computed from the store: per-generation opcodes of every encoding with the
-fields that changed, the compact PTX forms table, and links to the vendors' documents (addresses only)."""
+"""Parts of an instruction page computed from the typed page (``page.model.InstructionPage``) and the store:
+per-generation opcodes of every encoding with the fields that changed, the compact forms table, and links
+to the vendors' documents (addresses only; each ISA's through its registry hook ``docs``)."""
 
 from __future__ import annotations
 
 import re
 
-from .. import archs
+from .. import archs, isas
+from ..page.model import Form, InstructionPage
 
 # Vendors' documents: addresses only, never their text.
 AMD_DOCS = "https://gpuopen.com/amd-gpu-architecture-programming-documentation/"
@@ -14,11 +16,29 @@ LLVM_SYNTAX = {"rdna1": "GFX10", "rdna2": "GFX1030", "rdna3": "GFX11", "rdna3.5"
 PTX_DOCS = "https://docs.nvidia.com/cuda/parallel-thread-execution/index.html"
 
 
-def doc_links(page: dict) -> list[dict]:
-    if page.get("isa") == "ptx":
-        return [{"title": f"NVIDIA: PTX ISA (Parallel Thread Execution), the {page['name']} instruction", "url": PTX_DOCS}]
+def doc_links(page: InstructionPage) -> list[dict]:
+    """The vendor documents of the page's ISA (its registry hook ``docs``; none where it has no hook)."""
+    isa = isas.get(page.isa) if page.isa in isas.keys() else None
+    return isa.hook("docs")(page) if isa and isa.can("docs") else []
+
+
+def target_text(page: InstructionPage) -> str:
+    """The page's targets in one line where its ISA says how (registry hook ``target_text``), else ""."""
+    isa = isas.get(page.isa) if page.isa in isas.keys() else None
+    return isa.hook("target_text")(page) if isa and isa.can("target_text") else ""
+
+
+def ptx_doc_links(page: InstructionPage) -> list[dict]:
+    return [{"title": f"NVIDIA: PTX ISA (Parallel Thread Execution), the {page.name} instruction", "url": PTX_DOCS}]
+
+
+def ptx_target_text(page: InstructionPage) -> str:
+    return target_range(page.targets, all_targets(page.forms))
+
+
+def amd_doc_links(page: InstructionPage) -> list[dict]:
     out = [{"title": "AMD: GPU architecture programming documentation (ISA guides)", "url": AMD_DOCS}]
-    gfx = LLVM_SYNTAX.get(page.get("arch", ""))
+    gfx = LLVM_SYNTAX.get(page.arch)
     if gfx:
         out.append({"title": f"LLVM: AMDGPU {gfx} instruction syntax",
                     "url": f"https://llvm.org/docs/AMDGPU/AMDGPUAsm{gfx}.html"})
@@ -85,32 +105,27 @@ def target_range(targets: list[str], universe: list[str]) -> str:
     return ", ".join(ts)
 
 
-def all_targets(forms) -> list[str]:
+def all_targets(forms: list[Form] | None) -> list[str]:
     """Every target any form names, oldest first (the universe 'sm_20+' is read against)."""
-    if not isinstance(forms, list):
-        return []
-    return sorted({t for f in forms if isinstance(f, dict) for t in f.get("targets") or []}, key=_target_key)
+    return sorted({t for f in forms or [] for t in f.targets}, key=_target_key)
 
 
-def forms_table(forms) -> tuple[list[dict], list[dict]]:
-    """(compact rows of the PTX syntax forms, every operand of every form once)."""
-    if not isinstance(forms, list):
-        return [], []
+def forms_table(forms: list[Form] | None) -> tuple[list[dict], list[dict]]:
+    """(compact rows of the syntax forms, every operand of every form once)."""
     universe = all_targets(forms)
-    rows, operands, seen = [], [], set()
-    for i, f in enumerate(forms):
-        if not isinstance(f, dict) or not f.get("syntax"):
+    rows: list[dict] = []
+    operands: list[dict] = []
+    seen: set[str] = set()
+    for i, f in enumerate(forms or []):
+        if not f.syntax:
             continue
-        ops = [o for o in f.get("operands") or [] if isinstance(o, dict)]
-        for o in ops:
-            if o.get("name") and o["name"] not in seen:
-                seen.add(o["name"])
-                operands.append({"name": o["name"], "role": o.get("role", ""), "kind": o.get("kind") or "",
-                                 "format": o.get("type") or "", "optional": o.get("optional")})
-        vs = f.get("value_sets") if isinstance(f.get("value_sets"), dict) else {}
-        rows.append({"n": i + 1, "syntax": f["syntax"], "operands": ", ".join(o.get("name", "") for o in ops),
-                     "version": f"{f['ptx_version']}+" if f.get("ptx_version") else "",
-                     "targets": target_range(f.get("targets") or [], universe), "value_sets": vs,
-                     "examples": [e for e in f.get("examples") or [] if isinstance(e, str)],
-                     "ptxas": f.get("verified_by_ptxas")})
+        for o in f.operands:
+            if o.name and o.name not in seen:
+                seen.add(o.name)
+                operands.append({"name": o.name, "role": o.role, "kind": o.kind, "format": o.type or "",
+                                 "optional": o.optional})
+        rows.append({"n": i + 1, "syntax": f.syntax, "operands": ", ".join(o.name for o in f.operands),
+                     "version": f"{f.ptx_version}+" if f.ptx_version else "",
+                     "targets": target_range(f.targets, universe), "value_sets": f.value_sets,
+                     "examples": list(f.examples), "ptxas": f.verified_by_ptxas})
     return rows, operands

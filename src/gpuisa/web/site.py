@@ -8,6 +8,7 @@ relative ``.html`` files for the static export (so it works from ``file://`` and
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import posixpath
 import threading
@@ -16,11 +17,12 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
-from .. import archs
+from .. import archs, isas
 from ..diff import diff_archs
 from ..errors import UserError
-from ..page.model import COMMON
-from ..pages import NotFound, build_page, field_json
+from ..page.codec import to_json
+from ..page.model import SECTIONS, InstructionPage
+from ..pages import NotFound, build_model, field_json
 from ..render.html import format_note, layout_svg, slug_ok
 from ..sources.derive import CATEGORY_TITLES
 from ..store import Store
@@ -31,9 +33,8 @@ from .search import SearchIndex
 TEMPLATES = Path(__file__).parent / "templates"
 STATIC = Path(__file__).parent / "static"
 # Sections of the page model the instruction template draws in its own way, in this order; the model's
-# other sections (timing) and any key outside the model are drawn as generic blocks ("extra").
+# other sections (timing) are drawn as generic blocks of their JSON ("extra").
 SECTION_KEYS = ("forms", "semantics", "examples", "related")
-KNOWN_KEYS = {*COMMON, *SECTION_KEYS, "url"}
 
 
 class PageMissing(LookupError):
@@ -114,7 +115,9 @@ def _opcode_placeholder(svg: str, op_field: str) -> str:
     return re.sub(r'<g class="field opcode" data-field="%s".*?</g>' % re.escape(op_field), fix, svg, flags=re.S)
 
 
-def _bits_text(f: dict) -> str:
+def _bits_text(f) -> str:
+    """A field's bit ranges (a typed ``BitField`` or its JSON) as '63:32, 7:0'."""
+    f = f if isinstance(f, dict) else to_json(f)
     return ", ".join(f"{hi}:{lo}" if hi != lo else str(hi) for hi, lo in (f.get("ranges") or [[f["hi"], f["lo"]]]))
 
 
@@ -168,12 +171,18 @@ def _value(v, out: list) -> None:
         out.append(str(escape(v)))
 
 
+def _plain(v):
+    """A typed page section (``page.model`` dataclasses) as its JSON; other values as they are."""
+    return to_json(v) if dataclasses.is_dataclass(v) or isinstance(v, list) else v
+
+
 def make_env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True,
                              extensions=["jinja2.ext.do"])
     env.filters["bits_text"] = _bits_text
-    env.filters["value_html"] = value_html
+    env.filters["value_html"] = lambda v: value_html(_plain(v))
+    env.filters["plain"] = _plain
     env.filters["category_title"] = lambda c: CATEGORY_TITLES.get(c, "")
     env.filters["format_note"] = format_note
     env.filters["slug_ok"] = slug_ok
@@ -215,10 +224,10 @@ class Site:
 
             try:
                 form = check_instruction(text).get("form")
-                forms = (build_page(self.store, name, "ptx").get("forms") or []) if form else []
+                forms = (build_model(self.store, name, "ptx").forms or []) if form else []
             except (NotFound, UserError, ValueError, KeyError):
                 forms = []
-            rows = [i + 1 for i, f in enumerate(forms) if isinstance(f, dict) and f.get("syntax") == form]
+            rows = [i + 1 for i, f in enumerate(forms) if f.syntax == form]
             self._form_rows[key] = f"form-{rows[0]}" if rows else None
         return self._form_rows[key]
 
@@ -237,6 +246,9 @@ class Site:
 
     # -- routing ---------------------------------------------------------------------------------------------
     def canonical_arch(self, text: str) -> str:
+        own = isas.with_own_archs(text)  # an ISA registered with architectures (and pages) of its own
+        if own is not None:
+            return text.strip().lower()
         try:
             a = archs.resolve_arch(text)
         except archs.UnknownArch as exc:
@@ -272,6 +284,8 @@ class Site:
             arch = self.canonical_arch(parts[1])
             if arch != parts[1]:
                 raise Redirect("/".join(["isa", arch, *parts[2:]]))
+            if len(parts) != 3 and arch not in self.arch_names:  # an ISA's own architecture: instruction pages only
+                raise PageMissing(f"no page for architecture {arch} (its ISA's pages are its instructions')")
             if len(parts) == 2:
                 return "arch.html", self.arch(arch)
             if len(parts) == 3:
@@ -330,48 +344,50 @@ class Site:
                 "formats": sorted(idx["format"]), "kinds": sorted(idx["kind"])}
 
     def instruction(self, arch: str, name: str, static: bool = False) -> dict:
+        """The context of an instruction page: the typed page (``page``) and what is drawn beside it."""
         try:
-            page = build_page(self.store, name, arch)
+            page = build_model(self.store, name, arch)
         except NotFound as exc:
             raise PageMissing(str(exc)) from None
-        a = archs.by_name(arch)
-        diagrams = []
-        for enc in page["encodings"]:
-            e = self.encoding_of(arch, enc["name"])
-            if not enc["fields"]:
-                diagrams.append(None)
-            elif static and e is not None:  # drawn by static/layouts-ARCH.js: one copy per encoding, not per page
-                diagrams.append({"layout": f"{arch}/{enc['name']}", "opcode": enc["opcode"]})
-            else:
-                diagrams.append(layout_svg(
-                    enc["fields"], enc["width"] or 32, f"{enc['name']} encoding of {name} on {a.title}",
-                    f"{a.title} · {enc['name']} · {enc['width']} bits · opcode {enc['opcode']}",
-                    opcode_field=e.op_field if e else None, opcode=enc["opcode"]))
-        enc_gens = inst_parts.generation_opcodes(self.store, name, arch, self.encoding_of) if a.kind == "native" else []
-        cells = {}
+        native = isas.of_arch(arch).kind == "native"
+        enc_gens = inst_parts.generation_opcodes(self.store, name, arch, self.encoding_of) if native else []
+        cells: dict[str, list] = {}
         for e in enc_gens:
             for c in e["gens"]:
                 cells.setdefault(c["arch"], []).append(c)
-        gens = []
-        for g in archs.generation_order(list(page["generations"])):
-            info = page["generations"][g]
-            gens.append({"arch": g, "title": archs.by_name(g).title, "info": info, "current": g == arch,
-                         "cells": cells.get(g) or [{"present": False}] * len(enc_gens)})
-        extra = {k: v for k, v in page.items() if k not in KNOWN_KEYS and v not in (None, "", [], {})}
-        flags = {k: v for k, v in (page.get("flags") or {}).items() if v}
-        forms, form_operands = inst_parts.forms_table(page.get("forms"))
-        operands = page.get("operands") or []
+        gens = [{"arch": g, "title": archs.by_name(g).title, "info": page.generations[g], "current": g == arch,
+                 "cells": cells.get(g) or [{"present": False}] * len(enc_gens)}
+                for g in archs.generation_order(list(page.generations))]
+        extra = {k: to_json(getattr(page, k)) for k in SECTIONS if k not in SECTION_KEYS and getattr(page, k)}
+        forms, form_operands = inst_parts.forms_table(page.forms)
+        operands = [to_json(o) for o in page.operands]
         if form_operands:  # every operand of every syntax form (vsub's c is in its 4-operand forms only)
-            names = {o.get("name") for o in operands if isinstance(o, dict)}
-            operands = [*operands, *({**o, "size": None, "implicit": False, "note": "in some forms only"}
-                                     for o in form_operands if o["name"] not in names)]
-        return {"title": f"{name} · {page['arch_title']}", "page": page, "diagrams": diagrams, "gens": gens,
-                "extra": extra, "flags": flags, "sections": [k for k in SECTION_KEYS if page.get(k)],
+            names = {o["name"] for o in operands}
+            operands += [{**o, "size": None, "implicit": False, "note": "in some forms only"}
+                         for o in form_operands if o["name"] not in names]
+        return {"title": f"{name} · {page.arch_title}", "page": page, "diagrams": self._diagrams(page, static),
+                "gens": gens, "extra": extra, "flags": {k: v for k, v in page.flags.items() if v},
+                "sections": [k for k in SECTION_KEYS if getattr(page, k)],
                 "cards": relation_cards(page, set(self.arch_names), self.form_anchor), "forms": forms,
-                "operands": operands,
-                "enc_gens": enc_gens, "docs": inst_parts.doc_links(page),
-                "target_text": inst_parts.target_range(page.get("targets") or [], inst_parts.all_targets(page.get("forms")))
-                if page.get("isa") == "ptx" else ""}
+                "operands": operands, "enc_gens": enc_gens, "docs": inst_parts.doc_links(page),
+                "target_text": inst_parts.target_text(page)}
+
+    def _diagrams(self, page: InstructionPage, static: bool) -> list:
+        """Per encoding of the page: its layout's SVG, a reference to the static layouts script, or None."""
+        title = page.arch_title
+        diagrams: list = []
+        for enc in page.encodings:
+            e = self.encoding_of(page.arch, enc.name)
+            if not enc.fields:
+                diagrams.append(None)
+            elif static and e is not None:  # drawn by static/layouts-ARCH.js: one copy per encoding, not per page
+                diagrams.append({"layout": f"{page.arch}/{enc.name}", "opcode": enc.opcode})
+            else:
+                diagrams.append(layout_svg(
+                    [to_json(f) for f in enc.fields], enc.width or 32, f"{enc.name} encoding of {page.name} on {title}",
+                    f"{title} · {enc.name} · {enc.width} bits · opcode {enc.opcode}",
+                    opcode_field=e.op_field if e else None, opcode=enc.opcode))
+        return diagrams
 
     def encoding(self, arch: str, enc_name: str) -> dict:
         a = archs.by_name(arch)
