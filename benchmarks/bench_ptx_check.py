@@ -138,7 +138,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         big = Path(tmp) / "k100k.ptx"
         big.write_text(kernel(100_000))
-        code = ("import resource,sys;from gpuisa.ptx.check import check_file;"
+        code = ("import resource,sys;from gpuisa.ptx.frontend import check_file;"
                 f"check_file(open({str(big)!r}).read());"
                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env).stdout.strip()
