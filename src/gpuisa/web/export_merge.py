@@ -17,7 +17,7 @@ import re
 
 from .. import archs
 
-_TAG = re.compile(r"<(/?)([a-z][a-z0-9]*)[^>]*>")
+_OPEN = re.compile(r"<([a-z][a-z0-9]*)[^>]*>")
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _LAYOUT = re.compile(r'data-layout="([^"/]+)/([^"]+)"')
 _ID = re.compile(r'\sid="([^"]*)"')
@@ -52,31 +52,42 @@ def _relinked(raw: str, frag: str, here: str, there: str, written_at: str, merge
 
 def children(fragment: str) -> list[str]:
     """The top-level nodes of an HTML fragment (elements whole; text runs between them, blanks dropped).
-    Reads the markup our templates write: lower-case tag names, no comments, no '>' inside attributes."""
+    Reads the markup our templates write: lower-case tag names, no comments, '<' only in tags."""
     out: list[str] = []
-    depth, start, pos = 0, 0, 0
-    for m in _TAG.finditer(fragment):
-        closing, tag = m.group(1), m.group(2)
-        if closing:
-            depth -= 1
-            if depth == 0:
-                out.append(fragment[start:m.end()])
-                pos = m.end()
+    pos, n = 0, len(fragment)
+    while pos < n:
+        lt = fragment.find("<", pos)
+        if lt < 0:
+            break
+        if lt > pos and fragment[pos:lt].strip():
+            out.append(fragment[pos:lt])
+        m = _OPEN.match(fragment, lt)
+        if m is None:  # a stray closing tag: kept as text
+            end = fragment.find(">", lt) + 1 or n
+            out.append(fragment[lt:end])
+            pos = end
             continue
-        void = tag in _VOID or m.group(0).endswith("/>")
-        if depth == 0:
-            if m.start() > pos and fragment[pos:m.start()].strip():
-                out.append(fragment[pos:m.start()])
-            start = m.start()
-            if void:
-                out.append(m.group(0))
-                pos = m.end()
-                continue
-        if not void:
-            depth += 1
+        tag = m.group(1)
+        end = m.end() if tag in _VOID or m.group(0).endswith("/>") else _close(fragment, tag, m.end())
+        out.append(fragment[lt:end])
+        pos = end
     if fragment[pos:].strip():
         out.append(fragment[pos:])
     return out
+
+
+def _close(fragment: str, tag: str, i: int) -> int:
+    """The end of the element ``tag`` whose content starts at ``i`` (same-name elements nested inside counted)."""
+    close, opens = f"</{tag}>", (f"<{tag} ", f"<{tag}>")
+    depth = 1
+    while True:
+        j = fragment.find(close, i)
+        if j < 0:
+            return len(fragment)
+        depth += fragment.count(opens[0], i, j) + fragment.count(opens[1], i, j) - 1
+        i = j + len(close)
+        if depth == 0:
+            return i
 
 
 def _open_tag(el: str) -> str:
