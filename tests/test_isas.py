@@ -164,6 +164,14 @@ def test_its_pages_from_the_hook_render_as_html_and_in_the_cli(toy, store, capsy
         assert "Counterparts in PTX" in r.text  # its relation to PTX's add, as a card
         assert 'id="docs"' not in r.text  # the toy registers no vendor documents
         assert c.get("/isa/toy/tsub").status_code == 404 and c.get("/isa/toy").status_code == 404
+        home = c.get("/").text
+        assert "Toy ISA (virtual ISA, toy)" not in home  # the home page lists the store's architectures only
+        assert "PTX (virtual ISA, ptx)" in home and "AMD GPU ISA (native ISA, amdgpu)" in home
+        found = c.get("/search", params={"q": "toy registers", "isa": "toy"})
+        assert found.status_code == 200 and '<option value="toy" selected>Toy ISA</option>' in found.text
+        assert "/isa/toy/tadd" in found.text and "/isa/toy/tmul" in found.text
+        assert "/isa/toy/" not in c.get("/search", params={"q": "tadd", "isa": "ptx"}).text
+        assert c.get("/search", params={"q": "tadd", "isa": "sass"}).status_code == 422
     monkeypatch.setattr(cli, "open_store", lambda: store)
     assert cli.main(["show", "tmul", "--isa", "toy", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -169,31 +169,33 @@ class Pages:
             return RedirectResponse("/" + cached.target, status_code=301)
         return cached.response(request)
 
-    def search_groups(self, q: str, arch: str | None) -> tuple[list[dict], str | None]:
-        key = (q, arch)
+    def search_groups(self, q: str, arch: str | None, isa: str | None = None) -> tuple[list[dict], str | None]:
+        key = (q, arch, isa)
         hit = self.searches.get(key)
         if hit is None:
-            hit = self.site.search.search(q, arch)
+            hit = self.site.search.search(q, arch, isa)
             self.searches.put(key, hit)
         return hit
 
-    def render_search(self, q: str, arch_text: str, page: str) -> Cached:
-        ctx = {"title": "Search", "q": q, "arch": arch_text, "error": ""}
+    def render_search(self, q: str, arch_text: str, isa_text: str, page: str) -> Cached:
+        ctx = {"title": "Search", "q": q, "arch": arch_text, "isa": isa_text, "error": "",
+               "isa_options": [(i.key, i.title) for i in isas.all_isas()]}
         if len(q) > MAX_QUERY:
             q, ctx["q"], ctx["error"] = q[:MAX_QUERY], q[:MAX_QUERY], f"search text is limited to {MAX_QUERY} characters"
         try:
             arch = self.site.canonical_arch(arch_text) if arch_text else None
+            isa = isas.resolve(isa_text).key if isa_text else None
             if q.strip():
-                groups, used = self.search_groups(q.strip(), arch)
+                groups, used = self.search_groups(q.strip(), arch, isa)
                 ctx.update(page_of(groups, int(page) if page.isdigit() and len(page) < 6 else 1), used_arch=used or "")
-        except PageMissing as exc:
+        except (PageMissing, isas.UnknownIsa) as exc:
             ctx["error"] = str(exc)
         body = self.site.render_template("search.html", ctx, "search").encode()
         return Cached(422 if ctx["error"] else 200, body)
 
     async def search_page(self, request: Request):
         p = request.query_params
-        key = ("page", p.get("q", ""), p.get("arch") or "", p.get("page", "1"))
+        key = ("page", p.get("q", ""), p.get("arch") or "", p.get("isa") or "", p.get("page", "1"))
         cached = self.searches.get(key)
         if cached is None:
             cached = await anyio.to_thread.run_sync(self.render_search, *key[1:])

@@ -176,6 +176,11 @@ def _plain(v):
     return to_json(v) if dataclasses.is_dataclass(v) or isinstance(v, list) else v
 
 
+def _arch_title(arch: str) -> str:
+    """archs.py's title; an architecture of an ISA registered with its own is named as it is."""
+    return arch if isas.with_own_archs(arch) else archs.by_name(arch).title
+
+
 def make_env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True,
@@ -315,7 +320,8 @@ class Site:
         for fam in dict.fromkeys(archs.by_name(n).family for n in native):  # each family oldest to newest
             chain = sorted((n for n in native if archs.by_name(n).family == fam), key=lambda n: archs.by_name(n).order)
             steps += list(zip(chain, chain[1:]))
-        return {"title": "gpuisa", "vendors": vendors, "steps": steps,
+        headings = {i.key: f"{i.title} ({i.kind} ISA, {i.key})" for i in isas.all_isas()}  # from the registry
+        return {"title": "gpuisa", "vendors": vendors, "steps": steps, "isa_headings": headings,
                 "total": sum(r["instructions"] for r in self.arch_rows)}
 
     def arch(self, arch: str) -> dict:
@@ -484,7 +490,7 @@ class Site:
         link = Linker(static, path)
         return self.env.get_template(template).render(
             **ctx, url=link, static_mode=static, path=path, archs_nav=self.arch_rows,
-            instruction_path=instruction_path, arch_title=lambda n: archs.by_name(n).title,
+            instruction_path=instruction_path, arch_title=_arch_title,
             arch_titles_json=self.arch_titles_json)
 
     def layouts_js(self, arch: str) -> str:
