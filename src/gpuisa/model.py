@@ -1,8 +1,9 @@
 """The one data model of gpuisa: native (AMD) and virtual (PTX) ISAs alike.
 
-Everything the store holds and every page shows is built from these
-dataclasses.  Sources (llvm-mc sweep, tinygrad tables, AMD XML, PTX catalog)
-produce them; the store persists them; pages render them.
+The facts the store holds are built from these dataclasses: sources (llvm-mc
+sweep, tinygrad tables, AMD XML) produce them and the store persists them.  The
+instruction pages every renderer draws are the typed page model of
+``gpuisa.page.model``, built from the store's rows.
 
 Conventions
 - Names are lower case in LLVM's spelling (``v_msad_u8``); encoding names are
@@ -15,7 +16,7 @@ Conventions
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 ROLES = ("read", "write", "readwrite")
@@ -175,41 +176,6 @@ class InstructionEncoding:
     condition: str = "default"  # AMD's EncodingCondition name; variants: has_lit, has_dpp16, ...
     syntax: str = ""  # an example in LLVM's assembler syntax
     provenance: Provenance | None = None
-
-
-@dataclass(frozen=True)
-class SyntaxForm:
-    """A virtual-ISA (PTX) syntax form: the PTX issue fills these."""
-
-    syntax: str
-    value_sets: dict[str, list[str]] = field(default_factory=dict)
-    operands: tuple[Operand, ...] = ()
-    state_spaces: tuple[str, ...] = ()
-    modifiers: tuple[str, ...] = ()
-    ptx_version: str = ""
-    min_target: str = ""
-
-
-@dataclass
-class Instruction:
-    """One instruction of one architecture (or of a virtual ISA)."""
-
-    name: str
-    vendor: str
-    isa: str  # amdgpu | ptx
-    arch: str  # rdna4 ... ; for PTX the ISA itself ("ptx")
-    category: str
-    summary: str
-    description: str | None = None
-    subgroup: str | None = None
-    encodings: list[InstructionEncoding] = field(default_factory=list)
-    forms: list[SyntaxForm] = field(default_factory=list)
-    targets: list[str] = field(default_factory=list)
-    flags: dict[str, bool] = field(default_factory=dict)
-    sources: list[Provenance] = field(default_factory=list)
-
-    def primary_operands(self) -> tuple[Operand, ...]:
-        return self.encodings[0].operands if self.encodings else ()
 
 
 @dataclass(frozen=True)

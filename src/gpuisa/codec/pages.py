@@ -1,4 +1,4 @@
-"""Page extender: the Examples section of AMD instruction pages.
+"""The Examples section's facts of AMD instruction pages (``examples_for``; ``page.amd`` builds the section).
 
 Examples are committed data (``gpuisa/data/amd/examples/<arch>.json``) made by
 ``python -m gpuisa.data.amd.examples.generate``: each carries the verdict of
@@ -25,10 +25,3 @@ def _examples(arch: str) -> dict[str, list[dict]]:
 def examples_for(arch: str, name: str) -> list[dict]:
     return [dict(x) for x in _examples(arch).get(name, [])]
 
-
-def extend(page: dict) -> None:
-    if page.get("isa") != "amdgpu":
-        return
-    ex = examples_for(page["arch"], page["name"])
-    if ex:
-        page["examples"] = ex
