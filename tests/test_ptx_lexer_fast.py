@@ -51,3 +51,41 @@ def test_cut_same_as_the_pattern_on_random_texts():
     for _ in range(20000):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 16)))
         assert lexer._cut(text) == lexer.CUT.split(text), text
+
+
+GUARDED = """.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 k_p)
+{{
+\t.reg .pred %p<2>;
+\t.reg .b32 %r<4>;
+\tmov.u32 %r1, %tid.x;
+\tsetp.gt.s32 %p1, %r1, 3;
+\t@{guard} bra.uni $L1;
+\tadd.s32 %r2, %r1, {operand};
+$L1:
+\tret;
+}}
+"""
+
+
+@pytest.mark.parametrize("guard, operand", [("%p1", "%r3"), ("%p9", "%r3"), ("!%p1", "%r9"), ("%p1", "%r1")])
+def test_names_of_guarded_functions_agree_with_ptxas(tmp_path, guard, operand):
+    """A function whose instructions are all valid, some guarded: its names (the guards' predicates,
+    the operands; not the guarded opcodes) are resolved as ptxas resolves them."""
+    import subprocess
+
+    from conftest import need
+    from gpuisa.ptx import ptxas
+    from gpuisa.ptx.frontend import errors
+
+    tool = ptxas.find_ptxas()
+    need(tool is not None, "ptxas is not installed")
+    text = GUARDED.format(guard=guard, operand=operand)
+    path = tmp_path / "k.ptx"
+    path.write_text(text)
+    accepted = subprocess.run([tool, "-arch=sm_90", str(path), "-o", "/dev/null"], capture_output=True).returncode == 0
+    _, bad = errors(text)
+    assert (not bad) == accepted, bad
+    assert all(b["line"] in (10, 11) for b in bad)

@@ -303,7 +303,8 @@ class Module:
             return
         batch = [(o, " ".join(s.split()) if "\n" in s else s) for o, s in batch]
         split = [s.split(None, 1) for _, s in batch]
-        joined = "\n".join([p[1] if len(p) > 1 else "" for p in split])
+        operands = [p[1] if len(p) > 1 else "" for p in split]
+        joined = "\n".join(operands)
         # the shared key: the opcode and the operands without digits (a C-level map, no Python loop)
         keys = list(map(str.__add__, [p[0] + " " for p in split], joined.translate(NO_DIGITS).split("\n")))
         final, results, keep = self.final, self.results, self.keep_valid
@@ -325,6 +326,10 @@ class Module:
         if self.strict:
             if all_valid and not any(p[0][0] == "@" for p in split):
                 self.name_texts.append(joined)
+            elif all_valid:  # only the guarded ones' names made again: the guard and the operands, not the opcode
+                for i in [i for i, p in enumerate(split) if p[0][0] == "@"]:
+                    operands[i] = _name_text(split[i]) if len(split[i]) > 1 else ""
+                self.name_texts.append("\n".join(operands))
             else:
                 bad = self.bad
                 self.name_texts += [_name_text(p) for (_, s), p in zip(batch, split) if len(p) > 1 and s not in bad]
