@@ -183,6 +183,20 @@ def test_its_pages_from_the_hook_render_as_html_and_in_the_cli(toy, store, capsy
     assert capsys.readouterr().err.strip().endswith("no instruction tsub in the toy ISA")
 
 
+def test_relations_of_an_absent_feature_package_are_none(toy):
+    """A relation hook whose module is not part of this build answers nothing (the page has no Related
+    section); an ImportError inside an existing module is a bug and propagates."""
+    from gpuisa.page.related import related
+
+    with isas.registered(isas.Isa("toy2", "Toy 2", "T2", "Toy Corp", "virtual", "toy2 instructions", own_archs=("toy2",)),
+                         relations={"toy": "gpuisa_absent_package.relations:related"}):
+        assert isas.related("toy2", "tadd") == [] and related("toy2", "tadd", None) is None
+    with isas.registered(isas.Isa("toy3", "Toy 3", "T3", "Toy Corp", "virtual", "toy3 instructions", own_archs=("toy3",)),
+                         relations={"toy": "gpuisa.web.site:no_such_function"}):
+        with pytest.raises(AttributeError):
+            isas.related("toy3", "tadd")
+
+
 def test_web_refuses_it_once_unregistered(store):
     from starlette.testclient import TestClient
 

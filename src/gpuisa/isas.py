@@ -210,8 +210,20 @@ def related(isa: str, name: str, arch: str | None = None) -> list[dict]:
     out: list[dict] = []
     for pair, hook in _RELATIONS.items():
         if isa in pair and all(k in _ISAS for k in pair):
-            out += load(hook)(isa, name, arch)
+            fn = _optional(hook)
+            out += fn(isa, name, arch) if fn is not None else []
     return out
+
+
+def _optional(hook: Hook) -> Callable[..., Any] | None:
+    """A hook's callable; None where its module (a feature package left out of this build) is absent."""
+    try:
+        return load(hook)
+    except ModuleNotFoundError as exc:
+        module = hook.partition(":")[0] if isinstance(hook, str) else ""
+        if exc.name and (module == exc.name or module.startswith(exc.name + ".")):
+            return None
+        raise
 
 
 def related_isas(entries: list[dict]) -> list[Isa]:

@@ -1,6 +1,6 @@
 """Every page of the web reference as (template, context), for the server and the static export alike.
 
-Instruction content comes only from ``gpuisa.pages.build_page`` (the JSON of ``gpuisa show --json``),
+Instruction content comes only from ``gpuisa.pages.build_model`` (the typed page ``show --json`` writes),
 the ``Store``'s query methods and ``gpuisa.diff.diff_archs``.  A page is named by its canonical path
 (``isa/rdna4/v_msad_u8``); ``Linker`` turns canonical paths into hrefs: absolute for the server,
 relative ``.html`` files for the static export (so it works from ``file://`` and any static host).
