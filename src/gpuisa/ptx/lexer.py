@@ -10,8 +10,10 @@ line without `;`) are read whole.
 Hand-written over ``str`` methods and a few compiled regular expressions, not a generated lexer
 (lark is a dependency): ``gpuisa ptx check --file`` must stay 10x faster than ptxas as a whole
 process (benchmarks/bench_ptx_check.py), and compiler output is mostly one short statement per
-line.  One C-level ``re.split`` at `;`, `{` and `}` cuts the text, so the Python-level work is a
-few operations per statement, not per character; a token-by-token lexer in Python costs several
+line.  C-level splits cut the text at `;` (``str.split``), then at `{` and `}` (``re.split``, only the
+pieces with a brace), and comments are found with ``str.find`` (a pattern search would test every
+character against its first characters), so the Python-level work is a few operations per
+statement, not per character; a token-by-token lexer in Python costs several
 times the whole check on a 20,000-instruction file.
 """
 
