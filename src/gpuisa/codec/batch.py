@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch_arch import M1 as _M1, M2 as _M2, SLOT_BITS as _SLOT_BITS, ArchBatch, arch_batch
+from .batch_arch import M1 as _M1
+from .batch_arch import M2 as _M2
+from .batch_arch import SLOT_BITS as _SLOT_BITS
+from .batch_arch import ArchBatch, arch_batch
 from .batch_render import render_words
 
 _U64 = np.uint64

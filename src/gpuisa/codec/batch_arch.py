@@ -26,6 +26,7 @@ them again.
 from __future__ import annotations
 
 import bisect
+import functools
 import threading
 
 import numpy as np
@@ -169,7 +170,7 @@ class ArchBatch(Classes):
                 sig = self._alone_sig(entry, plan, k, spec, w)
                 if not any(sig[-len(_PROBES):]):
                     continue  # the operand printer never prints this operand alone: the field stays in the key
-                compute = (lambda v, e=entry, k=k: dec._operand_alone(e, k, v))
+                compute = functools.partial(dec._operand_alone, entry, k)
                 slots.append((k, lo, w, False, None, self._segment(sig, 1 << w, compute,
                                                                    info=["alone", entry.name, entry.encoding, k, w])))
             rest &= ~fmask

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import binascii
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -239,7 +240,7 @@ def _load(ab, doc: dict) -> None:
             starts.append(ab._segment(("reserved", w, ok.tobytes()), size, None, (None, ok), info=info))
         else:  # "alone": [kind, entry index, k, width, texts of the first values (one a line), values with none]
             entry = entries[info[1]]
-            compute = (lambda v, e=entry, k=info[2]: dec._operand_alone(e, k, v))
+            compute = functools.partial(dec._operand_alone, entry, info[2])
             ok = np.ones(info[4].count("\n") + 1, bool)
             ok[info[5]] = False  # (the texts, one a line, are made into strings when first used)
             starts.append(ab._segment(("stored", len(starts)), size, compute, (info[4], ok), info=info))

@@ -61,7 +61,7 @@ def template_vopd(ab, eid: int, word: int, data: bytes, off: int):
     if base is None:
         return None
     spans = []
-    for (_, lo, w, _, _, _) in slots:
+    for (_, lo, _, _, _, _) in slots:
         v = (word >> lo) & 0xFF
         s0, s1 = opd.reg_text("v", v, 1), opd.reg_text("v", v ^ 0x54, 1)
         other = text(word ^ (0x54 << lo))

@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .batch_arch import M1 as _M1, M2 as _M2, M3 as _M3, ArchBatch
+from .batch_arch import M1 as _M1
+from .batch_arch import M2 as _M2
+from .batch_arch import M3 as _M3
+from .batch_arch import ArchBatch
 
 
 def invalid_line(data: bytes) -> str:

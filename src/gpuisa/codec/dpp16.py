@@ -64,7 +64,7 @@ def encode_dpp16(encoder, text: str, mnemonic: str):
 
 def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
     from .decoder import get_decoder
-    from .encoder import EncodeError, Encoded
+    from .encoder import Encoded, EncodeError
 
     plan = encoder.plans.get(key)
     if plan is None or ctrl_tok not in table:

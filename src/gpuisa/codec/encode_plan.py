@@ -8,8 +8,8 @@ counts that depend on them.  The inverse of ``decode_render.py``.
 
 from __future__ import annotations
 
-from . import operands as opd
 from . import asm_rules, rdna, special
+from . import operands as opd
 from .decoded import operand_type, split_immediate_fields
 from .encoded import (
     FLOAT,

@@ -288,7 +288,8 @@ class Encoder:
 _ENCODERS: dict[tuple[str, bool], Encoder] = {}
 
 
-_DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bcast|newbcast|share|xmask)|wave_(?:shl|shr|rol|ror)|row_mask|bank_mask)\b")
+_DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bcast|newbcast|share|xmask)"
+                       r"|wave_(?:shl|shr|rol|ror)|row_mask|bank_mask)\b")
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
 def get_encoder(arch: str, wave64: bool = False) -> Encoder:

@@ -8,8 +8,8 @@ the fields say.  So the printed counts depend on all those fields together; on G
 learned from llvm-mc-22 at generation time (``probe_image_forms``) as a table per plan:
 (NSA, DIM, A16, wanted data count) -> (data count, address count, size llvm-mc re-encodes) or None
 where LLVM rejects the word.  (The size read is 8 bytes and the NSA dwords the field asks for: llvm-mc
-prints a shorter encoding where it lists fewer addresses than the NSA dwords hold.)  The wanted data count itself is the ISA's rule (one register per enabled
-channel, or four for gathers; halved, rounded up, for packed 16-bit data; one more for TFE).
+prints a shorter encoding where it lists fewer addresses than the NSA dwords hold.)  The wanted data count itself
+is the ISA's rule (one register per enabled channel, or four for gathers; halved, rounded up, for packed 16-bit data; one more for TFE).
 
 GFX9 and words outside the table use the per-field ``counts`` tables of ``named.py``.
 """

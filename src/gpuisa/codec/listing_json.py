@@ -69,7 +69,7 @@ def _format(st: Step, section: str | None, marked: list[int]) -> str:
         cols.append((at, lit))
         at += w
     rows = np.zeros((n, at), dtype=_U8)
-    for (a, lit), (_, width) in zip(cols, parts):
+    for (a, lit), _part in zip(cols, parts):
         if lit:
             rows[:, a:a + len(lit)] = np.frombuffer(lit, dtype=_U8)
     rows[:, cols[1][0]:cols[1][0] + digits] = _decimal(st.addr, digits)

@@ -38,7 +38,8 @@ PAIRS = {
 }
 PAIRS["GFX9"][125] = "null"
 PAIRS["GFX940"] = PAIRS["GFX9"]
-PAIRS_ALSO = {230: "src_flat_scratch_base_lo", 235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base", 238: "src_private_limit",
+PAIRS_ALSO = {230: "src_flat_scratch_base_lo", 235: "src_shared_base", 236: "src_shared_limit",
+              237: "src_private_base", 238: "src_private_limit",
               251: "src_vccz", 252: "src_execz", 253: "src_scc", 239: "src_pops_exiting_wave_id"}
 SGPR_COUNT = {"GFX9": 102, "GFX940": 102, "GFX10": 106, "GFX11": 106, "GFX12": 106}
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 
-
 SELS = ("BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD")
 UNUSED = ("UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE", "UNUSED_PAD")  # LLVM prints the reserved 3 as PAD
 OMOD = (None, "mul:2", "mul:4", "div:2")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from .named import load_named
-
 _ATTR = re.compile(r"^attr\d+\.[xyzw]$")
 EXP_MOD_FIELDS = {"done": "DONE", "compr": "COMPR", "vm": "VM", "row_en": "ROW"}
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-
 ENCODINGS = ("VOP3", "VOP3SD", "VOP3P")
 
 
