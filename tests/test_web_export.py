@@ -14,6 +14,14 @@ WORD = re.compile(r"[\w.]+")
 MAIN = re.compile(r'<main id="main">(.*)</main>', re.S)
 
 
+# The full export (~90 s on two cores) is shared by the browser test and the tests of its size, its every page,
+# link and server URL: they are marked ``oracle`` with the browser test, so ``-m "not oracle"`` leaves them to
+# CI (which runs them all).  The other checks read a subset export: every page of SAMPLE (each generation's) and
+# the top pages, RDNA4's and PTX's lists, its links checked against the files the full export would have.
+FULL = pytest.mark.oracle
+SAMPLE = ("v_msad_u8", "v_add_f32", "s_mov_b32", "v_cndmask_b32", "global_load_b32")
+
+
 @pytest.fixture(scope="module")
 def exported(store, tmp_path_factory):
     from gpuisa.web.export import export_site
@@ -24,10 +32,28 @@ def exported(store, tmp_path_factory):
     return out, result, Site(store.path).all_paths()
 
 
+@pytest.fixture(scope="module")
+def exported_sample(store, tmp_path_factory):
+    """(folder, every file the full export would write): the top pages and SAMPLE's pages only."""
+    from gpuisa.web.export import export_site, merge_plan, plan_units
+    from gpuisa.web.site import Linker, Site
+
+    site = Site(store.path)
+    every = site.all_paths()
+    paths = ["", "search", "playground", "diff", "isa/rdna4", "isa/rdna4/encoding/VOP3", "isa/ptx"] + [p for p in every if p.rsplit("/", 1)[-1] in SAMPLE]
+    out = tmp_path_factory.mktemp("site-sample")
+    export_site(out, store.path, paths=paths)
+    merged, _ = merge_plan(site)
+    full = {Linker.file_of(u) if isinstance(u, str) else f"isa/{u[0]}/{u[1]}.html"
+            for u in plan_units(site, every, merged)}
+    return out, full
+
+
 def _native(store) -> list[str]:
     return [a["name"] for a in store.archs() if a["kind"] == "native"]
 
 
+@FULL
 def test_one_page_per_instruction_with_an_anchor_per_generation(exported, store):
     """Each AMD instruction is one page (isa/amdgpu/NAME.html) with an anchor for every generation that has it:
     the server's /isa/ARCH/NAME is NAME.html#ARCH in the export; PTX keeps its pages."""
@@ -54,14 +80,14 @@ def _words(page: str) -> set[str]:
     return {w.lower().rstrip(".") for w in WORD.findall(text)}
 
 
-def test_merged_page_keeps_every_fact_of_each_generation(exported, store):
+def test_merged_page_keeps_every_fact_of_each_generation(exported_sample, store):
     """Every word of each generation's own page (as the server draws it, main part) is on the merged page, and
     each generation's opcode of each encoding (from the store) is in the group of that generation."""
     from gpuisa.web.site import Site
 
-    out, _, _ = exported
+    out, _ = exported_sample
     site = Site(store.path)
-    for name in ("v_msad_u8", "v_add_f32", "s_mov_b32", "v_cndmask_b32", "global_load_b32"):
+    for name in SAMPLE:
         merged = (out / "isa" / "amdgpu" / f"{name}.html").read_text(encoding="utf-8")
         have = _words(merged)
         for arch in _native(store):
@@ -99,6 +125,7 @@ def _expand(label: str) -> set[str]:
     return out
 
 
+@FULL
 def test_export_size_and_file_count(exported):
     """Issue 17: the export fits in 80 MB (bytes of every file) with shared assets and no per-generation copies."""
     out, _, _ = exported
@@ -108,9 +135,9 @@ def test_export_size_and_file_count(exported):
     assert len(files) < 10_000, len(files)
 
 
-def test_shared_assets_not_copied_into_every_page(exported, store):
+def test_shared_assets_not_copied_into_every_page(exported_sample, store):
     """Diagrams, architecture titles and the search index live once under static/, not in each page."""
-    out, _, _ = exported
+    out, _ = exported_sample
     page = (out / "isa" / "amdgpu" / "v_msad_u8.html").read_text()
     assert "<svg" not in page and "data-archs=\"{" not in page and 'data-layout="cdna5/VOP3"' in page
     assert page.count("<header") == 1 and page.count('id="generations"') == 1
@@ -124,6 +151,35 @@ def test_shared_assets_not_copied_into_every_page(exported, store):
     assert "\n  " not in page.split("<pre")[0]  # indentation between tags dropped
 
 
+def test_sample_pages_links_resolve(exported_sample, store):
+    """Every link of the sample export resolves (file, anchor, diagram), except to pages the full export writes
+    and the sample leaves out; each of SAMPLE's generations is an anchor of its one page."""
+    from gpuisa.web.linkcheck import check_links
+
+    out, full = exported_sample
+    checked, broken = check_links(out)
+    left_out = [b for b in broken if b[2] == "missing" and _target(b[0], b[1]) in full
+                and not (out / _target(b[0], b[1])).exists()]
+    assert checked > 1000 and left_out
+    assert [b for b in broken if b not in left_out] == []
+    for name in SAMPLE:
+        page = (out / "isa" / "amdgpu" / f"{name}.html").read_text()
+        for arch in _native(store):
+            if name in store.all_names(arch):
+                assert f'id="{arch}" href="#{arch}"' in page, (name, arch)
+    assert (out / "index.html").is_file() and (out / "static" / "style.css").is_file()
+    index = (out / "static" / "search-index.js").read_text()
+    assert index.startswith("window.GPUISA_INDEX=") and re.search(r'\["v_msad_u8","amdgpu",\[[^\]]*"rdna4"', index)
+
+
+def _target(page: str, url: str) -> str:
+    import posixpath
+    from urllib.parse import unquote, urlsplit
+
+    return posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(urlsplit(html.unescape(url)).path)))
+
+
+@FULL
 def test_every_internal_link_resolves(exported):
     from gpuisa.web.linkcheck import check_links
 
@@ -133,6 +189,7 @@ def test_every_internal_link_resolves(exported):
     assert not broken, broken[:10]
 
 
+@FULL
 def test_every_server_instruction_url_has_its_place(exported, store):
     """/isa/ARCH/NAME of the server, for every instruction, is a file and an anchor of the export."""
     from gpuisa.web.export_merge import relink

@@ -133,8 +133,10 @@ def write_static(site: Site, out_dir: Path, merged: dict[str, str]) -> None:
 
 
 def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None = None,
-                progress=None) -> dict:
-    """Write every page under ``out_dir``; returns {"pages": n, "seconds": s, "dir": str}."""
+                progress=None, paths: list[str] | None = None) -> dict:
+    """Write every page under ``out_dir`` (or only ``paths``, a subset of ``Site.all_paths()``: the tests'
+    cheaper export; the shared assets are written whole either way); returns {"pages": n, "seconds": s,
+    "dir": str}."""
     t0 = time.perf_counter()
     site = Site(store_path)
     out_dir = Path(out_dir)
@@ -144,7 +146,7 @@ def export_site(out_dir: Path, store_path: Path | None = None, jobs: int | None 
             shutil.rmtree(out_dir / sub, ignore_errors=True)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_static(site, out_dir, merged)
-    units = plan_units(site, site.all_paths(), merged)
+    units = plan_units(site, site.all_paths() if paths is None else paths, merged)
     jobs = jobs or max(1, min(os.cpu_count() or 1, 8))
     size = max(20, len(units) // (jobs * 16) + 1)
     batches = [(str(out_dir), units[i:i + size]) for i in range(0, len(units), size)]
