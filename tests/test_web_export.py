@@ -40,7 +40,8 @@ def exported_sample(store, tmp_path_factory):
 
     site = Site(store.path)
     every = site.all_paths()
-    paths = ["", "search", "playground", "diff", "isa/rdna4", "isa/rdna4/encoding/VOP3", "isa/ptx"] + [p for p in every if p.rsplit("/", 1)[-1] in SAMPLE]
+    paths = ["", "search", "playground", "diff", "isa/rdna4", "isa/rdna4/encoding/VOP3", "isa/ptx"]
+    paths += [p for p in every if p.rsplit("/", 1)[-1] in SAMPLE]
     out = tmp_path_factory.mktemp("site-sample")
     export_site(out, store.path, paths=paths)
     merged, _ = merge_plan(site)
