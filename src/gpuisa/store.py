@@ -149,6 +149,7 @@ def insert_instruction(con: sqlite3.Connection, arch, name: str, category: str, 
                       " subgroup, page) VALUES (?,?,?,?,?,?,?,?,?)",
                       (name, arch.name, arch.isa, arch.vendor, category, summary, description, subgroup, json.dumps(page)))
     iid = cur.lastrowid
+    assert iid is not None  # set by the INSERT just run
     for enc_name, opcode, layout in enc_rows:
         con.execute("INSERT INTO inst_enc VALUES (?,?,?,?,?,?)", (iid, name, arch.name, enc_name, opcode, layout))
     con.execute("INSERT INTO inst_fts(rowid, name, summary, category, encodings, formats) VALUES (?,?,?,?,?,?)",

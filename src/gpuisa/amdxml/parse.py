@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import iterparse
@@ -45,7 +45,7 @@ class _Bad(ValueError):
     """A value inside a record that is not what the schema allows (turned into XmlImportError)."""
 
 
-def _num(text: str | None, what: str, radix: str | int | None = 10, default: int | None = None) -> int | None:
+def _num(text: str | None, what: str, radix: str | int | None = 10, default: int | None = None) -> int:
     """An integer of the XML (``what`` names it in the error); a bad radix or digit is a _Bad."""
     if text is None or not text.strip():
         if default is None:
@@ -173,7 +173,7 @@ class _Reader:
             opcode_el = ie.find("Opcode")
             opcode = (_num(opcode_el.text, "Opcode", opcode_el.get("Radix", "10"))
                       if opcode_el is not None and opcode_el.text and opcode_el.text.strip() else None)
-            operands = []
+            operands: list[dict[str, Any]] = []
             for op in ie.iter("Operand"):
                 operands.append({
                     "input": op.get("Input") == "true", "output": op.get("Output") == "true",

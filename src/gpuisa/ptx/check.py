@@ -23,6 +23,7 @@ cached across processes), more than the backtracking matcher spends on the opcod
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from . import catalog
 from .corrections import exempt_pair, rule_error, special_error
@@ -135,7 +136,8 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
     done = _ACCEPTED_SHAPES.get(shape)
     if done is not None:
         return dict(done)
-    result = {"valid": False, "name": None, "form": None, "error": None, "min_target": None, "ptx_version": None}
+    result: dict[str, Any] = {"valid": False, "name": None, "form": None, "error": None, "min_target": None,
+                              "ptx_version": None}
     if not opcode:
         result["error"] = "empty instruction"
         return result

@@ -83,7 +83,7 @@ def _probe_export(arch_name: str, key: str, enc_name: str) -> dict:
         toks = ops[0].split()[1:] + ops[1:4]  # the target and the first source share the first operand
         slots[f"{s.get('COMPR', 0)}/{s['EN']}"] = [None if o == "off" else int(o[1:]) - 10 for o in toks]
     out["exp_slots"] = slots
-    every = {f: 1 for f in ("DONE", "COMPR", "VM", "ROW") if f in fields}
+    every: dict[str, int] = {f: 1 for f in ("DONE", "COMPR", "VM", "ROW") if f in fields}
     text = _probe(arch_name, key, [{"EN": 15, **every}])[0]
     out["exp_mods"] = split_operands(text)[1] if text else []
     return out

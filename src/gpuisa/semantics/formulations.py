@@ -361,7 +361,7 @@ _WHY_2XPK16 = ("runs the project's formulation of the pseudocode (the compiler d
                "computed in a loop): each f32 of S0 and S1 divided by 2**(exponent field of S2 - 127), converted "
                "to the 6-bit format (nearest even, saturating) as the other scaled conversions, S0's and S1's "
                "values interleaved; not checked against hardware")
-_SPECS: list[tuple[re.Pattern, object, bool, dict, set, str, str]] = [
+_SPECS: list[tuple[re.Pattern, object, bool, dict | None, set, str, str]] = [
     *[(re.compile(f"^v_cvt_scalef32_2xpk16_{k}_f32$"), _cvt_2xpk16(k), False,
        {"S0": 512, "S1": 512, "S2": 32, "D0": 192}, {"D0"}, "untested", _WHY_2XPK16) for k in ("fp6", "bf6")],
     (re.compile(r"^v_(nop|pipeflush)$"), _nothing, False, {}, set(), "exact", _WHY_NOP),

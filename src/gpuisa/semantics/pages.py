@@ -12,6 +12,7 @@ generations that are known (``generation_notes``); ``description`` is the notes 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .. import archs
 
@@ -84,7 +85,7 @@ def amd_semantics(arch: str, name: str) -> dict | None:
 def _other_generations(arch: str, found: dict, entry) -> dict:
     from .diffs import text_diff
 
-    others = {}
+    others: dict[str, dict[str, Any]] = {}
     title = archs.by_name(arch).title
     for a in archs.newest_first([x for x in found if x != arch]):
         e = found[a]

@@ -208,7 +208,8 @@ class Pages:
         body = await anyio.to_thread.run_sync(self.site.render_template, "playground.html", ctx, "playground")
         return HTMLResponse(body, status_code=ctx["pg"].get("status", 200))
 
-    async def not_found(self, request: Request, exc: HTTPException):
+    async def not_found(self, request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)  # the handler is registered for HTTPException only
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": exc.detail or "not found"}, status_code=exc.status_code)
         if exc.status_code == 404:

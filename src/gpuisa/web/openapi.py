@@ -6,6 +6,8 @@ including the bounds they enforce; schemathesis checks the two against each othe
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import archs, isas
 from ..page.schema import openapi_components
 from . import playground
@@ -28,7 +30,7 @@ ENCODING = {"type": "object", "required": ["name", "opcode", "fields"],
                            "identifier": {"type": "string", "nullable": True}, "condition": {"type": "string"},
                            "fields": {"type": "array", "items": FIELD}, "syntax": {"type": "string"},
                            "operands": {"type": "array", "items": OPERAND}}}
-PAGE = {"type": "object",
+PAGE: dict[str, Any] = {"type": "object",
         "required": ["name", "vendor", "isa", "isa_kind", "arch", "arch_title", "category", "summary", "description",
                      "encodings", "operands", "targets", "generations", "sources", "url"],
         "properties": {"name": {"type": "string"}, "vendor": {"type": "string"},
