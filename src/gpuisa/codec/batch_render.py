@@ -45,7 +45,7 @@ def render_words(ab: ArchBatch, data: bytes, pos, ue, uw, uw3):
         flat = flat[np.repeat(ok, k)]
         k = np.where(ok, k, 0)
         tid = np.where(ok, tid, 0)
-    lines = format_lines(ab, tid, flat, k).decode().split("\n")
+    lines: list[str | None] = list(format_lines(ab, tid, flat, k).decode().split("\n"))
     lines.pop()
     if not every:
         for j in np.flatnonzero(~ok).tolist():

@@ -24,7 +24,7 @@ class E:
     ty: Ty
     uni: bool = False  # a Python scalar, equal in every lane
     boolean: bool = False  # numpy bool array / Python bool rather than an integer
-    lit: object = None  # the constant's value when known at compile time
+    lit: int | float | None = None  # the constant's value when known at compile time
     hexlit: bool = False
 
 

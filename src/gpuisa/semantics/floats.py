@@ -24,8 +24,9 @@ def dtype(kind: str, width: int):
 
 _I64 = np.dtype(np.int64)
 # (dtype objects, not scalar types: numpy resolves them faster in astype/view)
-_FROM = {("f", 16): (np.dtype(np.uint16), np.dtype(np.float16)), ("f", 32): (np.dtype(np.uint32), np.dtype(np.float32))}
-_TO = {("f", 16): np.dtype(np.uint16), ("f", 32): np.dtype(np.uint32)}
+_FROM: dict[tuple[str, int], tuple[np.dtype, np.dtype]] = {
+    ("f", 16): (np.dtype(np.uint16), np.dtype(np.float16)), ("f", 32): (np.dtype(np.uint32), np.dtype(np.float32))}
+_TO: dict[tuple[str, int], np.dtype] = {("f", 16): np.dtype(np.uint16), ("f", 32): np.dtype(np.uint32)}
 
 
 def from_bits(bits, kind: str, width: int) -> np.ndarray:

@@ -37,8 +37,8 @@ _I64 = np.dtype(np.int64)
 _OBJ = np.dtype(object)
 _BOOL = np.dtype(bool)
 _LITTLE = sys.byteorder == "little"  # aligned fields of an int64 are then its uint8/16/32 view's elements
-_UNSIGNED = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32)}
-_SIGNED = {8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32)}
+_UNSIGNED: dict[int, np.dtype] = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: np.dtype(np.uint32)}
+_SIGNED: dict[int, np.dtype] = {8: np.dtype(np.int8), 16: np.dtype(np.int16), 32: np.dtype(np.int32)}
 _MASKS = [mask(w) for w in range(65)]
 _SETBITS_KEEP: dict = {}  # (lo, w) -> int64 mask of the bits that setbits keeps
 
