@@ -16,6 +16,8 @@ def _int_ty(name: str) -> Ty:
 class CallGen:
     """Mixin: ``f(args)`` for lambdas, helpers and instruction calls."""
 
+    mask: str  # the Gen's (compiler.Gen sets them)
+
     def ex_call(self, node) -> E:
         fn, args = node[1], node[2]
         if fn[0] != "name":

@@ -24,6 +24,9 @@ def root_register(node):
 class StoreGen:
     """Mixin: ``store(target, value)`` and the statements it emits."""
 
+    lines: list[str]  # the Gen's (compiler.Gen sets them)
+    d0_type: Ty | None
+
     # -- stores
     def store(self, target, e: E) -> None:
         kind = target[0]

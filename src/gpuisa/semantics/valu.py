@@ -11,6 +11,7 @@ writes back.
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 import numpy as np
 
@@ -62,8 +63,8 @@ class _Plan:
         self.getters: list = []  # (register, getter)
         self.reads: list = []
         self.writes: list = []
-        self.lane_move = None  # fn(S0 bits, active) -> (S0 bits, write mask or None)
-        self.dpp_word = None
+        self.lane_move: Callable | None = None  # fn(S0 bits, active) -> (S0 bits, write mask or None)
+        self.dpp_word: tuple[int, int] | None = None  # (source code, DPP dword)
         self.sdwa = None
         self.post: list = []  # fn(ws, R, wmask, own): own = each active lane's bit (see exec_mask)
         self.formats: dict = {}
@@ -166,6 +167,7 @@ def _packed_constant(name: str, code: int, half: int, L: int):
 
 
 def _lane_move(p: _Plan) -> None:
+    assert p.dpp_word is not None  # called only for a DPP instruction
     code, word = p.dpp_word
     gfx9 = p.b.gfx9
     if code == mods.SRC_DPP16:
@@ -414,7 +416,10 @@ def _build_vector(b: Builder, insn: Insn) -> Step:
 def _build_scalar(b: Builder, insn: Insn) -> Step:
     prog = b.program(insn.name)
     f, enc = insn.fields, insn.encoding
-    reads, writes, getters, post = [], [], [], []
+    reads: list[str] = []
+    writes: list = []
+    getters: list[tuple[str, Callable[..., Any]]] = []
+    post: list = []
     slots = {"S0": "SSRC0", "S1": "SSRC1"}
     for reg in ("S0", "S1"):
         if reg not in prog.widths:
