@@ -172,6 +172,7 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
         result["_form"] = form  # for the front end's operand typing (not shown)
         _ACCEPTED_SHAPES[shape] = dict(result)
         return result
+    assert best is not None  # no form took it: _try_forms reported the best failure
     _, name, form, err = best
     result.update({"name": name, "form": form["syntax"], "error": err})
     return result

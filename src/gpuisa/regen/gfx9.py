@@ -54,7 +54,7 @@ def probe_src_tables(arch_name: str) -> dict:
             if "acc" in spec:
                 a = spec["acc"]
                 jobs.append((key, k, True, _set(enc, plan["w"], a[0], enc.field(a[0]).extract(plan["w"]) | a[1])))
-    words = []
+    words: list[bytes | None] = []
     for key, k, _, w in jobs:
         enc = t.encodings[key.split("|")[1]]
         f = enc.field(plans[key]["ops"][k]["f"])
@@ -82,12 +82,12 @@ def probe_src_tables(arch_name: str) -> dict:
         enc = t.encodings[key.split("|")[1]]
         f = plans[key]["ops"][k]["f"]
         size = 1 << enc.field(f).width
-        words = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(size)]
+        values = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(size)]
         # values llvm-mc-22 crashed on in a group of the same encoding are not run again (a crash costs two
         # more runs): they keep their crash (our own text is printed for them, as before)
         known = crashing.setdefault(enc.name, set())
         rest = [v for v in range(size) if v not in known and not (enc.width == 64 and v & 0xFF == 255 and v < 256)]
-        by_value = dict(zip(rest, oracle.disassemble(target, [words[v] for v in rest])))
+        by_value = dict(zip(rest, oracle.disassemble(target, [values[v] for v in rest])))
         by_value.update({v: [oracle.OracleItem(0, oracle.CRASHED, 4)] for v in known if v < size})
         by_value.update({v: [] for v in range(size) if v not in by_value})  # (the literal marker: rejected)
         known.update(v for v, r in by_value.items() if r and r[0].text == oracle.CRASHED)

@@ -21,8 +21,9 @@ def _data_setting(d: int, gather: bool) -> dict[str, int] | None:
 
 def _count(tok: str) -> int | None:
     inner = tok[1:-1] if tok.startswith("[") else tok
-    regs = [opd.parse_reg(x.strip().split("/*")[0]) for x in inner.split(",")]
-    return sum(r[2] for r in regs) if all(regs) else None
+    parts = inner.split(",")
+    regs = [r for r in (opd.parse_reg(x.strip().split("/*")[0]) for x in parts) if r is not None]
+    return sum(r[2] for r in regs) if len(regs) == len(parts) else None
 
 
 def probe_image_forms(arch_name: str, counts: dict) -> dict:

@@ -412,8 +412,9 @@ def _probe_vaddr_lists(arch_name: str) -> dict:
             ops = split_operands(text)[0] if text else []
             tok = ops[k] if k < len(ops) else ""
             inner = tok[1:-1] if tok.startswith("[") else tok
-            regs = [parse_reg(x.strip()) for x in inner.split(",")] if tok else [None]
-            n = sum(x[2] for x in regs) if all(regs) else None
+            parts = inner.split(",") if tok else []
+            regs = [r for r in (parse_reg(x.strip()) for x in parts) if r is not None]
+            n = sum(x[2] for x in regs) if parts and len(regs) == len(parts) else None
             if n is not None and vaddr_list_text(list(VADDR_PROBE[:len(slots) - 1]) + [0], n) != tok:
                 n = None
             counts.append(n)

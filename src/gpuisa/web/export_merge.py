@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
+from typing import Any
 
 from .. import archs
 
@@ -101,8 +102,8 @@ def _inner(el: str) -> str:
 def items(body: list[str]) -> list[tuple[tuple, str, str]]:
     """A section's body as (key, wrapper, html) items: dt/dd pairs of a top-level ``dl.kv``, the entries of a
     ``ul.plain``, an ``h3`` with what follows it, or a whole element."""
-    out: list[tuple[tuple, str, str]] = []
-    h3 = None
+    out: list[list[Any]] = []  # [key, wrapper, html]: an h3's html grows by what follows it
+    h3: list[Any] | None = None
     for i, el in enumerate(body):
         if el.startswith("<h3"):
             h3 = [("h3", el), "", el]
@@ -124,7 +125,7 @@ def items(body: list[str]) -> list[tuple[tuple, str, str]]:
                 out += [[("li", i, k), tag + str(i), k] for k in kids]
         else:
             out.append([("el", i), "", el])
-    return [tuple(x) for x in out]
+    return [(x[0], x[1], x[2]) for x in out]
 
 
 _SECTION = re.compile(r'<section\b[^>]*\bid="([^"]*)".*?</section>', re.S)  # sections never nest

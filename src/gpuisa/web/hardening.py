@@ -139,7 +139,7 @@ def harden(app):
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 except ImportError:  # httptools absent: uvicorn uses h11, bounded by h11_max_incomplete_event_size
-    HttpToolsProtocol = None
+    HttpToolsProtocol = None  # type: ignore[misc, assignment]  # optional dependency: None marks it absent
 
 if HttpToolsProtocol is not None:
     class BoundedHttpToolsProtocol(HttpToolsProtocol):
@@ -190,7 +190,7 @@ if HttpToolsProtocol is not None:
                                      + str(len(body)).encode() + b"\r\n\r\n" + body)
             self.transport.close()
 else:
-    BoundedHttpToolsProtocol = None
+    BoundedHttpToolsProtocol = None  # type: ignore[misc, assignment]  # no httptools: None selects h11
 
 
 def http_protocol():

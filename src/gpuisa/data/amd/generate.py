@@ -39,7 +39,7 @@ def gfx10_encodings(target: str) -> dict[str, Encoding]:
     out = {}
     for name in gfx10_layouts.TARGETS[target]:
         width, fields = gfx10_layouts.LAYOUTS[name]
-        fs = tuple(Field(n, tuple(tuple(r) for r in rngs), v) for n, rngs, v in fields)
+        fs = tuple(Field(n, tuple((r[0], r[1]) for r in rngs), v) for n, rngs, v in fields)
         op = "OP" if any(f.name == "OP" for f in fs) else None
         enc = Encoding(name, width, fs, op, GFX10_PROV)
         out[name] = Encoding(name, width, tuple(enc.sorted_fields()), op, GFX10_PROV)
