@@ -148,10 +148,20 @@ HOSTILE = {
 }
 
 
+@pytest.fixture(scope="module")
+def cdna3_imported(cli_env, shared_dir, tmp_path_factory) -> Path:
+    """A data folder after one good import of the CDNA3 excerpt (made once; each test works on a copy)."""
+    root = tmp_path_factory.mktemp("cdna3-imported") / "home"
+    env = dict(cli_env, GPUISA_HOME=str(root))
+    assert run_cli(["import-amd", str(shared_dir / "fixtures" / "amd-mrisa" / CDNA3)], env).returncode == 0
+    return root
+
+
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_input_refused_store_untouched(home, fixtures, tmp_path, name):
-    assert run_cli(["import-amd", str(fixtures / CDNA3)], home).returncode == 0
+def test_hostile_input_refused_store_untouched(home, fixtures, tmp_path, name, cdna3_imported):
+    shutil.copytree(cdna3_imported, home["GPUISA_HOME"])
     before = snapshot(home)
+    assert before and any("cdna3" in k for k in before), before
     bad = tmp_path / name
     bad.write_text(HOSTILE[name])
     r = run_cli(["import-amd", str(fixtures / RDNA35), str(bad)], home)  # a good file first: rolled back too
