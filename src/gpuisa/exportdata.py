@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any, Callable
 
 from .errors import UserError
 
@@ -259,7 +260,7 @@ def read_table(folder: Path, table: str, fmt: str) -> list[dict]:
 
         return pq.read_table(str(path)).to_pylist()
     cols = {c: (t, n) for c, t, n, _ in TABLES[table][3]}
-    conv = {I: int, N: float, B: lambda v: v == "true", S: str, J: str}
+    conv: dict[str, Callable[[str], Any]] = {I: int, N: float, B: lambda v: v == "true", S: str, J: str}
     with path.open(newline="", encoding="utf-8") as fh:
         return [{k: None if (v == "" and cols[k][1]) else conv[cols[k][0]](v) for k, v in row.items()}
                 for row in csv.DictReader(fh)]

@@ -64,7 +64,7 @@ def check_operands(coder, e, plan: dict, ops: list[str], mods: list[str]) -> Non
         if r is not None and r[1] & 1:
             raise EncodeError(f"operand 1 {pairs[0][0]!r}: vgpr must be even aligned")
     classes = {r[0] for tok, spec in pairs if "acc" in spec and (r := _reg(tok)) is not None}
-    if returned and "acc" in ret and (r := _reg(ops[0])) is not None:
+    if returned and ret is not None and "acc" in ret and (r := _reg(ops[0])) is not None:
         classes.add(r[0])
     if {"a", "v"} <= classes and e.encoding in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "DS", "MIMG"):
         raise EncodeError("AGPR and VGPR data mixed: one ACC bit selects the register file for all of them")

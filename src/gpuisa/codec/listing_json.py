@@ -66,6 +66,7 @@ def _format(st: Step, section: str | None, marked: list[int]) -> str:
     at, cols = 0, []
     for lit, width in parts:
         w = len(lit) if lit is not None else width
+        assert w is not None  # each part is a literal or a column of a width
         cols.append((at, lit))
         at += w
     rows = np.zeros((n, at), dtype=_U8)

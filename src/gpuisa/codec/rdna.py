@@ -39,7 +39,7 @@ def th_plain_mods(named: dict, plan: dict, mods: list[str]) -> list[str]:
     the same TH value (the lowest such value; a returning atomic's low bit comes from its data operand)."""
     table = named.get("th_scope")
     cls = th_class(plan) if table else None
-    if not cls or cls not in table:
+    if not table or not cls or cls not in table:
         return mods
     out = []
     for m in mods:

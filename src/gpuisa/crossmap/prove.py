@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -48,7 +49,7 @@ def prove_relation(rel: dict, n: int = DEFAULT_VECTORS, seed: int = 0, outside_n
     rng = np.random.default_rng(_seed(rel["id"], seed))
     doms = _domains(check)
     cols = execute.columns(rng, doms, n)
-    out = {"executed": True, "archs": {}, "vectors": 0, "agreed": 0}
+    out: dict[str, Any] = {"executed": True, "archs": {}, "vectors": 0, "agreed": 0}
     try:
         for arch in archs:
             bad = execute.compare(check, arch, rel["amd"]["name"], cols, n)

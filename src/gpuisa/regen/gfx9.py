@@ -166,7 +166,8 @@ def probe_dpp(arch_name: str) -> dict:
             continue
         heads[key] = (head, clean, i)
         groups.setdefault(sig, []).append(key)
-    ctrl, ctrl_of = [], {}
+    ctrl: list[list[str | None]] = []
+    ctrl_of: dict[str, int] = {}
     for members in groups.values():
         head, _, i = heads[members[0]]
         rows = oracle.disassemble(target, [firsts[i] + dpp_word(5, c).to_bytes(4, "little") for c in range(512)])
@@ -181,7 +182,9 @@ def probe_dpp(arch_name: str) -> dict:
     mn, mods, tables = {}, {}, []
     for j, key in enumerate(order):
         head, clean = heads[key][0], heads[key][1]
-        tail = " " + ctrl[ctrl_of[key]][clean] + DPP_TAIL
+        shown = ctrl[ctrl_of[key]][clean]
+        assert shown is not None  # the form's own dpp_ctrl text was read from this table
+        tail = " " + shown + DPP_TAIL
         texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in got[16 * j:16 * j + 16]]
         base_ops = split_operands(head)[0]
         table = []

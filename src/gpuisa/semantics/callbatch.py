@@ -107,6 +107,7 @@ def batch_calls(cache_lines: list[str], lines: list[str], lazy: set[str], mode_w
         if group is None:
             return cache_lines, lines
         callee, chosen, at, moves = group
+        assert moves is not None  # a group is made only with its moves
         name = f"_cb{counter}"
         counter += 1
         texts = list(chosen)

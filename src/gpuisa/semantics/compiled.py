@@ -6,6 +6,7 @@ compiler, which imports them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from .types import Ty
 
@@ -16,7 +17,7 @@ class Program:
     name: str
     op_class: str
     text: str
-    fn: object
+    fn: Callable[..., Any]
     source: str
     scalar: bool  # SALU: one value per wave
     reads: set[str]

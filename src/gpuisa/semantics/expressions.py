@@ -493,7 +493,7 @@ class ExprGen:
             extra = ", big=True" if op == "<<" else ", big=True"
             return E(f"{fn}(rt.obj({a.code}, {ty_code(a.ty)}), {b.code}{extra})", t)
         if op == "<<":
-            if b.lit is not None and a.uni and a.lit is not None:
+            if b.lit is not None and a.uni and isinstance(a.lit, int):
                 return self.const(a.lit << int(b.lit), t)
             return E(f"rt.shl({a.code}, {b.code})", t, a.uni and b.uni and False)
         uns = t.width >= 64 and t.kind != "i"

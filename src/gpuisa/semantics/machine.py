@@ -315,5 +315,5 @@ def set_value(ws: WaveState, key: str, val) -> None:
     lane_bits = [_bits(x, width, key) for x in vals]
     if len(lane_bits) == 1:
         lane_bits = lane_bits * ws.L
-    for k in range(count):
-        f[first + k, :len(lane_bits)] = [(b >> (32 * k)) & M32 for b in lane_bits]
+    for j in range(count):
+        f[first + j, :len(lane_bits)] = [(b >> (32 * j)) & M32 for b in lane_bits]

@@ -162,6 +162,7 @@ def _packed_constant(name: str, code: int, half: int, L: int):
     by the instruction's element type; integers sign-extended to the half)."""
     bf16 = "bf16" in name
     bits = mods.constant_bits(code, half, "f16" in name or "f32" in name or bf16, bf16 and half == 16)
+    assert bits is not None  # the caller passes an inline-constant code
     arr = np.full(L, i64(bits | (bits << half)), dtype=_I64)
     return lambda ws: arr
 
