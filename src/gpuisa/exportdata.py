@@ -313,7 +313,7 @@ def export(folder: Path, fmt: str = "json", store=None) -> dict[str, int]:
         raise UserError(f"{folder} exists and is not a folder")
     (folder / "schemas").mkdir(parents=True, exist_ok=True)
     tables = collect(store)
-    manifest = {"export_version": EXPORT_VERSION, "format": fmt, "generated_by": "gpuisa export-data",
+    manifest: dict[str, Any] = {"export_version": EXPORT_VERSION, "format": fmt, "generated_by": "gpuisa export-data",
                 "store_schema": _store_schema(), "tables": {}}
     for table, rows in tables.items():
         write_table(folder / f"{table}.{fmt}", table, rows, fmt)

@@ -60,7 +60,9 @@ def cmd_timing(args) -> int:
     except LookupError as exc:
         raise UserError(str(exc)) from None
     if args.llvm_mca:
-        est["llvm_mca"] = _run_llvm_mca(timing.load(arch)["target"], lines)
+        table = timing.load(arch)
+        assert table is not None  # estimate() above found it
+        est["llvm_mca"] = _run_llvm_mca(table["target"], lines)
     if args.json:
         sys.stdout.write(json.dumps(est, indent=2) + "\n")
         return 0

@@ -128,7 +128,9 @@ def split_immediate_fields(plan: dict, token: str) -> list[tuple[str, int]] | No
 
 def is_acc(spec: dict, fields: dict[str, int]) -> bool:
     acc = spec.get("acc")
-    return bool(acc) and bool(fields.get(acc[0], 0) & acc[1])
+    if not acc:
+        return False
+    return bool(fields.get(acc[0], 0) & acc[1])
 
 
 def returning(plan: dict, fields: dict[str, int]) -> bool:

@@ -137,10 +137,11 @@ class _Form:
             raise EncodeError(f"operand {k + 1} must be {spec['t']}, got {tok!r}")
 
     def address_list(self, k: int, tok: str) -> None:
-        regs = [opd.parse_reg(x.strip()) for x in (tok[1:-1] if tok.startswith("[") else tok).split(",")]
+        parsed = [opd.parse_reg(x.strip()) for x in (tok[1:-1] if tok.startswith("[") else tok).split(",")]
         slots = [f"VADDR{i}" for i in range(5) if self.enc.field(f"VADDR{i}") is not None]
-        if any(r is None or r[0] != "v" for r in regs) or len(regs) > len(slots):
+        if any(r is None or r[0] != "v" for r in parsed) or len(parsed) > len(slots):
             raise EncodeError(f"operand {k + 1} {tok!r}: expected VGPR addresses")
+        regs = [r for r in parsed if r is not None]  # all of them (checked above)
         for fname, r in zip(slots, regs, strict=False):
             self.values[fname] = r[1]
 
@@ -176,9 +177,10 @@ class _Form:
 
     def nsa_address(self, k: int, tok: str) -> None:
         """A GFX10/GFX11 image address list (NSA): the first register in VADDR, the others in extra dwords."""
-        regs = [opd.parse_reg(x.strip()) for x in tok[1:-1].split(",")]
-        if len(regs) < 2 or any(r is None or r[0] != "v" or r[2] != 1 for r in regs):
+        parsed = [opd.parse_reg(x.strip()) for x in tok[1:-1].split(",")]
+        if len(parsed) < 2 or any(r is None or r[0] != "v" or r[2] != 1 for r in parsed):
             raise EncodeError(f"operand {k + 1} {tok!r}: expected a list of single VGPRs")
+        regs = [r for r in parsed if r is not None]  # all of them (checked above)
         extra = (len(regs) + 2) // 4
         self.values["VADDR"] = regs[0][1]
         self.values["NSA"] = extra if self.enc.field("NSA").width > 1 else 1

@@ -189,6 +189,7 @@ class FastPath:
             tp = cp.templates[key] = self._template(cp, entry, word, buf, off)
         if tp is None:
             return None
+        assert isinstance(tp, tuple)  # 0 marks "not made yet" only until the line above
         vals = []
         for (k, lo, m, memo, cls), n in zip(cp.cuts, tp[2]):
             v = (word >> lo) & m

@@ -240,6 +240,7 @@ def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
     mods = set(toks)
     if op in APPROX_TYPES and fmt not in APPROX_TYPES[op]:
         raise UnsupportedInstruction(f"{op} is defined on {', '.join(APPROX_TYPES[op])}, not {fmt}")
+    assert fmt is not None  # a float instruction names its type (the caller dispatched on it)
     packed = fmt.endswith("x2")
     lane_fmt = fmt[:-2] if packed else fmt
     lane_bits = ff.FORMATS[lane_fmt][2]

@@ -70,10 +70,10 @@ def probe_src_tables(arch_name: str) -> dict:
         enc = t.encodings[job[0].split("|")[1]]
         top = 1 << enc.field(plans[job[0]]["ops"][job[1]]["f"]).width
         trial = [(v, _token(r, enc.width // 8, job[1])) for v, r in zip(SIGNATURE_TRIAL, got[n * i:n * i + n]) if v < top]
-        toks = tuple(x for _, x in trial)
+        shown = tuple(x for _, x in trial)
         # an LLVM comment, or a rejected value other than the literal (GFX9 VOP3 has none; already known)
         if any((x is None and v != 255) or (x is not None and "/*" in x) for v, x in trial):
-            groups.setdefault((toks, operand_type(job[0].split("|")[0])), []).append(job)
+            groups.setdefault((shown, operand_type(job[0].split("|")[0])), []).append(job)
     tables: list[list] = []
     out: dict = {}
     crashing: dict[str, set[int]] = {}  # per encoding, the values llvm-mc crashed on so far
@@ -159,6 +159,7 @@ def probe_dpp(arch_name: str) -> dict:
         m = next((x.split()[0] for x in texts if x), None)
         if m is None or not m.endswith("_dpp"):
             continue
+        assert want is not None  # a valid decode has a text
         head = m + want[len(want.split()[0]):]
         sig = tuple(_ctrl_of(x, head) for x in texts)
         clean = next((c for c, x in zip(CTRL_SENTINELS, sig) if x and "/*" not in x), None)

@@ -464,6 +464,7 @@ def _probe_dpp8(arch_name: str) -> dict:
         if not text:
             continue
         mn = text.split()[0]
+        assert want is not None  # a valid decode has a text
         if text == mn + want[len(want.split()[0]):] + " dpp8:[" + ",".join(map(str, DPP8_LANES)) + "]":
             out[key] = mn
     return out

@@ -39,7 +39,7 @@ class Block:
     steps: tuple
     end: str = "fall"  # fall | branch | cbranch | endpgm
     cond: object = None
-    target: int | None = None  # block index of the branch target
+    target: int | str | None = None  # the branch's label while parsing, then its target block's index
     line: int = 0
 
 
@@ -147,7 +147,7 @@ def _blocks(items: list, labels: dict, arch: str) -> list:
             label_block[lab] = len(blocks)
         close()
     for blk in blocks:
-        if blk.target is not None:
+        if isinstance(blk.target, str):  # (every branch names a label until here)
             if blk.target not in label_block:
                 raise MachineError(f"line {blk.line}: branch to unknown label {blk.target!r}")
             blk.target = label_block[blk.target]

@@ -337,6 +337,7 @@ class Site:
         if a.kind == "virtual":
             for name in sorted(st.all_names(arch)):
                 row = st.instruction(name, arch)
+                assert row is not None  # one of all_names(arch)
                 groups.setdefault(row["category"], {})[name] = {"name": name, "summary": row["summary"], "encodings": []}
         else:
             for r in st.list_arch(arch):
@@ -426,7 +427,9 @@ class Site:
         st = self.store
         idx: dict[str, dict] = {"format": {}, "kind": {}}
         for name in st.all_names(arch):
-            page = json.loads(st.instruction(name, arch)["page"])
+            row = st.instruction(name, arch)
+            assert row is not None  # one of all_names(arch)
+            page = json.loads(row["page"])
             ops = [o for e in page.get("encodings", []) for o in e.get("operands", [])] or page.get("operands", [])
             for o in ops:
                 for key in ("format", "kind"):
