@@ -121,7 +121,8 @@ class _Reader:
         self.check_children(el, {"ArchitectureName", "ArchitectureId"}, "Architecture")
 
     def bit_layout(self, fld: ET.Element) -> tuple[list[tuple[int, int]], list[dict]]:
-        ranges, padding = [], []
+        ranges: list[tuple[int, int]] = []
+        padding: list[dict[str, Any]] = []
         layout = fld.find("BitLayout")
         if layout is None:
             return ranges, padding

@@ -168,7 +168,7 @@ def map_coverage() -> dict:
                 ptx_family[inst["name"]] = cat
     ptx_mapped = {n for r in rels for n in r["ptx"]["names"] if n in ptx_family}
     listed = {i["name"] for i in rel_data.ptx_only()}
-    by_family = {}
+    by_family: dict[str, dict[str, int]] = {}
     for name, cat in ptx_family.items():
         row = by_family.setdefault(cat, {"ptx_total": 0, "ptx_mapped": 0, "ptx_sequence_only": 0, "relations": 0})
         row["ptx_total"] += 1
@@ -179,7 +179,7 @@ def map_coverage() -> dict:
     for r in rels:
         cat = ptx_family.get(r["ptx"]["name"], r["family"])
         by_family.setdefault(cat, {"ptx_total": 0, "ptx_mapped": 0, "ptx_sequence_only": 0, "relations": 0})["relations"] += 1
-    kinds = {}
+    kinds: dict[str, int] = {}
     for r in rels:
         kinds[r["kind"]] = kinds.get(r["kind"], 0) + 1
     return {"amd_mapped": len(amd_mapped & amd_all) if amd_all else len(amd_mapped), "amd_total": len(amd_all),

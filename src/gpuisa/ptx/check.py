@@ -70,7 +70,7 @@ def _nearest(tok: str, form: dict, expected) -> tuple[str, str] | None:
     """(value, set) of the expected value closest in spelling to a wrong token, if any is close."""
     import difflib
 
-    pool = {}
+    pool: dict[str, str] = {}  # value -> its set (or "literal")
     for e, _ in expected:
         for v in form["value_sets"].get(e.get("set"), []) if "set" in e else [e.get("lit", "")]:
             pool.setdefault(v, e.get("set") or "literal")

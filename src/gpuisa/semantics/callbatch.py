@@ -72,7 +72,7 @@ def batch_calls(cache_lines: list[str], lines: list[str], lazy: set[str], mode_w
     writes, ``can_batch(callee)`` says whether a callee is lane-independent."""
     counter = 0
     while True:
-        defined = {}
+        defined: dict[str, int] = {}  # name -> its first defining line
         for i, line in enumerate(cache_lines):
             name = line.split(" = ", 1)[0]
             if name not in lazy or not line.endswith(" = None"):
