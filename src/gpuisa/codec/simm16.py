@@ -4,7 +4,8 @@ fields: ``s_waitcnt vmcnt(0) lgkmcnt(0)``, ``s_delay_alu instid0(VALU_DEP_1) | i
 
 The decoder prints every value of the immediate from the tables learned from llvm-mc (``rdna.py``,
 ``gfx9.py``); reading them backwards gives the encoder exactly LLVM's spelling of each value: all 65,536
-values of the field are decoded once per instruction (about a second, on first use in a process), keyed by
+values of the field are decoded once per instruction (about a second; kept in the data folder's cache for
+the next process, remade when the decoder's fingerprint changes), keyed by
 the set of their tokens, so the order of the fields and the separators (`` ``, ``&``, ``,``, ``|``) are free
 and omitted counters take the value LLVM gives them (their maximum: nothing to wait for)."""
 
@@ -29,9 +30,30 @@ def special_form(plan: dict) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
+    """The table of ``key``'s immediate: from the data folder's cache where it was made by a decoder with the
+    same fingerprint (all the decoder's output depends on), else decoded now and cached."""
+    import marshal
+
+    from ..cachefile import cache_path, read_sealed, seal, write_cache_file
+    from .batch_data import fingerprint
     from .decoder import get_decoder
 
     dec = get_decoder(arch, wave64)
+    stamp = (fingerprint(dec, cached=True), arch, wave64, key)
+    path = cache_path(f"simm16-{arch}{'-wave64' if wave64 else ''}-{key.replace('|', '-')}.marshal")
+    payload = read_sealed(path)  # (missing, damaged or of another format: None, made again)
+    try:
+        got = marshal.loads(payload) if payload is not None else None
+    except (ValueError, EOFError, TypeError):
+        got = None
+    if isinstance(got, tuple) and len(got) == 2 and got[0] == stamp and isinstance(got[1], dict):
+        return got[1]
+    out = _decode_values(dec, key)
+    write_cache_file(path, seal(marshal.dumps((stamp, out))))  # (not writable: this process keeps its own)
+    return out
+
+
+def _decode_values(dec, key: str) -> dict[tuple[str, ...], int]:
     enc = dec.tables.encodings[key.split("|")[1]]
     f = enc.field("SIMM16")
     base = f.insert(dec.plans[key]["w"], 0)

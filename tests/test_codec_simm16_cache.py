@@ -1,0 +1,65 @@
+"""The named-field immediate tables the encoder reads backwards (``codec.simm16``) are kept in the data
+folder's cache: a later process reads them instead of decoding 65,536 words again, and a damaged or stale
+file is made again, never trusted."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from gpuisa.cachefile import cache_path
+
+CODE = """
+import sys, json
+from gpuisa.codec import simm16
+from gpuisa.codec.decoder import get_decoder
+d = get_decoder("rdna3", False)
+key = next(k for k in d.plans if k.startswith("s_waitcnt|"))
+if sys.argv[1] == "cached":
+    table = simm16._values("rdna3", False, key)
+else:
+    table = simm16._decode_values(d, key)
+print(json.dumps(sorted([" ".join(k), v] for k, v in table.items())))
+"""
+
+
+def _run(home, mode):
+    env = dict(os.environ, GPUISA_HOME=str(home))
+    out = subprocess.run([sys.executable, "-c", CODE, mode], env=env, capture_output=True, text=True, check=True)
+    return out.stdout
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return tmp_path_factory.mktemp("simm16")
+
+
+def _file(home):
+    folder = os.path.join(str(home), "cache")
+    names = [n for n in os.listdir(folder) if n.startswith("simm16-rdna3-s_waitcnt")]
+    assert len(names) == 1, names
+    return os.path.join(folder, names[0])
+
+
+def test_cached_table_equals_a_fresh_decode_and_damage_is_remade(home):
+    fresh = _run(home, "fresh")
+    assert '"vmcnt(0)"' in fresh or "vmcnt(0)" in fresh  # the table holds LLVM's spelling of the counters
+    first = _run(home, "cached")  # made and written
+    path = _file(home)
+    second = _run(home, "cached")  # read back
+    assert first == fresh and second == fresh
+    with open(path, "r+b") as f:  # one byte changed: the seal's CRC refuses it, the table is made again
+        f.seek(-3, os.SEEK_END)
+        b = f.read(1)
+        f.seek(-3, os.SEEK_END)
+        f.write(bytes([b[0] ^ 0xFF]))
+    assert _run(home, "cached") == fresh
+    with open(path, "wb") as f:  # not a cache file at all
+        f.write(b"garbage")
+    assert _run(home, "cached") == fresh
+
+
+def test_cache_path_is_under_the_one_cache_root(home, monkeypatch):
+    monkeypatch.setenv("GPUISA_HOME", str(home))
+    assert cache_path("simm16-x.marshal").startswith(os.path.join(str(home), "cache"))
