@@ -152,6 +152,16 @@ def build_arch(arch_name: str) -> dict:
 COUNT_DEPS = {"VDATA": ("DMASK", "TFE", "D16"), "VADDR": ("DIM", "A16")}
 
 
+def _plans_with_encodings(arch_name: str, max_width: int):
+    """(key, plan, encoding) of every plan of ``arch_name`` whose encoding is known and at most ``max_width``
+    bits wide, in key order."""
+    t = load_arch_tables(arch_name)
+    for key, plan in sorted(load_plans(arch_name).items()):
+        enc = t.encodings.get(key.split("|")[1])
+        if enc is not None and enc.width <= max_width:
+            yield key, plan, enc
+
+
 def _probe_counts(arch_name: str) -> dict:
     """Register count of VDATA / VADDR for every value of the fields it depends on (None: LLVM rejects)."""
     from ..codec import oracle
@@ -160,10 +170,7 @@ def _probe_counts(arch_name: str) -> dict:
     t = load_arch_tables(arch_name)
     jobs = []  # (key, op index, deps, widths)
     words = []
-    for key, plan in sorted(load_plans(arch_name).items()):
-        enc = t.encodings.get(key.split("|")[1])
-        if enc is None or enc.width > 96:
-            continue
+    for key, plan, enc in _plans_with_encodings(arch_name, 96):
         for k, spec in enumerate(plan["ops"]):
             if spec.get("k") != "vreg" or spec.get("f") not in COUNT_DEPS:
                 continue
@@ -315,12 +322,8 @@ def _probe_imm_styles(arch_name: str) -> dict:
     small-immediate printers print inline-constant-sized values in decimal): plan -> operand indexes."""
     from ..codec import oracle
 
-    t = load_arch_tables(arch_name)
     jobs, words = [], []
-    for key, plan in sorted(load_plans(arch_name).items()):
-        enc = t.encodings.get(key.split("|")[1])
-        if enc is None or enc.width > 96:
-            continue
+    for key, plan, enc in _plans_with_encodings(arch_name, 96):
         for k, spec in enumerate(plan["ops"]):
             f = enc.field(spec.get("f", "")) if spec.get("k") == "imm" and not spec.get("hex") else None
             if f is None or f.width < 7:
@@ -348,12 +351,8 @@ def _probe_bad_values(arch_name: str) -> dict:
     left to the plan's rule."""
     from ..codec import oracle
 
-    t = load_arch_tables(arch_name)
     jobs, words = [], []
-    for key, plan in sorted(load_plans(arch_name).items()):
-        enc = t.encodings.get(key.split("|")[1])
-        if enc is None or enc.width > 96:
-            continue
+    for key, plan, enc in _plans_with_encodings(arch_name, 96):
         for fname, b in plan.get("bad", {}).items():
             f = enc.field(fname)
             if not isinstance(b, list) or f is None or not 7 <= f.width <= 9 or (f.width == 8 and b[-1] == 128):
