@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from .. import archs, isas
 from ..diff import diff_archs
 from . import playground
-from .hardening import harden
+from .hardening import answer, harden
 from .openapi import openapi_schema
 from .search import api_rows, page_of
 from .site import STATIC, PageMissing, Redirect, Site, UnknownArchName, instruction_path
@@ -68,13 +68,7 @@ def guard(app):
     """ASGI middleware: request-size limits and security headers."""
 
     async def plain(send, status: int, message: str, path: str):
-        if path.startswith("/api/"):
-            body, ctype = json.dumps({"error": message}).encode(), b"application/json"
-        else:
-            body, ctype = message.encode(), b"text/plain; charset=utf-8"
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", ctype), (b"content-length", str(len(body)).encode()), *SECURITY_HEADERS]})
-        await send({"type": "http.response.body", "body": body})
+        await answer(send, status, message, path, tuple(SECURITY_HEADERS))
 
     async def middleware(scope, receive, send):
         if scope["type"] != "http":
