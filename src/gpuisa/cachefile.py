@@ -186,7 +186,7 @@ def _pid_alive(pid: int) -> bool:
 
 def clean_stale(folder) -> list[str]:
     """Remove temporaries (and their SQLite companions) whose writing process is gone; names removed."""
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(folder)
     except OSError:

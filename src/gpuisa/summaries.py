@@ -396,7 +396,9 @@ def _split(name: str) -> list[str]:
 
 
 def _classify(toks: list[str]) -> tuple[list[str], list[str], str]:
-    words, types, shape = [], [], ""
+    words: list[str] = []
+    types: list[str] = []
+    shape = ""
     for t in toks:
         m = _SHAPE_RE.match(t)
         if m:

@@ -67,7 +67,8 @@ def _import_locked(inputs, force: bool, take_lock) -> list[dict]:
     from .. import store
 
     progress = _progress(sum(size or 0 for _, _, size in inputs))
-    results, written = [], []  # written: (arch, previous document bytes or None)
+    results: list[dict] = []
+    written: list[tuple[str, bytes | None]] = []  # (arch, previous document bytes or None)
     try:
         for label, opener, size in inputs:
             isa = sources.parse_input(label, opener, size, progress.advance if progress else None)

@@ -221,7 +221,7 @@ def assemble(target: str, lines: list[str], wave64: bool = False) -> list[tuple[
     res: list[tuple[bytes | None, str]] = []
     k = 0
     for i, line in enumerate(lines):
-        mine = []
+        mine: list[tuple[str, bytes]] = []
         while k < len(outs) and not (outs[k][0] == ASM_MARKER and not (line.strip().startswith("s_nop") and not mine)):
             mine.append(outs[k])
             k += 1

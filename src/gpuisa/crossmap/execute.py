@@ -74,7 +74,7 @@ def run_amd(arch: str, name: str, bind: dict, cols: dict, n: int, out_regs: list
     from ..semantics import wave
 
     prog = _program(arch, name)
-    res = {r: [] for r in out_regs}
+    res: dict[str, list[int]] = {r: [] for r in out_regs}
     if prog.scalar:
         for i in range(n):
             ops = {r: (s if isinstance(s, int) else cols[s][i]) for r, s in bind.items()}
@@ -121,7 +121,7 @@ def run_ptx(texts: list[str], cols: dict, n: int, out_names: list[str]) -> dict[
 
     from ..ptx.semantics import UnsupportedInstruction
 
-    res = {o: [] for o in out_names}
+    res: dict[str, list[int]] = {o: [] for o in out_names}
     names = list(cols)
     for i in range(n):
         env = {k: cols[k][i] for k in names}

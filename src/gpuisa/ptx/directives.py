@@ -129,7 +129,7 @@ def check_decl(text: str) -> tuple[str | None, list[tuple[str, int | None]], str
         return f"only .global and .const variables take an initializer (not {space})", [], space
     if init is not None and init.count("{") != init.count("}"):
         return "unbalanced braces in the initializer", [], space
-    out = []
+    out: list[tuple[str, int | None]] = []
     for item in names.split(","):
         m = DECL.match(item.strip())
         if not m:
@@ -150,7 +150,7 @@ def check_header(text: str) -> tuple[str | None, str | None, list[str], str]:
     if not m:
         return "malformed function header", None, [], ""
     kind = m.group(2)
-    names = []
+    names: list[str] = []
     for group in ("ret", "params"):
         body = m.group(group)
         if not body or not body.strip():

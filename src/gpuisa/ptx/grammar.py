@@ -69,7 +69,9 @@ def parse_sections(text: str) -> list[tuple[list[str], dict[str, list[str]]]]:
 
 def _statements(body: str) -> list[str]:
     """Split on ';' outside braces (value-set bodies never hold ';')."""
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in body:
         if ch == "{":
             depth += 1

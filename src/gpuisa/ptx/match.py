@@ -125,7 +125,9 @@ def match_opcode(form: dict, toks: list[str]) -> tuple[dict | None, Failure]:
 # ---------------------------------------------------------------- operands
 
 def split_top(text: str, sep: str = ",") -> list[str]:
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "[{(":
             depth += 1

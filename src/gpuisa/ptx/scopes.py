@@ -47,7 +47,7 @@ class Visibility:
 
     def errors(self, code: str, start: int, end: int, used: set) -> list[tuple[int, str]]:
         """(offset, message) of each use of a recorded name outside where it is visible."""
-        out = []
+        out: list[tuple[int, str]] = []
         by_name: dict = {}
         for decl in self.decls:
             if decl[0] not in self.early and not self._early_range(decl[0]):

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {}
     for name in names:
         rows = compare(name, random_words(args.words, args.seed))
-        per_enc = collections.defaultdict(lambda: [0, 0])
+        per_enc: collections.defaultdict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
         lines = []
         for p, mine, theirs, ok in rows:
             e = enc_of(name, p)
@@ -118,7 +118,7 @@ def encode_agreement(arch: str, sample: int | None = None, seed: int = 1) -> dic
             if d.valid and d.name == e.name:
                 texts.append((e.encoding, d.text))
     ref = oracle.assemble(a.llvm_target, [x[1] for x in texts])
-    per = collections.defaultdict(lambda: [0, 0, 0])
+    per: collections.defaultdict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     bad: list[str] = []
     for (encname, text), (rb, rtext) in zip(texts, ref):
         if rb is None:

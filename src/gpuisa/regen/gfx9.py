@@ -153,7 +153,8 @@ def probe_dpp(arch_name: str) -> dict:
         wants.append(mine.text)
     n = len(CTRL_SENTINELS)
     got = oracle.disassemble(target, [w + dpp_word(5, c).to_bytes(4, "little") for w in firsts for c in CTRL_SENTINELS])
-    heads, groups = {}, {}
+    heads: dict[str, tuple[str, int, int]] = {}
+    groups: dict[tuple[str | None, ...], list[str]] = {}
     for i, (key, want) in enumerate(zip(keys, wants)):
         texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in got[n * i:n * i + n]]
         m = next((x.split()[0] for x in texts if x), None)

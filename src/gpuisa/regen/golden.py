@@ -80,7 +80,8 @@ def corpus(arch_name: str) -> list[dict]:
         else:
             cands = _words(arch_name, False, 1)
         got = oracle.disassemble(arch.llvm_target, [b for _, b in cands], wave64)
-        texts, kept = [], {}
+        texts: list[str] = []
+        kept: dict[str, int] = {}
         for (key, _b), items in zip(cands, got):
             it = items[0] if items else None
             if it is None or it.offset or not it.text or it.text == oracle.CRASHED or "/*" in it.text:

@@ -169,7 +169,7 @@ def _probe_counts(arch_name: str) -> dict:
 
     t = load_arch_tables(arch_name)
     jobs = []  # (key, op index, deps, widths)
-    words = []
+    words: list[bytes] = []
     for key, plan, enc in _plans_with_encodings(arch_name, 96):
         for k, spec in enumerate(plan["ops"]):
             if spec.get("k") != "vreg" or spec.get("f") not in COUNT_DEPS:
@@ -196,7 +196,7 @@ def _probe_counts(arch_name: str) -> dict:
                 w = f.insert(w, 10)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
-    out = {}
+    out: dict[str, list[dict]] = {}
     for key, k, deps, widths, start, total in jobs:
         counts = []
         for r, w in zip(got[start:start + total], words[start:start + total]):

@@ -85,7 +85,7 @@ class Gen(ExprGen, CallGen, StoreGen):
         self.written = {r for s in _walk(stmts) if s[0] == "assign" for t in s[2]
                         for r in ([root_register(p) for p in t[1]] if t[0] == "concat" else [root_register(t)]) if r}
         self.written = {("D0" if r == "D" else r) for r in self.written}
-        self.lane_masks = set()
+        self.lane_masks: set[str] = set()
         self.hoisted: dict[str, str] = {}
         self.whole_writes: dict[str, tuple] = {}
         self.ubits: dict[str, int] = {}  # hoisted names that hold unsigned values of fewer bits

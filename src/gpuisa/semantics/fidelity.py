@@ -174,7 +174,7 @@ def build_table() -> dict:
     src = sources.default_source()
     rows: list[list[str]] = []
     index: dict[tuple[str, str], int] = {}
-    archs = {}
+    archs: dict[str, dict[str, int]] = {}
     for a in sources.generations():
         archs[a] = {}
         names = set(src.entries(a)) | set(sources.inherited_entries(a))

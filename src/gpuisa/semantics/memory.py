@@ -181,7 +181,8 @@ def _address_fn(b: Builder, insn: Insn, space: str, reads: list):
 
 def _vector_mem(b: Builder, insn: Insn, space: str, size: int, signed: bool, store: bool, op) -> Step:
     f = insn.fields
-    reads, writes = [], []
+    reads: list[str] = []
+    writes: list[str] = []
     addr = _address_fn(b, insn, space, reads)
     buffer = space == "buffer"
     data_fld = "VDATA" if buffer else ("VSRC" if "VSRC" in f else "DATA")
@@ -270,7 +271,8 @@ def _ds(b: Builder, insn: Insn, size: int, signed: bool, store: bool, op, two: b
 def _scalar_load(b: Builder, insn: Insn, rest: str) -> Step:
     f = insn.fields
     size, signed = _size(rest, insn.name)
-    reads, writes = [], []
+    reads: list[str] = []
+    writes: list[str] = []
     base = _sreg(b, insn, "SBASE", reads)
     sdata = operand_register(insn.meanings.get("SDATA"), b.gfx9)
     if base is None or sdata is None:

@@ -289,7 +289,7 @@ def measure_pair_requires(tool: str, forms: list[dict], cache: ptxas.Cache) -> N
             for k, v in f["_combos"][ci][1].items():
                 ok_targets[f"{k}={v}"] |= set(acc[ci])
         always = {k for k in {k for _, b in f["_combos"] for k in b} if all(k in b for _, b in f["_combos"])}
-        optional = {}
+        optional: dict[str, list[str]] = {}
         for _, bind in f["_combos"]:
             for k, v in bind.items():
                 if k not in always:
