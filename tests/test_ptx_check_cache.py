@@ -50,7 +50,7 @@ def _forms_in_subprocess(home: str, heads: list[str]) -> dict:
     code = ("import json,sys;from gpuisa.ptx import catalog;"
             f"print(json.dumps({{h: catalog.forms_for_head(h) for h in {heads!r}}}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "GPUISA_HOME": home})
+                         env={**os.environ, "GPUISA_HOME": home, "GPUISA_PTX_FORMS_INDEX": "off"})
     return json.loads(out.stdout)
 
 
@@ -90,7 +90,8 @@ def test_forms_cache_matches_the_family_files_and_is_rebuilt_when_they_change(tm
 
 def test_forms_cache_lives_in_the_data_folder(tmp_path):
     """One cache root: the data folder's ``cache`` (``store.home_dir()``), whatever XDG_CACHE_HOME says."""
-    env = {**os.environ, "GPUISA_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    env = {**os.environ, "GPUISA_HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "xdg"),
+           "GPUISA_PTX_FORMS_INDEX": "off"}  # (the data folder's cache: used when the committed index is stale)
     code = "from gpuisa.ptx import catalog; catalog.forms_for_head('vadd'); print(catalog.forms_cache_path())"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.strip() == str(tmp_path / "home" / "cache" / "ptx-forms.marshal")

@@ -3,10 +3,11 @@
 Store loader contract (``store.STORE_LOADERS``): ``store_documents()`` and ``fact_paths()``.
 
 Start-up matters for ``gpuisa ptx check`` (run from build scripts): the validator takes the forms
-of one opcode head at a time from a cache file of marshalled forms per head (``forms_cache_path()``, in
-the data folder's cache: plain containers, sealed with a CRC by ``cachefile.seal``), rebuilt from the
-family files whenever their names, sizes or times change, or the file is damaged; json and pathlib are
-imported only where needed.
+of one opcode head at a time from marshalled forms per head: the committed index (``forms_index.py``,
+made by ``python -m gpuisa.regen --steps ptxforms``) when the family files are those it was made from,
+else a cache file in the data folder's cache (``forms_cache_path()``: plain containers, sealed with a
+CRC by ``cachefile.seal``), rebuilt from the family files whenever their names, sizes or times change,
+or the file is damaged; json and pathlib are imported only where needed.
 """
 
 from __future__ import annotations
@@ -109,8 +110,15 @@ def _catalog_key() -> tuple:
 
 @functools.lru_cache(maxsize=1)
 def _forms_cache() -> tuple:
-    """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog: read from the cache
-    file when it was written for these family files, else built (and written when possible)."""
+    """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog: the committed index
+    (forms_index.py) when it was made from these family files, else the data folder's cache file when
+    it was written for them, else built (and written when possible)."""
+    if os.environ.get("GPUISA_PTX_FORMS_INDEX") != "off":  # (off: tests of the cache below)
+        from . import forms_index
+
+        committed = forms_index.load()
+        if committed is not None:
+            return committed
     from ..cachefile import read_sealed
 
     key = _catalog_key()

@@ -23,11 +23,14 @@ cached across processes), more than the backtracking matcher spends on the opcod
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from . import catalog
 from .corrections import exempt_pair, rule_error, special_error
 from .match import classify, dot_tokens, match_opcode, match_operands, show_values, split_instruction, split_top
+
+TYPE_CHECKING = False  # (typing's import costs `ptx check --file` start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _vkey(v: str) -> tuple:
