@@ -3,8 +3,8 @@
     gpuisa.codec.decode("rdna4", bytes.fromhex("050039d601050e00"))[0].text
     gpuisa.codec.encode("rdna3", "v_msad_u8 v5, v1, v2, s3").hex()
 
-Names are resolved lazily: ``gpuisa.codec.pages`` (the page extender run by every
-``gpuisa show``) must not pay for importing the decoder and encoder.
+Names are resolved lazily: ``gpuisa.codec.pages`` (the Examples section's facts, read for every AMD
+page ``gpuisa show`` draws) must not pay for importing the decoder and encoder.
 """
 
 from __future__ import annotations
