@@ -92,6 +92,12 @@ def flat_offset_error(coder, e, mods: list[str]) -> None:
                     raise EncodeError("expected a 12-bit unsigned offset")
 
 
+# GFX12/GFX12.5 cache policy: names of the zero TH and SCOPE values that llvm-mc-22 accepts on every load, store,
+# atomic without return, image and scalar load (gfx1200, gfx1250) and leaves out of its listing
+DEFAULT_CACHE_POLICY = frozenset({"th:TH_LOAD_RT", "th:TH_STORE_RT", "th:TH_ATOMIC_RT", "th:TH_DEFAULT",
+                                  "scope:SCOPE_CU", "scope:0"})
+
+
 def plain_modifiers(plan: dict, mods: list[str]) -> list[str]:
     """``mods`` with ``noX`` (X a one-bit modifier word of the plan) dropped and ``bound_ctrl:0`` spelled as
     the ``bound_ctrl:1`` the plan knows."""
@@ -105,10 +111,21 @@ def plain_modifiers(plan: dict, mods: list[str]) -> list[str]:
     for m in mods:
         if m.startswith("no") and m[2:] in words and ":" not in m:
             continue
+        if m in DEFAULT_CACHE_POLICY and m.split(":")[0].upper() in plan.get("mods", {}):
+            continue  # GFX12: the spellings of TH=0 and SCOPE=0, which print as nothing (llvm-mc-22)
         if m == "bound_ctrl:0" and "bound_ctrl:1" in words:
             m = "bound_ctrl:1"
+        if m == "th:TH_ATOMIC_RT_RETURN":  # (llvm-mc-22's other name of TH_ATOMIC_RETURN, gfx1200/gfx1250)
+            m = "th:TH_ATOMIC_RETURN"
         out.append(m)
     return out
+
+
+def atomic_return_policy(plan: dict, ret_bit: int | None, mods: list[str]) -> None:
+    """GFX12/GFX12.5: an atomic written with its returned value must say so in its th: token (th:TH_ATOMIC_RETURN,
+    th:TH_ATOMIC_NT_RETURN, ...); llvm-mc-22 (gfx1200, gfx1250) rejects it without one."""
+    if ret_bit and plan["ret"]["f"] == "TH" and not any(m.startswith("th:") and m.endswith("RETURN") for m in mods):
+        raise EncodeError("instruction must use th:TH_ATOMIC_RETURN")
 
 
 def lds_form_ops(coder, e, plan: dict, ops: list[str], mods: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ counts that depend on them.  The inverse of ``decode_render.py``.
 
 from __future__ import annotations
 
-from . import asm_rules, rdna, special
+from . import asm_rules, image, rdna, special
 from . import operands as opd
 from .decoded import operand_type, split_immediate_fields
 from .encoded import (
@@ -114,7 +114,7 @@ class _Form:
         kind, values, named, e = spec.get("k"), self.values, self.coder.named, self.e
         vl = named.get("vaddr_lists", {}).get(f"{e.name}|{e.encoding}")
         if vl is not None and k == vl["op"]:  # a GFX12 image address list: one VADDR field per register
-            self.address_list(k, tok)
+            self.address_list(k, tok, mods)
         elif "imm_if" in spec and NUM.match(tok):
             f = self.enc.field(spec["f"])
             values[spec["f"]] = int(tok, 0) & ((1 << f.width) - 1)
@@ -122,7 +122,7 @@ class _Form:
         elif kind in ("src", "ssrc"):
             self.source(k, tok, spec, kind)
         elif kind == "vreg" and spec.get("f") == "VADDR" and tok.startswith("[") and "NSA" in values:
-            self.nsa_address(k, tok)
+            self.nsa_address(k, tok, mods)
         elif kind == "vreg":
             self.vreg(k, tok, spec)
         elif kind == "imm":
@@ -136,14 +136,22 @@ class _Form:
         elif tok != spec["t"] and not (self.coder.wave64 and spec["t"] == "vcc_lo" and tok == "vcc"):
             raise EncodeError(f"operand {k + 1} must be {spec['t']}, got {tok!r}")
 
-    def address_list(self, k: int, tok: str) -> None:
+    def address_list(self, k: int, tok: str, mods: list[str]) -> None:
         parsed = [opd.parse_reg(x.strip()) for x in (tok[1:-1] if tok.startswith("[") else tok).split(",")]
         slots = [f"VADDR{i}" for i in range(5) if self.enc.field(f"VADDR{i}") is not None]
         if any(r is None or r[0] != "v" for r in parsed) or len(parsed) > len(slots):
             raise EncodeError(f"operand {k + 1} {tok!r}: expected VGPR addresses")
         regs = [r for r in parsed if r is not None]  # all of them (checked above)
+        self.bvh_widths(k, [r[2] for r in regs], mods)
         for fname, r in zip(slots, regs, strict=False):
             self.values[fname] = r[1]
+
+    def bvh_widths(self, k: int, widths: list[int], mods: list[str]) -> None:
+        """A GFX11/GFX12 ray-tracing address list: one register tuple per slot (``image.py``)."""
+        if image.bvh_slots(self.e.name, 0) is not None:
+            err = image.bvh_address_error(self.e.name, widths, any(m.strip().lower() == "a16" for m in mods))
+            if err is not None:
+                raise EncodeError(f"operand {k + 1}: {err}")
 
     def source(self, k: int, tok: str, spec: dict, kind: str) -> None:
         coder, values = self.coder, self.values
@@ -175,12 +183,15 @@ class _Form:
             raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec['f']}")
         values[spec["f"]] = v
 
-    def nsa_address(self, k: int, tok: str) -> None:
+    def nsa_address(self, k: int, tok: str, mods: list[str]) -> None:
         """A GFX10/GFX11 image address list (NSA): the first register in VADDR, the others in extra dwords."""
         parsed = [opd.parse_reg(x.strip()) for x in tok[1:-1].split(",")]
-        if len(parsed) < 2 or any(r is None or r[0] != "v" or r[2] != 1 for r in parsed):
+        grouped = image.bvh_slots(self.e.name, 0) is not None and self.enc.field("NSA").width == 1  # (GFX11)
+        if len(parsed) < 2 or any(r is None or r[0] != "v" or (r[2] != 1 and not grouped) for r in parsed):
             raise EncodeError(f"operand {k + 1} {tok!r}: expected a list of single VGPRs")
         regs = [r for r in parsed if r is not None]  # all of them (checked above)
+        if grouped:
+            self.bvh_widths(k, [r[2] for r in regs], mods)
         extra = (len(regs) + 2) // 4
         self.values["VADDR"] = regs[0][1]
         self.values["NSA"] = extra if self.enc.field("NSA").width > 1 else 1
@@ -357,6 +368,7 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
     asm_rules.flat_offset_error(coder, e, mods)
     ops = asm_rules.lds_form_ops(coder, e, plan, ops, mods)
     ops = form.returned(ops)
+    asm_rules.atomic_return_policy(plan, form.ret_bit, mods)  # GFX12: th:TH_ATOMIC_RETURN written out
     if not specs and ops:  # no operands: the words after the mnemonic are modifiers (buffer_wbl2 sc0)
         ops, mods = [], [o.strip() for o in ops] + list(mods)
     if len(ops) != len(specs):

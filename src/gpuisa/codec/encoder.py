@@ -66,7 +66,7 @@ class Encoder:
         if self.wave64 and 64 not in self.features.waves:
             raise EncodeError(f"{self.arch} runs wave32 only; drop --wave64")
         asm_rules.check_text(self, text)  # (``asm_rules.py``: gfx90a+ lds_direct)
-        alias = self.named.get("aliases", {}).get(mnemonic)
+        alias = _alias(self.named.get("aliases", {}), mnemonic)
         if alias is not None and not self.candidates(mnemonic):  # a name LLVM's assembler also accepts
             text, mnemonic = alias + text[len(mnemonic):], alias
         if " :: " in text and "vopd" in self.named:
@@ -305,6 +305,18 @@ def strip_comment(line: str) -> str:
         if i >= 0:
             line = line[:i]
     return line.strip()
+
+
+def _alias(aliases: dict[str, str], mnemonic: str) -> str | None:
+    """LLVM's mnemonic for an alias; one recorded with its _e32/_e64 suffix also stands without it
+    (``v_ffbh_i32`` is ``v_cls_i32`` on GFX11+, llvm-mc-22)."""
+    if mnemonic in aliases:
+        return aliases[mnemonic]
+    for suffix in ("_e32", "_e64"):
+        got = aliases.get(mnemonic + suffix)
+        if got is not None and got.endswith(suffix):
+            return got[: -len(suffix)]
+    return None
 
 
 def encode(arch: str, text: str, wave64: bool = False) -> bytes:

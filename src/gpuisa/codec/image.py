@@ -122,6 +122,15 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
     op_specs = list(plan["ops"])
     op_specs[kd] = {**op_specs[kd], "n": nd}
     nsa_text = addr = None
+    gfx11_nsa = n and nsa is not None and nsa.width == 1
+    if gfx11_nsa or "VADDR0" in fields:  # ray tracing: a register tuple per address slot
+        slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields] or None
+        bvh = _bvh_learned(entry, fields, buf, off, width, slots)
+        if bvh is not None:
+            if bvh[0] is not None:
+                return bvh[0], None, None, None, width
+            op_specs[kd] = {**op_specs[kd], "n": nd, "past_ok": True}
+            return None, op_specs, None if slots else bvh[1], (ka, bvh[1]) if slots else None, size
     if "VADDR0" in fields:  # GFX12: address fields in the word
         vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
         slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
@@ -144,6 +153,52 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
     else:
         op_specs[ka] = {**op_specs[ka], "n": na}
     return None, op_specs, nsa_text, addr, size
+
+
+# Ray-tracing address lists (llvm-mc-22, gfx1100 and gfx1200): registers per address slot without and with A16
+# (None: no A16 form).  GFX11 NSA words hold each slot's first register in VADDR and the NSA bytes; GFX12 in the
+# VADDR0..4 fields; GFX10's NSA lists single registers instead.
+_BVH_SLOTS: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None]] = {
+    "image_bvh_intersect_ray": ((1, 1, 3, 3, 3), (1, 1, 3, 3)),
+    "image_bvh64_intersect_ray": ((2, 1, 3, 3, 3), (2, 1, 3, 3)),
+    "image_bvh8_intersect_ray": ((2, 2, 3, 3, 1), None),
+    "image_bvh_dual_intersect_ray": ((2, 2, 3, 3, 2), None),
+}
+
+
+def bvh_slots(name: str, a16: int) -> tuple[int, ...] | None:
+    """Registers per address slot of a GFX11/GFX12 ray-tracing instruction; None for other instructions."""
+    slots = _BVH_SLOTS.get(name)
+    return None if slots is None else slots[1 if a16 else 0]
+
+
+def slots_text(regs: list[int], widths: tuple[int, ...]) -> str:
+    """An address list of one register tuple per slot (printed past v255 too, as llvm-mc-22 does)."""
+    return "[" + ", ".join(opd.reg_text("v", r, w) for r, w in zip(regs, widths, strict=False)) + "]"
+
+
+def bvh_address_error(name: str, widths: list[int], a16: bool) -> str | None:
+    """The encoder's check of a GFX11/GFX12 ray-tracing address list's register widths (None: fits)."""
+    want = _BVH_SLOTS[name][1 if a16 else 0]
+    if want is None:
+        return f"{name} has no a16 form"
+    if tuple(widths) != want:
+        return f"{name} addresses are {len(want)} register tuples of {', '.join(map(str, want))} registers"
+    return None
+
+
+def _bvh_learned(entry, fields: dict[str, int], buf, off: int, width: int, slots: list[int] | None):
+    """(error, address text) of a GFX11 NSA / GFX12 ray-tracing word, or None for other words."""
+    widths = bvh_slots(entry.name, fields.get("A16", 0))
+    if widths is None:
+        return None
+    if slots is None:  # GFX11 NSA: the first slot in VADDR, the others one byte each in the NSA dword
+        if len(buf) - off < width + 4:
+            return f"truncated: {entry.name} needs {width + 4} bytes", None
+        slots = [fields["VADDR"], *buf[off + width:off + width + len(widths) - 1]]
+    elif any(slots[len(widths):]):
+        return f"{entry.name}: unused address field VADDR{len(widths)} is not zero", None
+    return None, slots_text(slots, widths)
 
 
 def nsa_by_a16(entry) -> bool:
