@@ -30,6 +30,7 @@ from typing import Callable, Iterable
 from . import archs
 from .errors import StoreError, UserError, echo, one_line
 from .model import Encoding, Field
+from .storepaths import MEMORY_DB, db_uri, home_dir, imports_dir
 
 DATA_DIR = Path(__file__).parent / "data"
 AMD_DIR = DATA_DIR / "amd"
@@ -52,18 +53,6 @@ CREATE INDEX inst_enc_arch ON inst_enc(arch, encoding);
 CREATE INDEX inst_enc_name ON inst_enc(name);
 CREATE VIRTUAL TABLE inst_fts USING fts5(name, summary, category, encodings, formats, tokenize='unicode61');
 """
-
-
-def home_dir() -> Path:
-    """The data folder: ``$GPUISA_HOME``, else the platform's user data folder (``cachefile.data_home``)."""
-    from .cachefile import data_home
-
-    return Path(data_home())
-
-
-def imports_dir() -> Path:
-    """Where ``gpuisa import-amd`` keeps the user's imported architectures (normalised facts)."""
-    return home_dir() / "imports" / "amd"
 
 
 # Feature packages that contribute instructions of other ISAs: module with
@@ -378,7 +367,6 @@ def _current_or_build(progress) -> Path:
         return build_in_memory(progress)  # (nothing writable at all: this process keeps its own store)
 
 
-MEMORY_DB = Path("file:gpuisa-store?mode=memory&cache=shared")  # (a name, not a file: see build_in_memory)
 _memory: sqlite3.Connection | None = None
 
 
@@ -393,12 +381,6 @@ def build_in_memory(progress: Callable[[str, int, int], None] | None = None, fre
         _fill(con, fact_sources(), list(_loaders()), progress)
         _memory = con
     return MEMORY_DB
-
-
-def db_uri(db: Path) -> str:
-    from urllib.parse import quote
-
-    return str(db) if db == MEMORY_DB else f"file:{quote(str(db))}?mode=ro"
 
 
 def _is_current(db: Path, paths: list[Path]) -> bool:

@@ -18,7 +18,8 @@ from .. import archs
 from ..cachefile import atomic_write
 from ..errors import echo
 from ..sources import derive
-from ..store import AMD_DIR, encoding_from_json, imports_dir
+from ..store import AMD_DIR, encoding_from_json
+from ..storepaths import imports_dir
 from .parse import XmlImportError, XmlIsa
 
 SOURCE = "AMD machine-readable ISA XML"
@@ -191,7 +192,7 @@ def check_layouts(doc: dict) -> list[str]:
         if "identifiers" not in e or not e["op_field"]:
             continue
         enc = encoding_from_json(e)
-        op = enc.field(enc.op_field)
+        op = enc.require_field(e["op_field"])
         for ident in e["identifiers"]:
             v = int(ident, 16)
             if enc.identifier(op.extract(v)) != v:

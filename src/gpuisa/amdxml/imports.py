@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .. import archs
 from ..errors import echo, one_line
-from ..store import db_uri, imports_dir
+from ..storepaths import db_uri, imports_dir
 
 
 def usable_imports() -> tuple[dict[str, Path], list[str]]:

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from .. import archs, isas
 from .model import InstructionPage
+from .resolve import resolve
 
 
 def build(store, name: str, arch: str | None = None, isa: str | None = None) -> InstructionPage:
     """The page of instruction ``name`` (on ``arch``; default: the newest architecture that has it,
-    within ``isa`` if given).  Raises ``pages.NotFound`` with close matches."""
-    from ..pages import resolve
-
+    within ``isa`` if given).  Raises ``NotFound`` (``page.resolve``) with close matches."""
     key, arch_key = resolve(store, name, arch, isa)
     row = store.instruction(key, arch_key)
     a = archs.by_name(arch_key)
