@@ -16,7 +16,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parents[1] / "src" / "gpuisa"
 # what runs llvm-mc (or another oracle) or writes generated tables: never imported by the runtime
 ORACLE_MODULES = ("gpuisa.regen", "gpuisa.codec.oracle", "gpuisa.sources.llvm", "gpuisa.data.amd.generate",
-                  "gpuisa.data.amd.examples.generate", "gpuisa.data.ptx.generate")
+                  "gpuisa.data.amd.examples.generate", "gpuisa.data.ptx.generate", "gpuisa.data.ptx.generate_probes")
 # runtime modules allowed to start a process: ptxas is the PTX checker's own tool (``gpuisa ptx check``)
 SUBPROCESS_ALLOWED = {"gpuisa.ptx.ptxas"}
 # (importer, oracle module) pairs a user asks for by name, imported inside that command only

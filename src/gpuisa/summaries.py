@@ -3,7 +3,7 @@
 AMD's manuals describe every instruction at length, but that prose is AMD's and
 is not copied here.  Instead each summary is *built* from the structure of the
 LLVM mnemonic: a unit prefix (``v_``, ``s_``, ``ds_``, ``buffer_``, ``global_``,
-``image_``, ...), an operation stem looked up in a small hand-written
+``image_``, ...), an operation stem looked up in a small hand-written (``summary_words.py``)
 dictionary of phrases (``add``, ``mad``, ``cndmask``, ``cmp_lt``, ...), and type
 suffixes (``u8`` ... ``f64``, ``bf16``, ``fp8``; the first type of a pair is the
 result, the last the source, so ``cvt_f32_u32`` reads "to f32 from u32").
@@ -18,6 +18,25 @@ Every result is one line, ends with a period and is at most 160 characters.
 from __future__ import annotations
 
 import re
+
+from .summary_words import (
+    ALU,
+    ATOMICS,
+    BRANCH_CONDS,
+    CONDS,
+    CONTROL,
+    COUNT,
+    COUNTERS,
+    IMAGE_MODS,
+    IMAGE_OPS,
+    INTERP,
+    LOGIC,
+    MATRIX,
+    MEM_FULL,
+    MODS,
+    PLACES,
+    SMEM_FIRST,
+)
 
 MAX_LEN = 160
 
@@ -83,314 +102,6 @@ def _article(phrase: str) -> str:
     return ("an " if vowel else "a ") + phrase
 
 
-# --- ALU stems ---------------------------------------------------------------
-# {S} sources (plural), {s} one source, {sb} bare source, {D} one result,
-# {db} bare result, {Dp} results (plural), {reg} register kind.
-_ALU: dict[str, str] = {
-    "add": "add two {S}", "add3": "add three {S}", "addc": "add two {S} and a carry-in bit",
-    "addk": "add a sign-extended 16-bit constant to {s}", "sub": "subtract one {sb} from another",
-    "subb": "subtract one {sb} and a borrow-in bit from another", "subrev": "reversed subtract of two {S}",
-    "subbrev": "reversed subtract of two {S} with a borrow-in bit", "mul": "multiply two {S}",
-    "mul_lo": "multiply two {S}, keeping the low half of the product",
-    "mul_hi": "multiply two {S}, keeping the high half of the product",
-    "mul_legacy": "multiply two {S}, where zero times anything is zero",
-    "mulk": "multiply {s} by a sign-extended 16-bit constant", "mad": "multiply two {S} and add {D}",
-    "mad_mix": "multiply-add with mixed 16-bit and 32-bit float inputs",
-    "mad_mixlo": "mixed-precision multiply-add written to the low 16 bits",
-    "mad_mixhi": "mixed-precision multiply-add written to the high 16 bits",
-    "fma_mix": "fused multiply-add with mixed 16-bit and 32-bit float inputs",
-    "fma_mixlo": "mixed-precision fused multiply-add written to the low 16 bits",
-    "fma_mixhi": "mixed-precision fused multiply-add written to the high 16 bits",
-    "madak": "multiply two {S} and add a literal constant",
-    "madmk": "multiply {s} by a literal constant and add another",
-    "mac": "multiply two {S} and add into the destination",
-    "fma": "fused multiply-add of three {S} with a single rounding",
-    "fmac": "fused multiply-add of two {S} into the destination accumulator",
-    "fmaak": "fused multiply-add with a literal constant as the addend",
-    "fmamk": "fused multiply-add with a literal constant as the multiplier",
-    "xad": "bitwise XOR of two {S}, then add a third", "lshl_add": "shift {s} left, then add another",
-    "add_lshl": "add two {S}, then shift the sum left", "lshl_or": "shift {s} left, then OR with another",
-    "and_or": "bitwise AND of two {S}, then OR with a third", "or3": "bitwise OR of three {S}",
-    "xor3": "bitwise XOR of three {S}", "lshl1_add": "shift {s} left by 1 and add another",
-    "lshl2_add": "shift {s} left by 2 and add another", "lshl3_add": "shift {s} left by 3 and add another",
-    "lshl4_add": "shift {s} left by 4 and add another", "min": "minimum of two {S}", "max": "maximum of two {S}",
-    "min3": "minimum of three {S}", "max3": "maximum of three {S}", "med3": "median of three {S}",
-    "min_num": "minimum of two {S}, preferring a number over NaN",
-    "max_num": "maximum of two {S}, preferring a number over NaN",
-    "min3_num": "minimum of three {S}, preferring numbers over NaN",
-    "max3_num": "maximum of three {S}, preferring numbers over NaN",
-    "med3_num": "median of three {S}, preferring numbers over NaN", "minimum": "minimum of two {S}, propagating NaN",
-    "maximum": "maximum of two {S}, propagating NaN", "minimum3": "minimum of three {S}, propagating NaN",
-    "maximum3": "maximum of three {S}, propagating NaN", "minmax": "minimum of two {S}, then maximum with a third",
-    "maxmin": "maximum of two {S}, then minimum with a third",
-    "minmax_num": "minimum of two {S}, then maximum with a third (number-preferring)",
-    "maxmin_num": "maximum of two {S}, then minimum with a third (number-preferring)",
-    "minimummaximum": "NaN-propagating minimum of two {S}, then maximum with a third",
-    "maximumminimum": "NaN-propagating maximum of two {S}, then minimum with a third", "abs": "absolute value of {s}",
-    "absdiff": "absolute difference of two {S}", "sext": "sign-extend {s} to {db}",
-    "sad": "sum of absolute differences of packed {S}, added to an accumulator",
-    "sad_hi": "sum of absolute differences of packed {S}, added to the high half of an accumulator",
-    "msad": "masked sum of absolute differences of packed {S}, accumulated into a 32-bit result",
-    "qsad_pk": "four sums of absolute differences of {S}, accumulated into packed {Dp}",
-    "mqsad_pk": "four masked sums of absolute differences of {S}, accumulated into packed {Dp}",
-    "mqsad": "four masked sums of absolute differences of {S}, accumulated into {Dp}",
-    "lerp": "rounded per-byte average of packed unsigned 8-bit values",
-    "alignbit": "take 32 bits from a 64-bit pair shifted right by a bit count",
-    "alignbyte": "take 32 bits from a 64-bit pair shifted right by a byte count",
-    "perm": "build a 32-bit value from bytes of two sources chosen by a selector",
-    "permlane16": "exchange {S} between lanes within each row of 16, by lane selectors",
-    "permlanex16": "exchange {S} between the two 16-lane rows of each 32-lane half",
-    "permlane64": "swap {S} between the two 32-lane halves of a wave64",
-    "permlane16_var": "exchange {S} within rows of 16 lanes, by per-lane selectors",
-    "permlanex16_var": "exchange {S} across 16-lane rows, by per-lane selectors",
-    "permlane16_swap": "swap {S} between neighbouring 16-lane rows",
-    "permlane32_swap": "swap {S} between 32-lane halves",
-    "cndmask": "select one of two {S} per lane by a condition mask bit",
-    "cselect": "select one of two {S} by the SCC bit", "cubeid": "cube-map face index for a 3D direction",
-    "cubema": "cube-map major-axis value (times two) for a 3D direction",
-    "cubesc": "cube-map S coordinate for a 3D direction", "cubetc": "cube-map T coordinate for a 3D direction",
-    "bfe": "extract a bit field from {s}", "bfi": "insert a bit field into {s} under a mask",
-    "bfm": "build a bit mask from a width and an offset", "bfrev": "reverse the bit order of {s}",
-    "ffbh": "find the first set bit of {s}, from the top", "ffbl": "find the lowest set bit of {s}",
-    "clz": "count leading zero bits of {s}", "ctz": "count trailing zero bits of {s}",
-    "cls": "count leading sign bits of {s}", "ff0": "find the lowest zero bit of {s}",
-    "bcnt": "count the set bits of {s} and add another value", "bcnt0": "count the zero bits of {s}",
-    "bcnt1": "count the set bits of {s}",
-    "mbcnt_lo": "count mask bits of lower-numbered lanes among lanes 0-31, plus an addend",
-    "mbcnt_hi": "count mask bits of lower-numbered lanes among lanes 32-63, plus an addend",
-    "and": "bitwise AND of two {S}", "or": "bitwise OR of two {S}", "xor": "bitwise XOR of two {S}",
-    "not": "bitwise NOT of {s}", "nand": "bitwise NAND of two {S}", "nor": "bitwise NOR of two {S}",
-    "xnor": "bitwise XNOR of two {S}", "andn2": "bitwise AND of {s} with the complement of another",
-    "orn2": "bitwise OR of {s} with the complement of another",
-    "bitop3": "any three-input bitwise function of {S}, chosen by a truth table",
-    "lshl": "shift {s} left by a bit count", "lshr": "logical shift right of {s} by a bit count",
-    "ashr": "arithmetic shift right of {s} by a bit count",
-    "lshlrev": "shift {s} left, with the shift count as the first operand",
-    "lshrrev": "logical shift right of {s}, with the shift count as the first operand",
-    "ashrrev": "arithmetic shift right of {s}, with the shift count as the first operand",
-    "ashr_pk": "arithmetic shift right of two {S}, packed into {Dp}",
-    "lshr_pk": "logical shift right of two {S}, packed into {Dp}", "cvt": "convert {s} to {db}",
-    "cvt_rpi": "convert {s} to {db}, rounding half up", "cvt_flr": "convert {s} to {db}, rounding down",
-    "cvt_nearest": "convert {s} to {db}, rounding to nearest", "cvt_off": "convert a 4-bit signed offset to {db}",
-    "cvt_pk": "convert two {S} to {db} and pack them into one register",
-    "cvt_pkrtz": "convert two {S} to {db} rounding toward zero, packed into one register",
-    "cvt_pknorm": "convert two {S} to normalized {db}, packed into one register",
-    "cvt_norm": "convert {s} to normalized {db}",
-    "cvt_pkaccum": "convert {s} to a byte and insert it into a packed accumulator",
-    "cvt_sr": "convert {s} to {db} with stochastic rounding",
-    "cvt_scalef32": "scale by a 32-bit float factor and convert {s} to {db}",
-    "cvt_scalef32_pk": "scale by a 32-bit float factor and convert packed {S} to {db}",
-    "cvt_scalef32_sr": "scale and convert {s} to {db} with stochastic rounding",
-    "cvt_hi": "convert the high half of a register from {sb} to {db}", "rcp": "reciprocal of {s}",
-    "rcp_iflag": "reciprocal of {s}, flagging integer-divide exceptions", "rsq": "reciprocal square root of {s}",
-    "sqrt": "square root of {s}", "sin": "sine of {s}, with the angle in revolutions",
-    "cos": "cosine of {s}, with the angle in revolutions", "exp": "base-2 exponential of {s}",
-    "log": "base-2 logarithm of {s}", "ldexp": "multiply {s} by two raised to an integer power",
-    "frexp_mant": "mantissa of {s}, scaled into [0.5, 1)", "frexp_exp": "exponent of {s}",
-    "fract": "fractional part of {s}", "trunc": "round {s} toward zero to a whole number",
-    "ceil": "round {s} up to a whole number", "floor": "round {s} down to a whole number",
-    "rndne": "round {s} to the nearest whole number, ties to even",
-    "div_scale": "scale the numerator or denominator of a {sb} division to keep it in range",
-    "div_fmas": "fused multiply-add step of a {sb} division, scaled by the VCC flag",
-    "div_fixup": "final step of a {sb} division, handling special values",
-    "trig_preop": "look up a scaled chunk of 2/pi for reducing {s}", "mov": "copy {s} into {reg}",
-    "movk": "copy a sign-extended 16-bit constant into {reg}", "cmov": "copy {s} into {reg} if SCC is set",
-    "cmovk": "copy a 16-bit constant into {reg} if SCC is set",
-    "movrels": "copy {s} from a relatively indexed register", "movreld": "copy {s} into a relatively indexed register",
-    "movrelsd": "copy {s} between relatively indexed registers", "swap": "swap {S} between two registers",
-    "swaprel": "swap {S} between relatively indexed registers",
-    "readlane": "read {s} from one chosen lane into a scalar register",
-    "readfirstlane": "read {s} from the first active lane into a scalar register",
-    "writelane": "write a scalar {sb} into one chosen lane",
-    "accvgpr_read": "copy an accumulation register into a vector register",
-    "accvgpr_write": "copy {s} into an accumulation register",
-    "accvgpr_mov": "copy one accumulation register into another",
-    "mov_fed": "copy {s} while forcing an ECC error (for testing)", "pack": "pack two halves into {D}",
-    "pack_ll": "pack the low halves of two registers into one",
-    "pack_lh": "pack the low half of one register and the high half of another",
-    "pack_hl": "pack the high half of one register and the low half of another",
-    "pack_hh": "pack the high halves of two registers into one", "sat_pk": "saturate two {S} and pack them into {Dp}",
-    "nop": "do nothing", "pipeflush": "flush the vector ALU pipeline",
-    "clrexcp": "clear floating-point exception flags", "prng": "advance a pseudo-random number sequence",
-    "screen_partition_4se": "compute a screen-partition mask for four shader engines",
-    "bitcmp0": "set SCC if a chosen bit of {s} is zero", "bitcmp1": "set SCC if a chosen bit of {s} is one",
-    "bitset0": "clear a chosen bit in {reg}", "bitset1": "set a chosen bit in {reg}",
-    "bitreplicate": "repeat each bit of {s} twice", "quadmask": "set one bit per quad of lanes that has any bit set",
-    "wqm": "widen a lane mask so each quad is all on or all off",
-}
-
-_ALIASES = {"brev": "bfrev", "flbit": "ffbh", "ff1": "ffbl", "cvt_floor": "cvt_flr", "cvt_pk_norm": "cvt_pknorm",
-            "movrelsd_2": "movrelsd", "and_not1": "andn2", "or_not1": "orn2", "mul_dx9_zero": "mul_legacy"}
-_ALU.update({k: _ALU[v] for k, v in _ALIASES.items()})
-
-# Scalar program-control stems (label "Scalar control").
-_CONTROL: dict[str, str] = {
-    "branch": "jump by a signed relative offset", "getpc": "read the program counter into a scalar register pair",
-    "setpc": "jump to an address held in scalar registers",
-    "swappc": "call: save the return address and jump to a register address",
-    "call": "call a relative address, saving the return address", "rfe": "return from an exception handler",
-    "rfe_restore": "return from an exception handler, restoring state",
-    "add_pc": "add a signed offset to the program counter",
-    "waitcnt": "wait until outstanding memory counters fall to given values",
-    "waitcnt_depctr": "wait on internal dependency counters",
-    "wait_idle": "wait until the wave's outstanding work has completed", "wait_event": "wait for a hardware event",
-    "wait_alu": "wait on ALU dependency counters", "sendmsg": "send a message to the hardware",
-    "sendmsghalt": "send a message to the hardware, then halt",
-    "sendmsg_rtn": "send a message to the hardware and receive a value",
-    "barrier": "wait until all waves of the workgroup reach the barrier",
-    "barrier_signal": "signal arrival at a workgroup barrier",
-    "barrier_signal_isfirst": "signal a barrier and learn whether first",
-    "barrier_wait": "wait for a workgroup barrier to complete", "barrier_init": "initialize a named barrier",
-    "barrier_join": "join a named barrier", "barrier_leave": "leave a named barrier",
-    "get_barrier_state": "read a barrier's state", "endpgm": "end the program; the wave terminates",
-    "endpgm_saved": "end the program after a context save",
-    "endpgm_ordered_ps_done": "end the program and signal ordered pixel-shader completion",
-    "nop": "insert idle wait states", "sleep": "sleep for about a given number of cycles",
-    "sleep_var": "sleep for a cycle count held in a register", "wait": "wait for outstanding work",
-    "wakeup": "wake waves of the workgroup that are sleeping", "trap": "enter the trap handler",
-    "setprio": "set the wave's scheduling priority", "sethalt": "halt or resume the wave",
-    "setkill": "set the wave's kill state", "icache_inv": "invalidate the instruction cache",
-    "setreg": "write a value into a field of a hardware register", "getreg": "read a field of a hardware register",
-    "setreg_imm32": "write a constant into a field of a hardware register",
-    "setvskip": "turn skipping of vector instructions on or off",
-    "set_gpr_idx_on": "turn on relative vector-register indexing",
-    "set_gpr_idx_off": "turn off relative vector-register indexing",
-    "set_gpr_idx_mode": "set the relative vector-register indexing mode",
-    "set_gpr_idx_idx": "set the relative vector-register index",
-    "version": "record the ISA version of the code (no effect)", "clause": "mark the start of an instruction clause",
-    "delay_alu": "hint ALU dependency delays to the hardware", "inst_prefetch": "control instruction prefetching",
-    "set_inst_prefetch_distance": "set the instruction prefetch distance",
-    "round_mode": "set the floating-point rounding mode", "denorm_mode": "set the floating-point denormal mode",
-    "code_end": "mark the end of the code", "ttracedata": "send data to the thread trace",
-    "ttracedata_imm": "send a constant to the thread trace", "incperflevel": "raise the performance counter level",
-    "decperflevel": "lower the performance counter level",
-    "cbranch_join": "join diverged lanes (stack-based control flow)",
-    "cbranch_g_fork": "fork lanes by a mask (stack-based control flow)",
-    "cbranch_i_fork": "fork lanes by a mask (stack-based control flow)",
-    "subvector_loop_begin": "begin a loop over the halves of a wave64",
-    "subvector_loop_end": "end a loop over the halves of a wave64",
-    "get_waveid_in_workgroup": "read the wave's index within its workgroup",
-    "singleuse_vdst": "hint single-use vector results", "alloc_vgpr": "request a new vector-register allocation",
-    "prefetch_inst": "prefetch instructions into the cache",
-}
-_BRANCH_CONDS = {
-    "scc0": "SCC is 0", "scc1": "SCC is 1", "vccz": "VCC is all zero", "vccnz": "VCC is not all zero",
-    "execz": "EXEC is all zero", "execnz": "EXEC is not all zero", "cdbgsys": "the system debug flag is set",
-    "cdbguser": "the user debug flag is set", "cdbgsys_or_user": "either debug flag is set",
-    "cdbgsys_and_user": "both debug flags are set",
-}
-_COUNTERS = {
-    "vmcnt": "vector memory", "vscnt": "vector store", "expcnt": "export", "lgkmcnt": "LDS, scalar memory and message",
-    "loadcnt": "vector load", "storecnt": "vector store", "samplecnt": "image sample", "bvhcnt": "BVH", "dscnt": "LDS",
-    "kmcnt": "scalar memory and message", "xcnt": "address translation",
-}
-_CONDS = {
-    "eq": "equal", "ne": "not equal", "lg": "not equal", "lt": "less than", "le": "less or equal",
-    "gt": "greater than", "ge": "greater or equal", "o": "ordered", "u": "unordered", "nge": "not greater or equal",
-    "nlg": "not less or greater", "ngt": "not greater than", "nle": "not less or equal",
-    "neq": "not equal, unordered allowed", "nlt": "not less than", "t": "always true", "tru": "always true",
-    "f": "always false",
-}
-_LOGIC = {  # EXEC update of the *_saveexec / *_wrexec forms
-    "and": "source AND EXEC", "or": "source OR EXEC", "xor": "source XOR EXEC", "nand": "NOT (source AND EXEC)",
-    "nor": "NOT (source OR EXEC)", "xnor": "NOT (source XOR EXEC)", "andn1": "NOT source AND EXEC",
-    "and_not0": "NOT source AND EXEC", "andn2": "source AND NOT EXEC", "and_not1": "source AND NOT EXEC",
-    "orn1": "NOT source OR EXEC", "or_not0": "NOT source OR EXEC", "orn2": "source OR NOT EXEC",
-    "or_not1": "source OR NOT EXEC",
-}
-_MODS = {
-    "legacy": "legacy behavior", "rtz": "round toward zero", "clamp": "clamped", "sat": "saturating", "lo": "low half",
-    "hi": "high half", "1k": "1K variant", "16b": "16-block variant", "x2": "",
-}
-_MATRIX = {
-    "mfma": "matrix fused multiply-add of {shape}tiles of {S}, accumulating {db} results",
-    "mfma_scale": "block-scaled matrix fused multiply-add of {shape}tiles of {S}, accumulating {db} results",
-    "smfmac": "sparse matrix fused multiply-accumulate of {shape}tiles of {S}, into {db} results",
-    "wmma": "wave matrix multiply-accumulate of {shape}tiles of {S}, into {db} results",
-    "swmmac": "sparse wave matrix multiply-accumulate of {shape}tiles of {S}, into {db} results",
-}
-_INTERP = {
-    "p1": "first pass of attribute interpolation (I term)", "p2": "second pass of attribute interpolation (J term)",
-    "p10": "first step of attribute interpolation (P0 plus I times P10)",
-    "p2_legacy": "second pass of attribute interpolation (legacy)",
-    "p1ll": "first pass of 16-bit attribute interpolation with both inputs from LDS",
-    "p1lv": "first pass of 16-bit attribute interpolation with one input from a VGPR",
-    "p10_rtz": "first step of attribute interpolation, rounding toward zero",
-    "p2_rtz": "second step of attribute interpolation, rounding toward zero",
-    "mov": "copy one vertex's attribute value without interpolating",
-    "param_load": "load vertex attribute data from LDS for interpolation",
-    "direct_load": "load one LDS value into all lanes",
-}
-
-# --- memory ------------------------------------------------------------------
-_ATOMICS = {
-    "add": "add", "sub": "subtract", "rsub": "reversed subtract", "inc": "wrapping increment",
-    "dec": "wrapping decrement", "min": "minimum", "max": "maximum", "smin": "signed minimum",
-    "umin": "unsigned minimum", "smax": "signed maximum", "umax": "unsigned maximum", "fmin": "float minimum",
-    "fmax": "float maximum", "min_num": "minimum", "max_num": "maximum", "and": "AND", "or": "OR", "xor": "XOR",
-    "swap": "swap", "cmpswap": "compare-and-swap", "fcmpswap": "float compare-and-swap", "cmpst": "compare-and-store",
-    "fcmpst": "float compare-and-store", "cmpstore": "compare-and-store", "mskor": "masked OR", "wrxchg": "exchange",
-    "storexchg": "exchange", "wrap": "wrapping add", "condxchg32": "conditional exchange",
-    "csub": "subtract clamped at zero", "sub_clamp": "subtract clamped at zero", "cond_sub": "conditional subtract",
-    "pk_add": "packed add", "ordered_add": "ordered add", "add_gs_reg": "GS register add",
-    "sub_gs_reg": "GS register subtract", "wrxchg2": "exchange of two locations",
-    "wrxchg2st64": "exchange of two locations", "storexchg_2addr": "exchange of two locations",
-    "storexchg_2addr_stride64": "exchange of two locations",
-}
-_PLACES = {  # kind -> (load from, store to, atomic in)
-    "buffer": ("through a buffer resource",) * 3,
-    "global": ("from global memory", "to global memory", "in global memory"),
-    "flat": ("from a flat address", "to a flat address", "at a flat address"),
-    "scratch": ("from private scratch memory", "to private scratch memory", "in private scratch memory"),
-    "ds": ("from LDS", "to LDS", "in LDS"),
-    "smem": ("from memory", "to memory", "in memory"),
-}
-_MEM_FULL = {
-    "wbinvl1": "write back and invalidate the level-1 cache",
-    "wbinvl1_vol": "write back and invalidate volatile level-1 lines",
-    "wbinvl1_sc": "write back and invalidate the level-1 cache", "gl0_inv": "invalidate the GL0 cache",
-    "gl1_inv": "invalidate the GL1 cache", "inv": "invalidate caches", "wb": "write back dirty cache lines",
-    "wbl2": "write back the level-2 cache", "wbinv": "write back and invalidate caches", "nop": "do nothing",
-    "append": "atomically add the active-lane count to a counter, returning its old value",
-    "consume": "atomically subtract the active-lane count from a counter, returning its old value",
-    "ordered_count": "ordered counter increment, in wave-creation order",
-    "swizzle": "exchange values between lanes by a fixed pattern",
-    "permute": "forward-permute lane values by computed addresses",
-    "bpermute": "gather values from other lanes by computed addresses",
-    "bpermute_fi": "gather values from lanes, including inactive ones",
-    "gws_init": "initialize a global wave-sync resource", "gws_barrier": "wait at a global wave-sync barrier",
-    "gws_sema_v": "signal a global wave-sync semaphore", "gws_sema_p": "wait on a global wave-sync semaphore",
-    "gws_sema_br": "release a global wave-sync semaphore several times",
-    "gws_sema_release_all": "release all waiters of a global semaphore",
-    "bvh_stack_rtn": "update a per-lane ray-traversal stack in LDS",
-    "bvh_stack_push4_pop1_rtn": "push four and pop one entry of a ray-traversal stack in LDS",
-    "bvh_stack_push8_pop1_rtn": "push eight and pop one entry of a ray-traversal stack in LDS",
-    "bvh_stack_push8_pop2_rtn": "push eight and pop two entries of a ray-traversal stack in LDS",
-    "dcache_inv": "invalidate the scalar data cache", "dcache_wb": "write back the scalar data cache",
-    "dcache_inv_vol": "invalidate volatile scalar cache lines",
-    "dcache_wb_vol": "write back volatile scalar cache lines", "dcache_discard": "discard scalar cache lines",
-    "memtime": "read the 64-bit shader clock", "memrealtime": "read the 64-bit real-time clock",
-    "atc_probe": "probe address translation for a page",
-    "atc_probe_buffer": "probe address translation for a buffer page",
-    "prefetch_data": "prefetch data into the scalar cache",
-    "buffer_prefetch_data": "prefetch buffer data into the scalar cache",
-}
-_SMEM_FIRST = ("load", "store", "buffer", "scratch", "atomic", "dcache", "memtime", "memrealtime", "atc", "prefetch")
-_COUNT = {2: "two", 3: "three", 4: "four", 8: "eight", 16: "sixteen"}
-_IMAGE_OPS = {
-    "sample": "sample an image through a sampler", "gather4": "gather one component of four neighbouring texels",
-    "load": "load texels without a sampler", "store": "store texels",
-    "msaa": "load the samples of a multisampled texel", "get_resinfo": "query an image's size and mip-level count",
-    "get_lod": "compute the level of detail sampling would use",
-    "bvh": "intersect a ray with a bounding-volume-hierarchy node",
-}
-_IMAGE_MODS = {
-    "c": "depth comparison", "d": "explicit derivatives", "cd": "coarse derivatives", "l": "an explicit LOD",
-    "b": "an LOD bias", "lz": "LOD zero", "cl": "an LOD clamp", "o": "a texel offset", "g16": "16-bit derivatives",
-    "mip": "an explicit mip level", "pck": "no format conversion", "sgn": "sign extension",
-}
-
-
 def _split(name: str) -> list[str]:
     return [t for t in _VARIANT_RE.sub("", name).split("_") if t]
 
@@ -436,7 +147,7 @@ def _fill(template: str, types: list[str], kind: str, shape: str = "") -> str:
 
 
 def _mods(rest: list[str]) -> str:
-    notes = [_MODS.get(w, f"{w} variant") for w in rest[:2] if re.fullmatch(r"[a-z0-9]{1,16}", w)]
+    notes = [MODS.get(w, f"{w} variant") for w in rest[:2] if re.fullmatch(r"[a-z0-9]{1,16}", w)]
     notes = [n for n in notes if n]
     return f" ({', '.join(notes)})" if notes else ""
 
@@ -458,15 +169,15 @@ def _alu(toks: list[str], kind: str) -> tuple[str, bool]:
     if "saveexec" in words or "wrexec" in words:
         cut = words.index("saveexec") if "saveexec" in words else words.index("wrexec")
         logic = "_".join(words[:cut])
-        op = _LOGIC.get(logic) or (f"a {logic[:20]} combination of source and EXEC" if logic else "the source")
+        op = LOGIC.get(logic) or (f"a {logic[:20]} combination of source and EXEC" if logic else "the source")
         if words[cut] == "saveexec":
             return f"save EXEC to a scalar register, then set EXEC to {op}", False
         return f"set EXEC to {op}, also writing it to a scalar register", False
-    if head == "cbranch" and "_".join(words) not in _CONTROL:
-        cond = _BRANCH_CONDS.get("_".join(words[1:]))
+    if head == "cbranch" and "_".join(words) not in CONTROL:
+        cond = BRANCH_CONDS.get("_".join(words[1:]))
         return (f"jump by a relative offset if {cond}" if cond else f"branch on {'_'.join(words[1:])[:30]}"), True
-    if kind == "salu" and (head in ("waitcnt", "wait")) and "_".join(words) not in _CONTROL:
-        names = [_COUNTERS[w] for w in words[1:] if w in _COUNTERS]
+    if kind == "salu" and (head in ("waitcnt", "wait")) and "_".join(words) not in CONTROL:
+        names = [COUNTERS[w] for w in words[1:] if w in COUNTERS]
         if names:
             plural = " counters fall to given values" if len(names) > 1 else " counter falls to a given value"
             return f"wait until the outstanding {' and '.join(names)}{plural}", True
@@ -474,21 +185,21 @@ def _alu(toks: list[str], kind: str) -> tuple[str, bool]:
     if m:
         acc = " into the {db} accumulator" if m.group(2) else ", added to {D}"
         return _fill(f"dot product of {m.group(1)}-element vectors of {{S}}{acc}", types, kind), False
-    key, rest = _match(words, _MATRIX)
+    key, rest = _match(words, MATRIX)
     if key:
-        return _fill(_MATRIX[key], types, kind, shape) + _mods(rest), False
+        return _fill(MATRIX[key], types, kind, shape) + _mods(rest), False
     if kind == "salu":
-        key, rest = _match(words, _CONTROL)
+        key, rest = _match(words, CONTROL)
         if key:
-            return _CONTROL[key] + _mods(rest), True
+            return CONTROL[key] + _mods(rest), True
     packed = False
-    key, rest = _match(words, _ALU)
+    key, rest = _match(words, ALU)
     if key is None and head == "pk" and len(words) > 1:
         packed = True
-        key, rest = _match(words[1:], _ALU)
+        key, rest = _match(words[1:], ALU)
     if key is None:
         return _generic(words, types), False
-    text = _fill(_ALU[key], types, kind)
+    text = _fill(ALU[key], types, kind)
     bit = "borrow" if key.startswith("sub") else "carry"
     if "ci" in rest:
         text += f", with a {bit}-in bit"
@@ -510,8 +221,8 @@ def _compare(head: str, words: list[str], types: list[str], kind: str) -> str:
         subject = f"test the class of {_article(_bare(t))} (NaN, infinity, zero, ...) against a mask"
     else:
         subject = f"compare two {_plural(_bare(t))}"
-    if cond_key in _CONDS:
-        subject += f" for '{_CONDS[cond_key]}'"
+    if cond_key in CONDS:
+        subject += f" for '{CONDS[cond_key]}'"
     elif cond_key != "class":
         subject += f" ({cond_key[:30]})"
     if head in ("cmps", "cmpsx"):
@@ -535,9 +246,9 @@ def _memory_op(toks: list[str], kind: str) -> tuple[str | None, int, str, str]:
         op, pair = ("load" if first.startswith("read") else "store"), first[-4:] if first.endswith("st64") else "2"
     else:
         start = 1 if first == "atomic" else 0
-        akey, _ = _match(toks[start:], _ATOMICS)
+        akey, _ = _match(toks[start:], ATOMICS)
         if akey and (start or kind == "ds"):
-            op, atomic, i = "atomic", _ATOMICS[akey], start + len(akey.split("_"))
+            op, atomic, i = "atomic", ATOMICS[akey], start + len(akey.split("_"))
     return op, i, pair, atomic
 
 
@@ -585,9 +296,9 @@ def _memory(toks: list[str], kind: str, label: str) -> tuple[str, str]:
     words, types, _ = _classify(toks)
     wkey = "_".join(words)
     if kind == "ds" and wkey in ("param_load", "direct_load"):
-        return "Interpolation", _INTERP[wkey]
-    if key in _MEM_FULL or wkey in _MEM_FULL:
-        return label, _MEM_FULL[key if key in _MEM_FULL else wkey]
+        return "Interpolation", INTERP[wkey]
+    if key in MEM_FULL or wkey in MEM_FULL:
+        return label, MEM_FULL[key if key in MEM_FULL else wkey]
     place_kind = kind
     if kind == "smem" and toks and toks[0] in ("buffer", "scratch"):
         place_kind = toks[0] if toks[0] == "buffer" else "scratch"
@@ -602,10 +313,10 @@ def _memory(toks: list[str], kind: str, label: str) -> tuple[str, str]:
     noun = "byte" if noun == "8-bit value" else noun
     if pair:
         count *= 2
-    what = _article(noun) if count < 2 else f"{_COUNT.get(count, str(count))} {_plural(noun)}"
+    what = _article(noun) if count < 2 else f"{COUNT.get(count, str(count))} {_plural(noun)}"
     if atomic == "packed add":
         what = f"a packed pair of {_plural(noun)}"
-    frm, to, at = _PLACES.get(place_kind, _PLACES["global"])
+    frm, to, at = PLACES.get(place_kind, PLACES["global"])
     per_lane = "" if kind == "smem" else " per lane"
     if pair:
         frm = to = at = "at two LDS addresses" + (" (offsets in 64-element units)" if pair == "st64" else "")
@@ -628,13 +339,13 @@ def _image(toks: list[str]) -> str:
         return "image access"
     head = "gather4" if words[0].startswith("gather4") else "bvh" if words[0].startswith("bvh") else words[0]
     head = "_".join(words[:2]) if head == "get" else head
-    mods = [_IMAGE_MODS[w] for w in words[1:] if w in _IMAGE_MODS]
+    mods = [IMAGE_MODS[w] for w in words[1:] if w in IMAGE_MODS]
     with_ = f", with {', '.join(mods[:-1])}{' and ' if len(mods) > 1 else ''}{mods[-1]}" if mods else ""
-    if head in _IMAGE_OPS:
-        return _IMAGE_OPS[head] + (with_ if head in ("sample", "gather4", "load", "store") else "")
+    if head in IMAGE_OPS:
+        return IMAGE_OPS[head] + (with_ if head in ("sample", "gather4", "load", "store") else "")
     if head == "atomic":
-        akey, _ = _match(words[1:], _ATOMICS)
-        return f"atomic {_ATOMICS[akey]} on a texel" if akey else f"atomic {'_'.join(words[1:])[:30]} on a texel"
+        akey, _ = _match(words[1:], ATOMICS)
+        return f"atomic {ATOMICS[akey]} on a texel" if akey else f"atomic {'_'.join(words[1:])[:30]} on a texel"
     return _generic(words, types)
 
 
@@ -679,13 +390,13 @@ def summarize(name: str, category: str | None = None) -> str:
         if n.startswith("lds_"):
             key = n[4:]
         fallback = f"'{key[:30]}' interpolation step" if key else "attribute interpolation step"
-        body = _INTERP.get(key) or _INTERP.get(words[0] if words else "", fallback)
+        body = INTERP.get(key) or INTERP.get(words[0] if words else "", fallback)
         return _finish(label, body + (f", on {_plural(_bare(types[-1]))}" if types else ""))
     if kind == "image":
         return _finish(label, _image(toks))
     if kind in ("buffer", "global", "flat", "scratch", "ds"):
         return _finish(*_memory(toks, kind, label))
-    if kind == "salu" and toks[0] in _SMEM_FIRST:
+    if kind == "salu" and toks[0] in SMEM_FIRST:
         return _finish(*_memory(toks, "smem", "Scalar memory"))
     body, control = _alu(toks, kind)
     if control:

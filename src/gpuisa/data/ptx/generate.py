@@ -23,37 +23,30 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 from gpuisa.data.ptx import families
+from gpuisa.data.ptx.generate_probes import (
+    PROBE_TARGETS,
+    instance_text,
+    measure_ignored_tokens,
+    measure_optional_last_operand,
+    measure_order,
+    target_key,
+    verify_pairs,
+)
 from gpuisa.data.ptx.grammar_fixes import FIXES
-from gpuisa.ptx import grammar, instances, instances_typed, ptxas
+from gpuisa.ptx import grammar, instances, ptxas
 
 HERE = Path(__file__).parent
 DEFAULT_SYNTAX = Path(__file__).resolve().parents[5] / "shared" / "reference" / "ptx-9.0" / "syntax"
-PROBE_TARGETS = ("sm_20", "sm_30", "sm_32", "sm_35", "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70",
-                 "sm_72", "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a",
-                 "sm_100f", "sm_103a", "sm_110a", "sm_120", "sm_120a")
 TOP_TARGETS = ("sm_90a", "sm_100a", "sm_120a", "sm_110a")
 VERSIONS = ("1.0", "1.4", "2.0", "2.2", "3.0", "3.1", "3.2", "4.0", "4.1", "4.2", "4.3", "5.0", "6.0", "6.1", "6.2",
             "6.3", "6.4", "6.5", "7.0", "7.1", "7.2", "7.3", "7.4", "7.5", "7.6", "7.7", "7.8", "8.0", "8.1", "8.2",
             "8.3", "8.4", "8.5", "8.6", "8.7", "8.8", "9.0")
 SOURCE = {"source": "PTX ISA 9.0 syntax grammars (ptx-90-parser b5d7089, MIT)", "version": "9.0"}
-
-
-def target_key(t: str) -> tuple:
-    import re
-
-    m = re.match(r"sm_(\d+)([af]?)", t)
-    return (int(m.group(1)), m.group(2)) if m else (0, "")
-
-
-def _instance_text(form: dict, opcode: str, strategy: str, seed: int, optional: bool = False) -> str:
-    ops = instances.operand_text(form, opcode, strategy, random.Random(seed), with_optional=optional)
-    return opcode + (" " + ops if ops else "") + ";"
 
 
 def _structural(errors: list[str]) -> bool:
@@ -73,7 +66,7 @@ def choose_strategies(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
             if strategy == "shaped":  # the last strategy: also a spread over the other combinations
                 picked += combos[6::max(1, (len(combos) - 6) // 24)][:24]
             for opcode, _ in picked:
-                lines.append(_instance_text(forms[fi], opcode, strategy, 1))
+                lines.append(instance_text(forms[fi], opcode, strategy, 1))
                 owners.append(fi)
         ok = set()
         for t in TOP_TARGETS:
@@ -93,7 +86,7 @@ def measure(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
         if not f.get("operand_strategy"):
             continue
         for ci, (opcode, _bind) in enumerate(f["_combos"]):
-            lines.append(_instance_text(f, opcode, f["operand_strategy"], ci))
+            lines.append(instance_text(f, opcode, f["operand_strategy"], ci))
             owners.append((fi, ci))
     accepted: dict[tuple, list[str]] = defaultdict(list)
     structural: dict[tuple, int] = defaultdict(int)
@@ -192,9 +185,9 @@ def summarise(form: dict) -> dict:
     oldest = [ci for ci in sorted(acc) if form["_versions"].get(ci) == out["ptx_version"]
               and targets[0] in acc[ci]]
     ex = (oldest[:1] + [ci for ci in sorted(acc) if ci not in oldest[:1]])[:3]
-    out["examples"] = [_instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
+    out["examples"] = [instance_text(form, form["_combos"][ci][0], form["operand_strategy"], ci) for ci in ex]
     if form["operand_strategy"] == "shaped":
-        _mark_vectors(out, [_instance_text(form, form["_combos"][ci][0], "shaped", ci) for ci in sorted(acc)])
+        _mark_vectors(out, [instance_text(form, form["_combos"][ci][0], "shaped", ci) for ci in sorted(acc)])
     return out
 
 
@@ -235,7 +228,7 @@ def _requires(form: dict, seen: dict[str, list[int]], rejects: list[str]) -> dic
         if not ok or not bad:
             continue
         slot = key.split("=")[0]
-        for other in {k.split("=")[0] for ci in ok for k in _keys(form, ci)} - {slot}:
+        for other in {k.split("=")[0] for ci in ok for k in form_keys(form, ci)} - {slot}:
             if all(other in form["_combos"][ci][1] for ci in ok) and any(other not in form["_combos"][ci][1]
                                                                          for ci in bad):
                 if not all(other in b for _, b in form["_combos"]):
@@ -311,7 +304,7 @@ def measure_pair_requires(tool: str, forms: list[dict], cache: ptxas.Cache) -> N
                     opcode, got = instances.render_bind(f, {**bind, slot: v})
                     if got.get(slot) != v or any(got.get(k) != bv for k, bv in bind.items()):
                         continue
-                    lines.append(_instance_text(f, opcode, f["operand_strategy"], ci))
+                    lines.append(instance_text(f, opcode, f["operand_strategy"], ci))
                     owners.append((fi, "|".join(sorted(keys)), slot))
                     targets.append(common[-1])
     by_target: dict[str, list[int]] = defaultdict(list)
@@ -342,182 +335,7 @@ def measure_pair_requires(tool: str, forms: list[dict], cache: ptxas.Cache) -> N
     print(f"  pair requirements: {len(lines)} probes, {found} (pair, slot) requirements", file=sys.stderr)
 
 
-def candidate_pairs(form: dict) -> list[tuple[str, str]]:
-    """Pairs of values never accepted together in the derivation instances (before verification)."""
-    acc = form.get("_accepted", {})
-    seen: dict[str, list[int]] = defaultdict(list)
-    for ci, (_, bind) in enumerate(form["_combos"]):
-        for k, v in bind.items():
-            seen[f"{k}={v}"].append(ci)
-    keys = [k for k, cis in seen.items() if any(ci in acc for ci in cis)]
-    out = []
-    for i, a in enumerate(keys):
-        for b in keys[i + 1:]:
-            if a.split("=")[0] == b.split("=")[0]:
-                continue
-            both = set(seen[a]) & set(seen[b])
-            if both and not any(ci in acc for ci in both):
-                out.append((a, b))
-    return out
-
-
-def verify_pairs(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
-    """A pair is a real rejection only if ptxas also rejects it inside an otherwise accepted instance.
-
-    For each candidate pair (a, b): take accepted instances holding a, put b into its slot (and the
-    other way round) and compile them on a target where both values were accepted.  Rejections in
-    the derivation instances often come from a third value; this clears those pairs.
-    """
-    lines: list[str] = []
-    owners: list[tuple[int, tuple[str, str]]] = []
-    targets: list[str] = []
-    for fi, f in enumerate(forms):
-        acc = f.get("_accepted") or {}
-        if not acc:
-            continue
-        with_key: dict[str, list[int]] = defaultdict(list)
-        for ci in sorted(acc):
-            for k, v in f["_combos"][ci][1].items():
-                with_key[f"{k}={v}"].append(ci)
-        for a, b in candidate_pairs(f):
-            for base_key, other in ((a, b), (b, a)):
-                for ci in with_key.get(base_key, [])[:2]:
-                    slot, value = other.split("=", 1)
-                    want = dict(f["_combos"][ci][1])
-                    want[slot] = value
-                    opcode, bind = instances.render_bind(f, want)
-                    if f"{slot}={bind.get(slot)}" != other or bind.get(base_key.split("=")[0]) != base_key.split("=", 1)[1]:
-                        continue
-                    ok_a = {t for c in with_key.get(a, []) for t in acc[c]}
-                    ok_b = {t for c in with_key.get(b, []) for t in acc[c]}
-                    common = [t for t in PROBE_TARGETS if t in ok_a & ok_b]
-                    if not common:
-                        continue
-                    lines.append(_instance_text(f, opcode, f["operand_strategy"], ci))
-                    owners.append((fi, (a, b)))
-                    targets.append(common[-1])
-    by_target: dict[str, list[int]] = defaultdict(list)
-    for i, t in enumerate(targets):
-        by_target[t].append(i)
-    cleared = 0
-    for t, idx in by_target.items():
-        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
-            if not errs:
-                fi, pair = owners[i]
-                forms[fi].setdefault("_pairs_accepted", set()).add(pair)
-                cleared += 1
-    print(f"  pair checks: {len(lines)} instances, {cleared} accepted (pairs cleared)", file=sys.stderr)
-
-
-IGNORE_HOST_HEADS = ("add", "atom", "bar", "cvt", "ld", "mov", "setp", "st", "vadd", "mul", "bfind", "cp", "red",
-                     "shfl", "prmt", "selp")
-
-
-def measure_ignored_tokens(tool: str, forms: list[dict], cache: ptxas.Cache) -> dict:
-    """Modifier tokens ptxas accepts (and ignores) anywhere: appended to the opcode of accepted instances
-    of many different instructions ptxas accepts them all, and inserted right after the instruction
-    name it accepts them in at least 80% of those (a few instructions parse their leading types apart)."""
-    hosts, names = [], []
-    for head in IGNORE_HOST_HEADS:
-        for f in forms:
-            acc = f.get("_accepted") or {}
-            ci = next((c for c in sorted(acc) if "sm_90" in acc[c]), None)
-            if f["name"].split(".")[0] == head and ci is not None:
-                hosts.append(_instance_text(f, f["_combos"][ci][0], f["operand_strategy"], ci))
-                names.append(f["name"])
-                break
-    tokens = sorted({lit for f in forms for lit in instances.literals(f)})
-    lines, owners = [], []
-    for h, name in zip(hosts, names):
-        opcode, _, rest = h.rstrip(";").partition(" ")
-        rest = (rest + ";") if rest else ";"
-        toks = instances.dot_tokens(opcode)
-        after_name = len(instances.dot_tokens(name))
-        for tok in tokens:
-            for where, at in (("end", len(toks)), ("name", after_name)):
-                lines.append("".join(toks[:at] + [tok] + toks[at:]) + " " + rest)
-                owners.append((tok, where))
-    tally: dict[str, dict[str, list[bool]]] = defaultdict(lambda: defaultdict(list))
-    for (tok, where), errs in zip(owners, ptxas.verdicts(tool, lines, "sm_90", "9.0", cache)):
-        tally[tok][where].append(not errs)
-    ignored = sorted(t for t, v in tally.items() if all(v["end"]) and sum(v["name"]) >= 0.8 * len(v["name"]))
-    print(f"  ignored tokens: {len(ignored)} of {len(tokens)} accepted anywhere in {len(hosts)} hosts", file=sys.stderr)
-    return {"ignored_tokens": ignored, "hosts": hosts, "target": "sm_90", "version": "9.0"}
-
-
-ORDER_PROBES = 3
-
-
-def _permutations(opcode: str) -> list[str]:
-    """Reorderings of an opcode that keep the head and the relative order of its type tokens."""
-    toks = instances.dot_tokens(opcode)
-    head, rest = toks[:1], toks[1:]
-    is_type = [bool(instances_typed.TYPE_RE.match(t)) or t == ".pred" for t in rest]
-    mods = [t for t, ty in zip(rest, is_type) if not ty]
-    types = [t for t, ty in zip(rest, is_type) if ty]
-    out = []
-    if len(mods) >= 2:  # modifiers reversed among their own positions
-        it = iter(mods[::-1])
-        out.append("".join(head + [next(it) if not ty else t for t, ty in zip(rest, is_type)]))
-    if mods and types:  # types first, modifiers after them
-        out.append("".join(head + types + mods))
-    return [o for o in out if o != opcode]
-
-
-def measure_order(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
-    """A form is order-free when ptxas accepts reordered modifiers of its accepted instances."""
-    lines, owners, targets = [], [], []
-    for fi, f in enumerate(forms):
-        acc = f.get("_accepted") or {}
-        for ci in sorted(acc)[:ORDER_PROBES]:
-            for perm in _permutations(f["_combos"][ci][0]):
-                lines.append(_instance_text(f, perm, f["operand_strategy"], ci))
-                owners.append(fi)
-                targets.append(max(acc[ci], key=target_key))
-    verdict = _all_accepted(tool, lines, owners, targets, cache)
-    for fi, free in verdict.items():
-        forms[fi]["_order_free"] = free
-    print(f"  order: {sum(verdict.values())} of {len(verdict)} probed forms accept reordered modifiers",
-          file=sys.stderr)
-
-
-def _all_accepted(tool: str, lines: list[str], owners: list[int], targets: list[str],
-                  cache: ptxas.Cache) -> dict[int, bool]:
-    """Per owner (form index): whether ptxas accepts every one of its probe lines, each on its target."""
-    verdict: dict[int, bool] = {}
-    by_target: dict[str, list[int]] = defaultdict(list)
-    for i, t in enumerate(targets):
-        by_target[t].append(i)
-    for t, idx in by_target.items():
-        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
-            verdict[owners[i]] = verdict.get(owners[i], True) and not errs
-    return verdict
-
-
-def measure_optional_last_operand(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
-    """Forms whose last operand ptxas lets one leave out (every accepted probe still accepted without it)."""
-    lines, owners, targets = [], [], []
-    for fi, f in enumerate(forms):
-        acc = f.get("_accepted") or {}
-        required = [o for o in f["operands"] if not o["optional"]]
-        if len(required) < 2 or required[-1] is not f["operands"][-1]:
-            continue
-        accepted = sorted(acc)
-        for ci in accepted[::max(1, len(accepted) // 8)][:8]:
-            text = _instance_text(f, f["_combos"][ci][0], f["operand_strategy"], ci)
-            ops = instances.split_operands(text.rstrip(";").partition(" ")[2])
-            lines.append(f["_combos"][ci][0] + " " + ", ".join(ops[:-1]) + ";")
-            owners.append(fi)
-            targets.append(max(acc[ci], key=target_key))
-    verdict = _all_accepted(tool, lines, owners, targets, cache)
-    for fi, ok in verdict.items():
-        if ok:
-            forms[fi]["operands"][-1]["optional"] = True
-            forms[fi]["operands"][-1]["optional_by_ptxas"] = True
-    print(f"  optional last operand: {sum(verdict.values())} of {len(verdict)} probed forms", file=sys.stderr)
-
-
-def _keys(form: dict, ci: int) -> list[str]:
+def form_keys(form: dict, ci: int) -> list[str]:
     return [f"{k}={v}" for k, v in form["_combos"][ci][1].items()]
 
 
