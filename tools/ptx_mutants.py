@@ -8,7 +8,7 @@ operand repeated; a register renamed to one that is not declared, or replaced by
 another class (%r, %rd, %rs, %f, %fd, %p: another type or size, twice in twenty); a branch label renamed; the
 `;` dropped.  Both tools judge the whole mutated file; printed: how often the verdicts agree
 and, where both reject, how often gpuisa's first error is on the edited line.
-Run: .venv/bin/python tools/ptx_mutants.py [--count N] [--seed S] [--jobs J]
+Run: .venv/bin/python tools/ptx_mutants.py [--count N] [--seed S] [--jobs J] [--dir FOLDER]
 """
 
 from __future__ import annotations
@@ -26,15 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "data" / "ptx_corpus"
 SKIP = ("big.", "mid.")  # the speed files: slow for ptxas, nothing new for the checker
 LINE_RE = re.compile(r"line (\d+);")
-KINDS = ("swap", "swap_same", "swap_same", "swap_same", "drop_mod", "typo_mod", "typo_op", "drop_operand", "dup_operand", "undeclared", "other_class", "other_class", "label",
-         "no_semicolon")
+KINDS = ("swap", "swap_same", "swap_same", "swap_same", "drop_mod", "typo_mod", "typo_op", "drop_operand", "dup_operand",
+         "undeclared", "other_class", "other_class", "label", "no_semicolon")
 
 
-def corpus_files() -> list[Path]:
-    """The corpus files ptxas accepts (gpuisa agrees on which: tests/test_ptx_frontend.py)."""
+def corpus_files(folder: Path = CORPUS) -> list[Path]:
+    """The corpus files ptxas accepts (gpuisa agrees on which: tests/test_ptx_frontend.py); in
+    another folder, the files gpuisa accepts."""
     from gpuisa.ptx.frontend import errors
 
-    return [p for p in sorted(CORPUS.glob("*.ptx")) if not p.name.startswith(SKIP) and not errors(p.read_text())[1]]
+    return [p for p in sorted(folder.glob("*.ptx")) if not p.name.startswith(SKIP) and not errors(p.read_text())[1]]
 
 
 def instruction_lines(text: str) -> list[int]:
@@ -136,10 +137,10 @@ def gpuisa_verdict(text: str) -> tuple[bool, list[int]]:
     return not bad, [r["line"] for r in bad]
 
 
-def make_mutants(count: int, seed: int) -> list[tuple[str, str, int, str, str]]:
+def make_mutants(count: int, seed: int, folder: Path = CORPUS) -> list[tuple[str, str, int, str, str]]:
     """(file name, kind, edited line (1-based), target, mutated text)."""
     rng = random.Random(seed)
-    files = [(p.name, p.read_text()) for p in corpus_files()]
+    files = [(p.name, p.read_text()) for p in corpus_files(folder)]
     modifiers = sorted({t for _, text in files for i in instruction_lines(text)
                         for t in text.split("\n")[i].strip().lstrip("@%!p0123456789 ").split()[0].split(".")[1:]})
     same: dict = {}
@@ -172,8 +173,8 @@ def judge(m: tuple) -> dict:
             "text": text.split("\n")[line - 1].strip()}
 
 
-def run(count: int, seed: int, jobs: int) -> list[dict]:
-    mutants = make_mutants(count, seed)
+def run(count: int, seed: int, jobs: int, folder: Path = CORPUS) -> list[dict]:
+    mutants = make_mutants(count, seed, folder)
     with ThreadPoolExecutor(jobs) as pool:
         return list(pool.map(judge, mutants))
 
@@ -191,8 +192,9 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("-v", "--verbose", action="store_true", help="print each disagreement")
+    ap.add_argument("--dir", type=Path, default=CORPUS, help="a folder of compiler-made .ptx files (default: the corpus)")
     args = ap.parse_args()
-    results = run(args.count, args.seed, args.jobs)
+    results = run(args.count, args.seed, args.jobs, args.dir)
     agree, on_line = summary(results)
     for r in results:
         if args.verbose and (r["ptxas"] != r["gpuisa"] or (not r["gpuisa"] and r["gpuisa_lines"][:1] != [r["line"]])):

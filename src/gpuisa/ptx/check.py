@@ -377,18 +377,33 @@ TYPE_TOKEN = r"^\.(?:pred|[usbf]\d+|bf16|bf16x2|f16x2|tf32|e\dm\d(?:x\d)?)$"  # 
 
 def _reorder(form: dict, toks: list[str]) -> list[str] | None:
     slots = _slots(form)
-    lead = len(_literal_prefix(form, toks))
+    lead = 0  # the tokens that already match the form's leading literal, in order
+    for t, u in zip(_literal_tokens(form), toks):
+        if t != u:
+            break
+        lead += 1
     keys = []
+    places = _literal_places(form)
     for t in toks[lead:]:
         k = next((i for i, (vals, rx) in enumerate(slots) if t in vals or (rx and re.match(rx, t))), None)
         if k is None:
             return None
-        keys.append(k)
+        keys.append((k, places.get(t, 0)))  # (tokens of one literal, `vote.sync.ballot.b32`: its order)
     order = sorted(range(len(keys)), key=lambda j: keys[j])
     rest = [toks[lead + j] for j in order]
     types = iter([t for t in toks[lead:] if _is_type(t)])  # types keep their relative order
     rest = [next(types) if _is_type(t) else t for t in rest]
     return toks[:lead] + rest
+
+
+def _literal_places(form: dict) -> dict:
+    hit = _PLACES.get(id(form))
+    if hit is None:
+        hit = _PLACES[id(form)] = {t: i for i, t in enumerate(_literal_tokens(form))}
+    return hit
+
+
+_PLACES: dict = {}
 
 
 def _try_reordered(candidates, toks: list[str], items: list[dict]):
@@ -411,10 +426,6 @@ def _literal_tokens(form: dict) -> list[str]:
             break
         lits += dot_tokens(e["lit"])
     return lits
-
-
-def _literal_prefix(form: dict, toks: list[str]) -> list[str]:
-    return [t for t, u in zip(_literal_tokens(form), toks) if t == u]
 
 
 def _rejected(form: dict, bind: dict, name: str) -> str | None:

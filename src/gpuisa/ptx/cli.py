@@ -21,6 +21,8 @@ def register(sub) -> None:
     c.add_argument("--file", help="a .ptx file: check every instruction")
     c.add_argument("--target", help="sm_NN target to check availability on (e.g. sm_90a)")
     c.add_argument("--version", help="PTX ISA version X.Y to check against")
+    c.add_argument("--relocatable", action="store_true",
+                   help="as ptxas -c (nvcc -rdc=true): .extern functions may be used without a definition")
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_check)
     m = ps.add_parser("matrix", help="availability of every form by PTX ISA version and target")
@@ -53,7 +55,7 @@ def cmd_check(args) -> int:
         import gc
 
         gc.disable()  # a short-lived process that makes few reference cycles: collections cost 10%
-        count, bad = errors(text, args.target, args.version)
+        count, bad = errors(text, args.target, args.version, getattr(args, "relocatable", False))
         shown_name = os.path.basename(args.file)
         if args.json:
             import json

@@ -21,17 +21,20 @@ Rules (``rule_error``, after a form has taken an instruction):
 * a ``.vN`` load or store moves a vector of N registers, and a vector needs ``.vN``;
 * ``mad.f32`` needs a rounding modifier on sm_20 and newer;
 * ``cvt.rn.f64.f64`` (a floating-point rounding between equal types) is refused;
+* scalar ``cvt``: rounding, ``.ftz`` and ``.sat`` by type pair, ``.bf16`` by target and PTX ISA version
+  (``cvt_rules``, replacing the measured pairs of the general forms);
 * a `%sreg_suffix` name (``%warpid_x``) is not a special register;
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4.
 """
 
 from __future__ import annotations
 
+from . import cvt_rules
+
 VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
 ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
 DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
 BITWISE = {".and", ".or", ".xor", ".exch"}  # atom .b32 ops ptxas lets take a 4th operand without a hint
-FLOATS = {".f16", ".bf16", ".f32", ".f64"}
 
 
 def correct_forms(forms: list) -> list:
@@ -75,9 +78,7 @@ def _vector_mov(form: dict) -> dict:
 
 def exempt_pair(name: str, bind: dict) -> bool:
     """Whether a measured rejected pair does not apply to this whole combination."""
-    if name == "cvt" and ".irnd" in bind:
-        return bind.get(".dtype") == bind.get(".atype") and bind.get(".dtype") in FLOATS
-    return False
+    return name == "cvt" and cvt_rules.exempt(bind)
 
 
 def rule_error(name: str, form: dict, bind: dict, items: list, target: str | None, version: str | None) -> str | None:
@@ -95,6 +96,8 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         err = _vector_mismatch(name, bind, items)
         if err:
             return err
+    if name == "cvt" and ".dtype" in form["value_sets"] and cvt_rules.exempt(bind):
+        return cvt_rules.error(bind, target, version, _sm, _vkey)
     if name == "cvt" and ".frnd" in bind and bind.get(".dtype") == bind.get(".atype"):
         return f"cvt: `{bind['.frnd']}` does not apply between equal types; use .rni/.rzi/.rmi/.rpi to round to an integer"
     if name == "atom" and ".cas" in bind.values() and len(items) != 4:

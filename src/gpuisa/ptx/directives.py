@@ -176,18 +176,24 @@ def check_header(text: str) -> tuple[str | None, str | None, list[str], str]:
     return None, m.group("name"), names, kind
 
 
-def check_section(text: str, version: str | None) -> str | None:
-    """A `.section name { items }` body: `.bN value, …` and labels."""
-    body = text[text.index("{") + 1:text.rindex("}")]
-    for line in body.split("\n"):
+def check_section(text: str, version: str | None) -> tuple[int, str] | None:
+    """A `.section name { items }` body: `.bN value, …` and labels (a label needs PTX ISA 7.0, a
+    label difference 7.5: measured); (offset in ``text`` of the item, error) or None."""
+    at = text.index("{") + 1
+    for line in text[at:text.rindex("}")].split("\n"):
         s = line.strip()
-        if not s or s.endswith(":"):
+        pos, at = at + len(line) - len(line.lstrip()), at + len(line) + 1
+        if not s:
+            continue
+        if s.endswith(":"):
+            if version and vkey(version) < (7, 0):
+                return pos, f"a label in .section needs PTX ISA .version 7.0 or later (got {version})"
             continue
         m = re.match(SECTION_ITEM, s)
         if not m:
-            return f"`{s[:40]}` is not a .section item (.b8/.b16/.b32/.b64 values or a label)"
+            return pos, f"`{s[:40]}` is not a .section item (.b8/.b16/.b32/.b64 values or a label)"
         if version and vkey(version) < (7, 5) and re.search(LABEL_DIFF, m.group(2)):
-            return f"a label difference in .section needs PTX ISA .version 7.5 or later (got {version})"
+            return pos, f"a label difference in .section needs PTX ISA .version 7.5 or later (got {version})"
     return None
 
 

@@ -72,6 +72,9 @@ class Module:
         self.func_names: set = set()
         self.params: set = set()  # parameters of the current function  # labels, parameters and local variables of the current function
         self.module_pending: list[tuple[int, str]] = []
+        self.protos: dict = {}  # functions declared without a body -> declared .extern
+        self.defined: set = set()  # functions defined (with a body)
+        self.relocatable = False  # ptxas -c: an .extern function may stay undefined
         self.seen: dict = {}
         self.batch: list[tuple[int, str]] = []
         self.name_texts: list[str] = []  # operand texts of the current function's valid instructions
@@ -123,7 +126,7 @@ class Module:
                     self.missing_semicolon(off, stmt)
                 self.close(off)
             elif end == "section":
-                self.add_error(off, D.check_section(stmt, self.version))
+                self.section(off, stmt)
             elif stmt:
                 self.missing_semicolon(off, stmt)
         self.flush()
@@ -134,6 +137,12 @@ class Module:
             self.resolve(self.module_pending)
         self.results.sort(key=lambda r: r[0])
         return self
+
+    def section(self, off: int, stmt: str) -> None:
+        bad = D.check_section(stmt, self.version)
+        if bad:  # (the statement's body is the code's text after its `{`)
+            body = self.code.find("{", off) + 1
+            self.add_error(body + bad[0] - (stmt.index("{") + 1), bad[1])
 
     def add_error(self, off: int, err: str | None, kind: str = "directive") -> None:
         if err:
@@ -153,6 +162,7 @@ class Module:
                 self.add_error(off, "a function cannot be defined inside another")
             if name:
                 self.symbols.add(name)
+                self.defined.add(name)
             self.func_names = set(params)
             self.params = set(params)
             self.flush()
@@ -247,6 +257,7 @@ class Module:
             self.add_error(off, err)
             if name:
                 self.symbols.add(name)
+                self.protos[name] = ".extern" in stmt.split("(")[0].split()
             self.need_header(off)
             return
         if word in (".alias",):
@@ -475,13 +486,21 @@ class Module:
         return (p + len(head[1] if skip else head[0])) if p >= 0 else off
 
     def resolve(self, pending: list[tuple[int, str]]) -> None:
+        unresolved = {n for n in self.protos if n not in self.defined and n not in SYSTEM_FUNCS
+                      and not (self.relocatable and self.protos[n])}
         for at, name in pending:
             if name not in self.symbols:
                 self.results.append((at, _result(f"`{name}` is not declared (no variable, function, label "
                                                  "or parameter of that name)", "name")))
+            elif name in unresolved:  # ptxas: fatal, whole-program (an .extern one: not with ptxas -c)
+                unresolved.discard(name)
+                extern = " (.extern: ptxas -c, relocatable code, accepts it; --relocatable)" if self.protos[name] else ""
+                self.results.append((at, _result(f"function `{name}` is used but not defined in this file{extern}",
+                                                 "name")))
 
 
 _REG_DECLS: dict = {}  # .reg statement -> _reg_decl(statement)
+SYSTEM_FUNCS = {"vprintf", "malloc", "free", "__assertfail"}  # ptxas provides them (measured)
 
 
 def _reg_decl(stmt: str) -> tuple:
@@ -536,11 +555,13 @@ def check_module(text: str, target: str | None = None, version: str | None = Non
     return [(*pos.line_col(first_char(code, off)), r) for off, r in mod.results]
 
 
-def errors(text: str, target: str | None = None, version: str | None = None) -> tuple[int, list[dict]]:
+def errors(text: str, target: str | None = None, version: str | None = None,
+           relocatable: bool = False) -> tuple[int, list[dict]]:
     """(number of instructions, [error result with line and col]): positions are worked out for
-    the errors only."""
+    the errors only; ``relocatable``: as ``ptxas -c`` (.extern functions may stay undefined)."""
     mod = Module(text, target, version)
     mod.keep_valid = False
+    mod.relocatable = relocatable
     mod.run()
     pos = Position(text)
     out = []

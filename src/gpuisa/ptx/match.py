@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 
+DIGITS = "0123456789"
+
 
 def dot_tokens(text: str) -> list[str]:
     return list(_dot_tokens(text))
@@ -178,8 +180,8 @@ def classify(item: str) -> dict:
         rest = s[end + 1:]
         out["suffixes"] = ["." + x for x in rest.split(".") if x]
         return out
-    if s.startswith("(") and not CONST_EXPR.match(s):
-        out["kind"] = "paren"  # a call's parameter list
+    if s.startswith("(") and (not CONST_EXPR.match(s) or not any(c in DIGITS for c in s)):
+        out["kind"] = "paren"  # a call's parameter list (`( )`, nvcc -G; `(a)`: a constant has a digit)
         return out
     if "|" in s:
         out["kind"] = "pred2"

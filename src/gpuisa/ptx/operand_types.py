@@ -4,7 +4,8 @@ A register operand of an instruction typed ``.tN`` must be declared with a type 
 N; a ``.uN``/``.sN`` instruction refuses ``.fN`` registers and a ``.fN`` instruction ``.uN``/``.sN``
 ones; ``.bN`` registers fit any ``.tN`` and ``.bN`` instructions any register of size N; ``.pred``
 only fits ``.pred``.  Checked for the instructions whose register operands all take the
-instruction's type (``cvt``: the destination the first type, the source the second; a shift
+instruction's type (``cvt``: the destination the first type, the source the second; mixed-precision
+``add``/``sub``/``fma.f32.f16``: d and c the first type, a and b the second; a shift
 amount is ``.u32``; the
 ``.wide`` destination of ``mul``/``mad`` twice the size); registers the front end knows the
 declared type of, and literals: floating-point ones (``0f…``, ``0d…``, ``1.5``) for ``.fN`` types,
@@ -29,6 +30,7 @@ TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$")
 VALUE_TYPE = re.compile(r"^\.(pred|[usbf](8|16|32|64)|bf16|f16x2|bf16x2)$")
 SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
 ROLES = {"d", "a", "b", "c"}
+MIXED = {"add", "sub", "fma"}  # add/sub/fma.f32.{f16,bf16}: .f32 d and c, 16-bit a (and b)
 DIGITS = "0123456789"
 
 
@@ -66,7 +68,10 @@ def _expected(name: str, role: str, first: bool, types: list[str], wide: bool) -
         return None
     if name in ("shl", "shr") and role == "b":
         return ".u32", 32  # the shift amount
-    t = "." + (types[0] if name == "cvt" and first else types[-1])
+    if name in MIXED and len(types) == 2 and role in ("d", "c"):
+        t = "." + types[0]  # mixed precision: d and c take the first type, a and b the second
+    else:
+        t = "." + (types[0] if name == "cvt" and first else types[-1])
     return t, _size(t) * (2 if wide and role in ("d", "c") and name in ("mul", "mad") else 1)
 
 
@@ -75,6 +80,8 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
     ``reg_type(register name)`` gives a declared type (".b32") or None."""
     if name not in TYPED or "{" in ops:
         return None
+    if name == "cvt" and ("x2." in opcode + "." or "x4." in opcode + "."):
+        return _packed_error(opcode, ops, reg_type)
     types = [t for t in opcode.split(".")[1:] if TYPE_TOKEN.match("." + t)]
     pats = form["operands"]
     texts = [x.strip() for x in ops.split(",")]
@@ -112,6 +119,26 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
 
 MEMORY = {"ld", "st", "ldu", "ld.global.nc", "atom", "red", "prefetch"}
 SHORT_ADDRESS_OK = (".shared", ".local", ".const", ".param")  # spaces addressed with 32 bits as well
+
+
+# registers of the packed small-float conversions: exactly this many bits (measured with ptxas 13:
+# cvt.rn.satfinite.e2m1x2.f32 takes a .b8 destination, not .b16; cvt.rn.f16x2.e4m3x2 a .b16 source)
+PACKED = {".e2m1x2": 8, ".e4m3x2": 16, ".e5m2x2": 16, ".e2m3x2": 16, ".e3m2x2": 16, ".ue8m0x2": 16,
+          ".f16x2": 32, ".bf16x2": 32, ".f32": 32, ".e2m1x4": 16}
+
+
+def _packed_error(opcode: str, ops: str, reg_type) -> str | None:
+    """cvt between packed types: the destination's register has the first type's size, the
+    sources the second's."""
+    types = [t for t in ("." + x for x in opcode.split(".")[1:]) if t in PACKED]
+    if len(types) != 2 or not any(t[1] in "eu" for t in types):
+        return None
+    for i, text in enumerate(x.strip() for x in ops.split(",")):
+        t = types[0] if i == 0 else types[1]
+        declared = reg_type(text) if text[:1] == "%" and "." not in text else None
+        if i < 3 and declared and (declared == ".pred" or _size(declared) != PACKED[t]):
+            return f"`{text}` is a {declared} register; cvt `{opcode}` needs a {PACKED[t]}-bit register for {t}"
+    return None
 
 
 def _fits_value(t: str, reg: str) -> bool:

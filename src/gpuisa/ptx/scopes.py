@@ -60,12 +60,13 @@ class Visibility:
         for decls in list(exact.values()) + list(ranged.values()):
             decls.sort(key=lambda d: d[2])
         starts = {n: [d[2] for d in decls] for n, decls in {**exact, **ranged}.items()}
-        # one pass over the function for all the names: exact ones, then ranges (prefix + number)
+        # one pass over the function for all the names: exact ones, then ranges (prefix + number); not
+        # after a `.` (`mul.lo` is no use of an inline-asm `lo`)
         alternatives = [re.escape(n) + r"()" for n in sorted(exact, key=len, reverse=True)] + [
             re.escape(n) + r"(\d+)" for n in sorted(ranged, key=len, reverse=True)]
         if not alternatives:
             return out
-        rx = re.compile(r"(?<![\w$%])(?:" + "|".join(f"({a})" for a in alternatives) + r")(?![\w$<])")
+        rx = re.compile(r"(?<![\w$%.])(?:" + "|".join(f"({a})" for a in alternatives) + r")(?![\w$<])")
         names = list(sorted(exact, key=len, reverse=True)) + list(sorted(ranged, key=len, reverse=True))
         reported = set()
         for m in rx.finditer(code, start, end):
