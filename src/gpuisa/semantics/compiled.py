@@ -36,3 +36,8 @@ class Program:
 
 class NoSemantics(LookupError):
     """No executable pseudocode for an instruction (message says why)."""
+
+
+class EvalError(ValueError):
+    """Bad input to evaluate (message is one line: what was wrong and what is allowed).  Here, below the wave
+    machine (``wave`` re-exports it), so that the formulations raise it without importing ``wave``."""

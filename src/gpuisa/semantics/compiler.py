@@ -402,6 +402,16 @@ _IN_PROGRESS: set = set()
 CALL_ALIASES = {"s_ff1_i32_b32": "s_ctz_i32_b32", "s_ff1_i32_b64": "s_ctz_i32_b64"}
 
 
+def _derived(arch: str, name: str) -> Program:
+    """The program of a bf16 form derived from RDNA4's pseudocode of its f16 form (``formulations_cdna5``)."""
+    from . import formulations_cdna5 as cdna5
+
+    base = sources.lookup("rdna4", cdna5.DERIVED[name])
+    if base is None:
+        raise NoSemantics(f"no RDNA4 pseudocode for {cdna5.DERIVED[name]} to derive {name} from")
+    return compile_text(cdna5.derived_text(base.text), False, None, name, arch, "VOP3POp", cdna5.derived_source(name))
+
+
 @functools.lru_cache(maxsize=None)
 def program(arch: str, name: str) -> Program:
     """The compiled program of an instruction (raises NoSemantics with the reason)."""
@@ -411,7 +421,10 @@ def program(arch: str, name: str) -> Program:
     if entry.inherited_from:  # a generation without pseudocode runs its donor's program (sources.donor)
         return sources.carried(program(entry.inherited_from, entry.donor_name), entry)
     from . import formulations
+    from . import formulations_cdna5 as cdna5
 
+    if name in cdna5.DERIVED:  # a bf16 form of an RDNA4 mixed-precision FMA
+        return _derived(arch, name)
     if formulations.covers(name):  # the project's own formulation (pseudocode absent or not runnable)
         return formulations.program(arch, name, entry)
     if matrix.is_matrix(name):  # the manuals give a formula, not code: run natively

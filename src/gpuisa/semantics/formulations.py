@@ -26,14 +26,13 @@ import numpy as np
 
 from . import floats
 from . import formulations_cdna5 as cdna5
+from .compiled import EvalError, Program
 
 M32 = (1 << 32) - 1
 HWREG = {1: "MODE", 2: "STATUS"}
 
 
 def _eval_error(msg: str) -> Exception:
-    from .wave import EvalError  # (wave imports the compiler, which imports this module lazily)
-
     return EvalError(msg)
 
 
@@ -428,9 +427,8 @@ def covers(name: str) -> bool:
 
 
 def description(name: str) -> str:
-    """What runs, for an instruction the pseudocode source does not list (shown instead of pseudocode)."""
-    if name in cdna5.DERIVED:
-        return cdna5.derived_text(name) or ""
+    """What runs, for an instruction the pseudocode source does not list (shown instead of pseudocode; the
+    bf16 forms derived from RDNA4's pseudocode show their derived text, ``sources``)."""
     return ("(no pseudocode in the source: the project's own formulation runs, as the fidelity reason "
             "describes)") if covers(name) else ""
 
@@ -441,11 +439,10 @@ def fidelity(name: str) -> tuple[str, str] | None:
 
 
 def program(arch: str, name: str, entry):
-    from . import compiler
+    """The program of a formulated instruction (the compiler compiles the bf16 forms derived from RDNA4's
+    pseudocode itself: ``formulations_cdna5.DERIVED``)."""
     from .types import Ty
 
-    if name in cdna5.DERIVED:
-        return cdna5.derived_program(arch, name)
     _, fn, scalar, widths, writes, _, _ = _spec(name)
     widths = _old_widths(name) if widths is None else widths
     reads = set(widths) - writes if writes != {"MODE", "STATUS"} else set(widths) - {"D0"}
@@ -461,7 +458,7 @@ def program(arch: str, name: str, entry):
     if _MAD_NAMES.match(name):
         formats = {r: Ty("f", 32) for r in widths}
     formats = cdna5.formats(name, widths) or formats
-    return compiler.Program(arch, name, entry.op_class if entry else ("SOP1Op" if scalar else "VOP1Op"),
+    return Program(arch, name, entry.op_class if entry else ("SOP1Op" if scalar else "VOP1Op"),
                             entry.text if entry else description(name), fn, entry.source if entry else "",
                             scalar, reads, set(writes), dict(widths), formats, set(), False, None, set(reads),
                             set(), f"# formulation: {name}")

@@ -216,25 +216,16 @@ DERIVED = {"v_fma_mix_f32_bf16": "v_fma_mix_f32", "v_fma_mixlo_bf16": "v_fma_mix
            "v_fma_mixhi_bf16": "v_fma_mixhi_f16"}
 
 
-def derived_text(name: str) -> str | None:
-    from . import sources
-
-    base = DERIVED.get(name)
-    entry = sources.lookup("rdna4", base) if base else None
-    if entry is None:
-        return None
-    return (entry.text.replace("f16_to_f32(", "bf16_to_f32(").replace(".f16)", ".bf16)")
+def derived_text(base_text: str) -> str:
+    """RDNA4's pseudocode of a mixed-precision FMA (``DERIVED``'s value) with bf16 in place of f16; the caller
+    looks the text up (``sources`` for the entry, ``compiler`` for the program), so this module imports neither."""
+    return (base_text.replace("f16_to_f32(", "bf16_to_f32(").replace(".f16)", ".bf16)")
             .replace("f32_to_f16(", "f32_to_bf16(").replace("].f16 =", "].bf16 ="))
 
 
-def derived_program(arch: str, name: str):
-    from . import compiler
-
-    text = derived_text(name)
-    if text is None:
-        raise compiler.NoSemantics(f"no RDNA4 pseudocode for {DERIVED[name]} to derive {name} from")
-    return compiler.compile_text(text, False, None, name, arch, "VOP3POp", "RDNA4's pseudocode for "
-                                 f"{DERIVED[name]} with bf16 in place of f16 (the project's derivation)")
+def derived_source(name: str) -> str:
+    """Where a derived program's text comes from (its ``source``)."""
+    return f"RDNA4's pseudocode for {DERIVED[name]} with bf16 in place of f16 (the project's derivation)"
 
 
 _WHY_INT = ("runs the project's formulation (the pseudocode source lists none for this generation's new "

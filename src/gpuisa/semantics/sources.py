@@ -393,5 +393,18 @@ def _formulated(arch: str, name: str) -> PcodeEntry | None:
     known = arch_names(arch)
     if known is not None and name not in known:
         return None
-    return PcodeEntry(arch, name, "SOP1Op" if name.startswith("s_") else "VOP1Op", formulations.description(name),
+    return PcodeEntry(arch, name, "SOP1Op" if name.startswith("s_") else "VOP1Op", _formulated_text(name),
                       FORMULATION_LABEL)
+
+
+def _formulated_text(name: str) -> str:
+    """What a formulated instruction shows instead of pseudocode: a bf16 form derived from RDNA4's pseudocode
+    its derived text, any other the formulations' description."""
+    from . import formulations
+    from . import formulations_cdna5 as cdna5
+
+    base = cdna5.DERIVED.get(name)
+    if base is None:
+        return formulations.description(name)
+    entry = lookup("rdna4", base)
+    return cdna5.derived_text(entry.text) if entry is not None else ""

@@ -22,16 +22,13 @@ import numpy as np
 
 from .. import archs
 from . import compiler, floats, registers, sources
+from .compiled import EvalError
 from .types import Ty
 
 SCALAR_REGS = {"VCC", "EXEC", "SCC", "M0", "SIMM16", "SIMM32", "PC", "SRC0", "DST"} | set(compiler.MODIFIERS)
 REQUIRED = ("S0", "S1", "S2", "S3", "SIMM16", "SIMM32", "VCC", "SCC", "SRC0", "DST")
 VGPR_NAME = re.compile(r"^V(\d{1,3})$")  # a VGPR of the register file (V_MOVREL*): V0 .. V255
 SGPR_NAME = re.compile(r"^SGPR\d{1,3}$")  # an SGPR of the register file (S_MOVREL*, see formulations)
-
-
-class EvalError(ValueError):
-    """Bad input to evaluate (message is one line: what was wrong and what is allowed)."""
 
 
 @dataclass
