@@ -298,15 +298,17 @@ class _Operands:
         return t
 
 
-def _apply_templates(plan: dict, fields: dict, nsa: bool, texts: list[str], op_specs: list) -> None:
-    """Token templates a field's value puts around operands: ``|x|`` (abs) first, then the others."""
+def _apply_templates(plan: dict, fields: dict, nsa: bool, texts: list[str], op_specs: list,
+                     whole: int | None = None) -> None:
+    """Token templates a field's value puts around operands: ``|x|`` (abs) first, then the others; none around
+    operand ``whole``, a GFX12 image address list already printed in full from its fields (``image.py``)."""
     for plain in (False, True):
         for fname, by_v in plan.get("tmpl", {}).items():
             v = fields.get(fname, 0) if not (fname == "NSA" and nsa) else 0
             if not v:
                 continue
             for k, tp in by_v.get(str(v), []):
-                if ("|" in tp) == plain:
+                if ("|" in tp) == plain or k == whole:
                     continue
                 if plain and tp == "-{}" and not texts[k].startswith("|") and is_immediate(op_specs[k], fields):
                     tp = "neg({})"  # LLVM negates an inline constant or literal without abs so
@@ -430,7 +432,7 @@ def _render_plan(dec, entry, enc, plan, word, buf, off, size, fields, base, part
     ops = _Operands(dec, entry, enc, plan, fields, buf, off, size, op_specs)
     ops.run(nsa_text, addr)
     texts = ops.texts
-    _apply_templates(plan, fields, nsa_text is not None, texts, op_specs)
+    _apply_templates(plan, fields, nsa_text is not None, texts, op_specs, addr[0] if addr is not None else None)
     returned = _returned_first(dec, entry, plan, fields, texts, op_specs)
     mods = _modifiers(dec, entry, enc, plan, word, ops)
     total = size + (8 if ops.lit64 is not None else 4 if ops.lit is not None else 0)

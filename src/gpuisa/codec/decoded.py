@@ -16,10 +16,11 @@ MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1
              "byte_sel", "wait_exp", "wait_va_vdst", "wait_vdst", "wait_vm_vsrc", "cbsz", "abid", "blgp"]
 MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
 _PACKED16 = re.compile(r"^v_(dot2(c|acc)?_|pk_)")
-# VINTERP prints clamp before op_sel; VSAMPLE prints nv right after scope, before r128 (probed with llvm-mc-22 on
-# gfx1100/gfx1200)
+# VINTERP prints clamp before op_sel; VSAMPLE and VIMAGE print nv right after scope, before r128 (probed with
+# llvm-mc-22 on gfx1100/gfx1200)
 MOD_RANK_BY_ENCODING = {"VINTERP": {**MOD_RANK, "clamp": MOD_RANK["op_sel"] - 0.5},
-                         "VSAMPLE": {**MOD_RANK, "nv": MOD_RANK["scope"] + 0.5}}
+                         "VSAMPLE": {**MOD_RANK, "nv": MOD_RANK["scope"] + 0.5},
+                         "VIMAGE": {**MOD_RANK, "nv": MOD_RANK["scope"] + 0.5}}
 
 
 class _LazyMap:

@@ -160,12 +160,17 @@ class Decoder:
     def _src_table(self, entry: Entry, k: int, acc: bool = False) -> list | None:
         """LLVM's token for each value of source ``k`` where its register class is restricted (``named.py``,
         ``gfx9.py``; with ``acc`` the table for the operand's AGPR bit set, GFX9); "{}" in a token stands for
-        our own text.  Learned in wave32, so not used for wave64 (GFX9 has wave64 only)."""
+        our own text.  Learned in wave32: in wave64 (RDNA) a token naming vcc is our own text instead."""
         st = self.named.get("src_tables")
-        if not st or (self.wave64 and self.gfx != "GFX9"):
+        if not st:
             return None
         i = st["ops"].get(f"{entry.name}|{entry.encoding}", {}).get(str(k) + ("a" if acc else ""))
-        return None if i is None else st["tables"][i]
+        if i is None or not (self.wave64 and self.gfx != "GFX9"):
+            return None if i is None else st["tables"][i]
+        w64 = self.__dict__.setdefault("_wave64_tables", {})
+        if i not in w64:  # (llvm-mc-22 gfx1100/gfx1200 wave64: the classes are the same, vcc is spelled per wave)
+            w64[i] = [t if t is None or "vcc" not in t else "{}" for t in st["tables"][i]]
+        return w64[i]
 
     def _src_note(self, entry: Entry, plan: dict, k: int) -> str:
         """Comment after a source naming a VGPR >= 128: probed per operand where known, else the plan's.
