@@ -1,6 +1,7 @@
-"""The package's import graph, read statically with ``ast``: no circles through module-level imports, and no
-module imports another module's private (``_name``) helpers.  Function-level circles are reported, not failed
-(they are how a module defers an optional or heavy import)."""
+"""The package's import graph, read statically with ``ast``: no circles through module-level imports, no circles
+through function-level (deferred) imports either -- a deferred import may put off a heavy module, not hide a
+circle: shared parts move to a module both sides import -- and no module imports another module's private
+(``_name``) helpers."""
 
 from __future__ import annotations
 
@@ -125,14 +126,33 @@ def test_no_circle_through_module_level_imports():
     assert _cycles(top) == []
 
 
-def test_function_level_circles_reported(capsys):
-    """Deferred imports may close a circle (that is what they are for); list them so a reader sees them."""
+# Function-level circles not broken yet, each with why (the test fails on any other circle, on one of these
+# growing, and on one of these gone: then it leaves this list).
+KNOWN_FUNCTION_LEVEL_CIRCLES: dict[frozenset[str], str] = {
+    frozenset(f"gpuisa.codec.{m}" for m in (
+        "batch", "batch_arch", "batch_classes", "batch_data", "batch_render", "batch_text", "decode_render", "decoder",
+        "dpp16", "encode_plan", "encoder", "fastpath", "gfx9", "rdna", "sdwa", "simm16", "special", "vop3dpp")):
+        "the codec's rule modules import the decoder/encoder that dispatch to them (to be split per side)",
+    frozenset({"gpuisa.codec.listing", "gpuisa.codec.listing_json"}): "the listing's JSON form and the listing",
+    frozenset({"gpuisa.ptx.catalog", "gpuisa.ptx.forms_index"}): "the committed forms index and the catalog it indexes",
+}
+
+
+def test_no_circle_through_function_level_imports(capsys):
+    """Every circle, deferred imports included, is one of the known ones above (printed so a reader sees them)."""
     top, everything, _ = _graphs()
-    cycles = _cycles(everything)
+    cycles = {frozenset(c) for c in _cycles(everything)}
     with capsys.disabled():
-        for comp in cycles:
+        for comp in sorted(sorted(c) for c in cycles):
             print(f"\nfunction-level import circle ({len(comp)} modules): {', '.join(comp)}")
-    assert _cycles(top) == [] or cycles
+    assert sorted(sorted(c) for c in cycles - set(KNOWN_FUNCTION_LEVEL_CIRCLES)) == []
+    assert sorted(sorted(c) for c in set(KNOWN_FUNCTION_LEVEL_CIRCLES) - cycles) == [], "gone: drop it from the list"
+
+
+def test_circle_finder_sees_a_function_level_circle():
+    """The finder reports a circle closed only by a deferred import (a -> b at the top, b -> a in a function)."""
+    assert _cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}}) == [["a", "b"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
 # (The codec's shared helpers are public since its long functions were split: no exemption left.)
