@@ -3,13 +3,15 @@
 Timed on two files of the committed corpus (tests/data/ptx_corpus, made by nvcc 13 with
 tools/make_ptx_corpus.py): big.sm_90.ptx (about 25,000 instructions, nearly all distinct) and
 mid.sm_90.ptx (one kernel of about 2,500 instructions).  Each command runs as a whole process
-(interpreter start-up included), cold: nothing is carried between runs except the PTX forms cache
-that any earlier use writes (one untimed run writes it; a run without it is reported too).  The
-runs of all commands are interleaved so that load from other work on the machine hits them alike;
-printed: the median, the spread (min-max), the ratio of medians, and CPU time (user + system,
-less sensitive to other load).  Timed: the `gpuisa` console script (`gpuisa ptx check --file`), the
-PTX-only entry point (`python -m gpuisa.ptx check --file`) and `ptxas -arch=sm_90`.  Byte code is
-compiled first, as an installed package has it (this environment sets PYTHONDONTWRITEBYTECODE).
+(interpreter start-up included), cold: every run gets a new, empty data folder (GPUISA_HOME), so no
+gpuisa cache is carried between runs (the validator's forms come from the package's committed index,
+data/ptx/forms.marshal); what is carried is what an installed package has: its byte code (compiled
+first, as pip does; this environment sets PYTHONDONTWRITEBYTECODE) and the operating system's file
+cache.  The runs of all commands are interleaved so that load from other work on the machine hits
+them alike; printed: the median, the spread (min-max), the ratio of medians, and CPU time (user +
+system of the process, less sensitive to other load) with its ratio.  Timed: the `gpuisa` console
+script (`gpuisa ptx check --file`), the PTX-only entry point (`python -m gpuisa.ptx check --file`)
+and `ptxas -arch=sm_90` (the files' target).
 Also reports peak memory of checking a generated 100,000-instruction file.
 Run: .venv/bin/python benchmarks/bench_ptx_check.py [--runs N]
 """
@@ -53,18 +55,21 @@ def kernel(n: int, seed: int = 1) -> str:
     return ptxas.wrap(lines, "sm_90", "9.0")
 
 
-def timed_runs(cmds: dict[str, list[str]], runs: int, env: dict | None = None) -> tuple[dict, dict]:
-    """Wall time and CPU time (user + system) of each command, the runs interleaved."""
+def timed_runs(cmds: dict[str, list[str]], runs: int, env: dict) -> tuple[dict, dict]:
+    """Wall time and CPU time (user + system) of each command, the runs interleaved; each run with a new,
+    empty data folder (nothing carried between runs)."""
     wall: dict[str, list[float]] = {k: [] for k in cmds}
     cpu: dict[str, list[float]] = {k: [] for k in cmds}
-    for _ in range(runs):
-        for name, cmd in cmds.items():
-            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t0 = time.perf_counter()
-            subprocess.run(cmd, capture_output=True, env=env)
-            wall[name].append(time.perf_counter() - t0)
-            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu[name].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
+    with tempfile.TemporaryDirectory() as homes:
+        for i in range(runs):
+            for name, cmd in cmds.items():
+                run_env = dict(env, GPUISA_HOME=os.path.join(homes, f"{name}-{i}"))  # (not made: empty)
+                r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                t0 = time.perf_counter()
+                subprocess.run(cmd, capture_output=True, env=run_env)
+                wall[name].append(time.perf_counter() - t0)
+                r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu[name].append(r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime)
     return wall, cpu
 
 
@@ -96,25 +101,22 @@ def bench_file(tool: str, src: Path, what: str, runs: int, env: dict) -> None:
     cmds = {"gpuisa": console_script() + ["ptx", "check", "--file", str(src)],
             "ptx_only": [sys.executable, "-m", "gpuisa.ptx", "check", "--file", str(src)],
             "ptxas": [tool, "-arch=sm_90", str(src), "-o", os.devnull]}
-    warm = subprocess.run(cmds["gpuisa"], capture_output=True, text=True, env=env)
-    assert warm.returncode == 0, warm.stdout[-500:] + warm.stderr[-500:]
+    with tempfile.TemporaryDirectory() as home:  # (its verdict: every instruction valid)
+        first = subprocess.run(cmds["gpuisa"], capture_output=True, text=True, env=dict(env, GPUISA_HOME=home))
+    assert first.returncode == 0, first.stdout[-500:] + first.stderr[-500:]
     t, cpu = timed_runs(cmds, runs, env)
     theirs = statistics.median(t["ptxas"])
     ours, ptx_only = statistics.median(t["gpuisa"]), statistics.median(t["ptx_only"])
     med = {k: statistics.median(v) for k, v in cpu.items()}
     n, distinct = _instructions(src)
-    print(f"{src.name} ({what}: {n:,} instructions, {distinct:,} distinct), {runs} runs each:")
+    print(f"{src.name} ({what}: {n:,} instructions, {distinct:,} distinct), {runs} runs each, cold (a new empty "
+          "GPUISA_HOME per run):")
     print(f"  ptxas -arch=sm_90 {_shown(t['ptxas'])}")
     print(f"  gpuisa ptx check --file {_shown(t['gpuisa'])}: ratio {theirs / ours:.1f}x (goal >= 10x)")
     print(f"  python -m gpuisa.ptx check --file {_shown(t['ptx_only'])}: ratio {theirs / ptx_only:.1f}x")
     print(f"  CPU time (median): ptxas {med['ptxas']:.3f} s, gpuisa {med['gpuisa']:.3f} s "
           f"({med['ptxas'] / med['gpuisa']:.1f}x), python -m gpuisa.ptx {med['ptx_only']:.3f} s "
           f"({med['ptxas'] / med['ptx_only']:.1f}x)")
-    with tempfile.TemporaryDirectory() as home:  # no forms cache at all: the first use after installing
-        cold = dict(env, GPUISA_HOME=home)
-        t0 = time.perf_counter()
-        subprocess.run(cmds["ptx_only"], capture_output=True, env=cold)
-        print(f"  without the forms cache (first use): {time.perf_counter() - t0:.3f} s")
 
 
 def main() -> int:
@@ -133,6 +135,8 @@ def main() -> int:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
     print(f"bare python start-up: {_shown([_time([sys.executable, '-c', 'pass']) for _ in range(args.runs)])}")
+    print("carried between runs: nothing of gpuisa's (each run: a new empty GPUISA_HOME); the byte code of the "
+          "package (as installed) and the OS file cache")
     for name, what in FILES:
         bench_file(tool, CORPUS / name, what, args.runs, env)
     with tempfile.TemporaryDirectory() as tmp:

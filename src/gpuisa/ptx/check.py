@@ -22,11 +22,18 @@ cached across processes), more than the backtracking matcher spends on the opcod
 
 from __future__ import annotations
 
-import re
-
 from . import catalog
 from .corrections import exempt_pair, rule_error, special_error
-from .match import classify, dot_tokens, match_opcode, match_operands, show_values, split_instruction, split_top
+from .match import (
+    classify,
+    dot_tokens,
+    match_opcode,
+    match_operands,
+    pattern_match,
+    show_values,
+    split_instruction,
+    split_top,
+)
 
 TYPE_CHECKING = False  # (typing's import costs `ptx check --file` start-up)
 if TYPE_CHECKING:
@@ -369,10 +376,18 @@ def _compute_slots(form: dict) -> list[tuple[set, str | None]]:
 
 
 def _is_type(tok: str) -> bool:
-    return bool(re.match(TYPE_TOKEN, tok))
+    if tok in TYPE_WORDS:
+        return True
+    if len(tok) < 3 or tok[0] != ".":
+        return False
+    if tok[1] in "usbf":
+        return tok[2:].isdecimal()
+    return tok[1] == "e" and len(tok) in (5, 7) and tok[2].isdecimal() and tok[3] == "m" and tok[4].isdecimal() and (
+        len(tok) == 5 or (tok[5] == "x" and tok[6].isdecimal()))
 
 
-TYPE_TOKEN = r"^\.(?:pred|[usbf]\d+|bf16|bf16x2|f16x2|tf32|e\dm\d(?:x\d)?)$"  # compiled on first use
+# a type token: r"^\.(?:pred|[usbf]\d+|bf16|bf16x2|f16x2|tf32|e\dm\d(?:x\d)?)$" (by str methods: start-up)
+TYPE_WORDS = frozenset([".pred", ".bf16", ".bf16x2", ".f16x2", ".tf32"])
 
 
 def _reorder(form: dict, toks: list[str]) -> list[str] | None:
@@ -385,7 +400,7 @@ def _reorder(form: dict, toks: list[str]) -> list[str] | None:
     keys = []
     places = _literal_places(form)
     for t in toks[lead:]:
-        k = next((i for i, (vals, rx) in enumerate(slots) if t in vals or (rx and re.match(rx, t))), None)
+        k = next((i for i, (vals, rx) in enumerate(slots) if t in vals or (rx and pattern_match(rx, t))), None)
         if k is None:
             return None
         keys.append((k, places.get(t, 0)))  # (tokens of one literal, `vote.sync.ballot.b32`: its order)
@@ -466,8 +481,6 @@ def _accept(result: dict, name: str, form: dict, bind: dict, target: str | None,
 WIDE_ACCESS_NAMES = {"ld", "st", "ld.global.nc"}
 WIDE_ACCESS_MIN = (100, "")
 NOT_GLOBAL = (".shared", ".local", ".const", ".param")
-VEC_RE = re.compile(r"^\.v(\d+)$")
-BITS_RE = re.compile(r"^\.[usbf](\d+)$")
 
 
 def _wide_access(bind: dict) -> bool:
@@ -475,12 +488,11 @@ def _wide_access(bind: dict) -> bool:
     for v in bind.values():
         if not isinstance(v, str):
             continue
-        m = VEC_RE.match(v)
-        if m:
-            vec = int(m.group(1))
-        m = BITS_RE.match(v)
-        if m:
-            bits = int(m.group(1))
+        if v[2:].isdecimal() and v[:1] == ".":  # .vN (r"^\.v(\d+)$"), .uN/.sN/.bN/.fN (r"^\.[usbf](\d+)$")
+            if v[1] == "v":
+                vec = int(v[2:])
+            elif v[1] in "usbf":
+                bits = int(v[2:])
     return vec * bits == 256
 
 
@@ -500,6 +512,8 @@ def _verdict(name: str, form: dict, bind: dict, target: str | None, version: str
             return {"valid": False, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
                     "min_target": None, "error": f"{name}: {space}"}
         targets = [t for t in targets if catalog.target_key(t) >= WIDE_ACCESS_MIN]
+        if _vkey(need_version or "0") < (8, 8):
+            need_version = "8.8"  # (measured: a 256-bit load/store needs PTX ISA 8.8)
     out = {"valid": True, "name": name, "form": form["syntax"], "ptx_version": need_version or None,
            "min_target": targets[0] if targets else (form["min_target"] or None)}
     problems = []

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import sys
 
 from ..errors import UserError
@@ -33,6 +32,10 @@ def register(sub) -> None:
 
 
 def _validate_args(args) -> None:
+    if not (args.target or args.version):
+        return
+    import re
+
     if args.target and not re.match(TARGET_RE, args.target):
         raise UserError(f"--target {args.target!r} is not a target name; allowed: sm_NN with optional a/f suffix (sm_90a)")
     if args.version and not re.match(VERSION_RE, args.version):
@@ -40,6 +43,18 @@ def _validate_args(args) -> None:
 
 
 def cmd_check(args) -> int:
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # few reference cycles: the collector's passes over the imports' and the checker's objects cost ~10%
+    try:
+        return _check(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _check(args) -> int:
     from .check import check_instruction
 
     _validate_args(args)
@@ -52,9 +67,6 @@ def cmd_check(args) -> int:
             raise UserError(f"no such file: {args.file}")
         with open(args.file, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
-        import gc
-
-        gc.disable()  # a short-lived process that makes few reference cycles: collections cost 10%
         count, bad = errors(text, args.target, args.version, getattr(args, "relocatable", False))
         shown_name = os.path.basename(args.file)
         if args.json:

@@ -8,8 +8,6 @@ that 32-bit addressing is refused, that a label difference in a ``.section`` nee
 
 from __future__ import annotations
 
-import re
-
 MAX_VERSION = (9, 0)
 # .target -> the oldest .version ptxas 13 accepts it with (measured)
 TARGET_MIN_VERSION = {
@@ -31,11 +29,100 @@ PERF = {".maxntid": 3, ".reqntid": 3, ".minnctapersm": 1, ".maxnctapersm": 1, ".
         ".reqnctapercluster": 3, ".maxclusterrank": 1, ".explicitcluster": 0, ".noreturn": 0,
         ".blocksareclusters": 0, ".abi_preserve": 1, ".abi_preserve_control": 1}
 NAME = r"[A-Za-z_$%][\w$]*"
-DECL = re.compile(r"(?P<name>" + NAME + r")\s*(?:<\s*(?P<range>\d+)\s*>|(?P<dims>(?:\[\s*\w*\s*\]\s*)+))?\s*$")
+# what decl_item reads (a pattern for the tests, not compiled here: start-up)
+DECL_PATTERN = r"(?P<name>" + NAME + r")\s*(?:<\s*(?P<range>\d+)\s*>|(?P<dims>(?:\[\s*\w*\s*\]\s*)+))?\s*$"
 # patterns used once a file or for debug sections: compiled on first use (re's cache), not at start-up
 VERSION = r"^\d+\.\d+$"
 SECTION_ITEM = r"^\.b(8|16|32|64)\s+(.+)$"
 LABEL_DIFF = NAME + r"\s*-\s*" + NAME
+
+
+NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$%")
+FUNC_NAME_START = NAME_START - {"%"}
+FUNC_PREFIXES = (".visible", ".extern", ".weak")
+
+
+class Groups(dict):
+    """The parts of a parse by name (or number), read as a regular expression's match: ``m.group(key)``."""
+
+    def group(self, key):
+        return self[key]
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at].isspace():
+        at += 1
+    return at
+
+
+def _name_end(text: str, at: int) -> int:
+    """The end of the run of ``[\\w$]`` characters from ``at``."""
+    while at < len(text) and (text[at].isalnum() or text[at] == "_" or text[at] == "$"):
+        at += 1
+    return at
+
+
+def decl_item(item: str) -> Groups | None:
+    r"""One declared name (``%r<4>``, ``buf[16][2]``, ``x``): its ``name`` and ``range`` (digits or None);
+    ``DECL_PATTERN`` matched at the start, by ``str`` methods (start-up: no pattern to compile)."""
+    if not item or item[0] not in NAME_START:
+        return None
+    j = _name_end(item, 1)
+    rest = item[j:].lstrip()
+    out = Groups(name=item[:j], range=None, dims=None)
+    if rest[:1] == "<":
+        body, gt, after = rest[1:].partition(">")
+        if not (gt and body.strip().isdecimal() and not after.strip()):
+            return None
+        out["range"] = body.strip()
+    elif rest[:1] == "[":
+        out["dims"] = rest.rstrip()
+        while rest:
+            inner, close, after = rest[1:].partition("]")
+            if rest[0] != "[" or not close or not all(c.isalnum() or c == "_" for c in inner.strip()):
+                return None
+            rest = after.lstrip()
+    elif rest:
+        return None
+    return out
+
+
+def func_header(text: str) -> Groups | None:
+    r"""The parts of an `.entry`/`.func` header: 1 (linking words), 2 (``entry``/``func``), ``ret``,
+    ``name``, ``params`` (the texts in parentheses, or None) and ``rest`` (performance directives);
+    ``FUNC_PATTERN`` matched, by ``str`` methods (start-up: no pattern to compile)."""
+    pos, n = 0, len(text)
+    while True:
+        word = next((w for w in FUNC_PREFIXES if text.startswith(w, pos) and text[pos + len(w):pos + len(w) + 1].isspace()),
+                    None)
+        if word is None:
+            break
+        pos = _skip_space(text, pos + len(word))
+    kind = "entry" if text.startswith(".entry", pos) else "func" if text.startswith(".func", pos) else None
+    if kind is None:
+        return None
+    at = _skip_space(text, pos + len(kind) + 1)
+    ret = None
+    if text.startswith("(", at):
+        close = text.find(")", at)
+        if close < 0 or "(" in text[at + 1:close]:
+            return None  # (a name cannot start at a `(`)
+        ret, at = text[at + 1:close], _skip_space(text, close + 1)
+    if at >= n or text[at] not in FUNC_NAME_START:
+        return None
+    end = _name_end(text, at + 1)
+    params, rest = None, _skip_space(text, end)
+    if text.startswith("(", rest):
+        close = text.find(")", rest)
+        if close >= 0 and "(" not in text[rest + 1:close]:
+            params, rest = text[rest + 1:close], close + 1
+    return Groups({1: text[:pos], 2: kind, "ret": ret, "name": text[at:end], "params": params, "rest": text[rest:]})
+
+
+def _is_version(v: str) -> bool:
+    r"""``^\d+\.\d+$`` (X.Y)."""
+    major, dot, minor = v.partition(".")
+    return bool(dot) and major.isdecimal() and minor.isdecimal()
 
 
 def vkey(v: str) -> tuple:
@@ -48,7 +135,7 @@ def vkey(v: str) -> tuple:
 def check_version(text: str) -> tuple[str | None, str | None]:
     """(error, version) of a `.version X.Y` line."""
     parts = text.split()
-    if len(parts) != 2 or not re.match(VERSION, parts[1]):
+    if len(parts) != 2 or not _is_version(parts[1]):
         return "`.version` needs a version X.Y", None
     if vkey(parts[1]) > MAX_VERSION:
         return (f"unsupported .version {parts[1]}; ptxas 13 reads up to "
@@ -87,15 +174,19 @@ def split_decl(text: str) -> tuple[list[str], str]:
     words = []
     rest = text
     while rest.startswith("."):
-        m = re.match(r"\.[\w:]+", rest)
-        if not m:
+        end = 1  # r"\.[\w:]+"
+        while end < len(rest) and (rest[end].isalnum() or rest[end] in "_:"):
+            end += 1
+        if end == 1:
             break
-        words.append(m.group())
-        rest = rest[m.end():].lstrip()
+        words.append(rest[:end])
+        rest = rest[end:].lstrip()
         if words[-1] == ".align":
-            m = re.match(r"\d+", rest)
-            words.append(m.group() if m else "")
-            rest = rest[m.end():].lstrip() if m else rest
+            end = 0  # r"\d+"
+            while end < len(rest) and rest[end].isdecimal():
+                end += 1
+            words.append(rest[:end])
+            rest = rest[end:].lstrip()
     return words, rest
 
 
@@ -131,7 +222,7 @@ def check_decl(text: str) -> tuple[str | None, list[tuple[str, int | None]], str
         return "unbalanced braces in the initializer", [], space
     out: list[tuple[str, int | None]] = []
     for item in names.split(","):
-        m = DECL.match(item.strip())
+        m = decl_item(item.strip())
         if not m:
             return f"`{item.strip()}` is not a variable name", out, space
         if m.group("range") and space != ".reg":
@@ -140,13 +231,14 @@ def check_decl(text: str) -> tuple[str | None, list[tuple[str, int | None]], str
     return None, out, space
 
 
-FUNC = re.compile(r"^((?:\.(?:visible|extern|weak)\s+)*)\.(entry|func)\s*(?:\((?P<ret>[^()]*)\))?\s*"
-                  r"(?P<name>[A-Za-z_$][\w$]*)\s*(?:\((?P<params>[^()]*)\))?(?P<rest>[\s\S]*)$")
+# what func_header reads (a pattern for the tests, not compiled here: start-up)
+FUNC_PATTERN = (r"^((?:\.(?:visible|extern|weak)\s+)*)\.(entry|func)\s*(?:\((?P<ret>[^()]*)\))?\s*"
+                r"(?P<name>[A-Za-z_$][\w$]*)\s*(?:\((?P<params>[^()]*)\))?(?P<rest>[\s\S]*)$")
 
 
 def check_header(text: str) -> tuple[str | None, str | None, list[str], str]:
     """(error, function name, parameter names, kind) of an `.entry`/`.func` header."""
-    m = FUNC.match(text)
+    m = func_header(text)
     if not m:
         return "malformed function header", None, [], ""
     kind = m.group(2)
@@ -179,6 +271,8 @@ def check_header(text: str) -> tuple[str | None, str | None, list[str], str]:
 def check_section(text: str, version: str | None) -> tuple[int, str] | None:
     """A `.section name { items }` body: `.bN value, …` and labels (a label needs PTX ISA 7.0, a
     label difference 7.5: measured); (offset in ``text`` of the item, error) or None."""
+    import re  # (debug sections only: not at start-up)
+
     at = text.index("{") + 1
     for line in text[at:text.rindex("}")].split("\n"):
         s = line.strip()
@@ -195,6 +289,26 @@ def check_section(text: str, version: str | None) -> tuple[int, str] | None:
         if version and vkey(version) < (7, 5) and re.search(LABEL_DIFF, m.group(2)):
             return pos, f"a label difference in .section needs PTX ISA .version 7.5 or later (got {version})"
     return None
+
+
+def pragma_strings(stmt: str) -> bool:
+    r"""Whether a `.pragma` takes "strings": ``^\.pragma\s+"[^"]*"(\s*,\s*"[^"]*")*$``, by ``str`` methods."""
+    rest = stmt[len(".pragma"):]
+    if not rest[:1].isspace():
+        return False
+    rest = rest.lstrip()
+    while rest[:1] == '"':
+        close = rest.find('"', 1)
+        if close < 0:
+            return False
+        rest = rest[close + 1:]
+        if rest in ("", "\n"):
+            return True
+        rest = rest.lstrip()
+        if rest[:1] != ",":
+            return False
+        rest = rest[1:].lstrip()
+    return False
 
 
 def check_loc(text: str) -> str | None:

@@ -23,8 +23,6 @@ Every result carries its line and column (from 1); errors are one line.
 
 from __future__ import annotations
 
-import re
-
 from . import directives as D
 from .check import check_instruction
 from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
@@ -245,7 +243,7 @@ class Module:
                 return
         word = stmt.split(None, 1)[0].split("(")[0]
         if word == ".pragma":
-            if not re.match(r'^\.pragma\s+"[^"]*"(\s*,\s*"[^"]*")*$', stmt):
+            if not D.pragma_strings(stmt):
                 self.add_error(off, '`.pragma` takes "strings"')
             return
         if word in (".callprototype", ".calltargets", ".branchtargets"):
@@ -348,6 +346,8 @@ class Module:
     def verdict(self, stmt: str, opcode: str, ops: str) -> dict:
         """The instruction checker's result, then (whole modules) the operand checks of the front end."""
         if self.vector_regs and "." in ops:  # an element of a vector register (%v.x) is a plain operand
+            import re  # (functions with vector registers only: re is not imported at start-up)
+
             stmt = re.sub(VECTOR_ELEMENT, lambda m: m.group(1) if m.group(1) in self.vector_regs else m.group(), stmt)
         r = self.seen.get(stmt)
         if r is None:
@@ -436,6 +436,8 @@ class Module:
 
     def first_use(self, start: int, token: str) -> int:
         """Offset of a name's first use in the function's code (from ``start``)."""
+        import re  # (names used before their declaration, errors: re is not imported at start-up)
+
         rx = re.compile(r"(?<![\w$%.])" + re.escape(token) + r"(?![\w$])")
         m = rx.search(self.code, start)
         return m.start() if m else start
@@ -450,6 +452,8 @@ class Module:
         raw = self.code[off:end if end >= 0 else len(self.code)]
         if "\n" not in raw:
             return None
+        import re  # (errors only)
+
         from . import catalog
 
         for line in raw.split("\n")[1:]:  # labels swallowed by the merged statement still name their place
@@ -476,6 +480,8 @@ class Module:
     def locate(self, off: int, stmt: str, error: str) -> int:
         """Offset of the part an instruction error names (its first `quoted` token that is in the
         statement), else of the end of the opcode (where a missing part goes)."""
+        import re  # (errors only)
+
         for token in re.findall(QUOTED, error):
             p = self.find(off, stmt, token)
             if p >= 0:

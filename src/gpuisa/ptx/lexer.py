@@ -7,25 +7,25 @@ file and every statement keeps its line and column for messages.  Braces inside 
 header or where a statement may start opens a scope; `.section` bodies (debug data, one item a
 line without `;`) are read whole.
 
-Hand-written over ``str`` methods and a few compiled regular expressions, not a generated lexer
-(lark is a dependency): ``gpuisa ptx check --file`` must stay 10x faster than ptxas as a whole
-process (benchmarks/bench_ptx_check.py), and compiler output is mostly one short statement per
-line.  C-level splits cut the text at `;` (``str.split``), then at `{` and `}` (``re.split``, only the
-pieces with a brace), and comments are found with ``str.find`` (a pattern search would test every
-character against its first characters), so the Python-level work is a few operations per
-statement, not per character; a token-by-token lexer in Python costs several
-times the whole check on a 20,000-instruction file.
+Hand-written over ``str`` methods, without regular expressions (``re`` is not even imported: its
+import and the patterns' compilation are a quarter of a small kernel's whole check, start-up
+included), not a generated lexer (lark is a dependency): ``gpuisa ptx check --file`` must stay 10x
+faster than ptxas as a whole process (benchmarks/bench_ptx_check.py), and compiler output is mostly
+one short statement per line.  C-level splits cut the text at `;` (``str.split``), then at `{` and
+`}` (only the pieces with a brace), and comments are found with ``str.find``, so the Python-level
+work is a few operations per statement, not per character; a token-by-token lexer in Python costs
+several times the whole check on a 20,000-instruction file.  What each helper matches is written
+next to it as the regular expression it stands for; tests/test_ptx_lexer_fast.py compares them
+with those expressions on random texts.
 """
 
 from __future__ import annotations
 
-import re
-
-COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/|/\*')
-CUT = re.compile(r"([;{}])")
-LABEL = re.compile(r"\s*([A-Za-z_$%][\w$]*)\s*:(?!:)")
-HEADER = re.compile(r"\s*(?:\.(?:visible|weak|extern|common)\s+)*\.(entry|func|section)\b")
 NL = "\n"
+NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$%")
+HEADER_PREFIXES = (".visible", ".weak", ".extern", ".common")
+HEADER_WORDS = (".entry", ".func", ".section")
+LINE_WORDS = (".version", ".target", ".address_size", ".file", ".loc")
 
 
 class LexError(Exception):
@@ -37,28 +37,46 @@ class LexError(Exception):
         self.message = message
 
 
-def _blank(m: re.Match) -> str:
-    s = m.group()
-    if s[0] == '"':
-        return s
-    if s[1] == "/":
-        return " " * len(s)
-    if len(s) == 2 or not s.endswith("*/"):
-        raise LexError(m.start(), "unterminated /* comment")
-    return "".join(c if c == NL else " " for c in s)
+def _comment_or_string(text: str, i: int) -> int:
+    r"""The end of the comment or string at ``i`` (a `/` or a `"`), -1 where none starts there, and
+    LexError for a `/*` without its `*/`: ``"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/|/\*`` matched at ``i``."""
+    if text[i] == '"':  # a string: ends at the next unescaped `"` on its line
+        j, n = i + 1, len(text)
+        while j < n:
+            c = text[j]
+            if c == '"':
+                return j + 1
+            if c == NL or (c == "\\" and (j + 1 == n or text[j + 1] == NL)):
+                return -1
+            j += 2 if c == "\\" else 1
+        return -1
+    nxt = text[i + 1:i + 2]
+    if nxt == "/":
+        j = text.find(NL, i)
+        return len(text) if j < 0 else j
+    if nxt == "*":
+        j = text.find("*/", i + 2)
+        if j < 0:
+            raise LexError(i, "unterminated /* comment")
+        return j + 2
+    return -1
+
+
+def _blanked(s: str) -> str:
+    """A comment as blanks: its newlines kept."""
+    return " " * len(s) if NL not in s else "".join(c if c == NL else " " for c in s)
 
 
 def blank_comments(text: str) -> str:
     """The text with every comment replaced by spaces (newlines kept): offsets stay those of the file.
 
-    What ``COMMENT_OR_STRING.sub(_blank, text)`` gives, but the pattern is tried only where a `/` or
-    a `"` is (found by ``str.find``): a search lets the matcher test every character of the file
-    against the pattern's first characters (a tenth of a 2,500-instruction kernel's check)."""
+    Strings (`"..."` on one line) are kept whole, so a `//` inside one is not a comment; a `/*`
+    without its `*/` is an error (LexError).  Only the places where a `/` or a `"` is are looked at
+    (``str.find``)."""
     if "/" not in text:
         return text
     out, last, pos = [], 0, 0
     slash, quote = text.find("/"), text.find('"')
-    match = COMMENT_OR_STRING.match
     while True:
         if 0 <= slash < pos:
             slash = text.find("/", pos)
@@ -67,13 +85,13 @@ def blank_comments(text: str) -> str:
         i = slash if quote < 0 or 0 <= slash < quote else quote
         if i < 0:
             break
-        m = match(text, i)
-        if m is None:  # a `/` of an expression, a `"` not closed on its line: as a search, on from the next one
+        end = _comment_or_string(text, i)
+        if end < 0:  # a `/` of an expression, a `"` not closed on its line: on from the next one
             pos = i + 1
             continue
-        pos = m.end()
+        pos = end
         if text[i] != '"':
-            out += (text[last:i], _blank(m))
+            out += (text[last:i], _blanked(text[i:end]))
             last = pos
     if not out:
         return text
@@ -81,13 +99,17 @@ def blank_comments(text: str) -> str:
     return "".join(out)
 
 
-NONBLANK = re.compile(r"\S")
-
-
 def first_char(code: str, off: int) -> int:
-    """The offset of the first non-blank character at or after ``off`` (``off`` if none)."""
-    m = NONBLANK.search(code, off)
-    return m.start() if m else off
+    r"""The offset of the first non-blank character at or after ``off`` (``off`` if none): ``\S``."""
+    n = len(code)
+    at = off
+    while at < n:
+        chunk = code[at:at + 256]
+        rest = chunk.lstrip()
+        if rest:
+            return at + len(chunk) - len(rest)
+        at += 256
+    return off
 
 
 def first_non_ascii(code: str) -> int:
@@ -144,7 +166,7 @@ def statements(code: str):
         off += len(piece) + 1
         if delim == ";" and ":" not in piece:  # the common case: one statement, no label
             stripped = piece.strip()
-            if stripped[:1] != "." or not LINE_DIRECTIVE.match(stripped):
+            if stripped[:1] != "." or not line_directive_at(stripped):
                 yield start, stripped, ";"  # (the piece's start: blanks before the statement not skipped)
                 continue
         if delim == "{" and piece.strip() and _inner_brace(piece):
@@ -188,12 +210,18 @@ def statements(code: str):
 
 
 def _cut(code: str) -> list[str]:
-    """``CUT.split(code)``: the text cut at `;` by ``str.split`` (C, no character-set test per
-    character), and only the pieces with a brace cut again by the pattern."""
+    """The text cut at `;`, `{` and `}`, the delimiters kept between the pieces (``re.split(r"([;{}])",
+    code)``): ``str.split`` at `;` (C, no character-set test per character), and only the pieces
+    with a brace cut again at the braces."""
     out: list[str] = []
     for seg in code.split(";"):
         if "{" in seg or "}" in seg:
-            out += CUT.split(seg)
+            start = 0
+            for i, c in enumerate(seg):
+                if c == "{" or c == "}":
+                    out += (seg[start:i], c)
+                    start = i + 1
+            out.append(seg[start:])
         else:
             out.append(seg)
         out.append(";")
@@ -201,33 +229,88 @@ def _cut(code: str) -> list[str]:
     return out
 
 
+def _is_word(c: str) -> bool:
+    r"""``\w`` or `$` (a name's characters)."""
+    return c.isalnum() or c == "_" or c == "$"
+
+
+def _ends_word(text: str, at: int) -> bool:
+    r"""``\b`` after a word that ends at ``at``: the text ends there or a non-``\w`` character follows."""
+    return at >= len(text) or not (text[at].isalnum() or text[at] == "_")
+
+
+def label_at(piece: str) -> tuple[int, str, int] | None:
+    r"""(name's start, name, end after the `:`) of a label at the start of a piece, else None:
+    ``\s*([A-Za-z_$%][\w$]*)\s*:(?!:)``."""
+    rest = piece.lstrip()
+    start = len(piece) - len(rest)
+    if not rest or rest[0] not in NAME_START:
+        return None
+    j, n = start + 1, len(piece)
+    while j < n and _is_word(piece[j]):
+        j += 1
+    name = piece[start:j]
+    after = piece[j:].lstrip()
+    colon = n - len(after)
+    if after[:1] != ":" or after[1:2] == ":":
+        return None
+    return start, name, colon + 1
+
+
+def line_directive_at(piece: str) -> tuple[int, str, int] | None:
+    r"""(start, text to the end of its line, end) of a line-ended directive at the start of a piece
+    (`.version`, `.target`, `.address_size`, `.file`, `.loc`), else None:
+    ``\s*(\.(?:version|target|address_size|file|loc)\b[^\n]*)``."""
+    rest = piece.lstrip()
+    if rest[:1] != ".":
+        return None
+    start = len(piece) - len(rest)
+    for word in LINE_WORDS:
+        if rest.startswith(word) and _ends_word(rest, len(word)):
+            end = piece.find(NL, start)
+            end = len(piece) if end < 0 else end
+            return start, piece[start:end], end
+    return None
+
+
+def _is_header(piece: str) -> bool:
+    r"""Whether a piece starts a function header or a `.section`:
+    ``\s*(?:\.(?:visible|weak|extern|common)\s+)*\.(entry|func|section)\b``."""
+    rest = piece.lstrip()
+    while rest[:1] == ".":
+        for word in HEADER_PREFIXES:
+            if rest.startswith(word) and rest[len(word):len(word) + 1].isspace():
+                rest = rest[len(word):].lstrip()
+                break
+        else:
+            break
+    return any(rest.startswith(w) and _ends_word(rest, len(w)) for w in HEADER_WORDS)
+
+
 def _inner_brace(piece: str) -> bool:
     """Whether a `{` after this piece is inside a statement (not a scope after labels or a header)."""
-    m = LABEL.match(piece) or LINE_DIRECTIVE.match(piece)
+    m = label_at(piece) or line_directive_at(piece)
     while m:
-        piece = piece[m.end():]
-        m = LABEL.match(piece) or LINE_DIRECTIVE.match(piece)
-    return bool(piece.strip()) and not HEADER.match(piece)
-
-
-LINE_DIRECTIVE = re.compile(r"\s*(\.(?:version|target|address_size|file|loc)\b[^\n]*)")
+        piece = piece[m[2]:]
+        m = label_at(piece) or line_directive_at(piece)
+    return bool(piece.strip()) and not _is_header(piece)
 
 
 def _labels_then(start: int, piece: str, delim: str):
     """Labels and line-ended directives (`.version`, `.target`, `.address_size`, `.file`, `.loc`)
     at the start of a piece, then the rest of it."""
     while True:
-        m = LABEL.match(piece) if ":" in piece else None
+        m = label_at(piece) if ":" in piece else None
         if m:
-            yield start + m.start(1), m.group(1), ":"
+            yield start + m[0], m[1], ":"
         else:
-            m = LINE_DIRECTIVE.match(piece) if ".file" in piece or ".loc" in piece or start == 0 or (
+            m = line_directive_at(piece) if ".file" in piece or ".loc" in piece or start == 0 or (
                 ".version" in piece or ".target" in piece or ".address_size" in piece) else None
             if not m:
                 break
-            yield start + m.start(1), m.group(1).strip(), "line"
-        start += m.end()
-        piece = piece[m.end():]
+            yield start + m[0], m[1].strip(), "line"
+        start += m[2]
+        piece = piece[m[2]:]
     stripped = piece.strip()
     if stripped or delim:
         lead = len(piece) - len(piece.lstrip())

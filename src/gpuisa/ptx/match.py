@@ -11,7 +11,6 @@ furthest names the bad part and the allowed set.
 from __future__ import annotations
 
 import functools
-import re
 
 DIGITS = "0123456789"
 
@@ -63,7 +62,7 @@ def _set_matches(form: dict, name: str, toks: list[str], i: int):
             if len(vt) == 1 or tuple(toks[i:i + len(vt)]) == vt:
                 yield i + len(vt), v
     rx = form.get("value_patterns", {}).get(name)
-    if rx and i < len(toks) and re.match(rx, toks[i]):
+    if rx and i < len(toks) and pattern_match(rx, toks[i]):
         yield i + 1, toks[i]
 
 
@@ -145,8 +144,42 @@ def split_top(text: str, sep: str = ",") -> list[str]:
     return out
 
 
-_NEGATIVE_LITERAL = r"^(?!0[fFdD])\d"  # after `-`: a number, except the hex floats 0f…/0d…
-SUFFIX_RE = re.compile(r"^(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$")
+ASCII_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
+def pattern_match(rx: str, tok: str) -> bool:
+    """``re.match(rx, tok)`` for the catalog's value patterns (re imported only when a form has one)."""
+    import re
+
+    return re.match(rx, tok) is not None
+
+
+def _negative_literal(rest: str) -> bool:
+    r"""After `-`: a number, except the hex floats 0f…/0d… (``^(?!0[fFdD])\d``)."""
+    return rest[:1].isdecimal() and not (rest[0] == "0" and rest[1:2] in ("f", "F", "d", "D"))
+
+
+def suffixed(s: str) -> tuple[str, str] | None:
+    r"""(name, suffixes) of a name with dotted suffixes (``%r1.b0``, ``%tid.x``), else None:
+    ``^(%?[A-Za-z_$][\w$]*)((?:\.[A-Za-z_][\w:]*)+)$`` by ``str`` methods (no pattern to compile)."""
+    dot = s.find(".")
+    if dot <= 0:
+        return None
+    body = s[1:dot] if s[0] == "%" else s[:dot]
+    if not body or (body[0] not in ASCII_START and body[0] != "$"):
+        return None
+    for c in body[1:]:
+        if not (c.isalnum() or c == "_" or c == "$"):
+            return None
+    for piece in s[dot + 1:].split("."):
+        if not piece or piece[0] not in ASCII_START:
+            return None
+        for c in piece[1:]:
+            if not (c.isalnum() or c == "_" or c == ":"):
+                return None
+    return s[:dot], s[dot:]
+
+
 # special registers with fields (%tid.x): the field is part of the name, not an operand selector
 VECTOR_SREGS = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
                 "%cluster_nctaid"}
@@ -159,7 +192,7 @@ def classify(item: str) -> dict:
     out: dict = {"text": s, "prefix": None, "suffixes": []}
     if s[:1] in "-!" and len(s) > 1:
         rest = s[1:].strip()
-        if s[0] == "-" and re.match(_NEGATIVE_LITERAL, rest):
+        if s[0] == "-" and _negative_literal(rest):
             s = out["text"] = "-" + rest  # a negative number (ptxas takes it anywhere), not a negated operand
         else:
             out["prefix"], s = s[0], rest
@@ -180,21 +213,21 @@ def classify(item: str) -> dict:
         rest = s[end + 1:]
         out["suffixes"] = ["." + x for x in rest.split(".") if x]
         return out
-    if s.startswith("(") and (not CONST_EXPR.match(s) or not any(c in DIGITS for c in s)):
+    if s.startswith("(") and (not const_expr(s) or not any(c in DIGITS for c in s)):
         out["kind"] = "paren"  # a call's parameter list (`( )`, nvcc -G; `(a)`: a constant has a digit)
         return out
     if "|" in s:
         out["kind"] = "pred2"
         return out
     out["kind"] = "reg"
-    if (" " in s or "\t" in s) and not CONST_EXPR.match(s):
-        if TWO_WORDS.search(s):  # two names or numbers side by side: not one operand (a `;` missing?)
+    if (" " in s or "\t" in s) and not const_expr(s):
+        if two_words(s):  # two names or numbers side by side: not one operand (a `;` missing?)
             out["kind"] = "junk"
             return out
-    m = SUFFIX_RE.match(s)
-    if m and not (m.group(1) in VECTOR_SREGS and m.group(2) in VECTOR_FIELDS):
-        out["name"] = m.group(1)
-        out["suffixes"] = ["." + x for x in m.group(2).split(".") if x]
+    m = suffixed(s)
+    if m and not (m[0] in VECTOR_SREGS and m[1] in VECTOR_FIELDS):
+        out["name"] = m[0]
+        out["suffixes"] = ["." + x for x in m[1].split(".") if x]
     else:
         out["name"] = s
     return out
@@ -217,7 +250,7 @@ def _suffix_ok(form: dict, pat: dict, got: list[str]) -> str | None:
         name = p.get("set") or p.get("lit")
         allowed = _values(form, name) if "set" in p else [p["lit"]]
         rx = form.get("value_patterns", {}).get(name) if "set" in p else None
-        if i < len(got) and (got[i] in allowed or (rx and re.match(rx, got[i]))):
+        if i < len(got) and (got[i] in allowed or (rx and pattern_match(rx, got[i]))):
             i += 1
             continue
         if p["optional"]:
@@ -244,8 +277,28 @@ def show_values(values: list[str], rx: str | None = None, limit: int = 24) -> st
     return shown + (f", … ({len(values)} in all)" if len(values) > limit else "")
 
 
-CONST_EXPR = re.compile(r"^\([-+*/%()<>&|^~!\s\dxXa-fA-F.]*\)$")  # (4*2+1): a constant expression
-TWO_WORDS = re.compile(r"[\w$%)\]]\s+[\w$%@(\[]")
+CONST_CHARS = frozenset("-+*/%()<>&|^~!xXabcdefABCDEF.")
+LEFT_WORD = frozenset("_$%)]")
+RIGHT_WORD = frozenset("_$%@([")
+
+
+def const_expr(s: str) -> bool:
+    r"""Whether an operand is a constant expression in parentheses, ``(4*2+1)``:
+    ``^\([-+*/%()<>&|^~!\s\dxXa-fA-F.]*\)$`` by ``str`` methods."""
+    if len(s) < 2 or s[0] != "(" or s[-1] != ")":
+        return False
+    return all(c in CONST_CHARS or c.isspace() or c.isdecimal() for c in s[1:-1])
+
+
+def two_words(s: str) -> bool:
+    r"""Whether two names or numbers stand side by side (not one operand: a `;` missing?):
+    ``[\w$%)\]]\s+[\w$%@(\[]`` searched, by ``str.split``."""
+    parts = s.split()
+    for left, right in zip(parts, parts[1:]):
+        a, b = left[-1], right[0]
+        if (a.isalnum() or a in LEFT_WORD) and (b.isalnum() or b in RIGHT_WORD):
+            return True
+    return False
 KIND_WORDS = {"mem": "a memory operand [..]", "vec": "a vector {..}", "paren": "a parameter list (..)",
               "pred2": "a predicate pair p|q", "reg": "a register or immediate"}
 

@@ -16,8 +16,6 @@ fit registers at least as wide as the type (``ld.param.f32`` into a ``.b64`` reg
 
 from __future__ import annotations
 
-import re
-
 TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "mul", "mad", "fma", "div", "rem",
          "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt",
          "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
@@ -26,8 +24,9 @@ PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}}  # predicate operands
 FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  # operands of a fixed type
          ("shfl.sync", "membermask"): ".b32", ("vote.sync", "membermask"): ".b32"}
 TYPED |= {"popc", "clz", "bfind", "shfl.sync"}
-TYPE_TOKEN = re.compile(r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$")
-VALUE_TYPE = re.compile(r"^\.(pred|[usbf](8|16|32|64)|bf16|f16x2|bf16x2)$")
+# type tokens (r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$"), and with 8-bit ones: sets, not patterns (start-up)
+TYPE_TOKEN = frozenset([".pred", ".bf16", ".f16x2", ".bf16x2"] + [f".{k}{n}" for k in "usbf" for n in (16, 32, 64)])
+VALUE_TYPE = TYPE_TOKEN | {".u8", ".s8", ".b8", ".f8"}
 SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
 ROLES = {"d", "a", "b", "c"}
 MIXED = {"add", "sub", "fma"}  # add/sub/fma.f32.{f16,bf16}: .f32 d and c, 16-bit a (and b)
@@ -82,7 +81,7 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
         return None
     if name == "cvt" and ("x2." in opcode + "." or "x4." in opcode + "."):
         return _packed_error(opcode, ops, reg_type)
-    types = [t for t in opcode.split(".")[1:] if TYPE_TOKEN.match("." + t)]
+    types = [t for t in opcode.split(".")[1:] if "." + t in TYPE_TOKEN]
     pats = form["operands"]
     texts = [x.strip() for x in ops.split(",")]
     n = len(texts)
@@ -162,7 +161,7 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
     if t and not any(s in opcode for s in SHORT_ADDRESS_OK) and _size(t) < 64:
         return f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (.address_size 64)"
     if name in ("ld", "st", "ldu", "ld.global.nc"):
-        types = [x for x in opcode.split(".")[1:] if VALUE_TYPE.match("." + x)]
+        types = [x for x in opcode.split(".")[1:] if "." + x in VALUE_TYPE]
         value = ops.split("]", 1)[1].lstrip(" ,") if name == "st" else ops.split("[", 1)[0].rstrip(" ,")
         value = value.strip()
         if not types or not value:

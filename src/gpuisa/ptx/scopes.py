@@ -10,7 +10,6 @@ end of the function the uses of those names only are found in its text and check
 from __future__ import annotations
 
 import bisect
-import re
 
 
 class Visibility:
@@ -62,6 +61,10 @@ class Visibility:
         starts = {n: [d[2] for d in decls] for n, decls in {**exact, **ranged}.items()}
         # one pass over the function for all the names: exact ones, then ranges (prefix + number); not
         # after a `.` (`mul.lo` is no use of an inline-asm `lo`)
+        if not exact and not ranged:
+            return out
+        import re  # (functions with nested or late declarations only: not at start-up)
+
         alternatives = [re.escape(n) + r"()" for n in sorted(exact, key=len, reverse=True)] + [
             re.escape(n) + r"(\d+)" for n in sorted(ranged, key=len, reverse=True)]
         if not alternatives:
