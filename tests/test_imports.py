@@ -134,7 +134,6 @@ KNOWN_FUNCTION_LEVEL_CIRCLES: dict[frozenset[str], str] = {
         "dpp16", "encode_plan", "encoder", "fastpath", "gfx9", "rdna", "sdwa", "simm16", "special", "vop3dpp")):
         "the codec's rule modules import the decoder/encoder that dispatch to them (to be split per side)",
     frozenset({"gpuisa.codec.listing", "gpuisa.codec.listing_json"}): "the listing's JSON form and the listing",
-    frozenset({"gpuisa.ptx.catalog", "gpuisa.ptx.forms_index"}): "the committed forms index and the catalog it indexes",
 }
 
 

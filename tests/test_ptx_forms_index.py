@@ -24,7 +24,7 @@ def test_index_is_up_to_date_and_holds_every_heads_forms():
         assert marshal.loads(blobs[head]) == correct_forms(copy.deepcopy(forms)), head
     assert ignored == catalog._read_ignored_tokens()
     # made again by the regen step (its own process): the same bytes
-    out = subprocess.run([sys.executable, "-m", "gpuisa.ptx.forms_index", "--check"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "gpuisa.regen.ptxforms", "--check"], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -22,7 +22,7 @@ STEPS: dict[str, tuple[str, bool, str]] = {
     "examples": ("gpuisa.data.amd.examples.generate", True, "all"),
     "golden": ("gpuisa.regen.golden", True, "llvm"),
     "timing": ("gpuisa.regen.timing", True, "llvm"),
-    "ptxforms": ("gpuisa.ptx.forms_index", False, "all"),  # (the PTX validator's committed forms index)
+    "ptxforms": ("gpuisa.regen.ptxforms", False, "all"),  # (the PTX validator's committed forms index)
 }
 
 
