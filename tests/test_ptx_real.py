@@ -63,6 +63,11 @@ MODULES = {
                              + E, {"fatal"}, True),
     "system_functions": (head() + EXTERN.replace(" ext ", " vprintf ") + K + CALL.replace("{fn}, {args}", "vprintf, (a)")
                          + E, set(), False),
+    # PTX ISA versions of pragmas and of 256-bit loads (an old .version on newer compiler output)
+    "pragma_versions": (head("8.0", "sm_75") + K + '\t.pragma "used_bytes_mask 15";\n\t.pragma "nounroll";\n'
+                        '\t.pragma "not_a_pragma";\n\t.pragma "enable_smem_spilling";\n' + E, {13, 16}, False),
+    "wide_access_86": (head("8.6") + K + "\tld.global.v4.u64 {%rd1, %rd2, %rd1, %rd2}, [%rd1];\n" + E, {13}, False),
+    "wide_access_88": (head("8.8") + K + "\tld.global.v4.u64 {%rd1, %rd2, %rd1, %rd2}, [%rd1];\n" + E, set(), False),
     # packed small floats: the registers have exactly the packed size
     "packed_cvt": (head("8.8", "sm_100a") + K + "\tcvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"

@@ -291,6 +291,17 @@ def check_section(text: str, version: str | None) -> tuple[int, str] | None:
     return None
 
 
+PRAGMA_VERSION = {"used_bytes_mask": (8, 3), "enable_smem_spilling": (8, 7), "frequency": (9, 0)}  # measured
+
+
+def pragma_error(stmt: str, version: str | None) -> str | None:
+    """A `.pragma` ptxas knows that the file's PTX ISA version is too old for (others are ignored)."""
+    for word, need in PRAGMA_VERSION.items():
+        if f'"{word}' in stmt and version and vkey(version) < need:
+            return f'`.pragma "{word}"` needs PTX ISA .version {need[0]}.{need[1]} or later (got {version})'
+    return None
+
+
 def pragma_strings(stmt: str) -> bool:
     r"""Whether a `.pragma` takes "strings": ``^\.pragma\s+"[^"]*"(\s*,\s*"[^"]*")*$``, by ``str`` methods."""
     rest = stmt[len(".pragma"):]

@@ -245,6 +245,8 @@ class Module:
         if word == ".pragma":
             if not D.pragma_strings(stmt):
                 self.add_error(off, '`.pragma` takes "strings"')
+            else:
+                self.add_error(off, D.pragma_error(stmt, self.version))
             return
         if word in (".callprototype", ".calltargets", ".branchtargets"):
             if self.func_depth is None and self.strict:
