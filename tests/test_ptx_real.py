@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 from conftest import need
@@ -180,3 +181,49 @@ def test_cvt_grid_agrees_with_ptxas(tmp_path):
         known = {GRID_FIRST_LINE + i for i, op in enumerate(ops) if target == "sm_80" and op in KNOWN_SM80}
         wrong = sorted((ours ^ theirs) - known)
         assert not wrong, [(ops[n - GRID_FIRST_LINE], n in theirs) for n in wrong[:10]]
+
+
+# ------------------------------------------------------------------ real files made invalid
+CORPUS = Path(__file__).resolve().parent / "data" / "ptx_corpus"
+RETARGETED = ["hopper.sm_90a.ptx", "mma_asm.sm_90.ptx", "fp8.sm_89.ptx", "halfbf.sm_100.ptx88.ptx",
+              "atomics2.sm_90.ptx83.ptx", "cub_block.sm_80.ptx", "vec.sm_90.ptx83.ptx", "coop.sm_90.ptx",
+              "blackwell.sm_100a.ptx", "printf2.sm_90.ptx", "warpintr.sm_90.lineinfo.ptx", "globals.sm_90.ptx"]
+
+
+def broken_variants(text: str) -> list[tuple[str, str]]:
+    """(what, text): the file with a lower .target, a lower .version, its first .reg line dropped."""
+    out = [(".target sm_75", re.sub(r"^\.target \w+", ".target sm_75", text, count=1, flags=re.M)),
+           (".version 7.0", re.sub(r"^\.version [\d.]+", ".version 7.0", text, count=1, flags=re.M))]
+    lines = text.split("\n")
+    i = next(i for i, s in enumerate(lines) if re.match(r"\s*\.reg \.(b32|b64|f32)\s+%\w+<\d+>;", s))
+    return out + [("no " + lines[i].strip(), "\n".join(lines[:i] + lines[i + 1:]))]
+
+
+def _ptxas_lines(text: str, tmp_path) -> tuple[bool, set]:
+    """ptxas's verdict and the lines of the file it names (a .target the .version does not support is
+    reported on its '<macro util>' line: the .target line)."""
+    path = tmp_path / "v.ptx"
+    path.write_text(text)
+    arch = ptxas.arch_for(re.search(r"^\.target (\w+)", text, re.M).group(1))
+    proc = subprocess.run([ptxas.find_ptxas(), f"-arch={arch}", str(path), "-o", "/dev/null"], capture_output=True,
+                          text=True)
+    out = proc.stdout + proc.stderr
+    lines = {int(m) for m in re.findall(re.escape(str(path)) + r", line (\d+);", out)}
+    if "does not support .target" in out:
+        lines.add(text[:text.index("\n.target")].count("\n") + 2)
+    return proc.returncode == 0, lines
+
+
+def test_broken_real_files_agree_with_ptxas(tmp_path):
+    tool = ptxas.find_ptxas()
+    need(tool is not None, "ptxas not installed (CUDA 13)")
+    wrong, checked = [], []
+    for name in RETARGETED:
+        for what, text in broken_variants((CORPUS / name).read_text()):
+            ok, lines = _ptxas_lines(text, tmp_path)
+            checked.append(bool(lines))
+            bad = errors(text)[1]
+            if ok != (not bad) or (bad and lines and bad[0]["line"] not in lines):
+                wrong.append((name, what, ok, sorted(lines)[:3], bad[:1]))
+    assert not wrong, wrong
+    assert len(checked) == 3 * len(RETARGETED) and sum(checked) >= 2 * len(RETARGETED)  # (ptxas named lines)
