@@ -37,6 +37,10 @@ def _eval(args):
 
 
 def _doc(store, opcode, arch):
+    from gpuisa.doclookup import DocNotFound
+
+    if opcode not in TOY:
+        raise DocNotFound(f"no toy instruction {opcode}")
     return {"tooltip": TOY[opcode], "html": f"<p>{TOY[opcode]}</p>", "url": f"/isa/toy/{opcode}", "opcode": opcode,
             "instruction": opcode, "isa": "toy", "arch": "toy"}
 
@@ -55,14 +59,43 @@ def _relations(isa, name, arch):
 
 
 def _analyse(lines, arch, cache):
-    from gpuisa.lsp.model import Analysis, Problem
+    """The toy's analyser: ``name:`` lines are labels, any other line one instruction."""
+    from gpuisa.lsp.model import Analysis, Inst, Label, Problem
 
-    return Analysis("toy", lines, problems=[Problem(i, 0, len(t), "unknown toy instruction")
-                                            for i, t in enumerate(lines) if t.split()[:1] not in ([], ["tadd"], ["tmul"])])
+    an = Analysis("toy", lines)
+    for i, text in enumerate(lines):
+        words = text.split()
+        if words and words[0].endswith(":"):
+            an.labels[words[0][:-1]] = Label(words[0][:-1], i, text.index(words[0]))
+        elif words:
+            start = text.index(words[0])
+            an.insts.append(Inst(i, start, start + len(words[0]), len(text.rstrip()), words[0], text.strip()))
+            if words[0] not in TOY:
+                an.problems.append(Problem(i, 0, len(text), "unknown toy instruction"))
+    return an
+
+
+def _lsp_features():
+    """The toy's LSP dialect: its registers r0..r15 have hovers, its mnemonics are completed."""
+    import re
+
+    from lsprotocol import types as t
+
+    from gpuisa.lsp.dialect import Dialect, items, typing_first
+
+    class Toy(Dialect):
+        def word_hover(self, an, word):
+            return f"`{word}`: toy register" if re.fullmatch(r"r\d+", word) else None
+
+        def complete(self, an, head, line, col):
+            return items(sorted(TOY.items()), t.CompletionItemKind.Function) if typing_first(head) else []
+
+    return Toy()
 
 
 TOY_ISA = isas.Isa("toy", "Toy ISA", "TOY", "Toy Corp", "virtual", "toy instructions", aliases=("toyisa",),
-                   capabilities={"eval": _eval, "doc": _doc, "doc_opcodes": lambda store: sorted(TOY), "lsp": _analyse},
+                   capabilities={"eval": _eval, "doc": _doc, "doc_opcodes": lambda store: sorted(TOY), "lsp": _analyse,
+                                 "lsp_features": _lsp_features},
                    page=_page, instructions=_instructions, own_archs=("toy",), suffixes=(".toy",), language_ids=("toyasm",))
 
 
@@ -92,6 +125,28 @@ def test_language_server_sees_it(toy):
     assert language_of("file:///k/loop.s") == "amdgpu" and language_of("file:///k/a.ptx", "asm") == "ptx"
     an = isas.get(language_of("file:///k/add.toy")).hook("lsp")(["tadd r1, r2", "tsub r1, r2"], None, {})
     assert [(p.line, p.message) for p in an.problems] == [(1, "unknown toy instruction")]
+
+
+def test_language_server_features_through_its_hooks(toy, store, monkeypatch):
+    """The LSP features know no ISA by name: the toy's diagnostics come from its analyser, its mnemonic's hover
+    from its ``doc`` hook, its registers' hovers and its completions from its ``lsp_features`` dialect."""
+    from gpuisa import doclookup
+    from gpuisa.lsp import features
+
+    monkeypatch.setitem(doclookup._stores, None, store)  # (the look-up's store: the session's)
+    an = toy.hook("lsp")(["loop:", "  tadd r1, r2", "  tsub r1, r2"], None, {})
+    assert [(d.range.start.line, d.message) for d in features.diagnostics(an)] == [(2, "unknown toy instruction")]
+    md = features.hover(an, 1, 3, "http://docs").contents.value
+    assert md.startswith(TOY["tadd"]) and md.endswith("[gpuisa reference: tadd](http://docs/isa/toy/tadd)")
+    assert features.hover(an, 1, 8, "x").contents.value == "`r1`: toy register"
+    assert features.hover(an, 2, 3, "x") is None  # tsub: the doc hook knows no such instruction
+    assert [i.label for i in features.completion(an, 1, 4)] == ["tadd", "tmul"] and not features.completion(an, 1, 9)
+    assert features.definition(an, "file:///k/a.toy", 0, 2).range.start.line == 0
+    assert features.signature_help(an, 1, 9) is None  # the toy's documentation has no signatures
+    with isas.registered(isas.Isa("toy4", "Toy 4", "T4", "Toy Corp", "virtual", "toy4", own_archs=("toy4",),
+                                  capabilities={"lsp": _analyse})):  # no lsp_features: the base dialect
+        an.lang = "toy4"
+        assert features.hover(an, 1, 8, "x") is None and features.completion(an, 1, 4) == []
 
 
 def test_cli_isa_choices_see_it(toy, capsys):

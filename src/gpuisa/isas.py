@@ -30,11 +30,13 @@ if TYPE_CHECKING:
 #   doc      (store, opcode, arch)    ``gpuisa doc`` / ``/api/asm/KEY/OPCODE``: a compiler opcode's documentation
 #   doc_opcodes (store) -> [opcode]   what the static export writes a ``doc`` file for (default: instruction names)
 #   lsp      (lines, arch, cache)     ``gpuisa lsp``: the analyser of a document in this ISA (lsp.model.Analysis)
+#   lsp_features () -> lsp.dialect.Dialect  what the language server's features do differently for this ISA
+#                                     (hover words, completions, declarations; without it: labels and the doc hook)
 #   encode, decode, check, timing     what the ISA offers (the AMD codec, the PTX checker, llvm-mca timing)
 #   docs     (page) -> [{"title", "url"}]  the web page's links to the vendor's documents (addresses only)
 #   target_text (page) -> str        the web page's targets in a line ("sm_20+"; default: the list)
-CAPABILITIES = ("eval", "coverage", "doc", "doc_opcodes", "lsp", "encode", "decode", "check", "timing", "docs",
-                "target_text")
+CAPABILITIES = ("eval", "coverage", "doc", "doc_opcodes", "lsp", "lsp_features", "encode", "decode", "check", "timing",
+                "docs", "target_text")
 
 
 class UnknownIsa(UserError):
@@ -116,7 +118,7 @@ def load(hook: Hook) -> Callable[..., Any]:
 AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions", aliases=("amd", "amdgcn"),
              capabilities={"eval": "gpuisa.semantics.cli:eval_amd", "coverage": "gpuisa.semantics.cli:coverage_amd",
                            "doc": "gpuisa.doclookup.amd:amd_doc", "doc_opcodes": "gpuisa.doclookup.export:amd_opcodes",
-                           "lsp": "gpuisa.lsp.amd:analyse",
+                           "lsp": "gpuisa.lsp.amd:analyse", "lsp_features": "gpuisa.lsp.amd_features:dialect",
                            "encode": "gpuisa.codec.cli:cmd_encode", "decode": "gpuisa.codec.cli:cmd_decode",
                            "timing": "gpuisa.timing:page_timing", "docs": "gpuisa.web.instruction:amd_doc_links"},
              builder="gpuisa.page.amd:build", suffixes=(".s", ".asm", ".amdgcn", ".S"),
@@ -124,7 +126,7 @@ AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions"
 PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
           capabilities={"eval": "gpuisa.semantics.cli:eval_ptx", "coverage": "gpuisa.semantics.cli:coverage_ptx",
                         "doc": "gpuisa.doclookup.ptx:ptx_doc", "doc_opcodes": "gpuisa.doclookup.export:ptx_opcodes",
-                        "lsp": "gpuisa.lsp.ptx:analyse",
+                        "lsp": "gpuisa.lsp.ptx:analyse", "lsp_features": "gpuisa.lsp.ptx_features:dialect",
                         "check": "gpuisa.ptx.check:check_instruction", "docs": "gpuisa.web.instruction:ptx_doc_links",
                         "target_text": "gpuisa.web.instruction:ptx_target_text"},
           builder="gpuisa.page.ptx:build", suffixes=(".ptx",), language_ids=("ptx",))

@@ -1,7 +1,7 @@
 """What the language server knows about one document: instructions, labels, symbols, problems.
 
-The AMD and PTX analysers (``amd.py``, ``ptx.py``) fill an ``Analysis``; the LSP features
-(``features.py``) only read it.  Positions are 0-based (line, UTF-16 column = str index for the
+Each ISA's analyser (its ``lsp`` hook: ``amd.py``, ``ptx.py``) fills an ``Analysis``; the LSP features
+(``features.py``, with the ISA's ``dialect.Dialect``) only read it.  Positions are 0-based (line, UTF-16 column = str index for the
 ASCII text of assembly files).
 """
 
@@ -54,7 +54,7 @@ class Problem:
 
 @dataclass
 class Analysis:
-    lang: str  # "amdgpu" | "ptx"
+    lang: str  # the ISA's key in gpuisa.isas ("amdgpu", "ptx", ...)
     lines: list[str]
     arch: str | None = None  # AMD architecture key
     arch_source: str = ""  # where the target came from (directive, comment, setting)
@@ -86,9 +86,10 @@ def language_of(uri: str, language_id: str | None = None) -> str | None:
     return next((i.key for i in known if language_id in i.language_ids), None)
 
 
-def word_at(line: str, col: int, lang: str = "amdgpu") -> tuple[str, int, int]:
-    """(word, start, end) under the cursor: names, registers (s[0:1]), %regs, .modifiers, label@rel."""
-    for m in (PTX_WORD if lang == "ptx" else WORD).finditer(line):
+def word_at(line: str, col: int, word: re.Pattern = WORD) -> tuple[str, int, int]:
+    """(word, start, end) under the cursor as ``word`` reads words (the dialect's: ``WORD`` takes names,
+    registers (s[0:1]), .modifiers and label@rel; ``PTX_WORD`` names, %regs and dotted opcodes)."""
+    for m in word.finditer(line):
         if m.start() <= col <= m.end() and m.end() > m.start():
             return m.group(0), m.start(), m.end()
     return "", col, col
