@@ -138,3 +138,12 @@ def test_check_of_compiler_output_imports_no_regular_expressions(name):
             "print(code, 're' in sys.modules, 'typing' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(CORPUS / name)], capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "0 False False", out.stdout[-300:] + out.stderr[-300:]
+
+
+def test_console_command_imports_neither_typing_nor_re():
+    """`gpuisa ptx check --file` (the console script's main): gpuisa.cli and the PTX check import neither
+    typing nor re (each costs milliseconds of a small kernel's ~25 ms; pip's wrapper script imports re itself)."""
+    code = ("import sys;from gpuisa.cli import main;code=main(['ptx','check','--file',sys.argv[1]]);"
+            "print(code, [m for m in ('re', 'typing') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code, str(CORPUS / "mid.sm_90.ptx")], capture_output=True, text=True)
+    assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout[-300:] + out.stderr[-300:]

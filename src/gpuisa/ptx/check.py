@@ -238,7 +238,8 @@ def _first_taker(candidates, toks: list[str], items: list[dict], sigs: tuple):
     tkey = tuple(toks)
     takers = _TAKERS.get(tkey)
     if takers is None:
-        takers = _TAKERS[tkey] = [(name, form, bind) for name, form in candidates
+        present = set(toks)  # (a form whose literal tokens are not all here cannot match: not tried)
+        takers = _TAKERS[tkey] = [(name, form, bind) for name, form in candidates if _required_tokens(form) <= present
                                   for bind, _, rejected in [_opcode_match(form, toks, tkey, name)]
                                   if bind is not None and rejected is None]
     for name, form, bind in takers:
@@ -252,6 +253,18 @@ def _first_taker(candidates, toks: list[str], items: list[dict], sigs: tuple):
 
 
 _TAKERS: dict = {}  # opcode tokens -> [(name, form, bind)] of the forms of its head that take the opcode
+
+
+def _required_tokens(form: dict) -> frozenset:
+    """The tokens of a form's opcode literals outside optional groups: every opcode the form takes has
+    them all (`ld.global.nc`: ld, .global, .nc), so most of a head's forms are ruled out by a set test."""
+    hit = _REQUIRED.get(id(form))
+    if hit is None:
+        hit = _REQUIRED[id(form)] = frozenset(t for e in form["opcode"] if "lit" in e for t in dot_tokens(e["lit"]))
+    return hit
+
+
+_REQUIRED: dict = {}  # id(form) -> its literal tokens
 
 
 def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | None = None):
