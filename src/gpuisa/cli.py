@@ -16,6 +16,7 @@ from .errors import UserError, echo, one_line
 TYPE_CHECKING = False  # (typing's import costs start-up)
 if TYPE_CHECKING:
     import argparse
+    from typing import overload  # (under TYPE_CHECKING: `ptx check --file` imports neither typing nor re)
 
 
 class _LazyArchs:
@@ -48,6 +49,13 @@ def _emit_json(obj) -> None:
     import json
 
     sys.stdout.write(json.dumps(obj, indent=2) + "\n")
+
+
+if TYPE_CHECKING:  # (for mypy only: typing is not imported at run time)
+    @overload
+    def _arch(text: str) -> str: ...
+    @overload
+    def _arch(text: None) -> None: ...
 
 
 def _arch(text: str | None) -> str | None:
