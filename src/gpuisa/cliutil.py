@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # (typing's import costs `gpuisa ptx check --file` start-up: for mypy only)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def open_store():
     """The user's store, built on first use (a progress bar on a terminal)."""
@@ -21,7 +25,7 @@ def progress_printer():
     """A ``progress(name, i, n)`` callback drawing a transient rich progress bar."""
     from rich.progress import Progress
 
-    state = {}
+    state: dict[str, Any] = {}  # "p": the Progress, "t": its task
 
     def update(name: str, i: int, n: int) -> None:
         if "p" not in state:
