@@ -54,3 +54,17 @@ def test_suffixed_aliases_stand_without_their_suffix(llvm_mc, arch):
              "v_ffbh_u32_e32 v5, s1", "v_ffbh_i32 v5, -v1"]
     bad = _disagreements(arch, lines)
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna2", "cdna3", "cdna4", "rdna2"])
+def test_dpp_of_64_bit_sources(llvm_mc, arch):
+    """gfx90a+: 64-bit VOP1/VOP2 sources take DPP with row_newbcast only (the _dpp suffix inferred), aligned pairs;
+    gfx908 and RDNA refuse them."""
+    lines = ["v_ceil_f64 v[0:1], v[2:3] row_newbcast:1", "v_fmac_f64_dpp v[0:1], v[2:3], v[4:5] row_newbcast:2",
+             "v_fmac_f64_dpp v[0:1], v[2:3], v[5:6] row_newbcast:2", "v_ceil_f64_dpp v[0:1], v[3:4] row_newbcast:1",
+             "v_ceil_f64_dpp v[0:1], v[2:3] quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf",
+             "v_cvt_f32_f64_dpp v5, -v[0:1] row_newbcast:15 row_mask:0x3",
+             "v_cvt_f64_f32_dpp v[4:5], |v1| row_newbcast:3 bank_mask:0x1", "v_ceil_f64_dpp v[0:1], v[2:3] row_shl:1",
+             "v_add_f32_dpp v1, v2, v3 row_newbcast:1", "v_add_f32_dpp v1, -v2, |v3| row_shl:1 bound_ctrl:0"]
+    bad = _disagreements(arch, lines)
+    assert not bad, bad[:5]

@@ -160,17 +160,21 @@ class Decoder:
     def _src_table(self, entry: Entry, k: int, acc: bool = False) -> list | None:
         """LLVM's token for each value of source ``k`` where its register class is restricted (``named.py``,
         ``gfx9.py``; with ``acc`` the table for the operand's AGPR bit set, GFX9); "{}" in a token stands for
-        our own text.  Learned in wave32: in wave64 (RDNA) a token naming vcc is our own text instead."""
+        our own text.  Learned in wave32: in wave64 (RDNA) only for an operand as wide in both wave sizes, with
+        a token naming vcc our own text instead (llvm-mc-22 gfx1100/gfx1200 wave64: the same classes)."""
         st = self.named.get("src_tables")
         if not st:
             return None
-        i = st["ops"].get(f"{entry.name}|{entry.encoding}", {}).get(str(k) + ("a" if acc else ""))
+        key = f"{entry.name}|{entry.encoding}"
+        i = st["ops"].get(key, {}).get(str(k) + ("a" if acc else ""))
         if i is None or not (self.wave64 and self.gfx != "GFX9"):
             return None if i is None else st["tables"][i]
-        w64 = self.__dict__.setdefault("_wave64_tables", {})
-        if i not in w64:  # (llvm-mc-22 gfx1100/gfx1200 wave64: the classes are the same, vcc is spelled per wave)
-            w64[i] = [t if t is None or "vcc" not in t else "{}" for t in st["tables"][i]]
-        return w64[i]
+        if rdna.wave_sized(load_plans(self.arch).get(key), self.plans.get(key), k):
+            return None  # (a carry or mask operand: 32-bit in wave32, 64-bit in wave64)
+        tables = self.__dict__.setdefault("_wave64_tables", {})
+        if i not in tables:
+            tables[i] = [t if t is None or "vcc" not in t else "{}" for t in st["tables"][i]]
+        return tables[i]
 
     def _src_note(self, entry: Entry, plan: dict, k: int) -> str:
         """Comment after a source naming a VGPR >= 128: probed per operand where known, else the plan's.

@@ -83,10 +83,16 @@ def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
         bits |= n1 << 22 | a1 << 23
     half = 128 if src0.endswith(".h") else 0
     r = opd.parse_reg(src0.split(".")[0])
-    if r is None or r[0] != "v" or r[2] != 1 or r[1] + half > 255 or (half and r[1] > 127):
-        errors.append(f"src0 {ops[i0]!r} must be one VGPR")
+    n = plan["ops"][i0].get("n", 1)
+    if r is None or r[0] != "v" or r[2] != n or r[1] + half > 255 or (half and r[1] > 127):
+        errors.append(f"src0 {ops[i0]!r} must be {n} VGPR(s)")
         return None
-    bare[i0] = "v0.l" if src0.endswith((".l", ".h")) else "v0"
+    if n > 1 and not (encoder.tables.gfx == "GFX9" and encoder.features.accvgpr_memory
+                      and ctrl_tok.startswith("row_newbcast:")):  # (llvm-mc-22: gfx90a, gfx942, gfx950 only)
+        errors.append("a 64-bit DPP source takes row_newbcast only, on gfx90a and later")
+        return None
+    # (a 64-bit source keeps its register, so the e32 form checks its alignment; SRC0 is replaced below)
+    bare[i0] = "v0.l" if src0.endswith((".l", ".h")) else opd.reg_text("v", r[1] if n > 1 else 0, n)
     try:
         got = encoder.encode_line(" ".join([plan["m"], ", ".join(bare)] + rest))
     except EncodeError as exc:

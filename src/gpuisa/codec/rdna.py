@@ -52,6 +52,14 @@ def th_plain_mods(named: dict, plan: dict, mods: list[str]) -> list[str]:
     return out
 
 
+def wave_sized(plan32, plan64, k):
+    """Whether operand ``k`` of a form is as wide as the wave (a carry or lane mask: one SGPR in wave32, a pair
+    in wave64), read from the wave32 and wave64 plans; True where either plan lacks it."""
+    if plan32 is None or plan64 is None or k >= len(plan64["ops"]) or k >= len(plan32["ops"]):
+        return True
+    return plan32["ops"][k].get("n") != plan64["ops"][k].get("n")
+
+
 # -- 16-bit scalar operands printed as named counters or messages (SOPP) -------------------------------
 COUNTER_OPS = ("s_waitcnt", "s_waitcnt_depctr", "s_wait_alu", "s_delay_alu")
 MESSAGE_OPS = ("s_sendmsg", "s_sendmsghalt")

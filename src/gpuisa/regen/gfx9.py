@@ -110,6 +110,7 @@ DPP_TAIL = " row_mask:0xf bank_mask:0xf"
 # row_mirror, row_bcast:15, row_newbcast:0 (gfx90a+), an undefined value); the first that prints without
 # a comment is used to learn the source modifiers
 CTRL_SENTINELS = (0xE4, 0x101, 0x130, 0x140, 0x142, 0x150, 0x160, 0x0)
+_SRC = 4  # the probes' src0 VGPR: even, so the 64-bit forms (gfx90a+: aligned pairs, row_newbcast DPP) are read too
 
 
 def dpp_word(src: int, ctrl: int, mods: int = 0, row: int = 0xF, bank: int = 0xF) -> int:
@@ -144,7 +145,7 @@ def probe_dpp(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.name not in ("VOP1", "VOP2", "VOPC") or enc.field("SRC0") is None:
             continue
-        w = _set(enc, plan["w"], "SRC0", 256 + 5)
+        w = _set(enc, plan["w"], "SRC0", 256 + _SRC)
         mine = dec._decode_slow(w.to_bytes(4, "little") + b"\0" * 8, 0)
         if not mine.valid or len(mine.data) != 4:
             continue
@@ -152,7 +153,7 @@ def probe_dpp(arch_name: str) -> dict:
         firsts.append(_set(enc, plan["w"], "SRC0", 0xFA).to_bytes(4, "little"))
         wants.append(mine.text)
     n = len(CTRL_SENTINELS)
-    got = oracle.disassemble(target, [w + dpp_word(5, c).to_bytes(4, "little") for w in firsts for c in CTRL_SENTINELS])
+    got = oracle.disassemble(target, [w + dpp_word(_SRC, c).to_bytes(4, "little") for w in firsts for c in CTRL_SENTINELS])
     heads: dict[str, tuple[str, int, int]] = {}
     groups: dict[tuple[str | None, ...], list[str]] = {}
     for i, (key, want) in enumerate(zip(keys, wants)):
@@ -172,14 +173,14 @@ def probe_dpp(arch_name: str) -> dict:
     ctrl_of: dict[str, int] = {}
     for members in groups.values():
         head, _, i = heads[members[0]]
-        rows = oracle.disassemble(target, [firsts[i] + dpp_word(5, c).to_bytes(4, "little") for c in range(512)])
+        rows = oracle.disassemble(target, [firsts[i] + dpp_word(_SRC, c).to_bytes(4, "little") for c in range(512)])
         table = [_ctrl_of(r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None, head) for r in rows]
         if table not in ctrl:
             ctrl.append(table)
         for key in members:
             ctrl_of[key] = ctrl.index(table)
     order = sorted(heads)
-    words = [firsts[heads[k][2]] + dpp_word(5, heads[k][1], m).to_bytes(4, "little") for k in order for m in range(16)]
+    words = [firsts[heads[k][2]] + dpp_word(_SRC, heads[k][1], m).to_bytes(4, "little") for k in order for m in range(16)]
     got = oracle.disassemble(target, words)
     mn, mods, tables = {}, {}, []
     for j, key in enumerate(order):
