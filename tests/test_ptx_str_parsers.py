@@ -147,3 +147,19 @@ def test_console_command_imports_neither_typing_nor_re():
             "print(code, [m for m in ('re', 'typing') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code, str(CORPUS / "mid.sm_90.ptx")], capture_output=True, text=True)
     assert out.stdout.strip().splitlines()[-1] == "0 []", out.stdout[-300:] + out.stderr[-300:]
+
+
+def test_installed_launcher_imports_neither_typing_nor_re():
+    """The `gpuisa` command pip installs is pyproject's script-files launcher (no [project.scripts] entry
+    point, whose generated script imports re): run as that script, `ptx check --file` imports neither."""
+    tomllib = pytest.importorskip("tomllib")
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "gpuisa" not in project["project"].get("scripts", {})
+    (launcher,) = [p for p in project["tool"]["setuptools"]["script-files"] if Path(p).name == "gpuisa"]
+    assert (root / launcher).read_text().startswith("#!python\n")  # (pip writes the interpreter's path here)
+    out = subprocess.run([sys.executable, "-X", "importtime", str(root / launcher), "ptx", "check", "--file",
+                          str(CORPUS / "mid.sm_90.ptx")], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.endswith(" instructions, 0 invalid\n"), out.stdout[-300:] + out.stderr[-300:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+    assert "gpuisa.ptx.check" in imported and not imported & {"re", "typing"}, sorted(imported)
