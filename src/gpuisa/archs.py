@@ -8,39 +8,41 @@ highest GFX generation; within a generation, the later release.
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 
 from .model import Arch, Features
 
-_GFX9 = dict(waves=(64,), encoding_family="GFX9", sdwa=True, accvgpr=True, memory_syntax="gfx9")
-_GFX90A = {**_GFX9, "accvgpr_memory": True}
-_GFX940 = {**_GFX90A, "memory_syntax": "gfx940"}
-_GFX10 = dict(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True, memory_syntax="gfx10")
-_GFX11 = dict(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, vopd=True, vop3_literal=True,
-              memory_syntax="gfx10")
-_GFX12 = {**_GFX11, "encoding_family": "GFX12", "true16": False, "memory_syntax": "gfx12"}
+_GFX9 = Features(waves=(64,), encoding_family="GFX9", sdwa=True, accvgpr=True, memory_syntax="gfx9")
+_GFX90A = replace(_GFX9, accvgpr_memory=True)
+_GFX940 = replace(_GFX90A, memory_syntax="gfx940")
+_GFX10 = Features(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True,
+                  memory_syntax="gfx10")
+_GFX11 = Features(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, vopd=True, vop3_literal=True,
+                  memory_syntax="gfx10")
+_GFX12 = replace(_GFX11, encoding_family="GFX12", true16=False, memory_syntax="gfx12")
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)
-_GFX1250 = {**_GFX12, "waves": (32,), "literal64": True}
-_GFX1200 = {**_GFX12, "nv_modifier": False}
+_GFX1250 = replace(_GFX12, waves=(32,), literal64=True)
+_GFX1200 = replace(_GFX12, nv_modifier=False)
 
 AMD_ARCHS: tuple[Arch, ...] = (
-    Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9", Features(**_GFX9)),
-    Arch("cdna2", "CDNA2", "AMD", "amdgpu", "native", "CDNA", 11, ("gfx90a",), "gfx90a", None, "GFX9", Features(**_GFX90A)),
+    Arch("cdna1", "CDNA1", "AMD", "amdgpu", "native", "CDNA", 10, ("gfx908",), "gfx908", None, "GFX9", _GFX9),
+    Arch("cdna2", "CDNA2", "AMD", "amdgpu", "native", "CDNA", 11, ("gfx90a",), "gfx90a", None, "GFX9", _GFX90A),
     Arch("cdna3", "CDNA3", "AMD", "amdgpu", "native", "CDNA", 12, ("gfx940", "gfx941", "gfx942"), "gfx942", None, "GFX9",
-         Features(**_GFX940)),
-    Arch("cdna4", "CDNA4", "AMD", "amdgpu", "native", "CDNA", 13, ("gfx950",), "gfx950", "cdna", "GFX9", Features(**_GFX940)),
+         _GFX940),
+    Arch("cdna4", "CDNA4", "AMD", "amdgpu", "native", "CDNA", 13, ("gfx950",), "gfx950", "cdna", "GFX9", _GFX940),
     Arch("rdna1", "RDNA1", "AMD", "amdgpu", "native", "RDNA", 20,
-         ("gfx1010", "gfx1011", "gfx1012", "gfx1013"), "gfx1010", None, "GFX10", Features(**_GFX10)),
+         ("gfx1010", "gfx1011", "gfx1012", "gfx1013"), "gfx1010", None, "GFX10", _GFX10),
     Arch("rdna2", "RDNA2", "AMD", "amdgpu", "native", "RDNA", 21,
          ("gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036"), "gfx1030", None, "GFX10",
-         Features(**_GFX10)),
+         _GFX10),
     Arch("rdna3", "RDNA3", "AMD", "amdgpu", "native", "RDNA", 30,
-         ("gfx1100", "gfx1101", "gfx1102", "gfx1103"), "gfx1100", None, "GFX11", Features(**_GFX11)),
+         ("gfx1100", "gfx1101", "gfx1102", "gfx1103"), "gfx1100", None, "GFX11", _GFX11),
     Arch("rdna3.5", "RDNA3.5", "AMD", "amdgpu", "native", "RDNA", 31,
-         ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11", Features(**_GFX11)),
+         ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11", _GFX11),
     Arch("rdna4", "RDNA4", "AMD", "amdgpu", "native", "RDNA", 40, ("gfx1200", "gfx1201"), "gfx1200", "rdna4", "GFX12",
-         Features(**_GFX1200)),
+         _GFX1200),
     Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250", "gfx1251"), "gfx1250", None, "GFX12.5",
-         Features(**_GFX1250)),
+         _GFX1250),
 )
 
 # Architectures that exist only once imported from AMD's XML (none left: CDNA5 is swept from LLVM 22).

@@ -101,9 +101,10 @@ def schema(table: str) -> dict:
     version, desc, key, cols = TABLES[table]
     props = {}
     for name, typ, nullable, text in cols:
-        base = {"type": "string", "contentMediaType": "application/json"} if typ == J else {"type": typ}
-        if nullable:
-            base["type"] = [base["type"], "null"]
+        one = "string" if typ == J else typ
+        base: dict[str, str | list[str]] = {"type": [one, "null"] if nullable else one}
+        if typ == J:
+            base["contentMediaType"] = "application/json"
         props[name] = {**base, "description": text}
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": f"https://gpuisa.invalid/export/v{EXPORT_VERSION}/{table}/{version}", "title": table,
@@ -271,7 +272,8 @@ def validate(folder: Path) -> list[str]:
     folder = Path(folder)
     manifest = json.loads((folder / "manifest.json").read_text())
     errors = []
-    pytypes = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "null": type(None)}
+    pytypes: dict[str, type | tuple[type, ...]] = {
+        "string": str, "integer": int, "number": (int, float), "boolean": bool, "null": type(None)}
     for table, info in manifest["tables"].items():
         sch = json.loads((folder / info["schema"]).read_text())
         rows = read_table(folder, table, manifest["format"])

@@ -116,6 +116,14 @@ class Encoding:
                 return f
         return None
 
+    def require_field(self, name: str) -> Field:
+        """The field ``name``, which the caller's plan or table says the encoding has (a KeyError when the
+        committed tables disagree with each other about it)."""
+        f = self.field(name)
+        if f is None:
+            raise KeyError(f"encoding {self.name} has no field {name}")
+        return f
+
     @property
     def fixed_mask(self) -> int:
         mask = 0
@@ -213,6 +221,13 @@ class Arch:
     tinygrad_dir: str | None = None  # name of the tinygrad autogen folder, if any
     gfx: str = ""  # LLVM generation: GFX9, GFX10, ...
     features: Features = Features()
+
+    @property
+    def mc_target(self) -> str:
+        """``llvm_target`` of an architecture llvm-mc-22 runs (a ValueError for one it has none for: PTX)."""
+        if self.llvm_target is None:
+            raise ValueError(f"{self.title} has no llvm-mc target")
+        return self.llvm_target
 
 
 def to_jsonable(obj: Any) -> Any:

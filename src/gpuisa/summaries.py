@@ -372,7 +372,8 @@ def summarize(name: str, category: str | None = None) -> str:
         return _WHOLE_NAMES[n]
     if n in ("exp", "export") or n.startswith(("exp_", "export_")):
         return _finish("Export", "send position, parameter or color data from vector registers to an export target")
-    label, kind, rest = None, None, n
+    label: str | None = None
+    kind, rest = "valu", n
     for prefix, lab, knd in _UNITS:
         if n.startswith(prefix):
             label, kind, rest = lab, knd, n[len(prefix):]

@@ -102,8 +102,8 @@ def lookup(arch: str, mnemonic: str) -> str | None:
         if mnemonic.endswith(suffix) and mnemonic[: -len(suffix)] in by_name:
             keys = by_name[mnemonic[: -len(suffix)]]
             return next((k for k in keys if enc in k.split("|")[1]), keys[0])
-    keys = by_name.get(mnemonic)
-    return keys[0] if keys else None
+    found = by_name.get(mnemonic)
+    return found[0] if found else None
 
 
 def instruction_lines(text: str) -> list[tuple[int, str]]:

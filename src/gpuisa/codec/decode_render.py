@@ -239,6 +239,7 @@ class _Operands:
         v = fields[spec["f"]] * spec.get("s", 1)
         cnt = spec["n"]
         osize = 64 if cnt == 2 and self.tsize != 16 else (16 if self.tsize == 16 else 32)
+        t: str | None
         if v == opd.LITERAL64 and dec.features.literal64 and entry.width == 32 and spec.get("s", 1) == 1:
             # gfx1250: the 64-bit literal after a 32-bit instruction (not beside a 32-bit constant K: llvm-mc-22)
             if self.tsize != 64 and any(sp.get("k") == "lit" for sp in self.op_specs):
@@ -381,9 +382,9 @@ def _modifiers(dec, entry: Entry, enc, plan: dict, word: int, ops: _Operands) ->
         mods = [x for x in mods if not x.startswith("format:")] + ([tok] if tok else [])
     mods = _field_mods(dec, entry, enc, plan, fields, mods, typed)
     if dec.gfx == "GFX12" and "TH" in fields:  # GFX12 cache-policy names that depend on the scope too
-        tok = rdna.th_token(dec, plan, fields)
-        if tok is not None:
-            mods = [x for x in mods if not x.startswith("th:")] + ([tok] if tok else [])
+        th = rdna.th_token(dec, plan, fields)
+        if th is not None:
+            mods = [x for x in mods if not x.startswith("th:")] + ([th] if th else [])
     if entry.encoding == "SMEM" and dec.gfx in ("GFX10", "GFX11", "GFX12"):
         rdna.smem_null_offset(dec, ops.op_specs, ops.texts, mods, fields)  # ``s[0:1], 0x10`` for a null SOFFSET
     if sum(x.startswith("bitop3:") for x in mods) > 1:

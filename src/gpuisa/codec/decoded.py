@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, overload
 
 from . import operands as opd
 from .tables import Entry
@@ -23,12 +24,20 @@ MOD_RANK_BY_ENCODING = {"VINTERP": {**MOD_RANK, "clamp": MOD_RANK["op_sel"] - 0.
                          "VIMAGE": {**MOD_RANK, "nv": MOD_RANK["scope"] + 0.5}}
 
 
-class _LazyMap:
+_V = TypeVar("_V")
+
+
+class _LazyMap(Generic[_V]):
     """A dataclass field computed on first read for instructions the fast path decoded."""
 
     def __set_name__(self, owner, name):
         self.key = "_" + name
         self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: Any = None) -> None: ...
+    @overload
+    def __get__(self, obj: object, owner: Any = None) -> _V: ...
 
     def __get__(self, obj, owner=None):
         if obj is None:
@@ -39,7 +48,7 @@ class _LazyMap:
             v = obj.__dict__[self.key] = src[0]._lazy(self.name, src[1], src[2], obj) if src else {}
         return v
 
-    def __set__(self, obj, value):
+    def __set__(self, obj, value: _V) -> None:
         obj.__dict__[self.key] = value
 
 
@@ -53,8 +62,8 @@ class Decoded:
     valid: bool
     encoding: str | None = None
     name: str | None = None
-    fields: dict[str, int] = _LazyMap()
-    meanings: dict[str, str] = _LazyMap()  # field -> operand text it selects
+    fields: _LazyMap[dict[str, int]] = _LazyMap()
+    meanings: _LazyMap[dict[str, str]] = _LazyMap()  # field -> operand text it selects
     error: str | None = None
     target: int | None = None  # branch target offset
 

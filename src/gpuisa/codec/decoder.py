@@ -116,12 +116,12 @@ class Decoder:
         if kind == "vreg":
             if v + spec["n"] > 256:
                 return False
-            t = opd.reg_text(spec.get("c", "v"), v, spec["n"])
+            reg = opd.reg_text(spec.get("c", "v"), v, spec["n"])
             if v >= 128 and "note" in spec:
-                return t + spec["note"]
-            return t + spec["anote"] if v & 1 and "anote" in spec else t  # (an odd start of an aligned tuple)
+                return reg + spec["note"]
+            return reg + spec["anote"] if v & 1 and "anote" in spec else reg  # (an odd start of an aligned tuple)
         if kind == "imm":
-            f = enc.field(spec["f"])
+            f = enc.require_field(spec["f"])
             if self._hex_above_64(entry, k):
                 return False  # printed unlike other immediates with the same spec: not shared with their memo
             return fmt_imm(v, f.width, spec["hex"], spec["signed"])
@@ -136,7 +136,7 @@ class Decoder:
         if tab is not None:
             return False if tab[v] is None or "{}" in tab[v] else tab[v]
         osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
-        t = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
+        t: str | None = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
             return False
         if t is not None and v >= 256 and kind == "src":

@@ -53,7 +53,7 @@ def encode_dpp16(encoder, text: str, mnemonic: str):
             and m not in ("bound_ctrl:0", "bound_ctrl:1", "fi:0", "fi:1")]
     if len(ctrl_tok) > 1 or any(not 0 <= v <= 15 for v in masks.values()):
         raise EncodeError(f"{text!r}: one dpp_ctrl (quad_perm:[..], row_shl:N, ...) and masks 0..15 expected")
-    errors = []
+    errors: list[str] = []
     for key, table in forms:
         got = _try(encoder, key, table, ops, rest, ctrl_tok[0] if ctrl_tok else "quad_perm:[0,1,2,3]",
                    masks, bound, fi, errors)

@@ -148,7 +148,7 @@ class Encoder:
                 continue
             if len(got.data) != 4 or got.encoding != key.split("|")[1]:
                 continue
-            f = self.tables.encodings[got.encoding].field("SRC0")
+            f = self.tables.encodings[got.encoding].require_field("SRC0")
             word = f.insert(int.from_bytes(got.data, "little"), 0xEA if fi else 0xE9)
             dpp = r[1]
             for i, lane in enumerate(sel):
@@ -165,7 +165,7 @@ class Encoder:
         values, lit = got
         word = enc.fixed_value
         for fname, v in values.items():
-            f = enc.field(fname)
+            f = enc.require_field(fname)
             if not 0 <= v < (1 << f.width):  # (v300 in an 8-bit register field: LLVM's "register index is out of range")
                 raise EncodeError(f"a register or value does not fit the {f.width}-bit field {fname} ({v})")
             word |= f.place(v)
@@ -196,7 +196,7 @@ class Encoder:
         if enc.op_field and e.opcode is not None:
             word |= enc.field(enc.op_field).place(e.opcode)
         for fname, v in values.items():
-            f = enc.field(fname)
+            f = enc.require_field(fname)
             if not 0 <= v < (1 << f.width):  # (v300 in an 8-bit register field: LLVM's "register index is out of range")
                 raise EncodeError(f"a register or value does not fit the {f.width}-bit field {fname} ({v})")
             word |= f.place(v)
@@ -262,9 +262,9 @@ class Encoder:
 
     def _parse_src(self, tok: str, n: int, size: int, is_float: bool, allow_vgpr: bool):
         if self.features.literal64:
-            got = self._literal64(tok, size, is_float)
-            if got is not None:
-                return got
+            got64 = self._literal64(tok, size, is_float)
+            if got64 is not None:
+                return got64
         got = opd.parse_src(self.gfx, tok, n)
         if got is not None and tok.startswith("lit("):
             return got  # a literal LLVM keeps even where an inline constant would do

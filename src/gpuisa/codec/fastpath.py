@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .tables import Entry
+
 LIMIT = 1 << 20  # entries per cache before it is cleared
 _SIMPLE_KINDS = ("vreg", "src", "ssrc", "imm")
 _NO_TEMPLATE = ("EXP", "VEXPORT", "MTBUF", "VOPD")
@@ -83,8 +85,8 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
             continue
         hi, lo = fld.ranges[0]
         # the memo is shared by every operand that prints the same way (same spec, field width, type)
-        sig = (tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), fld.width,
-               entry.mnemonic if spec["k"] in ("src", "ssrc") else None, plan.get("lo128"))
+        sig: tuple = (tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), fld.width,
+                      entry.mnemonic if spec["k"] in ("src", "ssrc") else None, plan.get("lo128"))
         if spec["k"] in ("src", "ssrc"):
             from .decoder import operand_type
 
@@ -135,7 +137,7 @@ class FastPath:
         return res
 
     def _choose(self, dw: int):
-        res = False
+        res: tuple[Entry, int] | bool = False  # False: no class decodes the word on the fast path
         for dc in self.dec.tables.prefix_index[dw >> 23]:
             if dw & dc.mask & 0xFFFFFFFF != dc.value & 0xFFFFFFFF:
                 continue  # (its first dword already rules the class out, whatever the second says)
@@ -156,8 +158,9 @@ class FastPath:
         if got is not None and got[0] is not None:
             return got
         if got is None:
-            cp = self.compiled.get(id(entry), 0)
-            if cp == 0:
+            if id(entry) in self.compiled:
+                cp = self.compiled[id(entry)]
+            else:
                 cp = self.compiled[id(entry)] = compile_plan(self.dec, entry)
             if cp is not None:
                 res = self._templated(cp, entry, word, buf, off)
@@ -215,7 +218,7 @@ class FastPath:
             return None
         texts, mods = parts
         texts = [t.replace("{", "{{").replace("}", "}}") for t in texts]
-        counts = []
+        counts: list[int | None] = []
         for j, (k, lo, m, _, cls) in enumerate(cp.cuts):
             v = (word >> lo) & m
             if cls is not None:

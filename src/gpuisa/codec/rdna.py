@@ -41,7 +41,7 @@ def th_plain_mods(named: dict, plan: dict, mods: list[str]) -> list[str]:
     cls = th_class(plan) if table else None
     if not table or not cls or cls not in table:
         return mods
-    out = []
+    out: list[str] = []
     for m in mods:
         hits = sorted(int(k.split("/")[0]) for k, tok in table[cls].items() if tok == m and m)
         if m.startswith("th:") and hits:

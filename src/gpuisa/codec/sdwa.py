@@ -128,7 +128,7 @@ def random_sdwa_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
     for _ in range(n if keys else 0):
         key = rng.choice(keys)
         enc = t.encodings[key.split("|")[1]]
-        f = enc.field("SRC0")
+        f = enc.require_field("SRC0")
         w = f.insert(plans[key]["w"], 0xF9)
         for name in ("VDST", "VSRC1"):
             g = enc.field(name)
@@ -257,7 +257,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
             word = g.insert(word, d >> 32)
         data = word.to_bytes(4, "little") + (d & 0xFFFFFFFF).to_bytes(4, "little")
         back = get_decoder(encoder.arch).decode_at(data + b"\0" * 8, 0)
-        if not back.valid or back.name != key.split("|")[0] or not back.text.startswith(mnemonic):
+        if not back.valid or back.name != key.split("|")[0] or not (back.text or "").startswith(mnemonic):
             errors.append("not an accepted SDWA combination")
             continue
         fields = dict(got.fields, SRC0=0xF9, **({"VSRC1": d >> 32} if d >> 32 else {}))

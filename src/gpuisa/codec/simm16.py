@@ -109,9 +109,10 @@ def encode(encoder, entry, plan: dict, text: str):
             raise EncodeError(f"{operand.strip()} does not fit the 16-bit immediate of {entry.name}")
         v = n & 0xFFFF
     else:
-        v = _compose(_values(encoder.arch, encoder.wave64, key), _norm(operand))
-        if v is None:
+        composed = _compose(_values(encoder.arch, encoder.wave64, key), _norm(operand))
+        if composed is None:
             raise EncodeError(f"{operand.strip()!r} is not an operand of {entry.name} (the fields LLVM prints for it,"
                               " e.g. vmcnt(0) lgkmcnt(0), in any order)")
+        v = composed
     word = f.insert(encoder.plans[key].get("e", encoder.plans[key]["w"]), v)
     return Encoded(word.to_bytes(4, "little"), entry.encoding, entry.name, {"SIMM16": v}, None)

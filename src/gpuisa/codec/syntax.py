@@ -13,7 +13,9 @@ def mnemonic_of(text: str) -> str:
 
 
 def _split_top(s: str, sep: str) -> list[str]:
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for i, ch in enumerate(s):
         if s.startswith("/*", i):
             depth += 1

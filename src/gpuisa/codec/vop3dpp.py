@@ -125,8 +125,9 @@ def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
         for f in enc.fields:
             if f.value is None and f.name not in ("OP", "SRC0", enc.op_field) and rng.randrange(2):
                 w = f.insert(w, rng.randrange(1 << f.width))
-        f = enc.field("SRC0")
-        w = f.insert(w, rng.choice((0xFA, 0xFA, 0xE9, 0xEA)))
+        src0 = enc.field("SRC0")
+        assert src0 is not None  # every DPP form has a SRC0 field (it selects DPP: 0xFA / 0xE9 / 0xEA)
+        w = src0.insert(w, rng.choice((0xFA, 0xFA, 0xE9, 0xEA)))
         d = rng.getrandbits(32)
         if rng.randrange(2):
             d &= ~(15 << 20)

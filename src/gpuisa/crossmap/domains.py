@@ -179,8 +179,8 @@ class Domain:
             wide = rng.integers(0, 1 << min(self.bits, 63), size=k, dtype=np.int64)
             rand = [int(x) for x in wide]
             if self.bits == 64:
-                hi = rng.integers(0, 2, size=k)
-                rand = [v | (int(h) << 63) for v, h in zip(rand, hi)]
+                tops = rng.integers(0, 2, size=k)
+                rand = [v | (int(h) << 63) for v, h in zip(rand, tops)]
             small = rng.integers(-64, 64, size=k)
             pick = rng.random(k) < 0.2
             rand = [self._int_value(int(s)) if p else self._int_value(v) for v, s, p in zip(rand, small, pick)]

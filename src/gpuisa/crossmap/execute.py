@@ -53,7 +53,7 @@ def amd_executable(arch: str, name: str) -> bool:
 
 
 def _operands(bind: dict, cols: dict, lo: int, hi: int, lanebits: set, lanebit_mode: str) -> dict:
-    ops = {}
+    ops: dict[str, int | list[int]] = {}
     for reg, src in bind.items():
         if isinstance(src, int):
             ops[reg] = src

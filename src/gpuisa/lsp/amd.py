@@ -166,7 +166,7 @@ def assemble(an: Analysis, cache: dict) -> None:
         if data is not None:
             an.encoded[inst.line] = data.hex(" ")
         else:
-            an.problems.append(_problem(an, inst, reason))
+            an.problems.append(_problem(an, inst, reason if reason is not None else INTERNAL))
     for inst, m in branches:
         _resolve_branch(an, inst, m, sizes, enc, cache)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .. import archs, isas
 from .model import InstructionPage
-from .resolve import resolve
+from .resolve import NotFound, resolve
 
 
 def build(store, name: str, arch: str | None = None, isa: str | None = None) -> InstructionPage:
@@ -19,7 +19,10 @@ def build(store, name: str, arch: str | None = None, isa: str | None = None) -> 
     key, arch_key = resolve(store, name, arch, isa)
     row = store.instruction(key, arch_key)
     a = archs.by_name(arch_key)
-    return isas.load(isas.get(a.isa).builder)(store, row, arch_key)
+    builder = isas.get(a.isa).builder
+    if builder is None:
+        raise NotFound(f"{name}: {a.title} instructions have no page")
+    return isas.load(builder)(store, row, arch_key)
 
 
 __all__ = ["InstructionPage", "build"]

@@ -65,7 +65,7 @@ class Module:
         self.results: list[tuple[int, dict]] = []
         self.strict = False
         self.depth = 0  # brace depth
-        self.func_depth = None  # depth of the current function body, or None
+        self.func_depth: int | None = None  # depth of the current function body, or None
         self.symbols: set = set()  # module-level names: variables, functions
         self.func_names: set = set()
         self.params: set = set()  # parameters of the current function  # labels, parameters and local variables of the current function

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 SECTION_RULE = re.compile(r"^\s*-{3,}\s*$", re.M)
@@ -238,6 +239,15 @@ def _parse_items(t: str, i: int, sets, closer) -> tuple[list[dict], int]:
 
 
 NAME_RE = re.compile(r"[A-Za-z_%0-9][\w\-]*")
+_SUFFIX_RE = re.compile(r"\.[\w:]+")
+
+
+def _must_match(rx: re.Pattern[str], t: str, i: int) -> re.Match[str]:
+    """``rx`` matched at ``i`` of a grammar line, which the grammar's shape promises there."""
+    m = rx.match(t, i)
+    if m is None:
+        raise ValueError(f"cannot read a name at {t[i:]!r}")
+    return m
 
 
 def _parse_single(t: str, i: int, sets) -> tuple[dict, int]:
@@ -279,7 +289,7 @@ def _parse_suffixes(t: str, i: int, item: dict, sets) -> int:
             item["second"] = {"name": t[i + 2:j].strip(), "optional": True}
             i = j + 1
         elif t[i] == "|":
-            m = NAME_RE.match(t, i + 1)
+            m = _must_match(NAME_RE, t, i + 1)
             item["kind"] = "pred2"
             item["second"] = {"name": m.group(0), "optional": False}
             i = m.end()
@@ -289,14 +299,14 @@ def _parse_suffixes(t: str, i: int, item: dict, sets) -> int:
             item.setdefault("suffixes", []).append({"set" if name in sets else "lit": name, "optional": True})
             i = j + 1
         elif t[i] == "." and i + 1 < len(t) and (t[i + 1].isalpha() or t[i + 1] == "_"):
-            m = re.compile(r"\.[\w:]+").match(t, i)
+            m = _must_match(_SUFFIX_RE, t, i)
             name = m.group(0)
             item.setdefault("suffixes", []).append({"set" if name in sets else "lit": name, "optional": False})
             i = m.end()
         elif t[i] == "+" and item["kind"] == "reg":  # avar+imm
-            m = NAME_RE.match(t, i + 1)
-            item["name"] += "+" + (m.group(0) if m else "")
-            i = m.end() if m else i + 1
+            offset = NAME_RE.match(t, i + 1)
+            item["name"] += "+" + (offset.group(0) if offset else "")
+            i = offset.end() if offset else i + 1
         else:
             break
     return i
@@ -327,7 +337,7 @@ def sets_used(elems: list[dict], operands: list[dict]) -> list[str]:
     return names
 
 
-def parse_file(path: Path, fixes: list[tuple[str, str]] = ()) -> list[dict]:
+def parse_file(path: Path, fixes: Sequence[tuple[str, str]] = ()) -> list[dict]:
     """All forms of one grammar file: [{head, syntax, opcode, operands, value_sets, value_patterns, section}].
 
     ``fixes`` are (old, new) text replacements for known transcription defects of a file.
@@ -349,7 +359,7 @@ def parse_file(path: Path, fixes: list[tuple[str, str]] = ()) -> list[dict]:
             op_text, operand_text = split_form(syntax)
             elems = parse_opcode(op_text, scope)
             operands = parse_operands(operand_text, scope) if operand_text else []
-            heads = [None]
+            heads: Sequence[str | None] = [None]
             if elems and "set" in elems[0]:  # vop = { vadd, vsub, ... }
                 heads = expand_values(elems[0]["set"], scope)[0]
             for head in heads:

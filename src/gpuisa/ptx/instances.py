@@ -76,8 +76,7 @@ def opcode_combos(form: dict, cap: int, seed: int = 0) -> list[tuple[str, dict]]
         size *= len(s)
     out: dict[str, dict] = {}
     if size <= cap:
-        keys = _all_renderings(form)
-        return keys[:cap]
+        return _all_renderings(form)[:cap]
 
     def holds(group: dict, name: str) -> bool:
         return any(x.get("set") == name or ("opt" in x and holds(x, name)) for x in group["opt"])

@@ -55,7 +55,7 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
             for k, n in srcs:
                 for kind in KINDS:
                     jobs.append((key, k, kind, _text(plan, base[:k] + [_value(kind, n)] + base[k + 1:])))
-    got = oracle.assemble(arch.llvm_target, [j[3] for j in jobs])
+    got = oracle.assemble(arch.mc_target, [j[3] for j in jobs])
     out: dict[str, dict[str, list[str]]] = {}
     done: set[str] = set()
     ok_base = False

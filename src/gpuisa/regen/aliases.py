@@ -57,7 +57,7 @@ def probe(arch_name: str) -> dict[str, str]:
         cands += [(alias, f"{alias} {ops}".strip()) for alias in _derived(mn) if alias not in own]
     cands += [(alias, SREG.sub(lambda m: "v" + m.group(1), t)) for alias, t in cands if SREG.search(t)]
     out: dict[str, str] = {}
-    for (alias, _), (data, canon) in zip(cands, oracle.assemble(arch.llvm_target, [t for _, t in cands])):
+    for (alias, _), (data, canon) in zip(cands, oracle.assemble(arch.mc_target, [t for _, t in cands])):
         got = canon.split()[0] if data is not None and canon else None
         if got and alias not in out and base_mnemonic(got) != base_mnemonic(alias):
             out[alias] = got

@@ -34,7 +34,7 @@ def ours(arch: str, probe: bytes, wave64: bool = False, index: int = 0) -> list[
 
 def compare(arch: str, probes: list[bytes], wave64: bool = False):
     a = archs.by_name(arch)
-    ref = oracle.disassemble(a.llvm_target, probes, wave64)
+    ref = oracle.disassemble(a.mc_target, probes, wave64)
     rows = []
     for i, (p, r) in enumerate(zip(probes, ref)):
         theirs = [(it.offset, it.text) for it in r]
@@ -115,9 +115,9 @@ def encode_agreement(arch: str, sample: int | None = None, seed: int = 1) -> dic
     for e in entries:
         for _, data in variant_words(arch, e.name, e.encoding):
             d = dec.decode_at(data, 0)
-            if d.valid and d.name == e.name:
+            if d.valid and d.text is not None and d.name == e.name:
                 texts.append((e.encoding, d.text))
-    ref = oracle.assemble(a.llvm_target, [x[1] for x in texts])
+    ref = oracle.assemble(a.mc_target, [x[1] for x in texts])
     per: collections.defaultdict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
     bad: list[str] = []
     for (encname, text), (rb, rtext) in zip(texts, ref):

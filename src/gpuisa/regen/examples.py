@@ -62,7 +62,7 @@ def variant_words(arch: str, name: str, encoding: str) -> list[tuple[int, bytes]
         out.append((variant, data))
     srcs = [s for s in plan["ops"] if s.get("k") == "src" and s.get("n", 1) == 1]
     if srcs and not any(s.get("k") == "lit" for s in plan["ops"]):
-        f = enc.field(srcs[0]["f"])
+        f = enc.require_field(srcs[0]["f"])
         word = int.from_bytes(out[0][1][:enc.width // 8], "little")
         word = f.insert(word, 255)
         out.append((2, word.to_bytes(enc.width // 8, "little") + LITERAL.to_bytes(4, "little")))
@@ -81,7 +81,7 @@ def build_examples(arch: str, names: list[str] | None = None) -> dict[str, list[
             continue
         for _, data in variant_words(arch, e.name, e.encoding):
             d = dec.decode_at(data, 0)
-            if not d.valid or len(d.data) != len(data) or d.name != e.name:
+            if not d.valid or d.text is None or len(d.data) != len(data) or d.name != e.name:
                 continue
             try:
                 again = enc.encode_line(d.text).data
@@ -93,7 +93,7 @@ def build_examples(arch: str, names: list[str] | None = None) -> dict[str, list[
     verdict: dict[int, str] = {}
     target = a.llvm_target or a.targets[0]
     if a.llvm_target:
-        ref = oracle.assemble(a.llvm_target, [c[2] for c in cands])
+        ref = oracle.assemble(a.mc_target, [c[2] for c in cands])
         for i, (c, (rb, _)) in enumerate(zip(cands, ref)):
             verdict[i] = f"accepted by llvm-mc 22 ({a.llvm_target}), bytes identical" if rb == c[3] else ""
     out: dict[str, list[dict]] = {}

@@ -38,7 +38,7 @@ def probe_src_tables(arch_name: str) -> dict:
     from ..codec.decoder import operand_type
 
     t = load_arch_tables(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     plans = load_plans(arch_name)
     jobs = []  # (key, k, acc, base word)
     for key, plan in sorted(plans.items()):
@@ -53,11 +53,11 @@ def probe_src_tables(arch_name: str) -> dict:
             jobs.append((key, k, False, plan["w"]))
             if "acc" in spec:
                 a = spec["acc"]
-                jobs.append((key, k, True, _set(enc, plan["w"], a[0], enc.field(a[0]).extract(plan["w"]) | a[1])))
+                jobs.append((key, k, True, _set(enc, plan["w"], a[0], enc.require_field(a[0]).extract(plan["w"]) | a[1])))
     words: list[bytes | None] = []
     for key, k, _, w in jobs:
         enc = t.encodings[key.split("|")[1]]
-        f = enc.field(plans[key]["ops"][k]["f"])
+        f = enc.require_field(plans[key]["ops"][k]["f"])
         words += [None if enc.width == 64 and v & ((1 << f.width) - 1) == 255 else  # the literal marker in a
                   _set(enc, w, f.name, v & ((1 << f.width) - 1)).to_bytes(enc.width // 8, "little")  # 64-bit word:
                   for v in SIGNATURE_TRIAL]  # rejected (GFX9 has no VOP3 literal), and it crashes llvm-mc-22
@@ -68,7 +68,7 @@ def probe_src_tables(arch_name: str) -> dict:
     groups: dict[tuple, list] = {}
     for i, job in enumerate(jobs):
         enc = t.encodings[job[0].split("|")[1]]
-        top = 1 << enc.field(plans[job[0]]["ops"][job[1]]["f"]).width
+        top = 1 << enc.require_field(plans[job[0]]["ops"][job[1]]["f"]).width
         trial = [(v, _token(r, enc.width // 8, job[1])) for v, r in zip(SIGNATURE_TRIAL, got[n * i:n * i + n]) if v < top]
         shown = tuple(x for _, x in trial)
         # an LLVM comment, or a rejected value other than the literal (GFX9 VOP3 has none; already known)
@@ -81,7 +81,7 @@ def probe_src_tables(arch_name: str) -> dict:
         key, k, acc, w = members[0]
         enc = t.encodings[key.split("|")[1]]
         f = plans[key]["ops"][k]["f"]
-        size = 1 << enc.field(f).width
+        size = 1 << enc.require_field(f).width
         values = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(size)]
         # values llvm-mc-22 crashed on in a group of the same encoding are not run again (a crash costs two
         # more runs): they keep their crash (our own text is printed for them, as before)
@@ -138,7 +138,7 @@ def probe_dpp(arch_name: str) -> dict:
     from ..codec.decoder import Decoder
 
     t = load_arch_tables(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     dec = Decoder(arch_name)
     keys, firsts, wants = [], [], []
     for key, plan in sorted(load_plans(arch_name).items()):
@@ -190,17 +190,17 @@ def probe_dpp(arch_name: str) -> dict:
         tail = " " + shown + DPP_TAIL
         texts = [r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None for r in got[16 * j:16 * j + 16]]
         base_ops = split_operands(head)[0]
-        table = []
+        per_value: list[list[str | None] | None] = []
         for text in texts:
             ops = split_operands(text[:-len(tail)])[0] if text and text.endswith(tail) else None
             tps = [_template(b, o) for b, o in zip(base_ops, ops)] if ops and len(ops) == len(base_ops) else None
-            table.append(None if tps is None or None in tps else tps)
-        if table[0] != ["{}"] * len(base_ops):
+            per_value.append(None if tps is None or None in tps else tps)
+        if per_value[0] != ["{}"] * len(base_ops):
             continue
-        if table not in tables:
-            tables.append(table)
+        if per_value not in tables:
+            tables.append(per_value)
         mn[key] = head.split()[0]
-        mods[key] = tables.index(table)
+        mods[key] = tables.index(per_value)
     return {"mn": mn, "ctrl": ctrl, "ctrl_of": {k: v for k, v in ctrl_of.items() if k in mn},
             "tables": tables, "mods": mods}
 
@@ -227,17 +227,18 @@ def probe_lds_forms(arch_name: str) -> dict:
         others = [f.name for f in enc.fields if f.width == 1 and f.value is None and f.name != lds]
         jobs.append((key, lds, others))
         words += [w.to_bytes(8, "little")] + [_set(enc, w, f, 1).to_bytes(8, "little") for f in others]
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     out, i = {}, 0
     for key, lds, others in jobs:
         rows = got[i:i + 1 + len(others)]
         i += 1 + len(others)
         ok = [bool(r) and r[0].offset == 0 and r[0].text is not None and r[0].size == 8 for r in rows]
-        if not ok[0]:
+        first = rows[0][0].text if ok[0] else None
+        if first is None:
             continue
         base = split_operands(load_plans(arch_name)[key]["m"] + " " + ", ".join(
             sp["t"] for sp in load_plans(arch_name)[key]["ops"]))[0]
-        ops = split_operands(rows[0][0].text)[0]
+        ops = split_operands(first)[0]
         drop = next((k for k in range(len(base)) if len(ops) == len(base) - 1 and
                      [x for j, x in enumerate(base) if j != k] == ops), None)
         if drop is None:
@@ -252,7 +253,7 @@ def probe_no_literal(arch_name: str) -> dict:
     from ..codec import oracle
 
     t = load_arch_tables(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     jobs, words = [], []
     for key, plan in sorted(load_plans(arch_name).items()):
         enc = t.encodings.get(key.split("|")[1])
@@ -303,7 +304,7 @@ def probe_scalar_operands(arch_name: str) -> dict:
 
     t = load_arch_tables(arch_name)
     plans = load_plans(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     out: dict = {"sendmsg": {}}
     for mn in ("s_sendmsg", "s_sendmsghalt"):
         key = f"{mn}|SOPP"

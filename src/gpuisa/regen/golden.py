@@ -79,7 +79,7 @@ def corpus(arch_name: str) -> list[dict]:
             cands = [(k, b) for k, b in _words(arch_name, True, 1) if load_plans(arch_name, True).get(k) != base.get(k)]
         else:
             cands = _words(arch_name, False, 1)
-        got = oracle.disassemble(arch.llvm_target, [b for _, b in cands], wave64)
+        got = oracle.disassemble(arch.mc_target, [b for _, b in cands], wave64)
         texts: list[str] = []
         kept: dict[str, int] = {}
         for (key, _b), items in zip(cands, got):
@@ -90,16 +90,16 @@ def corpus(arch_name: str) -> list[dict]:
                 continue
             kept[key] = kept.get(key, 0) + 1
             texts.append(it.text)
-        asm = oracle.assemble(arch.llvm_target, texts, wave64)
+        asm = oracle.assemble(arch.mc_target, texts, wave64)
         pairs = [(t, data) for t, (data, canon) in zip(texts, asm) if data is not None and " ".join(canon.split()) == t]
-        back = oracle.disassemble(arch.llvm_target, [d for _, d in pairs], wave64)
+        back = oracle.disassemble(arch.mc_target, [d for _, d in pairs], wave64)
         for (t, data), items in zip(pairs, back):
             if items and items[0].offset == 0 and items[0].text == t and items[0].size == len(data):
                 rows.append({"m": m, "text": t, "hex": data.hex()})
         rng = random.Random(f"{arch_name}/{m}/invalid")
         bad = sorted({x for t, _ in pairs if (x := _invalid(t, rng)) is not None})
-        for t, (data, err) in zip(bad, oracle.assemble(arch.llvm_target, bad, wave64)):
-            if data is None and err:
+        for t, (refused, err) in zip(bad, oracle.assemble(arch.mc_target, bad, wave64)):
+            if refused is None and err:
                 rows.append({"m": m, "text": t, "error": err})
     return rows
 

@@ -61,7 +61,7 @@ def probe_image_forms(arch_name: str, counts: dict) -> dict:
                         if f is not None:
                             w = f.insert(w, v)
                     words.append(w.to_bytes(enc.width // 8, "little") + (NSA_BYTES if nsa else b""))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     out: dict = {"plans": {}, "tables": []}
     i = 0
     for key, gather, kd, ka, nn in jobs:

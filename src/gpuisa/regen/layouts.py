@@ -32,7 +32,7 @@ def _probe_word(enc: Encoding, opcode: int | None) -> int:
 def build_arch(arch_name: str) -> dict:
     from ..codec import oracle
 
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     encodings, entries = {}, []
     for name in EXTRA.get(arch_name, []):
         enc = encoding_of(name, arch_name=arch_name)

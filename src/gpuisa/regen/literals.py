@@ -49,16 +49,17 @@ def probe(arch_name: str) -> dict[str, str]:
     for key, plan in sorted(plans.items()):
         src = _source(plan)
         enc = tables.encodings.get(key.split("|")[1])
-        if src is None or enc is None or enc.field(src[1]) is None or enc.field(src[1]).width < 8:
+        fld = enc.field(src[1]) if src is not None and enc is not None else None
+        if src is None or enc is None or fld is None or fld.width < 8:
             continue
         if enc.width == 64 and not arch.features.vop3_literal:
             continue  # GFX9 VOP3 takes no literal (llvm-mc-22 crashes on one instead of rejecting it)
         size = plan.get("size", enc.width // 8)
-        word = enc.field(src[1]).insert(plan["w"], opd.LITERAL).to_bytes(enc.width // 8, "little")
+        word = fld.insert(plan["w"], opd.LITERAL).to_bytes(enc.width // 8, "little")
         word += bytes(size - len(word))
         todo.append((key, src[0], size))
         words += [word + v.to_bytes(4, "little") for v in VALUES]
-    got = oracle.disassemble(arch.llvm_target, words)
+    got = oracle.disassemble(arch.mc_target, words)
     out: dict[str, str] = {}
     for j, (key, pos, size) in enumerate(todo):
         toks = []

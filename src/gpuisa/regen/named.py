@@ -36,10 +36,10 @@ def _probe(arch_name: str, key: str, settings: list[dict[str, int]]) -> list[str
     for s in settings:
         w = plan["w"]
         for fname, v in s.items():
-            f = enc.field(fname)
+            f = enc.require_field(fname)
             w = f.insert(w, v)
         words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     return [r[0].text if r and r[0].offset == 0 and r[0].size == len(w) else None for r, w in zip(got, words)]
 
 
@@ -195,7 +195,7 @@ def _probe_counts(arch_name: str) -> dict:
                 f = enc.field(spec["f"])
                 w = f.insert(w, 10)
                 words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     out: dict[str, list[dict]] = {}
     for key, k, deps, widths, start, total in jobs:
         counts = []
@@ -228,7 +228,7 @@ def _probe_must_zero(arch_name: str) -> dict:
             for b in free:
                 jobs.append((enc_name, b))
                 words.append((plans[key]["w"] | (1 << b)).to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     seen: dict[str, dict[int, list[bool]]] = {}
     for (enc_name, b), r in zip(jobs, got):
         seen.setdefault(enc_name, {}).setdefault(b, []).append(bool(r) and r[0].offset == 0 and r[0].text is None)
@@ -246,14 +246,14 @@ def _probe_src_notes(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         for k, spec in enumerate(plan["ops"]):
             if spec.get("k") == "src" and enc is not None and enc.width <= 64:
-                f = enc.field(spec["f"])
+                f = enc.require_field(spec["f"])
                 w = f.insert(plan["w"], 256 + 200)
                 jobs.append((key, k))
                 words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     out: dict = {}
-    for (key, k), r, w in zip(jobs, got, words):
-        text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= len(w) else None
+    for (key, k), r, data in zip(jobs, got, words):
+        text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= len(data) else None
         ops = split_operands(text)[0] if text else []
         if k < len(ops) and "v200" in ops[k]:
             tok = ops[k]
@@ -271,13 +271,13 @@ def _probe_src_tables(arch_name: str) -> dict:
     from ..codec import oracle
 
     t = load_arch_tables(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     plans = load_plans(arch_name)
     jobs, words = [], []
 
     def word_with(key, spec, v):
         enc = t.encodings[key.split("|")[1]]
-        f = enc.field(spec["f"])
+        f = enc.require_field(spec["f"])
         w = f.insert(plans[key]["w"], v)
         return w.to_bytes(enc.width // 8, "little")
 
@@ -286,7 +286,7 @@ def _probe_src_tables(arch_name: str) -> dict:
         if enc is None or enc.width > 96:
             continue
         for k, spec in enumerate(plan["ops"]):
-            if spec.get("k") == "src" and enc.field(spec["f"]).width == 9:
+            if spec.get("k") == "src" and enc.require_field(spec["f"]).width == 9:
                 jobs.append((key, k))
                 words += [word_with(key, spec, v) for v in SRC_TRIAL]
     got = oracle.disassemble(target, words)
@@ -332,7 +332,7 @@ def _probe_imm_styles(arch_name: str) -> dict:
                 jobs.append((key, k, v))
                 w = f.insert(plan["w"], v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     seen: dict = {}
     for (key, k, v), r, w in zip(jobs, got, words):
         text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size >= len(w) else None
@@ -361,7 +361,7 @@ def _probe_bad_values(arch_name: str) -> dict:
             for v in range(1 << f.width):
                 w = f.insert(plan["w"], v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     out: dict = {}
     i = 0
     for key, fname, width in jobs:
@@ -402,7 +402,7 @@ def _probe_vaddr_lists(arch_name: str) -> dict:
                     if f is not None:
                         w = f.insert(w, v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     out = {}
     for j, (key, k, slots) in enumerate(jobs):
         counts = []
@@ -446,9 +446,9 @@ def _probe_dpp8(arch_name: str) -> dict:
     for key, plan in sorted(load_plans(arch_name).items()):
         enc_name = key.split("|")[1]
         enc = t.encodings.get(enc_name)
-        if enc_name not in ("VOP1", "VOP2", "VOPC") or enc.width != 32 or enc.field("SRC0") is None:
+        if enc_name not in ("VOP1", "VOP2", "VOPC") or enc is None or enc.width != 32 or enc.field("SRC0") is None:
             continue
-        f = enc.field("SRC0")
+        f = enc.require_field("SRC0")
         w = (plan["w"] & ~f.mask)
         mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(4, "little") + b"\0" * 8, 0)
         if not mine.valid or len(mine.data) != 4:
@@ -456,7 +456,7 @@ def _probe_dpp8(arch_name: str) -> dict:
         keys.append(key)
         words.append((w | f.place(0xE9)).to_bytes(4, "little") + dpp8_word(5, DPP8_LANES).to_bytes(4, "little"))
         wants.append(mine.text)
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     out = {}
     for key, r, want in zip(keys, got, wants):
         text = r[0].text if r and r[0].offset == 0 and r[0].size == 8 else None
@@ -484,11 +484,11 @@ def _probe_dpp16(arch_name: str, dpp8: dict) -> dict:
 
     t = load_arch_tables(arch_name)
     plans = load_plans(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
 
     def first_word(key):
         enc = t.encodings[key.split("|")[1]]
-        f = enc.field("SRC0")
+        f = enc.require_field("SRC0")
         return f.insert(plans[key]["w"], 0xFA)
 
     keys = sorted(dpp8)
@@ -538,11 +538,11 @@ def _probe_vopd(arch_name: str) -> dict:
     words = []
     for opx in range(16):
         for opy in range(32):
-            w = enc.fixed_value | enc.field("OPX").place(opx) | enc.field("OPY").place(opy)
+            w = enc.fixed_value | enc.require_field("OPX").place(opx) | enc.require_field("OPY").place(opy)
             for fname, v in VOPD_PROBE.items():
-                w |= enc.field(fname).place(v)
+                w |= enc.require_field(fname).place(v)
             words.append(w.to_bytes(8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     out = {}
     for i, r in enumerate(got):
         if not r or r[0].offset != 0 or r[0].text is None:
@@ -567,12 +567,12 @@ def _probe_vopd_zero(arch_name: str, templates: dict) -> dict:
             if f"{opx}/{opy}" in templates:
                 continue
             for zero in VOPD_UNUSED:
-                w = enc.fixed_value | enc.field("OPX").place(opx) | enc.field("OPY").place(opy)
+                w = enc.fixed_value | enc.require_field("OPX").place(opx) | enc.require_field("OPY").place(opy)
                 for fname, v in VOPD_PROBE.items():
-                    w |= enc.field(fname).place(0 if fname in zero else v)
+                    w |= enc.require_field(fname).place(0 if fname in zero else v)
                 jobs.append((f"{opx}/{opy}", zero))
                 words.append(w.to_bytes(8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     out: dict = {}
     for (pair, zero), r in zip(jobs, got):
         if pair in out or not r or r[0].offset != 0 or r[0].text is None:

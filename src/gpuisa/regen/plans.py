@@ -218,7 +218,7 @@ def _hex_above_64(target: str, tables, plans: dict) -> None:
     for (key, k), r in zip(jobs, disassemble(target, words) if words else []):
         text = r[0].text if r and r[0].offset == 0 and r[0].text else None
         ops = split_operands(text)[0] if text else []
-        if k < len(ops) and ops[k] == "0x41" and text.split()[0] == plans[key]["m"]:
+        if text and k < len(ops) and ops[k] == "0x41" and text.split()[0] == plans[key]["m"]:
             plans[key]["ops"][k]["hex"] = 64
 
 
@@ -339,7 +339,7 @@ def plain_src0_forms(arch_name: str, encodings, nbytes: int):
         enc = t.encodings.get(key.split("|")[1])
         if key.split("|")[1] not in encodings or enc is None or enc.width != nbytes * 8 or enc.field("SRC0") is None:
             continue
-        f = enc.field("SRC0")
+        f = enc.require_field("SRC0")
         w = plan["w"] & ~f.mask
         mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(nbytes, "little") + b"\0" * 8, 0)
         if mine.valid and len(mine.data) == nbytes:

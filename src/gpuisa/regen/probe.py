@@ -50,10 +50,10 @@ def word_bytes(word: int, width: int) -> bytes:
 
 def probe_arch(arch_name: str, wave64: bool = False) -> dict:
     arch = archs.by_name(arch_name)
-    target = arch.llvm_target
+    target = arch.mc_target
     tables = load_arch_tables(arch_name)
     entries = [e for e in tables.entries if e.syntax]
-    base: dict[int, tuple[int, str]] = {}
+    base: dict[int, tuple[int, str, int]] = {}  # entry -> (word, text, size)
     for variant in FILL_VARIANTS:
         todo = [i for i, e in enumerate(entries) if i not in base or "/*" in base[i][1]]
         if not todo:

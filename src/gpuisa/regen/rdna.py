@@ -29,7 +29,7 @@ def probe_th_scope(arch_name: str) -> dict:
     for cls, keys in sorted(reps.items()):
         for key in keys:
             enc = t.encodings[key.split("|")[1]]
-            th, sc = enc.field("TH"), enc.field("SCOPE")
+            th, sc = enc.require_field("TH"), enc.require_field("SCOPE")
             for s in range(1 << sc.width):
                 for h in range(1 << th.width):
                     w = plans[key]["w"]
@@ -37,7 +37,7 @@ def probe_th_scope(arch_name: str) -> dict:
                     w = sc.insert(w, s)
                     jobs.append((cls, key, h, s))
                     words.append(w.to_bytes(enc.width // 8, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words) if words else []
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     out: dict[str, dict[str, str]] = {}
     for (cls, key, h, s), r in zip(jobs, got):
         text = r[0].text if r and r[0].offset == 0 and r[0].text else None
@@ -61,7 +61,7 @@ def probe_scalar_tables(arch_name: str, st: dict) -> None:
 
     t = load_arch_tables(arch_name)
     plans = load_plans(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
 
     def word(key, f, v):  # with a zero literal where the plan's form has one (s_fmaak_f32)
         enc = t.encodings[key.split("|")[1]]
@@ -121,11 +121,11 @@ def probe_buffer_formats(arch_name: str) -> dict | None:
     if key not in plans:
         return None
     enc = load_arch_tables(arch_name).encodings["VBUFFER"]
-    f = enc.field("FORMAT")
+    f = enc.require_field("FORMAT")
     words = [f.insert(plans[key]["w"], v).to_bytes(enc.width // 8, "little")
              for v in range(1 << f.width)]
     out = {}
-    for v, r in enumerate(oracle.disassemble(archs.by_name(arch_name).llvm_target, words)):
+    for v, r in enumerate(oracle.disassemble(archs.by_name(arch_name).mc_target, words)):
         text = r[0].text if r and r[0].offset == 0 and r[0].text else None
         out[str(v)] = None if text is None else next((m for m in split_operands(text)[1] if m.startswith("format:")), "")
     return out
@@ -205,7 +205,7 @@ def probe_scalar_printers(arch_name: str) -> dict:
 
     t = load_arch_tables(arch_name)
     plans = load_plans(arch_name)
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     enc = t.encodings["SOPP"]
     out: dict = {"counters": {}, "sendmsg": {}, "sendmsg_rtn": {}}
     rng = random.Random(7)
@@ -233,18 +233,19 @@ def probe_scalar_printers(arch_name: str) -> dict:
         key = f"{mn}|SOPP"
         if key not in plans:
             continue
-        ops = [_operand_of(r, mn) for r in oracle.disassemble(target, _simm_words(plans, enc, key, range(65536)))]
-        low = {str(v): ops[v] for v in range(1024) if ops[v] != str(v)}
-        keep = [v for v in range(1024) if ops[v] != str(v) and all(ops[v | h << 10] == ops[v] for h in range(1, 64))]
+        printed = [_operand_of(r, mn) for r in oracle.disassemble(target, _simm_words(plans, enc, key, range(65536)))]
+        low = {str(v): printed[v] for v in range(1024) if printed[v] != str(v)}
+        keep = [v for v in range(1024)
+                if printed[v] != str(v) and all(printed[v | h << 10] == printed[v] for h in range(1, 64))]
         table = {"low": low, "keep": keep}
-        if all(sendmsg_text(table, v) == ops[v] for v in range(65536)):
+        if all(sendmsg_text(table, v) == printed[v] for v in range(65536)):
             out["sendmsg"][mn] = table
     for key, plan in sorted(plans.items()):
         mn, enc_name = key.split("|")
         if not mn.startswith("s_sendmsg_rtn") or enc_name != "SOP1":
             continue
         e = t.encodings[enc_name]
-        f = e.field("SSRC0")
+        f = e.require_field("SSRC0")
         words = [f.insert(plan["w"], v).to_bytes(4, "little") for v in range(1 << f.width)]
         toks = []
         for r in oracle.disassemble(target, words):

@@ -27,7 +27,7 @@ def probe_sdwa(arch_name: str) -> dict:
     from ..codec import oracle
     from .plans import plain_src0_forms
 
-    target = archs.by_name(arch_name).llvm_target
+    target = archs.by_name(arch_name).mc_target
     keys, firsts = [], []
     for key, enc, w, _ in plain_src0_forms(arch_name, ("VOP1", "VOP2", "VOPC"), 4):
         keys.append(key)

@@ -171,6 +171,8 @@ def parse_report(report: str) -> dict:
             i += 1
             while i < len(lines) and lines[i].strip():
                 m = re.match(r"^\[([\d.]+)\]\s+-\s+(\S+)", lines[i])
+                if m is None:
+                    raise ValueError(f"llvm-mca's resource line not understood: {lines[i]!r}")
                 out["resources"].append(m.group(2))
                 i += 1
             continue
@@ -205,7 +207,7 @@ def sweep(arch_name: str, mca: str) -> dict:
     first_error: dict[str, str] = {}
     while True:
         todo = [k for k in keys if k in current]
-        report, errors = run_mca(mca, arch.llvm_target, [current[k] for k in todo])
+        report, errors = run_mca(mca, arch.mc_target, [current[k] for k in todo])
         if not errors:
             break
         for j, msg in errors.items():

@@ -31,7 +31,7 @@ def probe_vop3dpp(arch_name: str) -> dict:
         wants.append(text)
         words.append((w | f.place(0xFA)).to_bytes(8, "little") + DPP16_ID.to_bytes(4, "little"))
         words.append((w | f.place(0xE9)).to_bytes(8, "little") + DPP8_ID.to_bytes(4, "little"))
-    got = oracle.disassemble(archs.by_name(arch_name).llvm_target, words)
+    got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
     out: dict = {"dpp16": {}, "dpp8": {}}
     tails = {"dpp16": " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", "dpp8": " dpp8:[0,1,2,3,4,5,6,7]"}
     for i, (key, want) in enumerate(zip(keys, wants)):

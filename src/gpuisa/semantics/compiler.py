@@ -15,6 +15,7 @@ instruction with arguments known up front run together (:mod:`callbatch`).
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import numpy as np
 
@@ -386,7 +387,7 @@ def compile_text(text: str, scalar: bool, resolver=None, name: str = "", arch: s
     stmts = parser.parse(text)
     gen = Gen(stmts, scalar, resolver)
     src = gen.function_source(stmts)
-    ns = {"np": np, "rt": runtime, "fl": floats, "Ty": Ty}
+    ns: dict[str, Any] = {"np": np, "rt": runtime, "fl": floats, "Ty": Ty}
     try:
         code = compile(src, f"<pcode {arch} {name}>", "exec")
     except SyntaxError as exc:  # a bug of the generator, reported like any other failure

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -49,7 +50,7 @@ class Insn:
 
 @dataclass
 class Step:
-    run: object  # fn(ws) -> None
+    run: Callable[[WaveState], None]
     insn: Insn
     reads: list = field(default_factory=list)  # register names read (for `gpuisa eval`)
     writes: list = field(default_factory=list)
@@ -102,7 +103,7 @@ class Builder:
         self.lane_bit = np.left_shift(np.int64(1), self.lane)  # (lane 63: the sign bit)
         self._masks: dict = {}
         self._wide: dict = {}
-        self.assemble = None  # text -> Insn (set by the program's assembler; VOPD halves)
+        self.assemble: Callable[[str], Insn] | None = None  # set by the program's assembler (VOPD halves)
 
     def broadcast(self, value: int) -> np.ndarray:
         """A wave-wide value as one int64 per lane (shared arrays: the compiled code never writes its inputs)."""
@@ -147,6 +148,7 @@ class Builder:
         cw = fmt.width if fmt is not None and fmt.width <= width else width  # (f16 constants for f16 operands)
         const = mods.constant_bits(code, min(cw, 64), is_float, fmt is not None and fmt.kind == "bf")
         if 128 <= code <= 208 or 240 <= code <= 248:
+            assert const is not None  # every inline constant code has its bits
             arr = np.full(n_lanes, i64(const), dtype=_I64)
             return lambda ws: arr
         if code == mods.SRC_LITERAL:

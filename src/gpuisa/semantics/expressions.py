@@ -13,6 +13,12 @@ from dataclasses import dataclass
 from .codeshape import signed_width, unsigned_width
 from .types import BOOL, F64, I32, I64, Ty, join, view_type
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .genparts import GenParts  # (the state and methods the mixins share: checked, not run)
+else:
+    GenParts = object
+
 
 class CompileError(ValueError):
     """Pseudocode that parses but cannot be executed (the message says why)."""
@@ -61,7 +67,7 @@ def tok_only_attrs(code: str) -> bool:
     return "(" not in code and "[" not in code
 
 
-class ExprGen:
+class ExprGen(GenParts):
     """Mixin: expression compilation (the statement compiler provides emit/tmp/regs/vars)."""
 
     # -- helpers to build code
@@ -317,13 +323,13 @@ class ExprGen:
                 return E(f"rt.getbits({b.code}, {l_}, {w})", Ty("b", w), b.uni)
             w = l_ - h + 1
             return E(f"rt.bitrev(rt.getbits({b.code}, {h}, {w}), {w})", Ty("b", w))
-        w = self.static_width(hi, lo)
+        sw = self.static_width(hi, lo)
         lo_e = self.as_int(self.ex(lo))
-        if w is None:
+        if sw is None:
             hi_e = self.as_int(self.ex(hi))
             return E(f"rt.getbits({b.code}, {lo_e.code}, int(rt.first(None, {hi_e.code} - {lo_e.code})) + 1)",
                      Ty("b", 64))
-        return E(f"rt.getbits({b.code}, {lo_e.code}, {w})", Ty("b", w))
+        return E(f"rt.getbits({b.code}, {lo_e.code}, {sw})", Ty("b", sw))
 
     def ex_pslice(self, node) -> E:
         b = self.bits(self.ex(node[1]))

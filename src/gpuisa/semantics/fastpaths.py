@@ -86,8 +86,10 @@ def _prng_chain(seed, steps: int) -> np.ndarray:
 def pk32_source_bits(name: str) -> int:
     """Width of S0 for a pk32 conversion: 32 fields of the source format (the pseudocode's
     slices have loop-dependent bounds, so the compiler cannot see it)."""
-    src = PK32.match(name).group(3)
-    return 32 * {"f32": 32, "f16": 16, "bf16": 16}.get(src, 6)
+    m = PK32.match(name)
+    if m is None:
+        raise ValueError(f"{name} is not a pk32 conversion")
+    return 32 * {"f32": 32, "f16": 16, "bf16": 16}.get(m.group(3), 6)
 
 
 def pk32(name: str):

@@ -193,6 +193,8 @@ def _mfma_scaled(base: str):
         from . import matrix
 
         s = matrix.parse(base, "cdna4")
+        if s is None:
+            raise ValueError(f"{base} is not a matrix instruction of cdna4")
         mats = []
         for which, reg, sreg in (("a", "S0", "SCALE_SRC0"), ("b", "S1", "SCALE_SRC1")):
             vals = matrix._read_input(s, which, R[reg], C.wave)

@@ -7,6 +7,7 @@ bf16/tanh transcendental operations.  :mod:`.formulations` lists them with the o
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 import numpy as np
 
@@ -139,9 +140,10 @@ def _pk3_num_f16(is_min: bool):
 
 # ------------------------------------------------------------------ GFX1250 transcendental ops
 
-_UNARY = {"exp": np.exp2, "log": np.log2, "rcp": lambda x: 1.0 / x, "rsq": lambda x: 1.0 / np.sqrt(x),
-          "sqrt": np.sqrt, "tanh": np.tanh,
-          "sin": lambda x: np.sin(2 * np.pi * np.fmod(x, 1.0)), "cos": lambda x: np.cos(2 * np.pi * np.fmod(x, 1.0))}
+_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "exp": np.exp2, "log": np.log2, "rcp": lambda x: 1.0 / x, "rsq": lambda x: 1.0 / np.sqrt(x),
+    "sqrt": np.sqrt, "tanh": np.tanh,
+    "sin": lambda x: np.sin(2 * np.pi * np.fmod(x, 1.0)), "cos": lambda x: np.cos(2 * np.pi * np.fmod(x, 1.0))}
 
 
 def _unary(op: str, kind: str, w: int):

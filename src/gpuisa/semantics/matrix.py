@@ -385,6 +385,8 @@ _CALCULATOR_CDNA = {
 
 def fidelity(arch: str, name: str) -> tuple[str, str]:
     s = parse(name, arch)
+    if s is None:
+        raise ValueError(f"{name} is not a matrix instruction of {arch}")
     what = f"runs natively ({describe(name, arch)}); "
     if s.gen == "rdna3" or (s.gen == "cdna" and not s.sparse and (s.M, s.N, s.K, s.blocks, s.a[0]) in _CALCULATOR_CDNA):
         return "exact", what + ("register layout from AMD's Matrix Instruction Calculator, checked against numpy "

@@ -127,7 +127,8 @@ def build(b: Builder, insn: Insn) -> Step:
         size, signed = _size(rest, insn.name)
     store = kind in ("store", "write")
     if space == "ds":
-        return _ds(b, insn, size, signed, store, op, two or "2addr" in rest or "read2" in insn.name or "write2" in insn.name, rest)
+        return _ds(b, insn, size, signed, store, op,
+                   bool(two) or "2addr" in rest or "read2" in insn.name or "write2" in insn.name, rest)
     return _vector_mem(b, insn, space, size, signed, store, op)
 
 
@@ -198,6 +199,8 @@ def _vector_mem(b: Builder, insn: Insn, space: str, size: int, signed: bool, sto
     if op is not None:
         writes.append("MEM")
     private = space == "scratch"
+    data_at = data if data is not None else ("", 0)  # (register file, first register): read only
+    dst_at = dst if dst is not None else ("", 0)  # where the instruction has one
 
     def run(ws):
         m, active, _ = b.exec_mask(ws)
@@ -205,22 +208,22 @@ def _vector_mem(b: Builder, insn: Insn, space: str, size: int, signed: bool, sto
         for lane in np.flatnonzero(active):
             a, ok = addr(ws, lane, size) if buffer else addr(ws, lane)
             if op is not None:
-                df = getattr(ws, data[0])
-                d = sum(int(df[data[1] + k, lane]) << (32 * k) for k in range(nwords))
-                c = sum(int(df[data[1] + nwords + k, lane]) << (32 * k) for k in range(nwords))
+                df = getattr(ws, data_at[0])
+                d = sum(int(df[data_at[1] + k, lane]) << (32 * k) for k in range(nwords))
+                c = sum(int(df[data_at[1] + nwords + k, lane]) << (32 * k) for k in range(nwords))
                 old = _atomic(mem, a, size, op, d, c, signed) if ok else 0
                 if dst is not None:
                     for k in range(nwords):
-                        getattr(ws, dst[0])[dst[1] + k, lane] = (old >> (32 * k)) & M32
+                        getattr(ws, dst_at[0])[dst_at[1] + k, lane] = (old >> (32 * k)) & M32
             elif store:
-                df = getattr(ws, data[0])
-                raw = b"".join(int(df[data[1] + k, lane]).to_bytes(4, "little") for k in range(nwords))
+                df = getattr(ws, data_at[0])
+                raw = b"".join(int(df[data_at[1] + k, lane]).to_bytes(4, "little") for k in range(nwords))
                 if ok:
                     mem.write(a, raw[:size])
             else:
                 words = _load_words(mem.read(a, size), size, signed) if ok else [0] * nwords
                 for k, w in enumerate(words):
-                    getattr(ws, dst[0])[dst[1] + k, lane] = w
+                    getattr(ws, dst_at[0])[dst_at[1] + k, lane] = w
     return Step(run, insn, reads, writes)
 
 
@@ -242,6 +245,7 @@ def _ds(b: Builder, insn: Insn, size: int, signed: bool, store: bool, op, two: b
         reads.append(reg_text("v", d0[1], nwords))
     if op is not None or store:
         writes.append("LDS")
+    dst_at = dst if dst is not None else ("v", 0)  # (register file, first register): read only where there is one
 
     def run(ws):
         m, active, _ = b.exec_mask(ws)
@@ -258,13 +262,13 @@ def _ds(b: Builder, insn: Insn, size: int, signed: bool, store: bool, op, two: b
                     old = _atomic(ws.lds, a, size, op, d, c, signed)
                     if dst is not None:
                         for k in range(nwords):
-                            ws.v[dst[1] + k, lane] = (old >> (32 * k)) & M32
+                            ws.v[dst_at[1] + k, lane] = (old >> (32 * k)) & M32
                 elif store:
                     raw = b"".join(int(ws.v[src[1] + k, lane]).to_bytes(4, "little") for k in range(nwords))
                     ws.lds.write(a, raw[:size])
                 else:
                     for k, w in enumerate(_load_words(ws.lds.read(a, size), size, signed)):
-                        ws.v[dst[1] + j * nwords + k, lane] = w
+                        ws.v[dst_at[1] + j * nwords + k, lane] = w
     return Step(run, insn, reads, writes)
 
 

@@ -80,6 +80,7 @@ def parse(text: str):
 
 def _num_suffix(text: str) -> tuple[str, str]:
     m = re.match(r"^(.*?)(ULL|LL|U|L)?$", text)
+    assert m is not None  # the pattern matches every string
     return m.group(1), m.group(2) or ""
 
 

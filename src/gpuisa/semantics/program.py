@@ -191,7 +191,9 @@ def from_bytes(arch: str, data: bytes, wave: int) -> Program:
     asm = Assembler(arch, wave)
     decoded = asm.decode_stream(data)
     offsets = {off for off, *_ in decoded}
-    items, steps, targets = [], [], {}
+    items: list[tuple[int, str, object]] = []  # (offset, kind, payload): see _blocks
+    steps: list = []
+    targets: dict[int, int] = {}
     for off, d, size, _insn in decoded:
         if d.name in BRANCHES:
             simm = d.fields.get("SIMM16", 0)

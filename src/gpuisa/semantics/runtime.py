@@ -275,6 +275,7 @@ def setbits(old, lo, w, v):
     if not isinstance(lo, np.ndarray) and (isinstance(old, np.ndarray) and old.dtype == object or int(lo) + w > 64):
         m = (1 << w) - 1
         o = np.asarray(old, dtype=object)
+        vv: np.ndarray | int
         if isinstance(v, np.ndarray):
             vv = v.astype(object) if v.dtype != object else v
         else:

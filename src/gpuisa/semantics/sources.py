@@ -334,6 +334,7 @@ def _inherited(arch: str, name: str, prefer: str | None) -> PcodeEntry | None:
         return None
     d, spelled = found
     e = lookup(d, spelled, prefer)
+    assert e is not None  # donor() chose a generation with its own pseudocode for ``spelled``
     what = (f"{archs.by_name(arch).title} has no pseudocode " + ("in the source" if not native(arch) else
             "for this instruction in the source") + f"; inferred from {archs.by_name(d).title}")
     if spelled != name:

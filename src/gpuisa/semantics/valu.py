@@ -65,7 +65,7 @@ class _Plan:
         self.writes: list = []
         self.lane_move: Callable | None = None  # fn(S0 bits, active) -> (S0 bits, write mask or None)
         self.dpp_word: tuple[int, int] | None = None  # (source code, DPP dword)
-        self.sdwa = None
+        self.sdwa: int | None = None  # the SDWA dword
         self.post: list = []  # fn(ws, R, wmask, own): own = each active lane's bit (see exec_mask)
         self.formats: dict = {}
         # true16 VOP1/VOP2/VOPC (v1.h, v2.l): bit 7 of a VGPR field selects the high half
@@ -358,7 +358,7 @@ def _build_dual(b: Builder, insn: Insn) -> Step:
     halves = (insn.text or "").split("::")
     if len(halves) != 2 or b.assemble is None:
         raise MachineError(f"{insn.name}: dual-issue operands not readable from {insn.text!r}")
-    steps = []
+    steps: list[Step] = []
     for half in halves:
         text = re.sub(r"^\s*v_dual_", "v_", half.strip())
         if text.startswith("v_cndmask_b32"):
@@ -471,11 +471,11 @@ def _build_scalar(b: Builder, insn: Insn) -> Step:
         writes.append("VCC")
         post.append(lambda ws, R: setattr(ws, "vcc", int(np.asarray(R["VCC"]).ravel()[0]) & ((1 << b.wave) - 1)))
     _check_inputs(insn, prog, getters, 1)
-    getters, post, fn, ctx = tuple(getters), tuple(post), prog.fn, b.sctx
+    getters_t, post_t, fn, ctx = tuple(getters), tuple(post), prog.fn, b.sctx
 
     def run(ws):
-        R = {reg: g(ws) for reg, g in getters}
+        R = {reg: g(ws) for reg, g in getters_t}
         fn(R, None, ctx)
-        for put in post:
+        for put in post_t:
             put(ws, R)
     return Step(run, insn, reads, writes)

@@ -108,6 +108,7 @@ def _parse_value(text, fmt: Ty | None, reg: str, width: int):
         text = int(text)
     if isinstance(text, str):
         t = text.strip().lower()
+        v: int | float
         try:
             if t.startswith(("0x", "-0x")):
                 v = int(t, 16)

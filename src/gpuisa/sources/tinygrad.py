@@ -136,9 +136,9 @@ def _field_from_call(attr: str, call: ast.Call) -> tuple[str, tuple[int, int], i
     if fn == "FixedBitField":
         fixed = _const(call.args[2])
     elif fn == "EnumBitField":
-        op_class = call.args[2].id
+        op_class = _name(call.args[2])
         if len(call.args) > 3 and isinstance(call.args[3], ast.Set):
-            ops = {e.attr for e in call.args[3].elts}
+            ops = {_attr(e) for e in call.args[3].elts}
     name = FIELD_RENAME.get(attr, attr.upper())
     return name, (hi, lo), fixed, op_class, ops
 
@@ -163,8 +163,10 @@ def parse_ins(path: Path, folder: str) -> dict[str, TinygradEncoding]:
 
     # folded refinements hand their opcodes to the base encoding
     for cls, (base, _fields, _op_class, ops) in raw.items():
-        if base and cls.endswith(FOLDED_SUFFIXES) and ops and raw[base][3] is not None:
-            raw[base][3].update(ops)
+        if base and cls.endswith(FOLDED_SUFFIXES) and ops:
+            base_ops = raw[base][3]
+            if base_ops is not None:
+                base_ops.update(ops)
     out: dict[str, TinygradEncoding] = {}
     rename = ENCODING_RENAME.get(folder, {})
     for cls, (base, fields, op_class, ops) in raw.items():  # (fields and op_class are this class's own)
@@ -211,17 +213,45 @@ def _build_encoding(name: str, merged: dict[str, tuple[tuple[int, int], int | No
     return Encoding(name, width, tuple(enc.sorted_fields()), op_field, enc.provenance)
 
 
+def _name(node: ast.expr | None) -> str:
+    """The identifier of a plain name in tinygrad's tables."""
+    if not isinstance(node, ast.Name):
+        raise ValueError(f"tinygrad's tables have a name of another shape: {ast.dump(node) if node else None}")
+    return node.id
+
+
+def _attr(node: ast.expr) -> str:
+    """The attribute of an ``A.B`` expression in tinygrad's tables."""
+    if not isinstance(node, ast.Attribute):
+        raise ValueError(f"tinygrad's tables have a member of another shape: {ast.dump(node)}")
+    return node.attr
+
+
+def _dotted(node: ast.expr | None) -> tuple[str, str]:
+    """(``A``, ``B``) of an ``A.B`` key of tinygrad's operand table."""
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        raise ValueError(f"tinygrad's operand table has a key of another shape: {ast.dump(node) if node else None}")
+    return node.value.id, node.attr
+
+
 def parse_operands(path: Path) -> dict[tuple[str, str], dict[str, tuple[str, int, str]]]:
     tree = ast.parse(path.read_text())
     out: dict[tuple[str, str], dict[str, tuple[str, int, str]]] = {}
     for node in tree.body:
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and node.targets[0].id == "OPERANDS":
+        target = node.targets[0] if isinstance(node, ast.Assign) else None
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and isinstance(target, ast.Name) \
+                and target.id == "OPERANDS":
             for k, v in zip(node.value.keys, node.value.values):
-                key = (k.value.id, _canonical(k.attr))
+                cls_name, member = _dotted(k)
+                key = (cls_name, _canonical(member))
+                if not isinstance(v, ast.Dict):
+                    raise ValueError(f"tinygrad's operand table has a value of another shape: {ast.dump(v)}")
                 fields = {}
                 for fk, fv in zip(v.keys, v.values):
+                    if not (isinstance(fk, ast.Constant) and isinstance(fv, ast.Tuple)):
+                        raise ValueError(f"tinygrad's operand table has an entry of another shape: {ast.dump(fv)}")
                     fmt, size, kind = fv.elts
-                    fields[fk.value] = (fmt.attr, _const(size), kind.attr)
+                    fields[fk.value] = (_attr(fmt), _const(size), _attr(kind))
                 out[key] = fields
     return out
 

@@ -335,7 +335,8 @@ class Api:
         if body is None:
             doc = cached(opcode, isa, arch, self.site.store_path)
             try:  # site.store is per thread: taken in the worker thread
-                doc = doc or await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, self.site.store))
+                if not doc:
+                    doc = await anyio.to_thread.run_sync(lambda: lookup(opcode, isa, arch, self.site.store))
             except DocNotFound as exc:
                 return error(404, str(exc))
             body = json.dumps(public(doc), ensure_ascii=False, separators=(",", ":")).encode()

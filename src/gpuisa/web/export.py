@@ -49,6 +49,12 @@ def _init_worker(store_path: str) -> None:
     _worker_merge = {"merged": merged, "canon": canon}
 
 
+def _site() -> Site:
+    """The worker process's site (made by ``_init_worker``, which the pool runs first)."""
+    assert _worker_site is not None, "export worker used before _init_worker"
+    return _worker_site
+
+
 _PRE = re.compile(r"(<pre\b.*?</pre>|<textarea\b.*?</textarea>)", re.S)
 _GAPS = re.compile(r">\s*\n\s*<")
 _LINES = re.compile(r"\n\s+")
@@ -73,7 +79,7 @@ def _write(out: Path, rel: str, html: str, made: set) -> None:
 def _render_batch(args: tuple[str, list]) -> int:
     """Render a batch of units: a path (one page) or (isa, name, [archs]) (one merged instruction page)."""
     out_dir, units = args
-    out, site, merged = Path(out_dir), _worker_site, _worker_merge["merged"]
+    out, site, merged = Path(out_dir), _site(), _worker_merge["merged"]
     made: set[Path] = set()
     for unit in units:
         if isinstance(unit, str):
@@ -107,7 +113,7 @@ def _asm_docs(out_dir: str) -> int:
     """/api/asm/{isa}/{opcode} as DIR/api/asm/{isa}/{opcode}.json (gpuisa.doclookup)."""
     from ..doclookup.export import export_docs
 
-    return export_docs(Path(out_dir), _worker_site.store)
+    return export_docs(Path(out_dir), _site().store)
 
 
 def write_static(site: Site, out_dir: Path, merged: dict[str, str]) -> None:

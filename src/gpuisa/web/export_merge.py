@@ -248,8 +248,8 @@ def _merge_tables(parts: list[tuple[list[str], str]]) -> str | None:
     each distinct row once, the generations it is in as a last column (the first stays the one copy buttons
     take; empty when every group has the row).  None when the parts are not such tables."""
     for pattern in (_TABLE, _FACTS):
-        tables = [(m, pattern.fullmatch(h)) for m, h in parts]
-        if all(t is not None for _, t in tables) and len({t.group(1) for _, t in tables}) == 1:
+        tables = [(m, t) for m, h in parts if (t := pattern.fullmatch(h)) is not None]
+        if len(tables) == len(parts) and len({t.group(1) for _, t in tables}) == 1:
             break
     else:
         return None

@@ -92,10 +92,10 @@ def target_range(targets: list[str], universe: list[str]) -> str:
     if not targets:
         return ""
     ts = sorted(set(targets), key=_target_key)
-    plain = [t for t in ts if _TARGET_RE.match(t) and not _TARGET_RE.match(t).group(2)]
+    plain = [t for t in ts if (m := _TARGET_RE.match(t)) and not m.group(2)]
     if plain:
         lo = _target_key(plain[0])
-        uplain = [t for t in universe if _TARGET_RE.match(t) and not _TARGET_RE.match(t).group(2)
+        uplain = [t for t in universe if (m := _TARGET_RE.match(t)) and not m.group(2)
                   and _target_key(t) >= lo]
         if plain == uplain:
             special = [t for t in ts if t not in plain]

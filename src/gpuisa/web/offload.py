@@ -202,6 +202,7 @@ class Pool:
         from . import playground
 
         w = await self._take()
+        drained = False  # handed to a drain task (which gives it back)
         arch = args[0] if action in ("decode", "encode", "evaluate") and args and isinstance(args[0], str) else None
         key = (action, arch[:32] if arch else None)
         if budget is None:  # the first call of an action for an architecture loads its tables: more time
@@ -221,12 +222,12 @@ class Pool:
             except asyncio.CancelledError:  # the client went away: the worker is back once its answer is read
                 if w.pending:
                     asyncio.get_running_loop().create_task(self._drain(w, budget))
-                    w = None
+                    drained = True
                 raise
             if retire:
                 w = self._replace(w)
         finally:
-            if w is not None:
+            if not drained:
                 self._give(w)
         self.stats["calls"] += 1
         if kind == "ok":

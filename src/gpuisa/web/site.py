@@ -330,6 +330,8 @@ class Site:
         encodings = []
         for enc_name in st.encoding_names(arch):
             enc = st.encoding(arch, enc_name)
+            if enc is None:
+                raise PageMissing(f"no encoding {enc_name} in {arch}")
             fields = [_field_dict(f) for f in enc.sorted_fields()]
             encodings.append({"name": enc_name, "width": enc.width, "svg": layout_svg(
                 fields, enc.width, f"{enc_name} encoding of {a.title}", f"{a.title} · {enc_name} · {enc.width} bits")})
@@ -406,6 +408,8 @@ class Site:
         if name != enc_name:
             raise Redirect(f"isa/{arch}/encoding/{name}")
         enc = st.encoding(arch, name)
+        if enc is None:
+            raise PageMissing(f"no encoding {enc_name} in {arch} (allowed: {', '.join(known) or 'none'})")
         fields = [_field_dict(f) for f in enc.sorted_fields()]
         others = []
         for other in self.native_archs():
@@ -504,8 +508,9 @@ class Site:
         for enc_name in self.store.encoding_names(arch):
             e = self.encoding_of(arch, enc_name)
             fields = [_field_dict(f) for f in e.sorted_fields()]
-            svg = layout_svg(fields, e.width, f"{enc_name} encoding of @N@ on {a.title}",
-                             f"{a.title} · {enc_name} · {e.width} bits · opcode @O@", opcode_field=e.op_field, opcode=0)
+            svg: str = layout_svg(fields, e.width, f"{enc_name} encoding of @N@ on {a.title}",
+                                  f"{a.title} · {enc_name} · {e.width} bits · opcode @O@", opcode_field=e.op_field,
+                                  opcode=0)
             if e.op_field:
                 svg = _opcode_placeholder(svg, e.op_field)
             out[enc_name] = svg

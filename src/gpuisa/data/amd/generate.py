@@ -84,12 +84,13 @@ def load_tinygrad(facts: ArchFacts, folder: str) -> None:
         if not op_class.endswith("Op") or op_class in ("HWREG", "MSG"):
             continue
         for upper, opcode in ops.items():
-            te = tinygrad.encoding_for(tg, op_class, upper)
-            if te is None:
+            found = tinygrad.encoding_for(tg, op_class, upper)
+            if found is None:
                 continue
             name = upper.lower()
-            operands = _tinygrad_operands(tg, op_class, upper, te.name, prov)
-            facts.add(name, InstructionEncoding(te.name, opcode if te.encoding.op_field else None, tuple(operands), provenance=prov))
+            operands = _tinygrad_operands(tg, op_class, upper, found.name, prov)
+            facts.add(name, InstructionEncoding(found.name, opcode if found.encoding.op_field else None, tuple(operands),
+                                                provenance=prov))
 
 
 def _group_encodings(facts: ArchFacts, group: str, donors: list[ArchFacts], name: str) -> str:
@@ -114,7 +115,7 @@ def _group_encodings(facts: ArchFacts, group: str, donors: list[ArchFacts], name
 
 
 def load_llvm(facts: ArchFacts, llvm_mc: str, version: str, donors: list[ArchFacts]) -> dict:
-    target = facts.arch.llvm_target
+    target = facts.arch.mc_target
     prov = Provenance("llvm-mc", version, f"opcode sweep of -mcpu={target}")
     facts.sources.append(prov)
     facts.llvm_prov = Provenance("llvm-mc", version, f"opcode confirmed by the sweep of -mcpu={target}")
@@ -174,7 +175,7 @@ def generate(llvm_mc: str | None, progress=None) -> dict[str, dict]:
         if arch.tinygrad_dir:
             load_tinygrad(f, arch.tinygrad_dir)
         elif arch.gfx == "GFX10":
-            f.encodings = gfx10_encodings(arch.llvm_target)
+            f.encodings = gfx10_encodings(arch.mc_target)
             f.sources.append(GFX10_PROV)
         else:
             tg = tinygrad.load_arch(LAYOUT_FOLDER[arch.name])
@@ -218,14 +219,20 @@ def _add_llvm_fields(facts: ArchFacts) -> None:
 IMPLICIT_DONOR = {"cdna4": "cdna3"}
 
 
+def _carried(o: Operand, donor: ArchFacts) -> Provenance:
+    """The provenance of an implicit operand carried over from ``donor``."""
+    prov = o.provenance
+    assert prov is not None  # every operand the generator makes has its source
+    return Provenance(prov.source, prov.version, f"carried over from {donor.arch.title}", True)
+
+
 def _carry_implicit(facts: ArchFacts, donor: ArchFacts) -> None:
     for name, ies in facts.instructions.items():
         for enc_name, ie in list(ies.items()):
             d = donor.instructions.get(name, {}).get(enc_name)
             if d is None:
                 continue
-            extra = [Operand(o.name, o.role, o.kind, o.format, o.size, True, o.note,
-                             Provenance(o.provenance.source, o.provenance.version, f"carried over from {donor.arch.title}", True))
+            extra = [Operand(o.name, o.role, o.kind, o.format, o.size, True, o.note, _carried(o, donor))
                      for o in d.operands if o.implicit and o.name not in {x.name for x in ie.operands}]
             if extra:
                 ies[enc_name] = InstructionEncoding(ie.encoding, ie.opcode, tuple(ie.operands) + tuple(extra),
