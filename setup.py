@@ -1,9 +1,11 @@
-"""Build hook: the wheel ships a ready SQLite store built from the committed facts."""
+"""Build hooks: the wheel ships a ready SQLite store built from the committed facts, and the C accelerator of
+``gpuisa decode`` (``gpuisa/codec/fastdecode.c``) where a C compiler is there: it is an optional extension,
+so ``pip install .`` without a compiler still works (the decode then runs its numpy path)."""
 
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 
@@ -24,4 +26,7 @@ class BuildPyWithStore(build_py):
             sys.path.remove(str(lib))
 
 
-setup(cmdclass={"build_py": BuildPyWithStore})
+FASTDECODE = Extension("gpuisa.codec.fastdecode", ["src/gpuisa/codec/fastdecode.c"], optional=True,
+                       extra_compile_args=["-O2"])
+
+setup(cmdclass={"build_py": BuildPyWithStore}, ext_modules=[FASTDECODE])

@@ -91,8 +91,8 @@ class _TextOut:
     def __init__(self, stream):
         self.stream = stream
 
-    def write(self, data: bytes) -> None:
-        self.stream.write(data.decode())
+    def write(self, data) -> None:
+        self.stream.write(bytes(data).decode())
 
     def flush(self) -> None:
         self.stream.flush()
@@ -107,12 +107,18 @@ def cmd_decode(args) -> int:
 
         write_fields(arch, args.wave64, data if secs is None else secs, args.json)
         return 0
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
+    if not args.json:  # the C loop where it is built (``accel.py``), else the numpy path below
+        from .accel import write_listing
+
+        if write_listing(out, arch, args.wave64, data, secs, args.file):
+            out.flush()
+            return 0
     from .decoder import get_decoder
     from .listing import write_elf, write_raw
 
     dec = get_decoder(arch, args.wave64)
-    sys.stdout.flush()
-    out = getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
     if secs is None:
         write_raw(out, dec, data, args.json)
     else:

@@ -1,0 +1,337 @@
+"""``gpuisa decode``'s plain listing through the C accelerator (``fastdecode.c``), and the cache that lets a
+later process run it without numpy, the store or the scalar decoder.
+
+Why: the whole process is what a user waits for (``benchmarks/bench_decode.py``); importing numpy is 60-70
+ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite and JSON) another ~67 ms.
+
+* The tables the C loop reads are the batch decoder's (``batch_arch.ArchBatch``), exported by ``export``
+  as plain bytes and numbers.  After a run that made the batch decoder (the first one, or one that met
+  something the tables did not hold) they are written to the data folder's cache (``snapshot_path``:
+  ``marshal``, sealed with a CRC by ``cachefile.seal``), with the templates, operand texts and classes
+  learned in the run and the scalar decoder's answers at the starts the batch path leaves to it (keyed by
+  the bytes there, ``_CONTEXT`` of them).  The file is used while the files the decoder's output depends
+  on (``stamp``: the codec's modules, the architecture's data files, the stores, this extension) have the
+  sizes and times they had; any change, a damaged file or another version's format and it is made again.
+* A run from the cache (``Warm``) answers the C loop's questions with "not known": such starts go to the
+  scalar decoder, made only then.  When the C loop asked anything the batch decoder would have learned,
+  the cache is made again after the listing is written (``refresh``), so the next run needs nothing.
+* A run without a current cache (``Full``) makes the scalar decoder and the batch decoder and answers the
+  C loop's questions with them (the template of a new word shape, an operand text, a class).
+
+The numpy path (``listing.py``) stays the reference and the fallback: it runs when the extension is missing
+(no compiler at install time) or ``GPUISA_NO_ACCEL=1``; ``tests/test_codec_accel.py`` checks that both write
+the same bytes.  ``--json`` and ``--fields`` use the numpy path.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+
+from ..cachefile import cache_path, read_sealed, seal, write_cache_file
+
+_VERSION = 1
+_CONTEXT = 24  # bytes of context that key a scalar answer (the longest instruction is 20 bytes)
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def extension():
+    """The C module, or None (not built, or ``GPUISA_NO_ACCEL=1``)."""
+    if os.environ.get("GPUISA_NO_ACCEL") == "1":
+        return None
+    try:
+        from . import fastdecode
+    except ImportError:
+        return None
+    return fastdecode
+
+
+# -- the cache --------------------------------------------------------------------------------------
+def snapshot_path(arch: str, wave64: bool) -> str:
+    return cache_path(f"decode-{arch}{'-wave64' if wave64 else ''}.marshal")
+
+
+def _arch_data(arch: str) -> list[str]:
+    from .plans import DONOR
+
+    data = os.path.join(_HERE, "data")
+    out = []
+    for kind in ("plans", "named", "layouts", "batch"):
+        p = os.path.join(data, f"{kind}_{arch}.json")
+        if not os.path.exists(p) and arch in DONOR:
+            p = os.path.join(data, f"{kind}_{DONOR[arch]}.json")
+        out.append(p)
+    return out
+
+
+def stamp(arch: str) -> list:
+    """Sizes and modification times of what the decoder's output depends on: the codec's modules, the registry
+    and model, the architecture's data files and facts, the packaged and the cached store, this extension."""
+    pkg = os.path.dirname(_HERE)
+    files = sorted(os.path.join(_HERE, n) for n in os.listdir(_HERE) if n.endswith((".py", ".so", ".pyd")))
+    files += [os.path.join(pkg, "archs.py"), os.path.join(pkg, "model.py"), *_arch_data(arch),
+              os.path.join(pkg, "data", "amd", f"{arch}.json"), os.path.join(pkg, "data", "gpuisa.sqlite"),
+              cache_path("default.sqlite")]
+    out = []
+    for p in files:
+        try:
+            st = os.stat(p)
+            out.append((p, st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((p, -1, -1))
+    return out
+
+
+def load_snapshot(arch: str, wave64: bool):
+    """(tables spec, scalar answers) from the cache where it is current, else None."""
+    payload = read_sealed(snapshot_path(arch, wave64))
+    if payload is None:
+        return None
+    try:
+        version, st, spec, answers = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if version != _VERSION or st != stamp(arch) or not isinstance(spec, dict) or not isinstance(answers, dict):
+        return None
+    return spec, answers
+
+
+def save_snapshot(arch: str, wave64: bool, spec: dict, answers: dict) -> None:
+    write_cache_file(snapshot_path(arch, wave64), seal(marshal.dumps((_VERSION, stamp(arch), spec, answers))))
+
+
+# -- the batch decoder's tables as the C loop reads them ------------------------------------------------
+def export(ab, wide: dict) -> dict:
+    """The tables of ``ab`` (an ``ArchBatch``) as bytes and numbers (``fastdecode.Tables``'s spec); ``wide``: the
+    selectors of wide buckets classified in this run (selector -> entry id)."""
+    import numpy as np
+
+    from .batch_arch import MAXC
+
+    dw, wm, w3m, rlo, rhi = ab.np_rows()[:5]
+    n = len(dw)
+    cols = np.zeros((n, MAXC), np.uint64)
+    cols[:, :ab.s_cols.shape[0]] = ab.s_cols.T
+    wide = dict(wide)
+    wide.update(zip(ab.wide_sel.tolist(), ab.wide_eid.tolist()))
+    two = ab.sel64_ids
+    spec = {"cls_base": ab.cls_base32.astype("<i4").tobytes(), "cls_sh": ab.cls_sh.astype("<u4").tobytes(),
+            "cls_mk": ab.cls_mk.astype("<u4").tobytes(), "sel_mask": ab.sel_mask.astype("<u4").tobytes(),
+            "cls_two": ab.cls_two.astype(np.uint8).tobytes(),
+            "two_mask": (ab.two_mask if ab.two_mask is not None else np.zeros(512, np.uint64)).astype("<u8").tobytes(),
+            "vopd": None if ab.dec.vopd is None else tuple(int(x) for x in ab.dec.vopd),
+            "cls_table": ab.cls_table.astype("<i8").tobytes(),
+            "dw": dw.astype("<i4").tobytes(), "wm": wm.astype("<u8").tobytes(), "w3m": w3m.astype("<u4").tobytes(),
+            "rlo": rlo.astype("<u8").tobytes(), "rhi": rhi.astype("<u4").tobytes(),
+            "vopd_rows": np.asarray(ab.vopd_rows, np.uint8).tobytes(),
+            "count": np.asarray(ab.s_count, np.uint8).tobytes(), "cols": cols.astype("<u8").tobytes(),
+            "wide_sel": np.array(list(wide), np.uint64).tobytes(), "wide_eid": np.array(list(wide.values()), np.int64).tobytes(),
+            "two_key": np.array(list(two), np.uint64).tobytes(), "two_eid": np.array(list(two.values()), np.int64).tobytes()}
+    spec.update(_export_templates(ab))
+    spec.update(_export_pool(ab))
+    return spec
+
+
+def _export_templates(ab) -> dict:
+    import numpy as np
+
+    from .batch_arch import MAXC
+
+    keys = sorted(ab.tpl_ids.items(), key=lambda kv: (kv[1] == 0, kv[1]))  # (templates in id order, then failures)
+    fmts = [ab.tpl_fmt[tid].encode() if tid else b"" for _, tid in keys]
+    bases = np.zeros((len(keys), MAXC), np.int64)
+    for i, (_, tid) in enumerate(keys):
+        if tid:
+            bases[i, :ab.tpl_nph[tid]] = ab.tpl_base[tid, :ab.tpl_nph[tid]]
+    return {"tpl_eid": np.array([k[0] for k, _ in keys], "<i4").tobytes(),
+            "tpl_key": np.array([k[1] for k, _ in keys], "<u8").tobytes(),
+            "tpl_key3": np.array([k[2] for k, _ in keys], "<u4").tobytes(),
+            "tpl_len": np.array([len(f) if tid else -1 for f, (_, tid) in zip(fmts, keys)], "<i4").tobytes(),
+            "tpl_nph": np.array([ab.tpl_nph[tid] for _, tid in keys], np.int8).tobytes(),
+            "tpl_bases": bases.astype("<i8").tobytes(), "tpl_text": b"".join(fmts)}
+
+
+def _export_pool(ab) -> dict:
+    import numpy as np
+
+    ix = np.flatnonzero(ab.pool_known[:ab.pool_used])
+    ok = ab.pool_ok.take(ix)
+    texts = ab.texts_bytes(ix[ok]).tolist()
+    lens = np.full(len(ix), -1, np.int32)
+    lens[ok] = [len(t) for t in texts]
+    return {"pool_ix": ix.astype("<i8").tobytes(), "pool_len": lens.astype("<i4").tobytes(),
+            "pool_text": b"".join(texts), "pool_size": int(ab.pool_used)}
+
+
+# -- answering the C loop ---------------------------------------------------------------------------
+def scalar_answer(dec, data: bytes, off: int, tail: int) -> tuple:
+    """(line text, bytes on the line, bytes to the next start, valid) of the scalar decoder at ``off``, as the
+    batch path's walk (``tail`` 0) or its tail loop (``tail`` 1) takes it."""
+    from .batch_render import invalid_line
+
+    d = dec.decode_at(data, off)
+    if d.valid:
+        return d.text.encode(), len(d.data), len(d.data), True
+    if tail:
+        size = min(4, len(data) - off)
+        return invalid_line(data[off:off + size]).encode(), size, size, False
+    return invalid_line(d.data).encode(), len(d.data), 4, False
+
+
+class Warm:
+    """Answers from the cache alone: nothing new is known (the start goes to the scalar path); the scalar
+    decoder's answers from the cache, else from a decoder made on first need."""
+
+    def __init__(self, arch: str, wave64: bool, answers: dict):
+        self.arch, self.wave64, self.answers, self.dec, self.learned = arch, wave64, answers, None, 0
+
+    def cls_dense(self, p, idx, sel):
+        return None
+
+    def cls_wide(self, sel):
+        return None
+
+    def cls_two(self, key):
+        return None
+
+    def row(self, eid):
+        return None
+
+    def tpl(self, eid, key, key3, word, data, off):
+        return None
+
+    def pool(self, ix):
+        return None
+
+    def scalar(self, data: bytes, off: int, tail: int):
+        key = (tail, data[off:off + _CONTEXT])
+        got = self.answers.get(key)
+        if got is None:
+            if self.dec is None:
+                from .decoder import get_decoder
+
+                self.dec = get_decoder(self.arch, self.wave64)
+            got = self.answers[key] = scalar_answer(self.dec, data, off, tail)
+            self.learned += 1
+        return got
+
+
+class Full:
+    """Answers from the batch decoder (``ArchBatch``), as its numpy path would find them."""
+
+    def __init__(self, dec, ab, answers: dict):
+        self.dec, self.ab, self.answers, self.wide = dec, ab, answers, {}
+
+    def cls_dense(self, p: int, idx: int, sel: int) -> int:
+        ab = self.ab
+        eid = ab.entry_id(sel)
+        v = -3 if eid == 0 and ab.cls_two[p] else eid
+        ab.cls_table[idx] = v
+        return v
+
+    def cls_wide(self, sel: int) -> int:
+        self.wide[sel] = eid = self.ab.entry_id(sel)
+        return eid
+
+    def cls_two(self, key: int) -> int:
+        return self.ab.entry_id64(key)
+
+    def row(self, eid: int):
+        ab = self.ab
+        dw, wm, w3m, rlo, rhi = ab.np_rows()[:5]
+        if eid >= len(dw):
+            return None
+        cols = ab.s_cols[:int(ab.s_count[eid]), eid].tolist()
+        return int(dw[eid]), int(wm[eid]), int(w3m[eid]), int(rlo[eid]), int(rhi[eid]), bool(ab.vopd_rows[eid]), cols
+
+    def tpl(self, eid: int, key: int, key3: int, word: int, data: bytes, off: int):
+        ab = self.ab
+        tid = ab.template_id(eid, key, key3, word, data, off)
+        if not tid:
+            return False
+        n = ab.tpl_nph[tid]
+        return ab.tpl_fmt[tid].encode(), ab.tpl_base[tid, :n].tolist()
+
+    def pool(self, ix: int):
+        import bisect
+
+        import numpy as np
+
+        ab = self.ab
+        if ix >= ab.pool_used:
+            return None
+        if not ab.pool_known[ix]:
+            s = bisect.bisect_right(ab.seg_starts, ix) - 1
+            if s < 0 or ab.seg_compute[s] is None:
+                return None
+            ab.fill(np.array([ix]))
+        if not ab.pool_ok[ix]:
+            return False
+        return ab.texts_bytes(np.array([ix]))[0]
+
+    def scalar(self, data: bytes, off: int, tail: int):
+        got = self.answers[(tail, data[off:off + _CONTEXT])] = scalar_answer(self.dec, data, off, tail)
+        return got
+
+
+# -- the listing --------------------------------------------------------------------------------------
+def _labels(sec) -> tuple[list, list]:
+    """A code section's symbols for the C loop: every label (the section's name at 0 where none is there, as
+    llvm-objdump names code before the first symbol) and the plain ones, each sorted (offset, name bytes)."""
+    labels = dict(sec.labels)
+    if 0 not in labels and sec.data:
+        labels[0] = sec.name
+    return sorted((o, n.encode()) for o, n in labels.items()), sorted((o, n.encode()) for o, n in sec.plain.items())
+
+
+def _run(tables, data: bytes, secs, path: str | None, resolver, out) -> None:
+    """The listing of raw bytes (``secs`` None) or of an ELF file's code sections, written to ``out``."""
+    if secs is None:
+        tables.listing(data, 0, None, None, resolver, out.write)
+        return
+    out.write(f"\n{path}:\tfile format elf64-amdgpu\n".encode())
+    for sec in secs:
+        out.write(f"\nDisassembly of section {sec.name}:\n".encode())
+        labels, plain = _labels(sec)
+        tables.listing(sec.data, sec.address, labels, plain, resolver, out.write)
+
+
+class _Discard:
+    def write(self, data: bytes) -> None:
+        pass
+
+
+def _full(ext, arch: str, wave64: bool, answers: dict):
+    """The C tables made from the batch decoder, with the resolver that answers from it."""
+    from .batch_arch import arch_batch
+    from .decoder import get_decoder
+
+    dec = get_decoder(arch, wave64)
+    ab = arch_batch(dec)
+    resolver = Full(dec, ab, answers)
+    return ext.Tables(export(ab, resolver.wide)), resolver
+
+
+def write_listing(out, arch: str, wave64: bool, data: bytes, secs, path: str | None) -> bool:
+    """``gpuisa decode``'s plain listing through the C loop; False where the extension is not there."""
+    ext = extension()
+    if ext is None:
+        return False
+    snap = load_snapshot(arch, wave64)
+    if snap is not None:
+        spec, answers = snap
+        tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
+        _run(tables, data, secs, path, resolver, out)
+        if tables.stats()["misses"]:  # something the batch decoder would have learned: the cache made again
+            out.flush()
+            tables, full = _full(ext, arch, wave64, resolver.answers)
+            _run(tables, data, secs, path, full, _Discard())
+            save_snapshot(arch, wave64, export(full.ab, full.wide), full.answers)
+        elif resolver.learned:  # only scalar answers: kept with the same tables
+            save_snapshot(arch, wave64, spec, resolver.answers)
+        return True
+    tables, full = _full(ext, arch, wave64, {})
+    _run(tables, data, secs, path, full, out)
+    out.flush()
+    save_snapshot(arch, wave64, export(full.ab, full.wide), full.answers)
+    return True

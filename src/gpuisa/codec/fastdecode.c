@@ -1,0 +1,879 @@
+/* fastdecode: the hot loop of `gpuisa decode`'s plain listing, in C.
+ *
+ * Why C: on a 200,000-instruction code object the whole `gpuisa decode` process took 0.22-0.28 s (rdna3,
+ * rdna4, cdna3) against 0.40-0.65 s for llvm-objdump-22 and 0.41 s for llvm-mc-22; the goal is 4x, about
+ * 0.1 s for the whole process.  Of that time `import numpy` alone is 58-70 ms, the batch walk ~76 ms and
+ * the listing's formatting ~62 ms: no Python or numpy formulation of the walk fits.  Here the walk, the
+ * rendering of each distinct word from its %-template and the listing lines are one pass over the bytes.
+ *
+ * What it does: `Tables(spec)` holds a copy of the batch decoder's tables (batch_arch.ArchBatch, exported by
+ * codec/accel.py: class table, entry rows, templates, operand-text pool).  `Tables.listing(data, address,
+ * labels, plain, resolver)` walks the instruction starts of `data` exactly as the scalar main loop does
+ * (classify the dword, size from the entry row, the scalar path where the batch path cannot vouch, the tail
+ * loop over the last bytes), renders each distinct word once (its cut operands' texts from the pool, its
+ * template keyed by the entry and the rest of the word) and writes llvm-objdump's lines (text padded to 59
+ * columns, `// ADDRESS: DWORDS`, branch targets as <symbol+0x..>, `<symbol>:` headers, a symbol inside an
+ * instruction restarting the walk there) into one bytes object.
+ *
+ * Whatever the tables do not hold goes to the resolver (Python): `cls_dense/cls_wide/cls_two` (a selector
+ * not classified yet), `row` (a new entry), `tpl` (a template not made yet), `pool` (an operand text not
+ * made yet), `scalar` (the scalar decoder's text, size and step at one start).  A resolver answer of None
+ * means "not known": the start goes to `scalar`.  Answers are kept for the rest of the run.
+ *
+ * The pure-Python/numpy path (codec/batch*.py, codec/listing.py) is the reference and the fallback: it runs
+ * when this module is missing (no compiler at install time) or GPUISA_NO_ACCEL=1; tests check that both
+ * give the same bytes.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXC 8
+
+/* -- growable byte buffer ------------------------------------------------------------------------ */
+typedef struct { char *p; size_t n, cap; } Buf;
+
+static int buf_reserve(Buf *b, size_t more) {
+    if (b->n + more <= b->cap) return 0;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->n + more) cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) { PyErr_NoMemory(); return -1; }
+    b->p = p; b->cap = cap;
+    return 0;
+}
+
+static int buf_put(Buf *b, const char *s, size_t n) {
+    if (buf_reserve(b, n) < 0) return -1;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    return 0;
+}
+
+/* -- open-addressing map: (a, b) -> int64 (a probe reads one 32-byte slot) --------------------------- */
+typedef struct { uint64_t a, b; int64_t v; uint64_t used; } Slot;
+typedef struct { Slot *s; size_t cap, n; } Map;
+
+static size_t map_hash(uint64_t a, uint64_t b, size_t cap) {
+    uint64_t h = a * 0x9E3779B97F4A7C15ULL ^ (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL;
+    h ^= h >> 29;
+    return (size_t)(h * 0xBF58476D1CE4E5B9ULL >> 17) & (cap - 1);
+}
+
+static int64_t *map_find(Map *m, uint64_t a, uint64_t b) {
+    if (!m->cap) return NULL;
+    size_t i = map_hash(a, b, m->cap);
+    while (m->s[i].used) {
+        if (m->s[i].a == a && m->s[i].b == b) return &m->s[i].v;
+        i = (i + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+static int map_put(Map *m, uint64_t a, uint64_t b, int64_t v) {
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        Slot *s = calloc(cap, sizeof(Slot));
+        if (!s) { PyErr_NoMemory(); return -1; }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->s[i].used) continue;
+            size_t j = map_hash(m->s[i].a, m->s[i].b, cap);
+            while (s[j].used) j = (j + 1) & (cap - 1);
+            s[j] = m->s[i];
+        }
+        free(m->s);
+        m->s = s; m->cap = cap;
+    }
+    size_t i = map_hash(a, b, m->cap);
+    while (m->s[i].used) {
+        if (m->s[i].a == a && m->s[i].b == b) { m->s[i].v = v; return 0; }
+        i = (i + 1) & (m->cap - 1);
+    }
+    m->s[i].used = 1;
+    m->s[i].a = a; m->s[i].b = b; m->s[i].v = v;
+    m->n++;
+    return 0;
+}
+
+static void map_free(Map *m) { free(m->s); m->s = NULL; m->cap = m->n = 0; }
+
+static Py_ssize_t utf8_chars(const char *s, Py_ssize_t n) {
+    Py_ssize_t c = 0;
+    for (Py_ssize_t j = 0; j < n; j++) c += ((unsigned char)s[j] & 0xC0) != 0x80;
+    return c;
+}
+
+/* -- the tables ------------------------------------------------------------------------------------ */
+typedef struct { int32_t dw; uint32_t w3m, rhi; uint8_t vopd, cnt; uint64_t wm, rlo, cols[MAXC]; } Row;
+typedef struct { int64_t off; int32_t len, nph, ascii; int64_t bases[MAXC]; } Tpl;
+
+typedef struct {
+    PyObject_HEAD
+    int32_t cls_base[512];
+    uint32_t cls_sh[512], cls_mk[512], sel_mask[512];
+    uint8_t cls_two[512];
+    uint64_t two_mask[512];
+    int has_vopd;
+    uint32_t vopd_mask, vopd_value;
+    int64_t *cls; Py_ssize_t ncls;
+    Map wide, two, tpls;
+    Row *rows; Py_ssize_t nrows, caprows;
+    Tpl *tpl; Py_ssize_t ntpl, captpl;
+    Buf tpl_text;
+    uint8_t *pool_state; int64_t *pool_off; int32_t *pool_len; Py_ssize_t npool;
+    Buf pool_text;
+    Py_ssize_t misses, scalars;
+} Tables;
+
+static int copy_buffer(PyObject *spec, const char *key, void *dst, Py_ssize_t size) {
+    PyObject *o = PyDict_GetItemString(spec, key);
+    if (!o) { PyErr_Format(PyExc_KeyError, "%s", key); return -1; }
+    Py_buffer v;
+    if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) < 0) return -1;
+    if (v.len != size) {
+        PyBuffer_Release(&v);
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, not %zd", key, v.len, size);
+        return -1;
+    }
+    memcpy(dst, v.buf, size);
+    PyBuffer_Release(&v);
+    return 0;
+}
+
+/* a bytes-like value of the spec, copied into a fresh block; its length in items of `item` bytes */
+static void *copy_array(PyObject *spec, const char *key, Py_ssize_t item, Py_ssize_t *count) {
+    PyObject *o = PyDict_GetItemString(spec, key);
+    if (!o) { PyErr_Format(PyExc_KeyError, "%s", key); return NULL; }
+    Py_buffer v;
+    if (PyObject_GetBuffer(o, &v, PyBUF_SIMPLE) < 0) return NULL;
+    if (v.len % item) { PyBuffer_Release(&v); PyErr_Format(PyExc_ValueError, "%s: ragged", key); return NULL; }
+    void *p = malloc(v.len ? v.len : 1);
+    if (!p) { PyBuffer_Release(&v); PyErr_NoMemory(); return NULL; }
+    memcpy(p, v.buf, v.len);
+    *count = v.len / item;
+    PyBuffer_Release(&v);
+    return p;
+}
+
+static int rows_reserve(Tables *t, Py_ssize_t n) {
+    if (n <= t->caprows) return 0;
+    Py_ssize_t cap = t->caprows ? t->caprows : 256;
+    while (cap < n) cap *= 2;
+    Row *r = realloc(t->rows, cap * sizeof(Row));
+    if (!r) { PyErr_NoMemory(); return -1; }
+    memset(r + t->caprows, 0, (cap - t->caprows) * sizeof(Row));
+    t->rows = r; t->caprows = cap;
+    return 0;
+}
+
+static int pool_reserve(Tables *t, Py_ssize_t n) {
+    if (n <= t->npool) return 0;
+    uint8_t *s = realloc(t->pool_state, n);
+    int64_t *o = realloc(t->pool_off, n * sizeof(int64_t));
+    int32_t *l = realloc(t->pool_len, n * sizeof(int32_t));
+    if (s) t->pool_state = s;
+    if (o) t->pool_off = o;
+    if (l) t->pool_len = l;
+    if (!s || !o || !l) { PyErr_NoMemory(); return -1; }
+    memset(s + t->npool, 0, n - t->npool);
+    t->npool = n;
+    return 0;
+}
+
+/* pool index -> text (state 1: ASCII, 3: other UTF-8) or not printable (state 2) */
+static int pool_set(Tables *t, Py_ssize_t ix, const char *s, Py_ssize_t n, int ok) {
+    if (ix < 0) { PyErr_SetString(PyExc_ValueError, "negative pool index"); return -1; }
+    if (ix >= t->npool && pool_reserve(t, ix + 1 > 2 * t->npool ? ix + 1 : 2 * t->npool) < 0) return -1;
+    t->pool_state[ix] = ok ? (utf8_chars(s, n) == n ? 1 : 3) : 2;
+    t->pool_off[ix] = (int64_t)t->pool_text.n;
+    t->pool_len[ix] = ok ? (int32_t)n : 0;
+    return ok ? buf_put(&t->pool_text, s, n) : 0;
+}
+
+static Py_ssize_t tpl_add(Tables *t, uint32_t eid, uint64_t key, uint32_t key3, const char *fmt, Py_ssize_t n,
+                          const int64_t *bases, int nph) {
+    if (t->ntpl == t->captpl) {
+        Py_ssize_t cap = t->captpl ? 2 * t->captpl : 1024;
+        Tpl *p = realloc(t->tpl, cap * sizeof(Tpl));
+        if (!p) { PyErr_NoMemory(); return -1; }
+        t->tpl = p; t->captpl = cap;
+    }
+    if (t->ntpl == 0) { memset(&t->tpl[0], 0, sizeof(Tpl)); t->ntpl = 1; } /* tid 0: none */
+    Py_ssize_t tid = t->ntpl++;
+    Tpl *tp = &t->tpl[tid];
+    tp->off = (int64_t)t->tpl_text.n; tp->len = (int32_t)n; tp->nph = nph; tp->ascii = utf8_chars(fmt, n) == n;
+    memset(tp->bases, 0, sizeof(tp->bases));
+    for (int j = 0; j < nph && j < MAXC; j++) tp->bases[j] = bases[j];
+    if (buf_put(&t->tpl_text, fmt, n) < 0) return -1;
+    if (map_put(&t->tpls, key, (uint64_t)eid << 32 | key3, tid) < 0) return -1;
+    return tid;
+}
+
+static int load_rows(Tables *t, PyObject *spec) {
+    Py_ssize_t n, k;
+    int32_t *dw = copy_array(spec, "dw", 4, &n);
+    uint64_t *wm = copy_array(spec, "wm", 8, &k), *rlo = copy_array(spec, "rlo", 8, &k);
+    uint32_t *w3m = copy_array(spec, "w3m", 4, &k), *rhi = copy_array(spec, "rhi", 4, &k);
+    uint8_t *vopd = copy_array(spec, "vopd_rows", 1, &k), *cnt = copy_array(spec, "count", 1, &k);
+    uint64_t *cols = copy_array(spec, "cols", 8, &k); /* per entry MAXC packed columns */
+    int rc = -1;
+    if (dw && wm && rlo && w3m && rhi && vopd && cnt && cols && k == n * MAXC && rows_reserve(t, n) == 0) {
+        for (Py_ssize_t e = 0; e < n; e++) {
+            Row *r = &t->rows[e];
+            r->dw = dw[e]; r->wm = wm[e]; r->rlo = rlo[e]; r->w3m = w3m[e]; r->rhi = rhi[e];
+            r->vopd = vopd[e]; r->cnt = cnt[e] > MAXC ? MAXC : cnt[e];
+            memcpy(r->cols, cols + e * MAXC, sizeof(r->cols));
+        }
+        t->nrows = n;
+        rc = 0;
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "entry rows: inconsistent lengths");
+    }
+    free(dw); free(wm); free(rlo); free(w3m); free(rhi); free(vopd); free(cnt); free(cols);
+    return rc;
+}
+
+static int load_pairs(Map *m, PyObject *spec, const char *kkey, const char *vkey) {
+    Py_ssize_t n, k;
+    uint64_t *keys = copy_array(spec, kkey, 8, &n);
+    int64_t *vals = copy_array(spec, vkey, 8, &k);
+    int rc = -1;
+    if (keys && vals && n == k) {
+        rc = 0;
+        for (Py_ssize_t i = 0; i < n && rc == 0; i++) rc = map_put(m, keys[i], 0, vals[i]);
+    } else if (!PyErr_Occurred()) {
+        PyErr_Format(PyExc_ValueError, "%s: inconsistent lengths", kkey);
+    }
+    free(keys); free(vals);
+    return rc;
+}
+
+/* templates: eid, key, key3 (arrays), their formats (one blob, lengths), placeholders and pool bases */
+static int load_templates(Tables *t, PyObject *spec) {
+    Py_ssize_t n, k, nb, nf;
+    int32_t *eid = copy_array(spec, "tpl_eid", 4, &n);
+    uint64_t *key = copy_array(spec, "tpl_key", 8, &k);
+    uint32_t *key3 = copy_array(spec, "tpl_key3", 4, &k);
+    int32_t *len = copy_array(spec, "tpl_len", 4, &k);
+    int8_t *nph = copy_array(spec, "tpl_nph", 1, &k);
+    int64_t *bases = copy_array(spec, "tpl_bases", 8, &nb);
+    char *fmt = copy_array(spec, "tpl_text", 1, &nf);
+    int rc = -1;
+    if (eid && key && key3 && len && nph && bases && fmt && nb == n * MAXC) {
+        rc = 0;
+        int64_t at = 0;
+        for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
+            if (len[i] < 0) { /* a key known to have no template */
+                rc = map_put(&t->tpls, key[i], (uint64_t)(uint32_t)eid[i] << 32 | key3[i], 0);
+                continue;
+            }
+            if (at + len[i] > nf) { PyErr_SetString(PyExc_ValueError, "templates: text too short"); rc = -1; break; }
+            rc = tpl_add(t, (uint32_t)eid[i], key[i], key3[i], fmt + at, len[i], bases + i * MAXC, nph[i]) < 0 ? -1 : 0;
+            at += len[i];
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "templates: inconsistent lengths");
+    }
+    free(eid); free(key); free(key3); free(len); free(nph); free(bases); free(fmt);
+    return rc;
+}
+
+static int load_pool(Tables *t, PyObject *spec) {
+    Py_ssize_t n, k, nt;
+    int64_t *ix = copy_array(spec, "pool_ix", 8, &n);
+    int32_t *len = copy_array(spec, "pool_len", 4, &k);
+    char *text = copy_array(spec, "pool_text", 1, &nt);
+    PyObject *size = PyDict_GetItemString(spec, "pool_size");
+    int rc = -1;
+    if (ix && len && text && n == k && size && pool_reserve(t, PyLong_AsSsize_t(size)) == 0) {
+        rc = 0;
+        int64_t at = 0;
+        for (Py_ssize_t i = 0; i < n && rc == 0; i++) {
+            int ok = len[i] >= 0;
+            if (ok && at + len[i] > nt) { PyErr_SetString(PyExc_ValueError, "pool: text too short"); rc = -1; break; }
+            rc = pool_set(t, ix[i], text + at, ok ? len[i] : 0, ok);
+            if (ok) at += len[i];
+        }
+    } else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "pool: inconsistent lengths");
+    }
+    free(ix); free(len); free(text);
+    return rc;
+}
+
+static int Tables_init(Tables *t, PyObject *args, PyObject *kw) {
+    PyObject *spec;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &spec)) return -1;
+    if (copy_buffer(spec, "cls_base", t->cls_base, sizeof(t->cls_base)) < 0 ||
+        copy_buffer(spec, "cls_sh", t->cls_sh, sizeof(t->cls_sh)) < 0 ||
+        copy_buffer(spec, "cls_mk", t->cls_mk, sizeof(t->cls_mk)) < 0 ||
+        copy_buffer(spec, "sel_mask", t->sel_mask, sizeof(t->sel_mask)) < 0 ||
+        copy_buffer(spec, "cls_two", t->cls_two, sizeof(t->cls_two)) < 0 ||
+        copy_buffer(spec, "two_mask", t->two_mask, sizeof(t->two_mask)) < 0)
+        return -1;
+    PyObject *vopd = PyDict_GetItemString(spec, "vopd");
+    t->has_vopd = vopd && vopd != Py_None;
+    if (t->has_vopd && !PyArg_ParseTuple(vopd, "II", &t->vopd_mask, &t->vopd_value)) return -1;
+    free(t->cls);
+    t->cls = copy_array(spec, "cls_table", 8, &t->ncls);
+    if (!t->cls) return -1;
+    for (int p = 0; p < 512; p++) {
+        if (t->cls_base[p] < 0 || t->cls_base[p] >= t->ncls) { PyErr_SetString(PyExc_ValueError, "class base"); return -1; }
+        if (t->cls_sh[p] > 31) { PyErr_SetString(PyExc_ValueError, "class shift"); return -1; }
+        if ((int64_t)t->cls_base[p] + t->cls_mk[p] >= t->ncls) { PyErr_SetString(PyExc_ValueError, "class mask"); return -1; }
+    }
+    if (load_rows(t, spec) < 0 || load_pairs(&t->wide, spec, "wide_sel", "wide_eid") < 0 ||
+        load_pairs(&t->two, spec, "two_key", "two_eid") < 0 || load_templates(t, spec) < 0 || load_pool(t, spec) < 0)
+        return -1;
+    return 0;
+}
+
+static void Tables_dealloc(Tables *t) {
+    free(t->cls); map_free(&t->wide); map_free(&t->two); map_free(&t->tpls);
+    free(t->rows); free(t->tpl); free(t->tpl_text.p); free(t->pool_state); free(t->pool_off); free(t->pool_len);
+    free(t->pool_text.p);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+/* -- one run --------------------------------------------------------------------------------------- */
+typedef struct {
+    Tables *t;
+    PyObject *resolver; /* None: every miss fails the run (returns None) */
+    PyObject *data;     /* the whole input (bytes) */
+    PyObject *stream;   /* the bytes of the current stream (data from its start), made when first needed */
+    const uint8_t *p;   /* the stream */
+    Py_ssize_t len, start;
+    Buf out;
+    PyObject *write; /* None: the listing is returned as one bytes object */
+    Buf scratch;      /* the text of the word being rendered */
+} Run;
+
+#define CHUNK (1 << 20)
+
+/* the lines made so far to the writer (a read-only memoryview of them: the callee must not keep it) */
+static int flush_out(Run *r) {
+    if (r->write == Py_None || !r->out.n) return 0;
+    PyObject *mv = PyMemoryView_FromMemory(r->out.p, r->out.n, PyBUF_READ);
+    PyObject *got = mv ? PyObject_CallOneArg(r->write, mv) : NULL;
+    if (mv) {
+        PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
+        Py_XDECREF(rel);
+        Py_DECREF(mv);
+    }
+    Py_XDECREF(got);
+    r->out.n = 0;
+    return got ? 0 : -1;
+}
+
+static inline uint32_t dword_at(const Run *r, Py_ssize_t byte) { /* little-endian, zero past the end */
+    uint32_t v = 0;
+    if (byte >= 0 && byte + 4 <= r->len) {
+        memcpy(&v, r->p + byte, 4);
+        return v; /* (little-endian hosts; see PyInit) */
+    }
+    for (int k = 0; k < 4; k++)
+        if (byte + k < r->len) v |= (uint32_t)r->p[byte + k] << (8 * k);
+    return v;
+}
+
+static PyObject *stream_bytes(Run *r) {
+    if (!r->stream) r->stream = r->start ? PyBytes_FromStringAndSize((const char *)r->p, r->len)
+                                         : (Py_INCREF(r->data), r->data);
+    return r->stream;
+}
+
+/* resolver.name(*args): a new reference, or NULL with an exception set */
+static PyObject *ask(Run *r, const char *name, const char *fmt, ...) {
+    r->t->misses++;
+    va_list va;
+    va_start(va, fmt);
+    PyObject *args = Py_VaBuildValue(fmt, va);
+    va_end(va);
+    if (!args) return NULL;
+    PyObject *f = PyObject_GetAttrString(r->resolver, name);
+    PyObject *got = f ? PyObject_CallObject(f, args) : NULL;
+    Py_XDECREF(f);
+    Py_DECREF(args);
+    return got;
+}
+
+static int row_known(Run *r, int64_t eid) { /* 1: row there; 0: not (start to scalar); -1: error */
+    Tables *t = r->t;
+    if (eid < t->nrows) return 1;
+    PyObject *got = ask(r, "row", "(L)", (long long)eid);
+    if (!got) return PyErr_Occurred() ? -1 : 0;
+    if (got == Py_None) { Py_DECREF(got); return 0; }
+    int dw, vopd;
+    unsigned long long wm, rlo;
+    unsigned int w3m, rhi;
+    PyObject *cols;
+    int ok = PyArg_ParseTuple(got, "iKIKIpO", &dw, &wm, &w3m, &rlo, &rhi, &vopd, &cols);
+    if (ok && rows_reserve(t, eid + 1) == 0) {
+        Row *row = &t->rows[eid];
+        memset(row, 0, sizeof(Row));
+        row->dw = dw; row->wm = wm; row->w3m = w3m; row->rlo = rlo; row->rhi = rhi; row->vopd = (uint8_t)vopd;
+        Py_ssize_t n = PySequence_Size(cols);
+        for (Py_ssize_t j = 0; j < n && j < MAXC; j++) {
+            PyObject *c = PySequence_GetItem(cols, j);
+            row->cols[j] = c ? PyLong_AsUnsignedLongLongMask(c) : 0;
+            Py_XDECREF(c);
+        }
+        row->cnt = (uint8_t)(n > MAXC ? MAXC : n);
+        for (Py_ssize_t e = t->nrows; e < eid; e++) t->rows[e].dw = 0; /* (rows between: the scalar path) */
+        if (eid >= t->nrows) t->nrows = eid + 1;
+    }
+    Py_DECREF(got);
+    return PyErr_Occurred() ? -1 : 1;
+}
+
+/* an integer answer of the resolver (None: unknown -> *known = 0) */
+static int ask_int(Run *r, PyObject *got, int64_t *v, int *known) {
+    if (!got) return PyErr_Occurred() ? -1 : 0;
+    *known = got != Py_None;
+    if (*known) *v = PyLong_AsLongLong(got);
+    Py_DECREF(got);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* entry id of the instruction at dword i (0: the scalar path); -1 on error */
+static int classify(Run *r, Py_ssize_t i, Py_ssize_t n4, int64_t *eid) {
+    Tables *t = r->t;
+    uint32_t d0 = dword_at(r, 4 * i);
+    int p = d0 >> 23, known = 1;
+    int64_t idx = (int64_t)t->cls_base[p] + ((d0 >> t->cls_sh[p]) & t->cls_mk[p]);
+    int64_t v = t->cls[idx];
+    *eid = 0;
+    if (v == -1) { /* a selector met for the first time */
+        known = 0;
+        if (ask_int(r, ask(r, "cls_dense", "(iLI)", p, (long long)idx, d0 & t->sel_mask[p]), &v, &known) < 0) return -1;
+        if (!known) return 0;
+        t->cls[idx] = v;
+    }
+    if (v == -2) { /* a wide bucket */
+        uint32_t sel = d0 & t->sel_mask[p];
+        int64_t *got = map_find(&t->wide, sel, 0);
+        if (got) v = *got;
+        else {
+            known = 0;
+            if (ask_int(r, ask(r, "cls_wide", "(I)", sel), &v, &known) < 0) return -1;
+            if (!known) return 0;
+            if (map_put(&t->wide, sel, 0, v) < 0) return -1;
+        }
+        if (v == 0 && t->cls_two[p]) v = -3;
+    }
+    if (v == -3) { /* the second dword chooses too */
+        if (i + 1 >= n4) return 0;
+        uint64_t key = ((uint64_t)d0 | (uint64_t)dword_at(r, 4 * i + 4) << 32) & t->two_mask[p];
+        int64_t *got = map_find(&t->two, key, 0);
+        if (got) v = *got;
+        else {
+            known = 0;
+            if (ask_int(r, ask(r, "cls_two", "(K)", (unsigned long long)key), &v, &known) < 0) return -1;
+            if (!known) return 0;
+            if (map_put(&t->two, key, 0, v) < 0) return -1;
+        }
+    }
+    if (v <= 0) return 0;
+    int rk = row_known(r, v);
+    if (rk <= 0) return rk;
+    *eid = v;
+    return 0;
+}
+
+/* pool text state at ix (1 ASCII text, 3 other text, 2 not printable), asking the resolver where not known;
+ * -1 on error */
+static int pool_ok(Run *r, int64_t ix) {
+    Tables *t = r->t;
+    if (ix >= 0 && ix < t->npool && t->pool_state[ix]) return t->pool_state[ix];
+    PyObject *got = ask(r, "pool", "(L)", (long long)ix);
+    if (!got) return PyErr_Occurred() ? -1 : 2;
+    int rc; /* (None, not known: not printable for the rest of the run, its starts go to the scalar path) */
+    if (got == Py_None || got == Py_False) rc = pool_set(t, ix, NULL, 0, 0) < 0 ? -1 : 2;
+    else {
+        char *s;
+        Py_ssize_t n;
+        rc = PyBytes_AsStringAndSize(got, &s, &n) < 0 || pool_set(t, ix, s, n, 1) < 0 ? -1 : t->pool_state[ix];
+    }
+    Py_DECREF(got);
+    return rc;
+}
+
+static int64_t template_of(Run *r, uint32_t eid, uint64_t key, uint32_t key3, uint64_t w64, uint32_t w3, Py_ssize_t off) {
+    Tables *t = r->t;
+    int64_t *got = map_find(&t->tpls, key, (uint64_t)eid << 32 | key3);
+    if (got) return *got;
+    PyObject *word = PyLong_FromUnsignedLongLong(w3), *sh = PyLong_FromLong(64), *hi = NULL, *lo = NULL, *w = NULL;
+    if (word && sh) hi = PyNumber_Lshift(word, sh);
+    if (hi) lo = PyLong_FromUnsignedLongLong(w64);
+    if (lo) w = PyNumber_Or(hi, lo);
+    Py_XDECREF(word); Py_XDECREF(sh); Py_XDECREF(hi); Py_XDECREF(lo);
+    if (!w) return -1;
+    PyObject *s = stream_bytes(r);
+    if (!s) { Py_DECREF(w); return -1; }
+    PyObject *ans = ask(r, "tpl", "(IKINOn)", eid, (unsigned long long)key, key3, w, s, off);
+    if (!ans) return PyErr_Occurred() ? -1 : 0;
+    int64_t tid = 0;
+    if (ans == Py_None || ans == Py_False) /* (no template; None, not known: none for the rest of the run) */
+        tid = map_put(&t->tpls, key, (uint64_t)eid << 32 | key3, 0) < 0 ? -1 : 0;
+    else {
+        const char *fmt;
+        Py_ssize_t n;
+        PyObject *bases;
+        int64_t b[MAXC] = {0};
+        if (PyArg_ParseTuple(ans, "y#O", &fmt, &n, &bases)) {
+            Py_ssize_t nb = PySequence_Size(bases);
+            for (Py_ssize_t j = 0; j < nb && j < MAXC; j++) {
+                PyObject *c = PySequence_GetItem(bases, j);
+                b[j] = c ? PyLong_AsLongLong(c) : 0;
+                Py_XDECREF(c);
+            }
+            tid = PyErr_Occurred() || nb > MAXC ? -1 : tpl_add(t, eid, key, key3, fmt, n, b, (int)nb);
+        } else tid = -1;
+    }
+    Py_DECREF(ans);
+    if (tid < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "resolver.tpl: bad answer");
+    return tid;
+}
+
+/* renders the word at dword i of entry eid into r->scratch: 0, 1 where the batch path cannot vouch for it (the
+ * scalar path decides), -1 on error; *ascii: whether the text is ASCII (one column per byte) */
+static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *ascii) {
+    Tables *t = r->t;
+    const Row rw = t->rows[eid]; /* (the resolver may grow the rows) */
+    uint64_t w64 = ((uint64_t)dword_at(r, 4 * i) | (uint64_t)dword_at(r, 4 * i + 4) << 32) & rw.wm;
+    uint32_t w3 = rw.w3m ? dword_at(r, 4 * (i + 2 < n4 ? i + 2 : n4 - 1)) & rw.w3m : 0;
+    uint64_t vals[MAXC];
+    int all_ascii = 1;
+    for (int j = 0; j < rw.cnt; j++) {
+        uint64_t pk = rw.cols[j], w = pk & 0x8000 ? (uint64_t)w3 : w64;
+        unsigned wd = (pk >> 8) & 63;
+        vals[j] = (w >> (pk & 63)) & ((1ULL << wd) - 1);
+        int st = pool_ok(r, (int64_t)(pk >> 16) + (int64_t)vals[j]);
+        if (st != 1 && st != 3) return st < 0 ? -1 : 1;
+    }
+    int64_t tid = template_of(r, (uint32_t)eid, w64 & rw.rlo, w3 & rw.rhi, w64, w3, 4 * i);
+    if (tid <= 0) return tid < 0 ? -1 : 1;
+    if (t->tpl[tid].nph > rw.cnt) return 1;
+    int64_t ix[MAXC];
+    for (int j = 0; j < t->tpl[tid].nph; j++) {
+        ix[j] = t->tpl[tid].bases[j] + (int64_t)vals[j];
+        int st = pool_ok(r, ix[j]);
+        if (st != 1 && st != 3) return st < 0 ? -1 : 1;
+        all_ascii &= st == 1;
+    }
+    const Tpl *tp = &t->tpl[tid];
+    Buf *b = &r->scratch;
+    b->n = 0;
+    const char *f = t->tpl_text.p + tp->off, *end = f + tp->len;
+    int k = 0;
+    while (f < end) { /* %s: the next operand text; %%: a percent sign */
+        const char *pc = memchr(f, '%', end - f);
+        if (!pc) { if (buf_put(b, f, end - f) < 0) return -1; break; }
+        if (buf_put(b, f, pc - f) < 0) return -1;
+        if (pc + 1 < end && pc[1] == '%') { if (buf_put(b, "%", 1) < 0) return -1; }
+        else if (pc + 1 < end && pc[1] == 's' && k < tp->nph) {
+            int64_t x = ix[k++];
+            if (buf_put(b, t->pool_text.p + t->pool_off[x], t->pool_len[x]) < 0) return -1;
+        } else return 1;
+        f = pc + 2;
+    }
+    *ascii = all_ascii && tp->ascii;
+    return 0;
+}
+
+/* -- the listing ----------------------------------------------------------------------------------- */
+typedef struct { int64_t off; const char *name; Py_ssize_t len; } Label;
+
+typedef struct {
+    Label *labels; Py_ssize_t nlabels; /* sorted: every symbol (headers, targets' <sym+0x..>) */
+    Label *plain; Py_ssize_t nplain;   /* sorted: symbols without a type (their name is the operand) */
+    uint64_t address;
+    int elf;
+} Syms;
+
+static char *hex_digits(char *w, uint64_t v, int n) { /* v as n upper-case hex digits */
+    static const char hex[] = "0123456789ABCDEF";
+    for (int k = n - 1; k >= 0; k--) { w[k] = hex[v & 15]; v >>= 4; }
+    return w + n;
+}
+
+static int put_hex(Buf *b, const char *fmt, unsigned long long v) {
+    char tmp[40];
+    int n = snprintf(tmp, sizeof tmp, fmt, v);
+    return buf_put(b, tmp, n);
+}
+
+static const Label *find_label(const Label *ls, Py_ssize_t n, __int128 off) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (ls[mid].off < off) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && ls[lo].off == off ? &ls[lo] : NULL;
+}
+
+/* ` <sym+0x..>` of a branch target (llvm-objdump's), into b */
+static int describe(Buf *b, const Syms *sy, __int128 target) {
+    const __int128 m64 = ((__int128)1 << 64) - 1;
+    __int128 off = (target & m64) - (__int128)sy->address;
+    if (off < 0) return 0;
+    Py_ssize_t lo = 0, hi = sy->nlabels; /* bisect_right(at, off) - 1 */
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if ((__int128)sy->labels[mid].off <= off) lo = mid + 1; else hi = mid;
+    }
+    if (lo == 0) return 0;
+    const Label *l = &sy->labels[lo - 1];
+    unsigned long long delta = (unsigned long long)((target - (__int128)sy->address - l->off) & m64);
+    if (buf_put(b, " <", 2) < 0 || buf_put(b, l->name, l->len) < 0) return -1;
+    if (delta && put_hex(b, "+0x%llx", delta) < 0) return -1;
+    return buf_put(b, ">", 1);
+}
+
+static int starts_with(const char *s, Py_ssize_t n, const char *prefix) {
+    size_t k = strlen(prefix);
+    return (size_t)n >= k && memcmp(s, prefix, k) == 0;
+}
+
+/* one listing line: TAB, text padded to 59 columns, `// ADDRESS: DWORDS` (bytes where the size is not whole
+ * dwords), a branch's target, newline */
+/* (chars: the text's characters, -1: counted here) */
+static int emit_line(Run *r, const Syms *sy, const char *text, Py_ssize_t tlen, Py_ssize_t chars, Py_ssize_t off,
+                     Py_ssize_t size) {
+    Buf *b = &r->out;
+    uint64_t addr = sy->address + (uint64_t)(r->start + off);
+    uint32_t d0 = dword_at(r, off);
+    Buf end = {0};
+    int rc = -1;
+    const char *cut = NULL; /* the operand replaced by a plain symbol's name */
+    const Label *name = NULL;
+    if (sy->elf) {
+        int sopp = (d0 >> 23) == 0x17F, sopk = (d0 >> 28) == 0xB;
+        if ((sopp && (starts_with(text, tlen, "s_branch ") || starts_with(text, tlen, "s_cbranch_"))) ||
+            (!sopp && sopk && starts_with(text, tlen, "s_subvector_loop_"))) {
+            int32_t simm = (int32_t)(d0 & 0xFFFF);
+            if (simm & 0x8000) simm -= 0x10000;
+            __int128 target = (__int128)addr + 4 + 4 * (__int128)simm;
+            name = find_label(sy->plain, sy->nplain, target - (__int128)sy->address);
+            if (name) {
+                cut = text + tlen;
+                for (const char *q = text + tlen; q > text; q--)
+                    if (q[-1] == ' ') { cut = q - 1; break; }
+            } else if (describe(&end, sy, target) < 0) goto done;
+        }
+    }
+    Py_ssize_t shown = cut ? cut - text : tlen, nlen = name ? name->len : 0;
+    if (chars < 0 || cut) chars = utf8_chars(text, shown);
+    if (buf_reserve(b, 1 + shown + 1 + nlen + 59 + 3 + 18 + 3 * size + 9 + end.n + 1) < 0) goto done;
+    char *w = b->p + b->n;
+    *w++ = '\t';
+    memcpy(w, text, shown); w += shown;
+    if (cut) {
+        *w++ = ' ';
+        memcpy(w, name->name, nlen); w += nlen;
+        chars += utf8_chars(name->name, nlen) + 1;
+    }
+    if (chars < 59) { memset(w, ' ', 59 - chars); w += 59 - chars; }
+    memcpy(w, "// ", 3); w += 3;
+    w = hex_digits(w, addr, addr >> 48 ? (addr >> 60 ? 16 : (addr >> 56 ? 15 : (addr >> 52 ? 14 : 13))) : 12);
+    *w++ = ':'; *w++ = ' ';
+    Py_ssize_t n4 = r->len / 4;
+    if (size & 3) {
+        for (Py_ssize_t j = 0; j < size; j++) {
+            if (j) *w++ = ' ';
+            w = hex_digits(w, off + j < r->len ? r->p[off + j] : 0, 2);
+        }
+    } else {
+        for (Py_ssize_t j = 0; j < size / 4; j++) { /* (as the numpy path: the dwords past the last one repeat it) */
+            Py_ssize_t k = off / 4 + j;
+            uint32_t d = (off & 3) ? dword_at(r, off + 4 * j) : dword_at(r, 4 * (k < n4 ? k : n4 - 1));
+            if (j) *w++ = ' ';
+            w = hex_digits(w, d, 8);
+        }
+    }
+    if (end.n) { memcpy(w, end.p, end.n); w += end.n; }
+    *w++ = '\n';
+    b->n = w - b->p;
+    rc = 0;
+done:
+    free(end.p);
+    return rc;
+}
+
+/* the scalar path at byte `off` of the stream: its line; *step: bytes to the next start; *tail: 1 where
+ * the tail loop takes over after it */
+static int scalar_line(Run *r, const Syms *sy, Py_ssize_t off, int tail, Py_ssize_t *step, int *to_tail) {
+    r->t->scalars++;
+    PyObject *s = stream_bytes(r);
+    PyObject *f = s ? PyObject_GetAttrString(r->resolver, "scalar") : NULL;
+    PyObject *got = f ? PyObject_CallFunction(f, "Oni", s, off, tail) : NULL;
+    Py_XDECREF(f);
+    if (!got) return -1;
+    const char *text;
+    Py_ssize_t tlen, size, adv;
+    int valid, rc = -1;
+    if (PyArg_ParseTuple(got, "y#nnp", &text, &tlen, &size, &adv, &valid)) {
+        if (adv <= 0) adv = 1;
+        *step = adv;
+        *to_tail = !tail && valid && (size & 3);
+        rc = emit_line(r, sy, text, tlen, -1, off, size);
+    }
+    Py_DECREF(got);
+    return rc;
+}
+
+static int emit_headers(Run *r, const Syms *sy, Py_ssize_t *next, int64_t at) {
+    while (*next < sy->nlabels && sy->labels[*next].off == at) {
+        const Label *l = &sy->labels[*next];
+        if (put_hex(&r->out, "\n%016llx <", sy->address + (uint64_t)at) < 0 || buf_put(&r->out, l->name, l->len) < 0 ||
+            buf_put(&r->out, ">:\n", 3) < 0)
+            return -1;
+        (*next)++;
+    }
+    return 0;
+}
+
+/* decodes one stream (the data from r->start); *restart: the offset of a symbol inside an instruction, where
+ * a new stream begins (-1: none) */
+static int walk(Run *r, const Syms *sy, Py_ssize_t *next, int64_t *restart) {
+    Tables *t = r->t;
+    Py_ssize_t n4 = r->len / 4, off = 0;
+    int tail = n4 < 2;
+    *restart = -1;
+    while (off < r->len) {
+        if (!tail && off / 4 >= n4 - 1) tail = 1; /* (the main loop covers the dwords before the last) */
+        Py_ssize_t step = 0;
+        int to_tail = 0;
+        if (sy->elf && emit_headers(r, sy, next, r->start + off) < 0) return -1;
+        int64_t eid = 0;
+        int batch = 0, ascii = 0;
+        Py_ssize_t i = off / 4;
+        if (!tail) {
+            if (classify(r, i, n4, &eid) < 0) return -1;
+            int dw = eid ? t->rows[eid].dw : 0;
+            if (i + (dw > 2 ? dw : 2) > n4) dw = 0; /* (the scalar path wants 8 bytes in view, 96-bit words 12) */
+            if (dw == 3 && t->has_vopd && (dword_at(r, off) & t->vopd_mask) == t->vopd_value && !t->rows[eid].vopd) dw = 0;
+            if (dw > 0) {
+                int rc = word_text(r, eid, i, n4, &ascii);
+                if (rc < 0) return -1;
+                if (rc == 0) {
+                    batch = 1;
+                    step = 4 * dw;
+                    if (emit_line(r, sy, r->scratch.p, r->scratch.n, ascii ? (Py_ssize_t)r->scratch.n : -1, off, step) < 0)
+                        return -1;
+                }
+            }
+        }
+        if (!batch) {
+            if (scalar_line(r, sy, off, tail, &step, &to_tail) < 0) return -1;
+        }
+        int64_t here = r->start + off, nxt = here + step;
+        if (sy->elf && *next < sy->nlabels && sy->labels[*next].off > here && sy->labels[*next].off < nxt) {
+            *restart = sy->labels[*next].off;
+            return 0;
+        }
+        off += step;
+        tail = tail || to_tail;
+        if (r->out.n >= CHUNK && flush_out(r) < 0) return -1;
+    }
+    return 0;
+}
+
+static int read_labels(PyObject *seq, Label **out, Py_ssize_t *n) {
+    *out = NULL; *n = 0;
+    if (seq == Py_None) return 0;
+    PyObject *fast = PySequence_Fast(seq, "labels: a sequence of (offset, name bytes)");
+    if (!fast) return -1;
+    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+    *out = calloc(k ? k : 1, sizeof(Label));
+    int rc = *out ? 0 : -1;
+    for (Py_ssize_t i = 0; i < k && rc == 0; i++) {
+        long long o;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "Ly#", &o, &(*out)[i].name, &(*out)[i].len)) rc = -1;
+        (*out)[i].off = o;
+        if (rc == 0 && i && (*out)[i].off <= (*out)[i - 1].off) {
+            PyErr_SetString(PyExc_ValueError, "labels: not sorted");
+            rc = -1;
+        }
+    }
+    *n = k;
+    Py_DECREF(fast); /* (the names stay alive: the caller holds the list) */
+    return rc;
+}
+
+static PyObject *Tables_listing(Tables *t, PyObject *args) {
+    PyObject *data, *labels, *plain, *resolver;
+    unsigned long long address;
+    PyObject *write = Py_None;
+    if (!PyArg_ParseTuple(args, "SKOOO|O", &data, &address, &labels, &plain, &resolver, &write)) return NULL;
+    Syms sy = {0};
+    sy.address = address;
+    sy.elf = labels != Py_None;
+    Run r = {0};
+    r.t = t; r.resolver = resolver; r.data = data; r.write = write;
+    PyObject *res = NULL;
+    if (read_labels(labels, &sy.labels, &sy.nlabels) < 0 || read_labels(plain, &sy.plain, &sy.nplain) < 0) goto done;
+    const uint8_t *all = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t total = PyBytes_GET_SIZE(data), next = 0;
+    int64_t start = 0;
+    while (start < total) {
+        r.p = all + start; r.len = total - start; r.start = start;
+        Py_CLEAR(r.stream);
+        int64_t again;
+        if (walk(&r, &sy, &next, &again) < 0) goto done;
+        if (again < 0) break;
+        start = again;
+    }
+    if (write != Py_None) {
+        if (flush_out(&r) == 0) { res = Py_None; Py_INCREF(res); }
+    } else res = PyBytes_FromStringAndSize(r.out.p ? r.out.p : "", r.out.n);
+done:
+    Py_CLEAR(r.stream);
+    free(r.out.p); free(r.scratch.p); free(sy.labels); free(sy.plain);
+    return res;
+}
+
+static PyObject *Tables_stats(Tables *t, PyObject *noargs) {
+    return Py_BuildValue("{s:n,s:n,s:n,s:n}", "misses", t->misses, "scalars", t->scalars, "templates",
+                         t->ntpl ? t->ntpl - 1 : 0, "pool", t->npool);
+}
+
+static PyMethodDef Tables_methods[] = {
+    {"listing", (PyCFunction)Tables_listing, METH_VARARGS,
+     "listing(data, address, labels, plain, resolver[, write]) -> bytes: llvm-objdump's lines of data (labels None: "
+     "raw bytes, no headers or targets), or None after passing them to write(memoryview) a chunk at a time"},
+    {"stats", (PyCFunction)Tables_stats, METH_NOARGS, "counts of this object's runs: resolver questions, scalar starts"},
+    {NULL}
+};
+
+static PyTypeObject TablesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gpuisa.codec.fastdecode.Tables",
+    .tp_basicsize = sizeof(Tables),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The batch decoder's tables (see codec/accel.py: export)",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Tables_init,
+    .tp_dealloc = (destructor)Tables_dealloc,
+    .tp_methods = Tables_methods,
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "fastdecode",
+                                    "The hot loop of gpuisa decode's plain listing (see the C source's header).", -1};
+
+PyMODINIT_FUNC PyInit_fastdecode(void) {
+    const uint32_t one = 1;
+    if (*(const uint8_t *)&one != 1) {
+        PyErr_SetString(PyExc_ImportError, "fastdecode: little-endian hosts only");
+        return NULL;
+    }
+    if (PyType_Ready(&TablesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&TablesType);
+    if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0) { Py_DECREF(&TablesType); Py_DECREF(m); return NULL; }
+    PyModule_AddIntConstant(m, "MAXC", MAXC);
+    return m;
+}

@@ -1,0 +1,179 @@
+"""``gpuisa decode``'s C accelerator (``codec/fastdecode.c``, ``codec/accel.py``) writes the same bytes as the
+numpy path (``GPUISA_NO_ACCEL=1``, the reference), from a cold data folder and from its cache; llvm-objdump-22
+agrees with it on a code object llvm-mc-22 made; a damaged cache is made again; a run from the cache needs
+neither numpy nor the scalar decoder."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+import pytest
+from conftest import IN_CI, ROOT, run_cli
+
+
+@pytest.fixture(scope="session")
+def llvm_objdump() -> str:
+    from conftest import need
+
+    from gpuisa.sources.llvm import LLVM_MAJOR
+
+    path = shutil.which(f"llvm-objdump-{LLVM_MAJOR}")
+    need(path is not None, f"llvm-objdump-{LLVM_MAJOR} not installed (apt-get install -y llvm-{LLVM_MAJOR})")
+    return path
+
+
+def _accel_built() -> bool:
+    from gpuisa.codec import accel
+
+    return accel.extension() is not None
+
+
+needs_accel = pytest.mark.skipif(not _accel_built() and not IN_CI, reason="the C extension is not built "
+                                 "(python setup.py build_ext --inplace)")
+
+
+def test_ci_builds_the_extension():
+    """CI must measure and test the accelerator, never the fallback without saying so."""
+    if not IN_CI:
+        pytest.skip("only asserted with CI=true")
+    assert _accel_built(), "gpuisa.codec.fastdecode is not importable: .ci/run must build it (gcc, python3-dev)"
+
+
+def _words(arch: str, seed: int) -> bytes:
+    """Benchmark-like input: the plan words of every (instruction, encoding) with random low bits in both dwords
+    (register fields, modifiers: also words no instruction has), some random dwords, a cut tail."""
+    from gpuisa.codec.tables import load_arch_tables
+    from gpuisa.regen.examples import variant_words
+
+    rng = random.Random(seed)
+    out = []
+    for e in load_arch_tables(arch).entries[::2]:
+        for _, data in variant_words(arch, e.name, e.encoding)[:1]:
+            for _ in range(2):
+                b = bytearray(data)
+                for k in range(0, min(len(b), 8), 4):
+                    b[k] ^= rng.randrange(256)
+                    if rng.random() < 0.3:
+                        b[k + 1] ^= rng.randrange(4)
+                out.append(bytes(b))
+            out.append(data)
+    rng.shuffle(out)
+    junk = bytes(rng.randrange(256) for _ in range(64))
+    return b"".join(out[:len(out) // 2]) + junk + b"".join(out[len(out) // 2:]) + out[0][:3]
+
+
+def _decode(args: list[str], env: dict, accel: bool) -> str:
+    env = dict(env, GPUISA_NO_ACCEL="0" if accel else "1")
+    r = run_cli(["decode", *args], env)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def _listing(arch: str, wave64: bool, data: bytes, accel: bool) -> bytes:
+    """The plain listing of raw bytes, in this process: the C loop (``accel.write_listing``) or the numpy path."""
+    from gpuisa.codec.accel import write_listing
+    from gpuisa.codec.decoder import get_decoder
+    from gpuisa.codec.listing import write_raw
+
+    out = io.BytesIO()
+    if accel:
+        assert write_listing(out, arch, wave64, data, None, None)
+    else:
+        write_raw(out, get_decoder(arch, wave64), data, False)
+    return out.getvalue()
+
+
+@needs_accel
+@pytest.mark.parametrize("arch,wave64", [("rdna3", False), ("rdna4", False), ("cdna3", False), ("rdna3", True)])
+def test_accelerated_listing_is_the_numpy_paths(tmp_path, monkeypatch, arch, wave64):
+    from gpuisa.codec.accel import snapshot_path
+
+    monkeypatch.setenv("GPUISA_HOME", str(tmp_path))
+    data = _words(arch, 7)
+    ref = _listing(arch, wave64, data, accel=False)
+    cold = _listing(arch, wave64, data, accel=True)  # (no cache yet: the batch decoder answers the C loop)
+    assert os.path.exists(snapshot_path(arch, wave64))
+    warm = _listing(arch, wave64, data, accel=True)  # (from the cache)
+    assert cold == ref and warm == ref
+    assert len(ref.splitlines()) > 300 and b".long 0x" in ref
+    # a tail cut inside an instruction; the stream from an odd offset (new words: the cache learns them)
+    for part in (data[:len(data) // 3 + 1], data[2:], data[:7]):
+        assert _listing(arch, wave64, part, accel=True) == _listing(arch, wave64, part, accel=False)
+
+
+_KERNELS = """.text
+  s_nop 0
+.globl kern
+.p2align 8
+.type kern,@function
+kern:
+  s_mov_b32 s0, s1
+  v_add_f32 v0, v1, v2
+  s_mov_b32 s2, 0x12345
+  s_cbranch_scc0 .Lskip
+  s_nop 0
+.Lskip:
+  s_endpgm
+.globl table
+table:
+  .long 0xffffffff, 0x12345678
+  .byte 0x80, 2, 3, 4, 5, 6
+.globl kern2
+.type kern2,@function
+kern2:
+  s_branch loop
+  v_mul_f32 v3, v4, v5
+loop:
+  s_cbranch_execz loop
+  s_endpgm
+.globl mid
+.set mid, kern+12
+"""
+
+
+@needs_accel
+@pytest.mark.parametrize("target", ["gfx1100", "gfx1200", "gfx942"])
+def test_code_object_with_data_between_kernels_as_llvm_objdump(cli_env, llvm_mc, llvm_objdump, tmp_path, target):
+    obj = tmp_path / "k.o"
+    subprocess.run([llvm_mc, "-arch=amdgcn", f"-mcpu={target}", "-filetype=obj", "-o", str(obj)], input=_KERNELS,
+                   text=True, check=True)
+    theirs = subprocess.run([llvm_objdump, "-d", f"--mcpu={target}", str(obj)], capture_output=True, text=True,
+                            check=True).stdout
+    args = ["--arch", target, "--file", str(obj)]
+    cold = _decode(args, cli_env, accel=True)
+    warm = _decode(args, cli_env, accel=True)
+    assert cold.splitlines() == theirs.splitlines() and warm == cold
+    assert "<table>:" in theirs and "<mid>:" in theirs
+    assert _decode(args, cli_env, accel=False) == cold
+
+
+@needs_accel
+def test_damaged_cache_is_made_again_and_a_warm_run_needs_no_numpy(cli_env, tmp_path):
+    from gpuisa.codec.accel import snapshot_path
+
+    path = tmp_path / "x.bin"
+    path.write_bytes(_words("rdna3", 3)[:4000])
+    args = ["--arch", "rdna3", "--file", str(path)]
+    ref = _decode(args, cli_env, accel=False)
+    assert _decode(args, cli_env, accel=True) == ref
+    snap = os.path.join(cli_env["GPUISA_HOME"], "cache", os.path.basename(snapshot_path("rdna3", False)))
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "gpuisa.cli", "decode", *args], capture_output=True,
+                       text=True, env=cli_env, cwd=ROOT)
+    mods = {ln.rsplit("|", 1)[1].strip() for ln in r.stderr.splitlines() if ln.startswith("import time:")}
+    assert r.stdout == ref and "gpuisa.codec.accel" in mods
+    assert not mods & {"numpy", "gpuisa.codec.decoder", "gpuisa.store", "sqlite3"}, mods & {"numpy", "sqlite3"}
+    with open(snap, "r+b") as f:  # one byte changed: the seal refuses it, the cache is made again
+        f.seek(-5, os.SEEK_END)
+        b = f.read(1)
+        f.seek(-5, os.SEEK_END)
+        f.write(bytes([b[0] ^ 0x5A]))
+    assert _decode(args, cli_env, accel=True) == ref
+    with open(snap, "wb") as f:
+        f.write(b"not a cache file")
+    assert _decode(args, cli_env, accel=True) == ref
+    assert _decode(args, cli_env, accel=True) == ref
