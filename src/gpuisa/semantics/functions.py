@@ -5,6 +5,12 @@ from __future__ import annotations
 from .expressions import CONVERSION, CompileError, E, ty_code
 from .types import BOOL, I32, I64, Ty
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .genparts import GenParts  # (the state and methods the mixins share: checked, not run)
+else:
+    GenParts = object
+
 _FTYPES = {"f16": Ty("f", 16), "f32": Ty("f", 32), "f64": Ty("f", 64), "bf16": Ty("bf", 16)}
 _MINI = {"fp8", "bf8", "fp6", "bf6", "fp4"}
 
@@ -13,7 +19,7 @@ def _int_ty(name: str) -> Ty:
     return Ty(name[0], int(name[1:]))
 
 
-class CallGen:
+class CallGen(GenParts):
     """Mixin: ``f(args)`` for lambdas, helpers and instruction calls."""
 
     mask: str  # the Gen's (compiler.Gen sets them)

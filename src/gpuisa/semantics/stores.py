@@ -7,6 +7,12 @@ from . import codeshape
 from .expressions import REGISTERS, REGNUM, CompileError, E, ty_code
 from .types import BOOL, Ty, view_type
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .genparts import GenParts  # (the state and methods the mixins share: checked, not run)
+else:
+    GenParts = object
+
 LANE = ("name", "laneId")
 
 
@@ -21,7 +27,7 @@ def root_register(node):
     return node[1] if node[0] == "name" else None
 
 
-class StoreGen:
+class StoreGen(GenParts):
     """Mixin: ``store(target, value)`` and the statements it emits."""
 
     lines: list[str]  # the Gen's (compiler.Gen sets them)
@@ -69,6 +75,7 @@ class StoreGen:
             return self.store_bits(base, i.code, 1, self.bits(self.as_int(e)), flag)
         if kind in ("slice", "pslice"):
             base = target[1]
+            lo: int | str  # (a constant, or the code of a computed low bit)
             if kind == "pslice":
                 if target[3][0] != "num":
                     raise CompileError("variable-width +: slice target")
@@ -78,9 +85,10 @@ class StoreGen:
                 if w <= 0:
                     raise CompileError("reversed slice as a target")
             else:
-                w = self.static_width(target[2], target[3])
-                if w is None:
+                sw = self.static_width(target[2], target[3])
+                if sw is None:
                     raise CompileError("slice target of unknown width")
+                w = sw
                 lo = self.as_int(self.ex(target[3])).code
             return self.store_bits(base, lo, w, self.bits(self.as_int(e)))
         if kind == "concat":
