@@ -37,6 +37,17 @@ CALL = "\t{\n\t.param .b32 a;\n\t.param .b32 r;\n\tst.param.b32 [a], %r1;\n\tcal
 SECTION = "$L__end:\n" + E + ".section .debug_info\n{\n$L__info:\n.b32 $L__end-$L__info\n.b8 1, 2\n}\n"
 EXTERN = ".extern .func (.param .b32 r) ext (.param .b32 a);\n"
 
+TMA_LINES = ("\tcp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+             " [%r1], [%rd1, {%r2}], [%r3], %h1;\n"
+             "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1], %r2,"
+             " [%r3], %h1;\n"
+             "\tcp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes"
+             " [%r1], [%rd1, {%r1, %r2, %r3, %r1, %r2}], [%r3];\n"
+             "\tcp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%r2], %r3, %h1;\n"
+             "\tcp.reduce.async.bulk.global.shared::cta.bulk_group.add.u64 [%rd1], [%r2], %r3;\n"
+             "\tmultimem.red.release.gpu.global.add.u32 [%rd1], %r2;\n"
+             "\ttcgen05.ld.sync.aligned.16x128b.x1.pack::16b.b32 {%r1, %r2}, [%r3];\n")
+
 # name -> (module text, the lines ptxas 13 reports errors on (empty: accepted), relocatable (ptxas -c))
 MODULES = {
     # mixed-precision add/sub/fma (sm_100): d and c are .f32, a and b the 16-bit type
@@ -69,6 +80,10 @@ MODULES = {
                         '\t.pragma "not_a_pragma";\n\t.pragma "enable_smem_spilling";\n' + E, {13, 16}, False),
     "wide_access_86": (head("8.6") + K + "\tld.global.v4.u64 {%rd1, %rd2, %rd1, %rd2}, [%rd1];\n" + E, {13}, False),
     "wide_access_88": (head("8.8") + K + "\tld.global.v4.u64 {%rd1, %rd2, %rd1, %rd2}, [%rd1];\n" + E, set(), False),
+    # instructions as CCCL's cuda::ptx wrappers write them (TMA multicast and gather4, bulk copies with a
+    # byte mask, 64-bit bulk reductions, multimem with semantics and scope, tcgen05.ld with .pack::16b)
+    "cccl_sm100a": (head("8.8", "sm_100a") + K + TMA_LINES + E, set(), False),
+    "cccl_sm90a": (head("8.6", "sm_90a") + K + TMA_LINES + E, {15, 16, 19}, False),
     # packed small floats: the registers have exactly the packed size
     "packed_cvt": (head("8.8", "sm_100a") + K + "\tcvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"

@@ -3,6 +3,11 @@ on the instructions compilers emit (nvcc 13, llc-22; tests/data/ptx_corpus) and 
 
 Catalog corrections (``correct_forms``, applied to a head's forms when the validator loads them):
 
+* measurement artifacts (found with CCCL's cuda::ptx instruction templates, tools-free list in
+  ``_drop_artifacts``): ``.multicast::cluster``, ``.cp_mask`` and ``.L2::cache_hint`` measured without the
+  operand they come with, TMA ``.tile::gather4``/``.tile::scatter4`` and 64-bit/half types of
+  ``cp.reduce.async.bulk`` with probe operands of the wrong shape, multimem's semantics/scope pairs and
+  tcgen05.ld/st ``.pack::16b`` pairs that a third value caused;
 * pairwise measurements that a triple contradicts: ``mad.wide`` and ``mapa.u64`` were measured
   with registers too narrow for them and recorded as rejected; ``cvt.rzi.f64.f64`` (any integer
   rounding with the same floating-point type on both sides) is accepted although ``.rzi`` with
@@ -46,12 +51,7 @@ def correct_forms(forms: list) -> list:
         if name == "mov" and form["syntax"] == "mov.type d, a;":
             extra.append((name, _vector_mov(form)))
         form["corrected"] = True
-        drop = DROP_REJECTS.get(name, set())
-        if form.get("rejects") and form["operands"] and form["operands"][-1]["name"] == "cache-policy":
-            # measured without the cache-policy operand that .L2::cache_hint needs
-            drop = drop | {r for r in form["rejects"] if r.startswith(".level::cache_hint=")}
-        if drop and form.get("rejects"):
-            form["rejects"] = [r for r in form["rejects"] if r not in drop]
+        _drop_artifacts(name, form)
         if name in ORDER_FREE:
             form["order_free"] = True
         if name in VIDEO3:
@@ -60,6 +60,39 @@ def correct_forms(forms: list) -> list:
                     suf["optional"] = True
     forms += extra
     return forms
+
+
+# a modifier measured as rejected because the probe lacked the operand it comes with
+OPERAND_MODIFIERS = {"cache-policy": ".level::cache_hint=", "ctaMask": ".multicast=", "byteMask": ".cp_mask="}
+# values measured as rejected with probe operands of the wrong shape or type (ptxas 13 accepts them as
+# CCCL's cuda::ptx wrappers write them, sm_100a, PTX ISA 8.8)
+DROP_VALUES = {"cp.async.bulk.tensor": {".load_mode=.tile::gather4", ".load_mode=.tile::scatter4"},
+               "cp.reduce.async.bulk": {".type=.b64", ".type=.u64", ".type=.s64", ".type=.f64", ".type=.f16",
+                                        ".type=.bf16"}}
+# pairs measured as rejected when a third value (the operation, the register count) was the cause:
+# pairs with these keys are not kept
+FREE_KEYS = {"multimem.ld_reduce": (".ldsem=", ".redsem=", ".stsem=", ".scope="), "tcgen05.ld": (".pack=",),
+             "tcgen05.st": (".unpack=",)}
+
+
+# the targets ptxas takes values kept above on (measured): from sm_100; scatter4 on the sm_100a family only
+SM100_UP = ["sm_100", "sm_100a", "sm_100f", "sm_103a", "sm_110a", "sm_120", "sm_120a"]
+VALUE_TARGETS = {".load_mode=.tile::gather4": SM100_UP, ".cp_mask=.cp_mask": SM100_UP,
+                 ".load_mode=.tile::scatter4": ["sm_100a", "sm_100f", "sm_103a", "sm_110a"]}
+
+
+def _drop_artifacts(name: str, form: dict) -> None:
+    drop = DROP_REJECTS.get(name, set()) | DROP_VALUES.get(name, set())
+    for value in set(VALUE_TARGETS) & set(form.get("rejects") or ()):
+        form.setdefault("value_requirements", {})[value] = {"targets": VALUE_TARGETS[value]}
+    if form.get("rejects"):
+        names = {o["name"] for o in form["operands"]}
+        drop = drop | {r for r in form["rejects"] for op, key in OPERAND_MODIFIERS.items()
+                       if op in names and r.startswith(key)}
+        form["rejects"] = [r for r in form["rejects"] if r not in drop]
+    free = FREE_KEYS.get(name)
+    if free and form.get("rejected_pairs"):
+        form["rejected_pairs"] = [pr for pr in form["rejected_pairs"] if not any(v.startswith(free) for v in pr)]
 
 
 def _vector_mov(form: dict) -> dict:
