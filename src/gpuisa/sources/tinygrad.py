@@ -248,7 +248,7 @@ def parse_operands(path: Path) -> dict[tuple[str, str], dict[str, tuple[str, int
                     raise ValueError(f"tinygrad's operand table has a value of another shape: {ast.dump(v)}")
                 fields = {}
                 for fk, fv in zip(v.keys, v.values):
-                    if not (isinstance(fk, ast.Constant) and isinstance(fv, ast.Tuple)):
+                    if not (isinstance(fk, ast.Constant) and isinstance(fk.value, str) and isinstance(fv, ast.Tuple)):
                         raise ValueError(f"tinygrad's operand table has an entry of another shape: {ast.dump(fv)}")
                     fmt, size, kind = fv.elts
                     fields[fk.value] = (_attr(fmt), _const(size), _attr(kind))
