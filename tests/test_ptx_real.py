@@ -84,6 +84,11 @@ MODULES = {
     # byte mask, 64-bit bulk reductions, multimem with semantics and scope, tcgen05.ld with .pack::16b)
     "cccl_sm100a": (head("8.8", "sm_100a") + K + TMA_LINES + E, set(), False),
     "cccl_sm90a": (head("8.6", "sm_90a") + K + TMA_LINES + E, {15, 16, 19}, False),
+    # mov packs and unpacks with .bN types only; shf's registers are 32-bit
+    "mov_pack_types": (head() + K + "\tmov.b64 {%r1, %r2}, %rd1;\n\tmov.u32 {%r1, %r2}, %rd1;\n"
+                       "\tmov.u64 %rd1, {%r1, %r2};\n\tmov.b32 {%h1, %h2}, %r1;\n" + E, {14, 15}, False),
+    "shf_types": (head() + K + "\tshf.l.wrap.b32 %r1, %r2, %r3, 10;\n\tshf.l.wrap.b32 %rd1, %r2, %r3, 10;\n" + E,
+                  {14}, False),
     # packed small floats: the registers have exactly the packed size
     "packed_cvt": (head("8.8", "sm_100a") + K + "\tcvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"

@@ -25,6 +25,7 @@ Rules (``rule_error``, after a form has taken an instruction):
   that ptxas takes a fourth 32-bit operand without the hint in ``atom.{and,or,xor,exch}.b32``;
 * a ``.vN`` load or store moves a vector of N registers, and a vector needs ``.vN``;
 * ``mad.f32`` needs a rounding modifier on sm_20 and newer;
+* ``mov`` packing or unpacking a vector ``{a, b}`` takes a ``.bN`` type only;
 * ``cvt.rn.f64.f64`` (a floating-point rounding between equal types) is refused;
 * scalar ``cvt``: rounding, ``.ftz`` and ``.sat`` by type pair, ``.bf16`` by target and PTX ISA version
   (``cvt_rules``, replacing the measured pairs of the general forms);
@@ -133,6 +134,9 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         return cvt_rules.error(bind, target, version, _sm, _vkey)
     if name == "cvt" and ".frnd" in bind and bind.get(".dtype") == bind.get(".atype"):
         return f"cvt: `{bind['.frnd']}` does not apply between equal types; use .rni/.rzi/.rmi/.rpi to round to an integer"
+    if name == "mov" and ".vec" not in bind and not str(bind.get(".type", ".b")).startswith(".b") and any(
+            it["kind"] == "vec" for it in items):
+        return f"mov: packing or unpacking a vector {{…}} needs a .bN type, not {bind['.type']}"
     if name == "atom" and ".cas" in bind.values() and len(items) != 4:
         return "atom: `.cas` takes d, [a], b, c (compare and new value)"
     if name == "mad" and ".rnd" not in form["value_sets"] and form["syntax"].endswith(".f32 d, a, b, c;"):

@@ -23,7 +23,7 @@ TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "m
 PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}}  # predicate operands
 FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  # operands of a fixed type
          ("shfl.sync", "membermask"): ".b32", ("vote.sync", "membermask"): ".b32"}
-TYPED |= {"popc", "clz", "bfind", "shfl.sync"}
+TYPED |= {"popc", "clz", "bfind", "shfl.sync", "shf"}
 # type tokens (r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$"), and with 8-bit ones: sets, not patterns (start-up)
 TYPE_TOKEN = frozenset([".pred", ".bf16", ".f16x2", ".bf16x2"] + [f".{k}{n}" for k in "usbf" for n in (16, 32, 64)])
 VALUE_TYPE = TYPE_TOKEN | {".u8", ".s8", ".b8", ".f8"}
