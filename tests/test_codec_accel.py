@@ -82,7 +82,7 @@ def _listing(arch: str, wave64: bool, data: bytes, accel: bool) -> bytes:
 
     out = io.BytesIO()
     if accel:
-        assert write_listing(out, arch, wave64, data, None, None)
+        assert write_listing(out, arch, arch, wave64, data, None, None)
     else:
         write_raw(out, get_decoder(arch, wave64), data, False)
     return out.getvalue()

@@ -47,31 +47,23 @@ def extension():
 
 
 # -- the cache --------------------------------------------------------------------------------------
-def snapshot_path(arch: str, wave64: bool) -> str:
-    return cache_path(f"decode-{arch}{'-wave64' if wave64 else ''}.marshal")
-
-
-def _arch_data(arch: str) -> list[str]:
-    from .plans import DONOR
-
-    data = os.path.join(_HERE, "data")
-    out = []
-    for kind in ("plans", "named", "layouts", "batch"):
-        p = os.path.join(data, f"{kind}_{arch}.json")
-        if not os.path.exists(p) and arch in DONOR:
-            p = os.path.join(data, f"{kind}_{DONOR[arch]}.json")
-        out.append(p)
-    return out
+def snapshot_path(name: str, wave64: bool) -> str | None:
+    """The cache file of ``--arch NAME`` as the user spelt it (a run from it does not import the registry of
+    architectures to resolve the name: the file says which one it is); None for a name no file may have."""
+    if not name or len(name) > 40 or not all(c.isalnum() or c in "._-" for c in name) or name[0] == ".":
+        return None
+    return cache_path(f"decode-{name}{'-wave64' if wave64 else ''}.marshal")
 
 
 def stamp(arch: str) -> list:
-    """Sizes and modification times of what the decoder's output depends on: the codec's modules, the registry
-    and model, the architecture's data files and facts, the packaged and the cached store, this extension."""
+    """Sizes and modification times of what the decoder's output depends on: the codec's modules and data
+    files, the registry and model, the architecture's facts, the packaged and the cached store, this extension."""
     pkg = os.path.dirname(_HERE)
-    files = sorted(os.path.join(_HERE, n) for n in os.listdir(_HERE) if n.endswith((".py", ".so", ".pyd")))
-    files += [os.path.join(pkg, "archs.py"), os.path.join(pkg, "model.py"), *_arch_data(arch),
-              os.path.join(pkg, "data", "amd", f"{arch}.json"), os.path.join(pkg, "data", "gpuisa.sqlite"),
-              cache_path("default.sqlite")]
+    data = os.path.join(_HERE, "data")
+    files = [os.path.join(_HERE, n) for n in sorted(os.listdir(_HERE)) if n.endswith((".py", ".so", ".pyd"))]
+    files += [os.path.join(data, n) for n in sorted(os.listdir(data))]
+    files += [os.path.join(pkg, "archs.py"), os.path.join(pkg, "model.py"), os.path.join(pkg, "data", "amd", f"{arch}.json"),
+              os.path.join(pkg, "data", "gpuisa.sqlite"), cache_path("default.sqlite")]
     out = []
     for p in files:
         try:
@@ -82,22 +74,27 @@ def stamp(arch: str) -> list:
     return out
 
 
-def load_snapshot(arch: str, wave64: bool):
-    """(tables spec, scalar answers) from the cache where it is current, else None."""
-    payload = read_sealed(snapshot_path(arch, wave64))
+def load_snapshot(name: str, wave64: bool):
+    """(architecture, tables spec, scalar answers) from the cache of ``--arch NAME`` where it is current, else
+    None."""
+    path = snapshot_path(name, wave64)
+    payload = None if path is None else read_sealed(path)
     if payload is None:
         return None
     try:
-        version, st, spec, answers = marshal.loads(payload)
+        version, arch, st, spec, answers = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
         return None
-    if version != _VERSION or st != stamp(arch) or not isinstance(spec, dict) or not isinstance(answers, dict):
+    if version != _VERSION or not isinstance(arch, str) or st != stamp(arch) or not isinstance(spec, dict) \
+            or not isinstance(answers, dict):
         return None
-    return spec, answers
+    return arch, spec, answers
 
 
-def save_snapshot(arch: str, wave64: bool, spec: dict, answers: dict) -> None:
-    write_cache_file(snapshot_path(arch, wave64), seal(marshal.dumps((_VERSION, stamp(arch), spec, answers))))
+def save_snapshot(name: str, arch: str, wave64: bool, spec: dict, answers: dict) -> None:
+    path = snapshot_path(name, wave64)
+    if path is not None:
+        write_cache_file(path, seal(marshal.dumps((_VERSION, arch, stamp(arch), spec, answers))))
 
 
 # -- the batch decoder's tables as the C loop reads them ------------------------------------------------
@@ -312,26 +309,39 @@ def _full(ext, arch: str, wave64: bool, answers: dict):
     return ext.Tables(export(ab, resolver.wide)), resolver
 
 
-def write_listing(out, arch: str, wave64: bool, data: bytes, secs, path: str | None) -> bool:
-    """``gpuisa decode``'s plain listing through the C loop; False where the extension is not there."""
+_CACHED: dict = {}  # (--arch NAME, wave64) -> the cache read by ``cached_arch``
+
+
+def cached_arch(name: str, wave64: bool) -> str | None:
+    """The architecture ``--arch NAME`` names, where the data folder has a current cache for it (kept for
+    ``write_listing``); else None (the registry of architectures resolves the name)."""
+    if extension() is None:
+        return None
+    snap = _CACHED[(name, wave64)] = load_snapshot(name, wave64)
+    return None if snap is None else snap[0]
+
+
+def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, path: str | None) -> bool:
+    """``gpuisa decode --arch NAME``'s plain listing (``arch``: the architecture NAME names) through the C loop;
+    False where the extension is not there."""
     ext = extension()
     if ext is None:
         return False
-    snap = load_snapshot(arch, wave64)
-    if snap is not None:
-        spec, answers = snap
+    snap = _CACHED.pop((name, wave64), None) or load_snapshot(name, wave64)
+    if snap is not None and snap[0] == arch:
+        _, spec, answers = snap
         tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
         _run(tables, data, secs, path, resolver, out)
         if tables.stats()["misses"]:  # something the batch decoder would have learned: the cache made again
             out.flush()
             tables, full = _full(ext, arch, wave64, resolver.answers)
             _run(tables, data, secs, path, full, _Discard())
-            save_snapshot(arch, wave64, export(full.ab, full.wide), full.answers)
+            save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers)
         elif resolver.learned:  # only scalar answers: kept with the same tables
-            save_snapshot(arch, wave64, spec, resolver.answers)
+            save_snapshot(name, arch, wave64, spec, resolver.answers)
         return True
     tables, full = _full(ext, arch, wave64, {})
     _run(tables, data, secs, path, full, out)
     out.flush()
-    save_snapshot(arch, wave64, export(full.ab, full.wide), full.answers)
+    save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers)
     return True

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
 from ..errors import UserError, one_line
 
@@ -67,7 +65,8 @@ def _read_input(args) -> bytes:
         if args.hex:
             raise UserError("give either hex bytes or --file, not both")
         try:
-            return Path(args.file).read_bytes()
+            with open(args.file, "rb") as fh:  # (no pathlib: start-up)
+                return fh.read()
         except OSError as exc:
             raise UserError(f"cannot read {args.file}: {exc.strerror}") from None
     return parse_hex(args.hex)
@@ -99,7 +98,13 @@ class _TextOut:
 
 
 def cmd_decode(args) -> int:
-    arch = _arch(args.arch)
+    fast = not args.json and not args.fields  # (the C loop where it is built: ``accel.py``)
+    if fast:
+        from .accel import cached_arch
+
+        arch = cached_arch(args.arch, args.wave64) or _arch(args.arch)
+    else:
+        arch = _arch(args.arch)
     data = _read_input(args)
     secs = _code_sections(data) if data[:4] == b"\x7fELF" else None  # (``elf.is_elf``, not imported for raw bytes)
     if args.fields:
@@ -109,10 +114,10 @@ def cmd_decode(args) -> int:
         return 0
     sys.stdout.flush()
     out = getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
-    if not args.json:  # the C loop where it is built (``accel.py``), else the numpy path below
+    if fast:  # (else, or where the extension is not built, the numpy path below)
         from .accel import write_listing
 
-        if write_listing(out, arch, args.wave64, data, secs, args.file):
+        if write_listing(out, args.arch, arch, args.wave64, data, secs, args.file):
             out.flush()
             return 0
     from .decoder import get_decoder
@@ -128,6 +133,8 @@ def cmd_decode(args) -> int:
 
 
 def _read_source(args) -> tuple[str, list[tuple[int, str]]]:
+    from pathlib import Path
+
     if args.file:
         if args.text:
             raise UserError("give either instruction text or --file, not both")
@@ -150,6 +157,9 @@ def assemble_lines(arch: str, lines: list[tuple[int, str]], wave64: bool = False
 
 
 def cmd_encode(args) -> int:
+    import json
+    from pathlib import Path
+
     arch = _arch(args.arch)
     source, lines = _read_source(args)
     results, errors = assemble_lines(arch, lines, args.wave64)

@@ -107,7 +107,8 @@ static Py_ssize_t utf8_chars(const char *s, Py_ssize_t n) {
 
 /* -- the tables ------------------------------------------------------------------------------------ */
 typedef struct { int32_t dw; uint32_t w3m, rhi; uint8_t vopd, cnt; uint64_t wm, rlo, cols[MAXC]; } Row;
-typedef struct { int64_t off; int32_t len, nph, ascii; int64_t bases[MAXC]; } Tpl;
+/* a template: its text with %% made % and the %s taken out (cut[j]: where operand j goes), pool bases */
+typedef struct { int64_t off; int32_t len, nph, ascii, bad; int32_t cut[MAXC]; int64_t bases[MAXC]; } Tpl;
 
 typedef struct {
     PyObject_HEAD
@@ -203,10 +204,23 @@ static Py_ssize_t tpl_add(Tables *t, uint32_t eid, uint64_t key, uint32_t key3, 
     if (t->ntpl == 0) { memset(&t->tpl[0], 0, sizeof(Tpl)); t->ntpl = 1; } /* tid 0: none */
     Py_ssize_t tid = t->ntpl++;
     Tpl *tp = &t->tpl[tid];
-    tp->off = (int64_t)t->tpl_text.n; tp->len = (int32_t)n; tp->nph = nph; tp->ascii = utf8_chars(fmt, n) == n;
+    tp->off = (int64_t)t->tpl_text.n; tp->nph = nph; tp->ascii = utf8_chars(fmt, n) == n; tp->bad = nph > MAXC;
     memset(tp->bases, 0, sizeof(tp->bases));
+    memset(tp->cut, 0, sizeof(tp->cut));
     for (int j = 0; j < nph && j < MAXC; j++) tp->bases[j] = bases[j];
-    if (buf_put(&t->tpl_text, fmt, n) < 0) return -1;
+    if (buf_reserve(&t->tpl_text, n) < 0) return -1;
+    char *w = t->tpl_text.p + t->tpl_text.n;
+    int k = 0;
+    for (Py_ssize_t j = 0; j < n; j++) { /* %s: where the next operand goes; %%: a percent sign; else unusable */
+        if (fmt[j] != '%') { *w++ = fmt[j]; continue; }
+        if (j + 1 < n && fmt[j + 1] == '%') *w++ = '%';
+        else if (j + 1 < n && fmt[j + 1] == 's' && k < nph && k < MAXC) tp->cut[k++] = (int32_t)(w - (t->tpl_text.p + t->tpl_text.n));
+        else tp->bad = 1;
+        j++;
+    }
+    tp->bad |= k != nph;
+    tp->len = (int32_t)(w - (t->tpl_text.p + t->tpl_text.n));
+    t->tpl_text.n += tp->len;
     if (map_put(&t->tpls, key, (uint64_t)eid << 32 | key3, tid) < 0) return -1;
     return tid;
 }
@@ -484,9 +498,16 @@ static int classify(Run *r, Py_ssize_t i, Py_ssize_t n4, int64_t *eid) {
 
 /* pool text state at ix (1 ASCII text, 3 other text, 2 not printable), asking the resolver where not known;
  * -1 on error */
-static int pool_ok(Run *r, int64_t ix) {
+static int pool_ask(Run *r, int64_t ix);
+
+static inline int pool_ok(Run *r, int64_t ix) {
     Tables *t = r->t;
     if (ix >= 0 && ix < t->npool && t->pool_state[ix]) return t->pool_state[ix];
+    return pool_ask(r, ix);
+}
+
+static int pool_ask(Run *r, int64_t ix) {
+    Tables *t = r->t;
     PyObject *got = ask(r, "pool", "(L)", (long long)ix);
     if (!got) return PyErr_Occurred() ? -1 : 2;
     int rc; /* (None, not known: not printable for the rest of the run, its starts go to the scalar path) */
@@ -555,7 +576,7 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
     }
     int64_t tid = template_of(r, (uint32_t)eid, w64 & rw.rlo, w3 & rw.rhi, w64, w3, 4 * i);
     if (tid <= 0) return tid < 0 ? -1 : 1;
-    if (t->tpl[tid].nph > rw.cnt) return 1;
+    if (t->tpl[tid].nph > rw.cnt || t->tpl[tid].bad) return 1;
     int64_t ix[MAXC];
     for (int j = 0; j < t->tpl[tid].nph; j++) {
         ix[j] = t->tpl[tid].bases[j] + (int64_t)vals[j];
@@ -564,21 +585,23 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
         all_ascii &= st == 1;
     }
     const Tpl *tp = &t->tpl[tid];
+    Py_ssize_t total = tp->len;
+    for (int j = 0; j < tp->nph; j++) total += t->pool_len[ix[j]];
     Buf *b = &r->scratch;
     b->n = 0;
-    const char *f = t->tpl_text.p + tp->off, *end = f + tp->len;
-    int k = 0;
-    while (f < end) { /* %s: the next operand text; %%: a percent sign */
-        const char *pc = memchr(f, '%', end - f);
-        if (!pc) { if (buf_put(b, f, end - f) < 0) return -1; break; }
-        if (buf_put(b, f, pc - f) < 0) return -1;
-        if (pc + 1 < end && pc[1] == '%') { if (buf_put(b, "%", 1) < 0) return -1; }
-        else if (pc + 1 < end && pc[1] == 's' && k < tp->nph) {
-            int64_t x = ix[k++];
-            if (buf_put(b, t->pool_text.p + t->pool_off[x], t->pool_len[x]) < 0) return -1;
-        } else return 1;
-        f = pc + 2;
+    if (buf_reserve(b, total) < 0) return -1;
+    const char *lit = t->tpl_text.p + tp->off;
+    char *w = b->p;
+    int32_t at = 0;
+    for (int j = 0; j < tp->nph; j++) {
+        memcpy(w, lit + at, tp->cut[j] - at);
+        w += tp->cut[j] - at;
+        at = tp->cut[j];
+        memcpy(w, t->pool_text.p + t->pool_off[ix[j]], t->pool_len[ix[j]]);
+        w += t->pool_len[ix[j]];
     }
+    memcpy(w, lit + at, tp->len - at);
+    b->n = total;
     *ascii = all_ascii && tp->ascii;
     return 0;
 }
@@ -593,9 +616,12 @@ typedef struct {
     int elf;
 } Syms;
 
+static char hex_pairs[512]; /* byte -> its two upper-case hex digits (PyInit fills it) */
+
 static char *hex_digits(char *w, uint64_t v, int n) { /* v as n upper-case hex digits */
-    static const char hex[] = "0123456789ABCDEF";
-    for (int k = n - 1; k >= 0; k--) { w[k] = hex[v & 15]; v >>= 4; }
+    int k = n;
+    for (; k >= 2; k -= 2, v >>= 8) memcpy(w + k - 2, hex_pairs + 2 * (v & 0xFF), 2);
+    if (k) w[0] = "0123456789ABCDEF"[v & 15];
     return w + n;
 }
 
@@ -868,6 +894,10 @@ PyMODINIT_FUNC PyInit_fastdecode(void) {
     if (*(const uint8_t *)&one != 1) {
         PyErr_SetString(PyExc_ImportError, "fastdecode: little-endian hosts only");
         return NULL;
+    }
+    for (int v = 0; v < 256; v++) {
+        hex_pairs[2 * v] = "0123456789ABCDEF"[v >> 4];
+        hex_pairs[2 * v + 1] = "0123456789ABCDEF"[v & 15];
     }
     if (PyType_Ready(&TablesType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
