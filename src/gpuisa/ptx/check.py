@@ -281,6 +281,7 @@ def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | Non
         fid = id(form)
         hit = _opcode_match(form, toks, tkey, name)
         bind, fail, rejected = hit
+        score: tuple[int, int, int, int]  # (opcode matched, name fits, how far, literal prefix): larger is closer
         if bind is None:
             score = (0, _name_fits(name, tkey), fail.pos, _literal_prefix_len(form, toks))
         else:
@@ -296,6 +297,7 @@ def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | Non
     if best is None:
         return None, None
     score, name, form, (bind, fail, _), bad_operands = best
+    err: str | None
     if bind is None:
         err = _describe_failure(name, form, fail, toks)
     else:

@@ -75,7 +75,8 @@ def blank_comments(text: str) -> str:
     (``str.find``)."""
     if "/" not in text:
         return text
-    out, last, pos = [], 0, 0
+    out: list[str] = []
+    last, pos = 0, 0
     slash, quote = text.find("/"), text.find('"')
     while True:
         if 0 <= slash < pos:
