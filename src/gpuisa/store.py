@@ -19,6 +19,7 @@ committed facts of its architecture are used instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -153,8 +154,16 @@ def insert_arch(con: sqlite3.Connection, arch, sources: list[dict | None], count
                  json.dumps(list(arch.targets)), arch.llvm_target, json.dumps(sources), count))
 
 
-def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
+@functools.lru_cache(maxsize=8192)
+def _summary(name: str, category: str) -> str:
+    """``summaries.summarize``, once per (name, category): a store build meets each about five times (once per
+    generation that has the instruction)."""
     from . import summaries
+
+    return summaries.summarize(name, category)
+
+
+def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
     from .sources import derive
 
     arch = archs.by_name(doc["arch"])
@@ -171,7 +180,7 @@ def _load_amd_doc(con: sqlite3.Connection, doc: dict) -> None:
         name = inst["name"]
         first_enc = inst["encodings"][0]["encoding"] if inst["encodings"] else ""
         cat = inst.get("category") or derive.category(name, first_enc)
-        summary = summaries.summarize(name, cat)
+        summary = _summary(name, cat)
         source_ids: list[int] = list(inst.get("sources", []))
         page_encs = []
         formats = set()
