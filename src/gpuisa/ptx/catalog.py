@@ -12,10 +12,11 @@ or the file is damaged; json and pathlib are imported only where needed.
 
 from __future__ import annotations
 
-import functools
 import marshal
 import os
 import sys
+
+from .memo import cached  # (not functools.lru_cache: functools imports collections, start-up)
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
 MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")
@@ -50,7 +51,7 @@ def fact_paths() -> list:
     return sorted(Path(DATA_PATH).glob("*.json"))
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def families() -> list[dict]:
     import json
 
@@ -61,7 +62,7 @@ def _form_head(form: dict) -> str:
     return form["opcode"][0]["lit"].split(".")[0] if form["opcode"] and "lit" in form["opcode"][0] else ""
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
     """First opcode token ('vadd', 'cp', 'ld') -> [(instruction name, form)] for the validator."""
     out: dict[str, list[tuple[str, dict]]] = {}
@@ -72,7 +73,7 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@cached(maxsize=None)
 def forms_for_head(head: str) -> list[tuple[str, dict]]:
     """Like ``forms_by_head()[head]`` but reads only that head's forms from the forms cache, so the
     validator of a whole .ptx file unpacks a handful of forms, not all."""
@@ -108,7 +109,7 @@ def _catalog_key() -> tuple:
     return (FORMS_CACHE_FORMAT, sys.version, DATA_PATH, tuple(sorted(entries)))
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _forms_cache() -> tuple:
     """(ignored tokens, {head: marshalled [(name, form)]}) for the current catalog: the committed index
     (forms_index.py) when it was made from these family files, else the data folder's cache file when
@@ -141,7 +142,7 @@ def _forms_cache() -> tuple:
     return ignored, blobs
 
 
-@functools.lru_cache(maxsize=1)
+@cached(maxsize=1)
 def ignored_tokens() -> tuple[tuple[str, ...], ...]:
     """Modifier token sequences ptxas accepts and ignores in any instruction (measured; see generate.py)."""
     return _forms_cache()[0] if _forms_cache.cache_info().currsize else _read_ignored_tokens()
@@ -158,7 +159,7 @@ def _read_ignored_tokens() -> tuple[tuple[str, ...], ...]:
         return tuple(tuple(dot_tokens(t)) for t in json.load(fh).get("ignored_tokens", []))
 
 
-@functools.lru_cache(maxsize=None)
+@cached(maxsize=None)
 def target_key(t: str) -> tuple[int, str]:
     head, _, num = t.partition("_")  # sm_90a -> (90, "a"); without a regular expression (start-up)
     suffix = num[-1:] if num[-1:] in ("a", "f") else ""
@@ -171,7 +172,7 @@ def expand_targets(targets: list[str]) -> list[str]:
     return list(_expand_targets(tuple(targets)))
 
 
-@functools.lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _expand_targets(targets: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
     for t in targets:

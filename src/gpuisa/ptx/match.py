@@ -10,7 +10,7 @@ furthest names the bad part and the allowed set.
 
 from __future__ import annotations
 
-import functools
+from .memo import cached  # (not functools.lru_cache: functools imports collections, start-up)
 
 DIGITS = "0123456789"
 
@@ -19,7 +19,7 @@ def dot_tokens(text: str) -> list[str]:
     return list(_dot_tokens(text))
 
 
-@functools.lru_cache(maxsize=4096)
+@cached(maxsize=4096)
 def _dot_tokens(text: str) -> tuple[str, ...]:
     parts = text.split(".")
     out = [parts[0]] if parts[0] else []

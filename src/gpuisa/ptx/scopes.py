@@ -9,8 +9,6 @@ end of the function the uses of those names only are found in its text and check
 
 from __future__ import annotations
 
-import bisect
-
 
 class Visibility:
     """The register declarations of one function that are not visible everywhere in it."""
@@ -87,6 +85,8 @@ class Visibility:
 def _visible(decls: list, starts: list, at: int, num: int | None, end: int) -> bool:
     """Whether a declaration made before ``at`` is still visible there (the nearest first: blocks
     follow each other, so that is nearly always the one)."""
+    import bisect  # (functions with nested or late declarations only: not at start-up)
+
     for i in range(bisect.bisect_right(starts, at) - 1, -1, -1):
         d = decls[i]
         if at <= (d[3] if d[3] is not None else end) and (num is None or num < d[1]):
