@@ -229,7 +229,7 @@ class Encoder:
 
     def _kind_text(self, spec: dict) -> str:
         n = spec.get("n", 1)
-        what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.get("k"), "operand")
+        what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.get("k", ""), "operand")
         return f"{32 * n}-bit {what}" + (f" like {spec['t']}" if spec.get("t") else "")
 
     def _check_source_kind(self, e: Entry, k: int, tok: str, v: int, agpr: bool) -> None:

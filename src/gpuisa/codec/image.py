@@ -119,6 +119,7 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
     # the size LLVM reads: GFX10, one dword per NSA count; GFX11 (one-bit NSA), one dword (at most 5 slots)
     size = width + 4 * (n if nsa is not None and nsa.width > 1 else (1 if n else 0))
     kd, ka = plan_ops(plan)
+    assert kd is not None and ka is not None  # an image form's plan has its data and address operands
     op_specs = list(plan["ops"])
     op_specs[kd] = {**op_specs[kd], "n": nd}
     nsa_text = addr = None
