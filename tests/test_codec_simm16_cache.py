@@ -16,17 +16,15 @@ from gpuisa.codec import simm16
 from gpuisa.codec.decoder import get_decoder
 d = get_decoder("rdna3", False)
 key = next(k for k in d.plans if k.startswith("s_waitcnt|"))
-if sys.argv[1] == "cached":
-    table = simm16._values("rdna3", False, key)
-else:
-    table = simm16._decode_values(d, key)
-print(json.dumps(sorted([" ".join(k), v] for k, v in table.items())))
+for mode in sys.argv[1:]:  # (one line per mode: a fresh decode and the cached table, in this order)
+    table = simm16._values("rdna3", False, key) if mode == "cached" else simm16._decode_values(d, key)
+    print(json.dumps(sorted([" ".join(k), v] for k, v in table.items())))
 """
 
 
-def _run(home, mode):
+def _run(home, *modes):
     env = dict(os.environ, GPUISA_HOME=str(home))
-    out = subprocess.run([sys.executable, "-c", CODE, mode], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", CODE, *modes], env=env, capture_output=True, text=True, check=True)
     return out.stdout
 
 
@@ -43,9 +41,8 @@ def _file(home):
 
 
 def test_cached_table_equals_a_fresh_decode_and_damage_is_remade(home):
-    fresh = _run(home, "fresh")
+    fresh, first = _run(home, "fresh", "cached").splitlines(keepends=True)  # a fresh decode; the table made, written
     assert '"vmcnt(0)"' in fresh or "vmcnt(0)" in fresh  # the table holds LLVM's spelling of the counters
-    first = _run(home, "cached")  # made and written
     path = _file(home)
     second = _run(home, "cached")  # read back
     assert first == fresh and second == fresh
