@@ -140,7 +140,7 @@ def gpuisa_verdict(text: str) -> tuple[bool, list[int]]:
 def make_mutants(count: int, seed: int, folder: Path = CORPUS) -> list[tuple[str, str, int, str, str]]:
     """(file name, kind, edited line (1-based), target, mutated text)."""
     rng = random.Random(seed)
-    files = [(p.name, p.read_text()) for p in corpus_files(folder)]
+    files = [(p.name, t) for p in corpus_files(folder) if instruction_lines(t := p.read_text())]
     modifiers = sorted({t for _, text in files for i in instruction_lines(text)
                         for t in text.split("\n")[i].strip().lstrip("@%!p0123456789 ").split()[0].split(".")[1:]})
     same: dict = {}
