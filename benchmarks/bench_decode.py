@@ -17,8 +17,12 @@ fresh process, the tools interleaved so that all see the same machine load, outp
 * ``gpuisa decode --arch A --file k.bin`` vs ``llvm-mc-22 -disassemble`` on the hex text.
 
 Wall and CPU time (user + system of the child process) as median and range, and the ratio of the
-medians; the headline also says whether the precomputed batch tables were current (stale ones are
-derived at run time: a slower first decode).  Then, secondary, ``gpuisa decode --file k.o --json``.
+medians; the headline also says whether the C accelerator (``codec/fastdecode.c``, ``codec/accel.py``) was
+used (built, and ``GPUISA_NO_ACCEL`` not set) and whether the precomputed batch tables were current (stale ones
+are derived at run time: a slower first decode).  The ratios are of warm runs: the data folder holds the
+decode cache an earlier run made (``accel.snapshot_path``); a cold run (that cache removed first: the batch
+decoder is made and answers the C loop, then the cache is written) is printed on its own line, not in the
+ratio.  Then, secondary, ``gpuisa decode --file k.o --json``.
 The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run first (as an
 installed package has its modules compiled; this checkout may run with PYTHONDONTWRITEBYTECODE), and the
 user's ``GPUISA_HOME`` (where the parsed batch tables are cached).
@@ -263,6 +267,12 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
         dump = [objdump, "-d", f"--mcpu={arch.llvm_target}", obj]
         mc_cmd = [mc, "-arch=amdgcn", f"-mcpu={arch.llvm_target}", "-disassemble"]
         _run_cmd(cli_obj, env=env)  # (not counted: fills the bytecode cache)
+        # the data folder cold (no cache of the C loop's tables: ``codec/accel.py``), once, then warm
+        first = []
+        for _ in range(2 if args.repeat > 1 else 1):
+            _clear_decode_cache(arch.name)
+            first.append(_run_cmd(cli_obj, env=env))
+        _run_cmd(cli_bin, env=env)  # (not counted: the raw file's tail answers join the cache)
         _run_cold(arch.name, bin_path, "text", pycache)
         agree = _agreement(objdump, arch, obj, env)
         cli_json = cli_obj + ["--json"]
@@ -276,7 +286,7 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
             runs["cli_json"].append(_run_cmd(cli_json, env=env))
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
-        _report_cli(arch, insts, runs, agree, "; ".join(sorted({c["tables"] for c in cold})))
+        _report_cli(arch, insts, runs, agree, "; ".join(sorted({c["tables"] for c in cold})), first)
         paths = {"hex": hex_path, "bin": bin_path, "empty": f"{tmp}/empty.txt", "obj": obj}
         counted = (lambda: count_instructions(mc, objdump, arch, paths, pycache)) if args.instructions \
             else (lambda: None)
@@ -291,9 +301,33 @@ def _ratio_line(name: str, theirs: list, ours: list) -> str:
             f"cpu {statistics.median(tc) / statistics.median(oc):.2f}x (goal >= 4x)")
 
 
-def _report_cli(arch, insts, runs: dict, agree: str, tables: str) -> None:
+def _accel_state() -> str:
+    """Whether ``gpuisa decode`` runs its C accelerator here (``codec/accel.py``)."""
+    from gpuisa.codec.accel import extension
+
+    if os.environ.get("GPUISA_NO_ACCEL") == "1":
+        return "not used (GPUISA_NO_ACCEL=1): the numpy path"
+    return "used (gpuisa.codec.fastdecode)" if extension() is not None else \
+        "NOT BUILT (python setup.py build_ext --inplace): the numpy path"
+
+
+def _clear_decode_cache(arch: str) -> None:
+    """Removes the data folder's cache of the C loop's tables for ``arch`` (the next run is cold)."""
+    from gpuisa.codec.accel import snapshot_path
+
+    for wave64 in (False, True):
+        path = snapshot_path(arch, wave64)
+        try:
+            if path is not None:
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def _report_cli(arch, insts, runs: dict, agree: str, tables: str, first: list) -> None:
     print(f"== {arch.name} ({arch.llvm_target}): {len(insts)} instructions, whole processes (start-up included), "
-          f"fresh each run, interleaved, output to /dev/null; precomputed batch tables: {tables}")
+          f"fresh each run, interleaved, output to /dev/null; C accelerator: {_accel_state()}; data folder: warm "
+          f"(its decode cache made by an earlier run); precomputed batch tables: {tables}")
     print(_ratio_line(f"RATIO gpuisa decode --file k.o / llvm-objdump-{LLVM_MAJOR} -d", runs["objdump"], runs["cli_obj"]))
     print(_ratio_line(f"RATIO gpuisa decode --file k.bin / llvm-mc-{LLVM_MAJOR} -disassemble", runs["mc"], runs["cli_bin"]))
     names = {"objdump": f"llvm-objdump-{LLVM_MAJOR} -d --mcpu={arch.llvm_target} k.o",
@@ -303,6 +337,9 @@ def _report_cli(arch, insts, runs: dict, agree: str, tables: str) -> None:
         r = runs[key]
         print(f"  {label}: wall {_spread([w for w, _, _ in r])}   cpu {_spread([c for _, c, _ in r])}")
     print(f"  listing agreement, gpuisa vs llvm-objdump on k.o: {agree}")
+    print(f"  cold data folder (its decode cache removed before each run; not in the ratio): gpuisa decode --arch "
+          f"{arch.name} --file k.o: wall {_spread([w for w, _, _ in first])}   cpu {_spread([c for _, c, _ in first])}   "
+          + _ratio_line("vs llvm-objdump", runs["objdump"], first).split(": ", 1)[1].replace(" (goal >= 4x)", ""))
     r = runs["cli_json"]
     print(f"secondary: gpuisa decode --arch {arch.name} --file k.o --json (JSON Lines): wall {_spread([w for w, _, _ in r])}"
           f"   cpu {_spread([c for _, c, _ in r])}   " + _ratio_line("vs llvm-objdump", runs["objdump"], r).split(": ", 1)[1]

@@ -32,6 +32,7 @@ from ..cachefile import cache_path, read_sealed, seal, write_cache_file
 
 _VERSION = 1
 _CONTEXT = 24  # bytes of context that key a scalar answer (the longest instruction is 20 bytes)
+_ANSWERS = 1 << 16  # scalar answers kept in the cache at most (the newest)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -92,7 +93,10 @@ def load_snapshot(name: str, wave64: bool):
 
 
 def save_snapshot(name: str, arch: str, wave64: bool, spec: dict, answers: dict) -> None:
+    """Writes the cache of ``--arch NAME`` (the scalar answers: the newest ``_ANSWERS`` of them)."""
     path = snapshot_path(name, wave64)
+    if len(answers) > _ANSWERS:
+        answers = dict(list(answers.items())[-_ANSWERS:])
     if path is not None:
         write_cache_file(path, seal(marshal.dumps((_VERSION, arch, stamp(arch), spec, answers))))
 
