@@ -51,7 +51,7 @@ def check_operands(coder, e, plan: dict, ops: list[str], mods: list[str]) -> Non
     pairs = list(zip(ops[1:] if returned else ops, specs, strict=False))
     gfx9_aligned = coder.tables.gfx == "GFX9" and coder.features.accvgpr_memory
     if _aligned(coder):
-        if returned and ret.get("n", 1) > 1 and any("anote" in s for s in specs):
+        if returned and ret is not None and ret.get("n", 1) > 1 and any("anote" in s for s in specs):
             _check_tuple(ops[0], {"anote": True}, "the returned value")
         for k, (tok, spec) in enumerate(pairs):
             _check_tuple(tok, spec, f"operand {k + 1}")

@@ -230,7 +230,11 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
 
         tsize, is_float = operand_type(half.split()[0])
         v = f[name]
-        t = opd.literal_token(lit, "b32") if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 32, is_float)
+        if v == opd.LITERAL:
+            assert lit is not None  # (uses_lit holds for a literal source)
+            t = opd.literal_token(lit, "b32")
+        else:
+            t = opd.src_text(dec.gfx, v, 1, 32, is_float)
         if t is None:
             return None, 4, f"VOPD source value {v} is not valid"
         vals[name] = t
