@@ -20,26 +20,52 @@ else:
         def __init__(self, currsize: int):
             self.currsize = currsize
 
+    class _Memo1(dict):
+        """The memo of a one-argument function, called as the function: a hit is dict's own look-up (no
+        Python frame: the memos of opcode tokens and targets are hit thousands of times a file)."""
+
+        __call__ = dict.__getitem__
+
+        def __missing__(self, arg):
+            if self.maxsize is not None and len(self) >= self.maxsize:
+                self.clear()
+            value = self[arg] = self.fn(arg)
+            return value
+
+        def cache_info(self) -> _CacheInfo:
+            return _CacheInfo(len(self))
+
+        def cache_clear(self) -> None:
+            self.clear()
+
     def cached(maxsize=128):
         """A decorator memoising a function by its positional arguments (at most ``maxsize`` kept, None: no bound)."""
         def decorate(fn):
-            memo: dict = {}
-
-            def wrapper(*args):
-                try:
-                    return memo[args]
-                except KeyError:
-                    pass
-                if maxsize is not None and len(memo) >= maxsize:
-                    memo.clear()
-                value = memo[args] = fn(*args)
-                return value
-
-            wrapper.cache_info = lambda: _CacheInfo(len(memo))
-            wrapper.cache_clear = memo.clear
+            if fn.__code__.co_argcount == 1 and not fn.__code__.co_flags & 0x0C:  # (one argument, no *args/**kw)
+                wrapper = _Memo1()
+                wrapper.fn, wrapper.maxsize = fn, maxsize
+            else:
+                wrapper = _many(fn, maxsize)
             wrapper.__wrapped__ = fn
             for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
                 setattr(wrapper, attr, getattr(fn, attr))
             return wrapper
 
         return decorate
+
+    def _many(fn, maxsize):
+        memo: dict = {}
+
+        def wrapper(*args):
+            try:
+                return memo[args]
+            except KeyError:
+                pass
+            if maxsize is not None and len(memo) >= maxsize:
+                memo.clear()
+            value = memo[args] = fn(*args)
+            return value
+
+        wrapper.cache_info = lambda: _CacheInfo(len(memo))
+        wrapper.cache_clear = memo.clear
+        return wrapper
