@@ -93,9 +93,18 @@ def _lsp_features():
     return Toy()
 
 
+PLAYED: list = []  # the toy playground tab's answers asked for
+
+
+def _playground():
+    from gpuisa.web.playground import Mode
+
+    return [Mode("toy", "Toy", "name", lambda pg: PLAYED.append(pg["name"]) or {"name": pg["name"]})]
+
+
 TOY_ISA = isas.Isa("toy", "Toy ISA", "TOY", "Toy Corp", "virtual", "toy instructions", aliases=("toyisa",),
                    capabilities={"eval": _eval, "doc": _doc, "doc_opcodes": lambda store: sorted(TOY), "lsp": _analyse,
-                                 "lsp_features": _lsp_features},
+                                 "lsp_features": _lsp_features, "playground": _playground},
                    page=_page, instructions=_instructions, own_archs=("toy",), suffixes=(".toy",), language_ids=("toyasm",))
 
 
@@ -236,6 +245,20 @@ def test_its_pages_from_the_hook_render_as_html_and_in_the_cli(toy, store, capsy
     assert text.startswith("tadd  (GPU Virtual ISA, Toy Corp; Toy; arith)") and "Related PTX concepts:" in text
     assert cli.main(["show", "tsub", "--isa", "toy"]) == 2
     assert capsys.readouterr().err.strip().endswith("no instruction tsub in the toy ISA")
+
+
+def test_playground_tabs_come_from_the_registry(toy, store):
+    """The playground page's tabs are every registered ISA's modes; the toy's tab answers its own form."""
+    from starlette.testclient import TestClient
+
+    from gpuisa.web.app import create_app
+
+    with TestClient(create_app(store.path)) as c:
+        page = c.get("/playground").text
+        tabs = [t.split('"')[0] for t in page.split('role="tab" href="?mode=')[1:]]
+        assert tabs == ["decode", "encode", "eval", "ptx", "toy"] and ">Toy</a>" in page
+        assert c.get("/playground", params={"mode": "toy", "name": "tmul"}).status_code == 200 and PLAYED == ["tmul"]
+        assert c.get("/playground", params={"mode": "nonsense"}).status_code == 200  # the first tab, decode
 
 
 def test_relations_of_an_absent_feature_package_are_none(toy):

@@ -33,10 +33,11 @@ if TYPE_CHECKING:
 #   lsp_features () -> lsp.dialect.Dialect  what the language server's features do differently for this ISA
 #                                     (hover words, completions, declarations; without it: labels and the doc hook)
 #   encode, decode, check, timing     what the ISA offers (the AMD codec, the PTX checker, llvm-mca timing)
+#   playground () -> [web.playground.Mode]  the playground page's tabs for this ISA (and their no-JS answers)
 #   docs     (page) -> [{"title", "url"}]  the web page's links to the vendor's documents (addresses only)
 #   target_text (page) -> str        the web page's targets in a line ("sm_20+"; default: the list)
 CAPABILITIES = ("eval", "coverage", "doc", "doc_opcodes", "lsp", "lsp_features", "encode", "decode", "check", "timing",
-                "docs", "target_text")
+                "playground", "docs", "target_text")
 
 
 class UnknownIsa(UserError):
@@ -120,7 +121,8 @@ AMDGPU = Isa("amdgpu", "AMD GPU ISA", "AMD", "AMD", "native", "AMD instructions"
                            "doc": "gpuisa.doclookup.amd:amd_doc", "doc_opcodes": "gpuisa.doclookup.export:amd_opcodes",
                            "lsp": "gpuisa.lsp.amd:analyse", "lsp_features": "gpuisa.lsp.amd_features:dialect",
                            "encode": "gpuisa.codec.cli:cmd_encode", "decode": "gpuisa.codec.cli:cmd_decode",
-                           "timing": "gpuisa.timing:page_timing", "docs": "gpuisa.web.instruction:amd_doc_links"},
+                           "timing": "gpuisa.timing:page_timing", "docs": "gpuisa.web.instruction:amd_doc_links",
+                           "playground": "gpuisa.web.playground:amd_modes"},
              builder="gpuisa.page.amd:build", suffixes=(".s", ".asm", ".amdgcn", ".S"),
              language_ids=("amdgpu", "amdgcn", "asm", "gas"))
 PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nvptx",),
@@ -128,6 +130,7 @@ PTX = Isa("ptx", "PTX", "PTX", "NVIDIA", "virtual", "PTX concepts", aliases=("nv
                         "doc": "gpuisa.doclookup.ptx:ptx_doc", "doc_opcodes": "gpuisa.doclookup.export:ptx_opcodes",
                         "lsp": "gpuisa.lsp.ptx:analyse", "lsp_features": "gpuisa.lsp.ptx_features:dialect",
                         "check": "gpuisa.ptx.check:check_instruction", "docs": "gpuisa.web.instruction:ptx_doc_links",
+                        "playground": "gpuisa.web.playground:ptx_modes",
                         "target_text": "gpuisa.web.instruction:ptx_target_text"},
           builder="gpuisa.page.ptx:build", suffixes=(".ptx",), language_ids=("ptx",))
 

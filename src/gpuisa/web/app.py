@@ -198,7 +198,8 @@ class Pages:
 
     async def playground_page(self, request: Request):
         ctx: dict = {"title": "Playground", "native": self.site.native_archs(), "pg": await anyio.to_thread.run_sync(
-            _playground_form, request.query_params), "features": playground.available()}
+            _playground_form, request.query_params), "features": playground.available(),
+            "modes": list(playground.modes().values())}
         body = await anyio.to_thread.run_sync(self.site.render_template, "playground.html", ctx, "playground")
         return HTMLResponse(body, status_code=ctx["pg"].get("status", 200))
 
@@ -423,29 +424,18 @@ def cached_pages_first(pages: Pages, app):
 
 
 def _playground_form(params) -> dict:
-    """The no-JavaScript playground: the form's GET parameters answered on the server."""
+    """The no-JavaScript playground: the form's GET parameters answered on the server by the mode's ISA."""
+    modes = playground.modes()
     mode = params.get("mode", "decode")
-    pg = {"mode": mode if mode in ("decode", "encode", "eval", "ptx") else "decode", "arch": params.get("arch", "rdna4"),
+    pg = {"mode": mode if mode in modes else next(iter(modes)), "arch": params.get("arch", "rdna4"),
           "hex": params.get("hex", ""), "text": params.get("text", ""), "name": params.get("name", ""),
           "lanes": params.get("lanes", "1"), "operands": params.get("operands", ""),
           "wave64": params.get("wave64", "") in ("1", "on", "true"), "ptx": params.get("ptx", ""),
           "action": "eval" if params.get("action") == "eval" else "check"}
     try:
-        if pg["mode"] == "decode" and pg["hex"]:
-            pg["result"] = playground.decode(pg["arch"], pg["hex"], pg["wave64"])
-        elif pg["mode"] == "encode" and pg["text"]:
-            pg["result"] = playground.encode(pg["arch"], pg["text"], pg["wave64"])
-        elif pg["mode"] == "eval" and pg["name"]:
-            try:
-                lanes = int(pg["lanes"])
-            except ValueError:
-                raise playground.BadInput(f"lanes must be an integer from 1 to {playground.MAX_LANES}") from None
-            pg["result"] = playground.evaluate(pg["arch"], pg["name"], lanes,
-                                               playground.parse_operands_text(pg["operands"]), pg["wave64"])
-        elif pg["mode"] == "ptx" and pg["ptx"]:
-            ops = playground.parse_operands_text(pg["operands"])
-            pg["result"] = (playground.ptx_evaluate(pg["ptx"], ops) if pg["action"] == "eval"
-                            else playground.ptx_check(pg["ptx"]))
+        chosen = modes[pg["mode"]]
+        if pg.get(chosen.field):
+            pg["result"] = chosen.answer(pg)
     except playground.FeatureMissing as exc:
         pg["error"], pg["status"] = str(exc), 404
     except playground.BadInput as exc:

@@ -1,4 +1,5 @@
-"""The playground's three actions (decode, encode, evaluate), shared by the JSON API and the HTML page.
+"""The playground's actions (decode, encode, evaluate; PTX check and evaluate), shared by the JSON API and the HTML
+page, and its tabs (``Mode``: each ISA's ``playground`` hook in ``gpuisa.isas``).
 
 Decoding and encoding come from ``gpuisa.codec`` and evaluation from ``gpuisa.semantics``; each is
 looked up when a request needs it, so the server answers 404 with a clear message in a build
@@ -11,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from typing import Callable
 
 from .. import archs
 from ..errors import UserError
@@ -310,3 +312,52 @@ def evaluate(arch, name, lanes=1, operands=None, wave64=False) -> dict:
     except (TypeError,) + _feature_errors("evaluate") as exc:
         raise BadInput(f"cannot evaluate {name} on {a}: {exc}") from None
     return {"arch": a, "name": name.lower(), "lanes": lanes, "wave64": w64, "result": jsonable(result)}
+
+
+# -- the page's tabs: each ISA's modes, from the ISA registry's ``playground`` hooks --------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Mode:
+    """One tab of the playground page: ``?mode=KEY``; a filled ``field`` asks the server for ``answer(form)``
+    (the no-JavaScript form; the page's script calls the same actions through ``/api/...``)."""
+
+    key: str
+    title: str
+    field: str
+    answer: Callable[[dict], dict]
+
+
+def _evaluate_form(pg: dict) -> dict:
+    try:
+        lanes = int(pg["lanes"])
+    except ValueError:
+        raise BadInput(f"lanes must be an integer from 1 to {MAX_LANES}") from None
+    return evaluate(pg["arch"], pg["name"], lanes, parse_operands_text(pg["operands"]), pg["wave64"])
+
+
+def _ptx_form(pg: dict) -> dict:
+    ops = parse_operands_text(pg["operands"])
+    return ptx_evaluate(pg["ptx"], ops) if pg["action"] == "eval" else ptx_check(pg["ptx"])
+
+
+def amd_modes() -> list[Mode]:
+    """The AMD GPU ISA's tabs (its ``playground`` hook)."""
+    return [Mode("decode", "Decode", "hex", lambda pg: decode(pg["arch"], pg["hex"], pg["wave64"])),
+            Mode("encode", "Encode", "text", lambda pg: encode(pg["arch"], pg["text"], pg["wave64"])),
+            Mode("eval", "Evaluate", "name", _evaluate_form)]
+
+
+def ptx_modes() -> list[Mode]:
+    """PTX's tab (its ``playground`` hook): check, or evaluate, a statement."""
+    return [Mode("ptx", "PTX", "ptx", _ptx_form)]
+
+
+def modes() -> dict[str, Mode]:
+    """Every registered ISA's tabs, in registration order (the first is the page's default)."""
+    from .. import isas
+
+    out: dict[str, Mode] = {}
+    for key in isas.keys("playground"):
+        for m in isas.get(key).hook("playground")():
+            out.setdefault(m.key, m)
+    return out

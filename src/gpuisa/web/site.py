@@ -272,7 +272,10 @@ class Site:
         if parts == ["search"]:
             return "search.html", {"title": "Search"}
         if parts == ["playground"]:
-            return "playground.html", {"title": "Playground", "native": self.native_archs()}
+            from .playground import modes
+
+            return "playground.html", {"title": "Playground", "native": self.native_archs(),
+                                       "modes": list(modes().values())}
         if parts[0] == "diff":
             if len(parts) == 1:
                 return "diff_index.html", self.diff_index()
