@@ -89,6 +89,9 @@ MODULES = {
                        "\tmov.u64 %rd1, {%r1, %r2};\n\tmov.b32 {%h1, %h2}, %r1;\n" + E, {14, 15}, False),
     "shf_types": (head() + K + "\tshf.l.wrap.b32 %r1, %r2, %r3, 10;\n\tshf.l.wrap.b32 %rd1, %r2, %r3, 10;\n" + E,
                   {14}, False),
+    "redux_types": (head("8.8", "sm_100a") + K + "\tredux.sync.max.abs.NaN.f32 %f1, %f2, 0xffffffff;\n"
+                    "\tredux.sync.max.abs.NaN.f32 %h1, %f2, 0xffffffff;\n\tredux.sync.add.u32 %rd1, %r2, -1;\n"
+                    "\tredux.sync.and.b32 %r1, %r2, %r3;\n" + E, {14, 15}, False),
     # packed small floats: the registers have exactly the packed size
     "packed_cvt": (head("8.8", "sm_100a") + K + "\tcvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"

@@ -23,7 +23,9 @@ TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "m
 PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}}  # predicate operands
 FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  # operands of a fixed type
          ("shfl.sync", "membermask"): ".b32", ("vote.sync", "membermask"): ".b32"}
-TYPED |= {"popc", "clz", "bfind", "shfl.sync", "shf"}
+TYPED |= {"popc", "clz", "bfind", "shfl.sync", "shf", "redux.sync"}
+FIXED[("redux.sync", "membermask")] = ".b32"
+ALIASES = {"dst": "d", "src": "a"}  # redux.sync's operands: of the instruction's type
 # type tokens (r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$"), and with 8-bit ones: sets, not patterns (start-up)
 TYPE_TOKEN = frozenset([".pred", ".bf16", ".f16x2", ".bf16x2"] + [f".{k}{n}" for k in "usbf" for n in (16, 32, 64)])
 VALUE_TYPE = TYPE_TOKEN | {".u8", ".s8", ".b8", ".f8"}
@@ -63,6 +65,7 @@ def _expected(name: str, role: str, first: bool, types: list[str], wide: bool) -
     fixed = FIXED.get((name, role))
     if fixed:
         return fixed, _size(fixed)
+    role = ALIASES.get(role, role)
     if role not in ROLES and not (name == "cvta" and role == "p"):
         return None
     if name in ("shl", "shr") and role == "b":
