@@ -4,6 +4,7 @@ compared with its expression (written here, as the definition) on hand-picked an
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import subprocess
@@ -165,3 +166,21 @@ def test_installed_launcher_imports_neither_typing_nor_re():
     imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
     assert "gpuisa.ptx.check" in imported and not imported & {"re", "typing", "functools", "collections"}, \
         sorted(imported)
+
+
+@pytest.mark.parametrize("args", [["--file", "k.ptx"], ["--file", "k.ptx", "--json"], ["--file", "missing.ptx"],
+                                  ["--file", "k.ptx", "--target", "sm_9x"], ["add.s32 %r1, %r2;"], ["--fil", "k.ptx"],
+                                  ["--help"]])
+def test_launcher_runs_ptx_check_as_the_cli_does(tmp_path, args):
+    """The launcher runs `ptx check` without importing gpuisa.cli (hotpath.run_ptx_check): output and exit code
+    are those of cli.main (errors, argparse's forms, --help)."""
+    (tmp_path / "k.ptx").write_text(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                                    ".reg .b32 %r<4>;\nadd.s32 %r1, %r2, %r3;\nadd.s33 %r1, %r2, %r3;\nret;\n}\n")
+    launcher = Path(__file__).resolve().parents[1] / "scripts" / "gpuisa"
+    env = {**os.environ, "GPUISA_HOME": str(tmp_path / "home")}
+    ours = subprocess.run([sys.executable, str(launcher), "ptx", "check", *args], capture_output=True, text=True,
+                          cwd=tmp_path, env=env)
+    cli = subprocess.run([sys.executable, "-c", "import sys;sys.argv[0]='gpuisa';from gpuisa.cli import main;main()",
+                          "ptx", "check", *args], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert (ours.returncode, ours.stdout, ours.stderr) == (cli.returncode, cli.stdout, cli.stderr)
+    assert ours.stdout or ours.stderr

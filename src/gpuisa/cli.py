@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 
 from .cliutil import open_store, progress_printer, rows_out
-from .errors import UserError, echo, one_line
+from .errors import UserError, echo, one_line, unexpected
 
 TYPE_CHECKING = False  # (typing's import costs start-up)
 if TYPE_CHECKING:
@@ -342,16 +342,6 @@ def _check_port(args) -> None:
         pass  # (serve itself says what is wrong with the host or port)
 
 
-def _unexpected(exc: Exception) -> str:
-    """One line for an error no command turned into a UserError (GPUISA_DEBUG=1 shows the traceback)."""
-    if isinstance(exc, UnicodeDecodeError):
-        return f"gpuisa: the input is not UTF-8 text ({exc.reason} at byte {exc.start})"
-    if isinstance(exc, OSError):
-        where = f"{exc.filename}: " if exc.filename else ""
-        return f"gpuisa: {where}{exc.strerror or exc}"
-    return f"gpuisa: internal error: {type(exc).__name__}: {exc} (GPUISA_DEBUG=1 shows where)"
-
-
 def main(argv: list[str] | None = None) -> int:
     import os
     import warnings
@@ -372,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit:
         raise
     except Exception as exc:  # noqa: BLE001 -- never a traceback: one line, exit 2
-        print(one_line(_unexpected(exc)), file=sys.stderr)
+        print(one_line(unexpected(exc)), file=sys.stderr)
         return 2
 
 

@@ -31,3 +31,13 @@ def one_line(message: str, limit: int = MAX_MESSAGE) -> str:
     if not text.isprintable():  # (newlines, NEL, line/paragraph separators, other controls)
         text = "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def unexpected(exc: Exception) -> str:
+    """One line for an error no command turned into a UserError (GPUISA_DEBUG=1 shows the traceback)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return f"gpuisa: the input is not UTF-8 text ({exc.reason} at byte {exc.start})"
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"gpuisa: {where}{exc.strerror or exc}"
+    return f"gpuisa: internal error: {type(exc).__name__}: {exc} (GPUISA_DEBUG=1 shows where)"

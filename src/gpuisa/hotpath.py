@@ -102,6 +102,33 @@ def _ptx_check(argv: list[str]) -> int:
         return 2
 
 
+def run_ptx_check() -> None:
+    """``gpuisa ptx check ...`` from the process's command line, for the installed launcher (scripts/gpuisa),
+    without importing the CLI module (gpuisa.cli: ~2 M instructions, a sixtieth of a 2,500-instruction
+    kernel's check), as ``cli.main`` runs it: undecodable bytes print escaped, an error no command turned
+    into a UserError is one line (exit code 2; GPUISA_DEBUG=1: the traceback), no interpreter teardown.
+    With ``-h``/``--help`` it returns (the CLI's parser prints the help)."""
+    argv = sys.argv[1:]
+    if "-h" in argv or "--help" in argv:
+        return
+    for stream in (sys.stdout, sys.stderr):  # (as cli.main)
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    run_and_exit(_guarded_ptx_check, argv)
+
+
+def _guarded_ptx_check(argv: list[str]) -> int:
+    if os.environ.get("GPUISA_DEBUG"):
+        return _ptx_check(argv)
+    try:
+        return _ptx_check(argv)
+    except Exception as exc:  # noqa: BLE001 -- never a traceback: one line, exit 2
+        from .errors import one_line, unexpected
+
+        print(one_line(unexpected(exc)), file=sys.stderr)
+        return 2
+
+
 def one_line_usage_error(self, message: str):
     """argparse's ``error`` as the CLI prints it: one line, exit code 2."""
     from .errors import one_line

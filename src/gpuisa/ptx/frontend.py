@@ -312,8 +312,12 @@ class Module:
         batch, self.batch = self.batch, []
         if not batch:
             return
-        batch = [(o, " ".join(s.split()) if "\n" in s else s) for o, s in batch]
-        split = [s.split(None, 1) for _, s in batch]
+        stmts = [s for _, s in batch]
+        whole = "".join(stmts)  # (one C-level look for line breaks and guards)
+        if "\n" in whole:  # a statement over lines: its blanks made one space
+            batch = [(o, " ".join(s.split()) if "\n" in s else s) for o, s in batch]
+            stmts = [s for _, s in batch]
+        split = [s.split(None, 1) for s in stmts]
         operands = [p[1] if len(p) > 1 else "" for p in split]
         joined = "\n".join(operands)
         # the shared key: the opcode and the operands without digits (a C-level map, no Python loop)
@@ -322,11 +326,14 @@ class Module:
         all_valid = True
         for key, (off, stmt), parts in zip(keys, batch, split):
             r = final.get(key)
-            if r is None:
-                ops = parts[1] if len(parts) > 1 else ""
-                r = self.verdict(stmt, parts[0], ops)
-                if r["valid"] and not _exact(parts[0], ops):
-                    final[key] = r  # only a valid verdict of a statement whose digits cannot matter
+            if r is not None:  # (a valid verdict: the common case)
+                if keep:
+                    results.append((off, r))
+                continue
+            ops = parts[1] if len(parts) > 1 else ""
+            r = self.verdict(stmt, parts[0], ops)
+            if r["valid"] and not _exact(parts[0], ops):
+                final[key] = r  # only a valid verdict of a statement whose digits cannot matter
             if r["valid"]:
                 if keep:
                     results.append((off, r))
@@ -335,7 +342,7 @@ class Module:
                 all_valid = False
         self.count += len(batch)
         if self.strict:
-            if all_valid and not any(p[0][0] == "@" for p in split):
+            if all_valid and "@" not in whole:  # (no guard)
                 self.name_texts.append(joined)
             elif all_valid:  # only the guarded ones' names made again: the guard and the operands, not the opcode
                 for i in [i for i, p in enumerate(split) if p[0][0] == "@"]:
