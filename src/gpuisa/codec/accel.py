@@ -30,6 +30,10 @@ import os
 
 from ..cachefile import cache_path, read_sealed, seal, write_cache_file
 
+TYPE_CHECKING = False  # (no ``typing`` import at start-up; mypy reads the block below)
+if TYPE_CHECKING:
+    from .decoder import Decoder
+
 _VERSION = 1
 _CONTEXT = 24  # bytes of context that key a scalar answer (the longest instruction is 20 bytes)
 _ANSWERS = 1 << 16  # scalar answers kept in the cache at most (the newest)
@@ -184,7 +188,8 @@ class Warm:
     decoder's answers from the cache, else from a decoder made on first need."""
 
     def __init__(self, arch: str, wave64: bool, answers: dict):
-        self.arch, self.wave64, self.answers, self.dec, self.learned = arch, wave64, answers, None, 0
+        self.arch, self.wave64, self.answers, self.learned = arch, wave64, answers, 0
+        self.dec: Decoder | None = None
 
     def cls_dense(self, p, idx, sel):
         return None
@@ -208,11 +213,12 @@ class Warm:
         key = (tail, data[off:off + _CONTEXT])
         got = self.answers.get(key)
         if got is None:
-            if self.dec is None:
+            dec = self.dec
+            if dec is None:
                 from .decoder import get_decoder
 
-                self.dec = get_decoder(self.arch, self.wave64)
-            got = self.answers[key] = scalar_answer(self.dec, data, off, tail)
+                dec = self.dec = get_decoder(self.arch, self.wave64)
+            got = self.answers[key] = scalar_answer(dec, data, off, tail)
             self.learned += 1
         return got
 
@@ -221,7 +227,8 @@ class Full:
     """Answers from the batch decoder (``ArchBatch``), as its numpy path would find them."""
 
     def __init__(self, dec, ab, answers: dict):
-        self.dec, self.ab, self.answers, self.wide = dec, ab, answers, {}
+        self.dec, self.ab, self.answers = dec, ab, answers
+        self.wide: dict[int, int] = {}
 
     def cls_dense(self, p: int, idx: int, sel: int) -> int:
         ab = self.ab

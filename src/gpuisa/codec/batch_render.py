@@ -86,7 +86,7 @@ def lookup(ab: ArchBatch, data: bytes, pos, ue, uw, uw3):
             rows = None
         e, w = (ue, uw) if rows is None else (ue.take(rows), uw.take(rows))
         pk = cols[j].take(e)
-        if slot3:
+        if w3 is not None:  # (slot3)
             w = np.where(pk & 0x8000 != 0, w3 if rows is None else w3.take(rows), w)
         v = ((w >> (pk & 63)) & ((_ONE << ((pk >> 8) & 63)) - _ONE)).view(np.int64)
         okj = texts_ok(ab, (pk >> 16).view(np.int64) + v)
@@ -138,7 +138,7 @@ def template_ids(ab: ArchBatch, data: bytes, upos, ue, uw, uw3, ok):
     tid = np.zeros(len(uw), dtype=np.int64)
     every = bool(ok.all())
     cand = None if every else np.flatnonzero(ok)
-    if not every and not len(cand):
+    if cand is not None and not len(cand):
         return tid
     key = uw & rlo.take(ue)
     key3 = uw3 & rhi.take(ue)
@@ -155,10 +155,10 @@ def template_ids(ab: ArchBatch, data: bytes, upos, ue, uw, uw3, ok):
         got = [ab.template_id(a, b, c, int(w) | (int(w3_) << 64), data, 4 * int(p))
                for a, b, c, w, w3_, p in zip(ue[reps].tolist(), key[reps].tolist(), key3[reps].tolist(),
                                              uw[reps].tolist(), uw3[reps].tolist(), upos[reps].tolist())]
-        got = np.array(got, dtype=np.int64)[kinv]
+        got_ids = np.array(got, dtype=np.int64)[kinv]
         # members of one hash group must have the representative's key (else: a hash collision)
         same = (ce[miss] == ue[reps][kinv]) & (ck[miss] == key[reps][kinv]) & (ck3[miss] == key3[reps][kinv])
-        at[miss] = np.where(same, got, 0)
+        at[miss] = np.where(same, got_ids, 0)
     if every:
         return at
     tid[cand] = at

@@ -170,6 +170,7 @@ def plain_lines(st: Step, symbols: Symbols | None, heads: dict[int, str] | None 
     texts = list(st.texts)
     ends = {}  # index -> what its line's second %s prints (a branch's target)
     for i in marked:
+        assert symbols is not None  # (branches are marked only where there are symbols)
         target = branch_target(st, i)
         name = symbols.plain.get(target - symbols.address)
         if name is None:
