@@ -68,3 +68,39 @@ def test_dpp_of_64_bit_sources(llvm_mc, arch):
              "v_add_f32_dpp v1, v2, v3 row_newbcast:1", "v_add_f32_dpp v1, -v2, |v3| row_shl:1 bound_ctrl:0"]
     bad = _disagreements(arch, lines)
     assert not bad, bad[:5]
+
+
+_CONST_LINES = [
+    "v_add_f32_e32 v5, |-4.0|, v2", "v_add_f32_e32 v5, |-1|, v2", "v_add_f32_e32 v5, -|-4.0|, v2",
+    "v_add_f32_e32 v5, |-3.0|, v2", "v_add_f32_e32 v5, -|1|, v2", "v_add_f32 v5, |-4.0|, v2",
+    "v_add_f32_e64 v5, |-4.0|, v2", "v_add_f32_e32 v5, |s1|, v2", "v_mov_b32_e32 v5, |-4.0|",
+    "v_add_u32_e32 v5, |-4.0|, v2", "v_add_f16_e32 v5, |-4.0|, v2", "v_add_f16_e32 v5, |-3.0|, v2",
+    "v_ceil_f64_e32 v[5:6], |-4.0|", "v_ceil_f64_e32 v[5:6], |-3.0|", "v_cndmask_b32_e32 v5, |-4.0|, v2, vcc_lo",
+    "v_cndmask_b32_e32 v5, |-4.0|, v2, vcc", "v_cvt_f32_f16_e32 v5, |-4.0|", "v_pk_add_f16 v5, |-4.0|, v2",
+    "v_add_f32_e32 v5, |-0.0|, v2", "v_add_f32_e32 v5, |-0.15915494|, v2",
+    "v_add_u32_e32 v5, 0x40800000, v2", "s_add_u32 s5, 0x40800000, s2", "s_mov_b32 s5, 0x3f800000",
+    "v_mov_b32 v5, 0x3e22f983", "s_mov_b64 s[4:5], 0x3e22f983", "v_add_f16 v5, 0x3c00, v2",
+    "v_add_f16_e64 v5, 0x3118, v2", "v_add_f32_e32 v5, lit(0x40800000), v2", "v_pk_add_f16 v5, 0x3c00, v2",
+    "v_pk_add_f16 v5, 0x40800000, v2", "v_pk_add_u16 v5, 0x40800000, v2", "v_pk_mul_f32 v[4:5], 0x40800000, v[2:3]",
+    "s_cmp_eq_u32 s1, 0x3f000000", "v_mul_f64 v[4:5], 0x40100000, v[2:3]", "v_dot2_f32_bf16 v5, 0x3f80, v2, v3",
+    "v_add_f16 v5, 0x40800000, v2", "v_add_u16 v5, 0x12345, v2", "v_add_nc_u16 v5, 0x12345, v2",
+]
+
+
+@pytest.mark.parametrize("arch", ["cdna2", "cdna3", "rdna1", "rdna3", "rdna4", "cdna5"])
+def test_constants_with_modifiers_and_float_bit_patterns(llvm_mc, arch):
+    """|c| / -|c| where the form has no modifier bits are folded into the value (its float sign bit); an integer
+    with an inline float's bits is that inline constant in 32-bit (and 16-bit float) operands; a 16-bit operand
+    takes no wider integer (llvm-mc-22)."""
+    bad = _disagreements(arch, _CONST_LINES)
+    assert not bad, bad[:5]
+
+
+def test_gfx12_image_atomic_aliases(llvm_mc):
+    """GFX12 renamed the image atomics (image_atomic_add is image_atomic_add_uint, smin is min_int, ...)."""
+    lines = [f"image_atomic_{op} v1, v2, s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D"
+             for op in ("add", "sub", "smin", "umin", "smax", "umax", "inc", "dec", "fmin", "fmax", "and", "swap")]
+    lines += ["image_atomic_add v1, [v2, v3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D th:TH_ATOMIC_RETURN",
+              "image_atomic_add v1, v[2:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D"]
+    bad = _disagreements("rdna4", lines)
+    assert not bad, bad[:5]

@@ -20,6 +20,7 @@ and ``tests/test_codec_rdna_classes.py`` hold examples):
 from __future__ import annotations
 
 import re
+import struct
 
 from . import operands as opd
 from .encoded import EncodeError
@@ -119,6 +120,88 @@ def plain_modifiers(plan: dict, mods: list[str]) -> list[str]:
             m = "th:TH_ATOMIC_RETURN"
         out.append(m)
     return out
+
+
+_MOD_CONST = re.compile(r"^(-?)\|([^|()]+)\|$")
+_PACK = {16: "<e", 32: "<f", 64: "<d"}
+_INLINE_FLOATS = frozenset({0.0, 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0})
+
+
+def fold_constant_modifiers(tok: str, size: int, is_float: bool) -> str:
+    """A number written with source modifiers where the form has no modifier bits (``v_add_f32_e32 v5, |-4.0|, v2``):
+    llvm-mc-22 applies them to the value, abs clearing and neg flipping the sign bit of the operand's float format
+    (4.0; ``-|1|`` is 0x80000001).  Other tokens come back as they are."""
+    m = _MOD_CONST.match(tok.strip())
+    if not m or not is_float or size not in _PACK:
+        return tok
+    inner, sign = m.group(2).strip(), 1 << (size - 1)
+    try:
+        bits = int(inner, 0) & ((1 << size) - 1)
+        if size == 64:
+            return tok  # (an integer read as a double's high half: not folded here)
+    except ValueError:
+        try:
+            bits = int.from_bytes(struct.pack(_PACK[size], float(inner)), "little")
+        except (ValueError, OverflowError):
+            return tok
+    bits = (bits & ~sign) ^ (sign if m.group(1) else 0)
+    value = struct.unpack(_PACK[size], bits.to_bytes(size // 8, "little"))[0]
+    if bits == 0:
+        return "0"
+    if size == 64 or (value in _INLINE_FLOATS and bits != sign):
+        return repr(value)  # (an inline constant by its value, as LLVM encodes it)
+    return f"0x{bits:x}"
+
+
+_INLINE_BITS = {32: {int.from_bytes(struct.pack("<f", x), "little"): repr(x) for x in _INLINE_FLOATS if x}
+                 | {0x3E22F983: "0.15915494"},
+                16: {int.from_bytes(struct.pack("<e", x), "little"): repr(x) for x in _INLINE_FLOATS if x}
+                 | {0x3118: "0.15915494"},
+                "bf16": {int.from_bytes(struct.pack("<f", x), "little") >> 16: repr(x) for x in _INLINE_FLOATS if x}
+                 | {0x3E22: "0.15915494"}}
+
+
+def inline_float_name(tok: str, size: int | str) -> str:
+    """An integer written with the bits of an inline float constant (0x40800000, 0x3e22f983) is that constant
+    for llvm-mc-22 in any 32-bit operand, integer ones too, and in 16-bit float operands: its name then.  A packed
+    16-bit operand keeps a wider value as a literal (lit(0x40800000))."""
+    try:
+        n = int(tok.strip(), 0)
+    except ValueError:
+        return tok
+    got = _INLINE_BITS.get(size, {}).get(n)
+    if got is None and size != 32 and n > 0xFFFF:
+        return f"lit(0x{n & 0xFFFFFFFF:x})"
+    return tok if got is None else got
+
+
+def check_16_bit_literal(tok: str, name: str, size: int) -> None:
+    """A 16-bit operand (not a packed one) takes no integer wider than 16 bits (llvm-mc-22: invalid operand)."""
+    if size != 16 or name.startswith("v_pk_") or _PACKED_F16.match(name) or _PACKED_BF16.match(name):
+        return
+    try:
+        n = int(tok.strip(), 0)
+    except ValueError:
+        return
+    if not -(1 << 15) <= n < (1 << 16):
+        raise EncodeError(f"{tok!r} does not fit a 16-bit operand")
+
+
+_PACKED_BF16 = re.compile(r"^v_(pk_\w*bf16|dot2(c|acc)?_f32_bf16|dot2_bf16_bf16)")
+_PACKED_F16 = re.compile(r"^v_(pk_\w*f16|dot2(c|acc)?_f32_f16|dot2_f16_f16)")
+
+
+def inline_bits_size(name: str, size: int, is_float: bool) -> int | str | None:
+    """Which inline-float bit patterns an integer token of this operand may spell (``inline_float_name``):
+    16 for 16-bit float and packed f16 operands, "bf16" for packed bf16 ones, 32 for any other 32-bit operand
+    and the other packed ones (v_pk_add_u16, v_pk_mul_f32), None otherwise (llvm-mc-22)."""
+    if _PACKED_BF16.match(name):
+        return "bf16"
+    if _PACKED_F16.match(name):
+        return 16
+    if size == 32 or name.startswith("v_pk_"):
+        return 32
+    return 16 if size == 16 and is_float else None
 
 
 def atomic_return_policy(plan: dict, ret_bit: int | None, mods: list[str]) -> None:

@@ -143,6 +143,8 @@ class _Form:
             raise EncodeError(f"operand {k + 1} {tok!r}: expected VGPR addresses")
         regs = [r for r in parsed if r is not None]  # all of them (checked above)
         self.bvh_widths(k, [r[2] for r in regs], mods)
+        if image.bvh_slots(self.e.name, 0) is None and image.tuple_slots([r[2] for r in regs], len(slots)):
+            raise EncodeError(f"operand {k + 1} {tok!r}: one VGPR per address (the last may hold the rest of six or more)")
         for fname, r in zip(slots, regs, strict=False):
             self.values[fname] = r[1]
 
@@ -164,6 +166,12 @@ class _Form:
             if "acc" in spec:
                 values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
             tok = "v" + tok[1:]
+        if self.e.encoding not in ("VOP3P", "VOP3P_MAI"):  # (packed math takes no |x|: llvm-mc-22 refuses it)
+            tok = asm_rules.fold_constant_modifiers(tok, osize, self.is_float or self.e.name.startswith("v_cndmask"))
+        asm_rules.check_16_bit_literal(tok, self.e.name, osize)
+        isize = asm_rules.inline_bits_size(self.e.name, osize, self.is_float)
+        if isize is not None:
+            tok = asm_rules.inline_float_name(tok, isize)  # 0x40800000 is 4.0
         got = coder._parse_src(tok, n, osize, self.is_float, kind == "src" or agpr)
         if got is None:
             raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {coder._kind_text(spec)}")
@@ -249,6 +257,12 @@ class _Form:
     def table(self, k: int, tok: str, spec: dict) -> None:
         """An operand printed from a token table: true16 halves, named SIMM16 fields, special tokens."""
         values = self.values
+        if self.tsize == 16 and self.e.encoding != "VOP3P":  # (a true16 source: |-4.0| with no modifier bits is 4.0)
+            tok = asm_rules.fold_constant_modifiers(tok, 16, self.is_float)
+        if self.tsize == 16:
+            asm_rules.check_16_bit_literal(tok, self.e.name, 16)
+        if self.tsize == 16 and self.is_float:
+            tok = asm_rules.inline_float_name(tok, 16)  # 0x3c00 is 1.0
         sp = rdna.parse_true16(self.coder.tables.gfx.split(".")[0], spec, tok, self.enc)
         if sp is not None:
             self.opsel_halves |= sp.pop("OP_SEL", 0)

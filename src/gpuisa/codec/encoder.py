@@ -274,7 +274,10 @@ class Encoder:
                 return None
             if litv is not None:
                 if is_float:
-                    name = opd.FLOAT_BITS.get(size, {}).get(litv & (0xFFFF if size == 16 else 0xFFFFFFFF))
+                    bits = litv & (0xFFFF if size == 16 else 0xFFFFFFFF)
+                    name = opd.FLOAT_BITS.get(size, {}).get(bits)
+                    if size in (16, 32) and bits == opd.INV_2PI_BITS[size]:
+                        name = "0.15915494"  # (1/(2*pi) written in hex is the inline constant too: llvm-mc-22)
                     if name is not None:
                         return opd.parse_src(self.gfx, name, n)
                 return v, litv

@@ -178,6 +178,12 @@ def slots_text(regs: list[int], widths: tuple[int, ...]) -> str:
     return "[" + ", ".join(opd.reg_text("v", r, w) for r, w in zip(regs, widths, strict=False)) + "]"
 
 
+def tuple_slots(widths: list[int], fields: int) -> bool:
+    """A GFX12 image address list (not ray tracing) with a register tuple where LLVM wants one VGPR: anywhere but
+    in the last of all ``fields`` VADDR fields (llvm-mc-22 gfx1200: image_load v[0:3], v[2:3], ... dim:2D refused)."""
+    return any(w != 1 for w in widths[:-1]) or (bool(widths) and widths[-1] != 1 and len(widths) < fields)
+
+
 def bvh_address_error(name: str, widths: list[int], a16: bool) -> str | None:
     """The encoder's check of a GFX11/GFX12 ray-tracing address list's register widths (None: fits)."""
     want = _BVH_SLOTS[name][1 if a16 else 0]

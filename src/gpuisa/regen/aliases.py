@@ -56,6 +56,10 @@ def probe(arch_name: str) -> dict[str, str]:
         ops = ", ".join(sp["t"] for sp in plan["ops"])
         cands += [(alias, f"{alias} {ops}".strip()) for alias in _derived(mn) if alias not in own]
     cands += [(alias, SREG.sub(lambda m: "v" + m.group(1), t)) for alias, t in cands if SREG.search(t)]
+    # GFX12 image atomics need a dmask the older texts leave out (image_atomic_add: image_atomic_add_uint)
+    # (llvm-mc-22 reads dmask before dim)
+    cands += [(alias, t.replace(" dim:", f" dmask:{d} dim:") if " dim:" in t else f"{t} dmask:{d}")
+              for alias, t in cands if alias.startswith("image_atomic") and "dmask:" not in t for d in ("0x1", "0x3")]
     out: dict[str, str] = {}
     for (alias, _), (data, canon) in zip(cands, oracle.assemble(arch.mc_target, [t for _, t in cands])):
         got = canon.split()[0] if data is not None and canon else None
