@@ -50,15 +50,20 @@ typedef struct {
 static int flush_out(Run *r) {
     if (r->write == Py_None || !r->out.n) return 0;
     PyObject *mv = PyMemoryView_FromMemory(r->out.p, r->out.n, PyBUF_READ);
-    PyObject *got = mv ? PyObject_CallOneArg(r->write, mv) : NULL;
-    if (mv) {
-        PyObject *rel = PyObject_CallMethod(mv, "release", NULL);
-        Py_XDECREF(rel);
-        Py_DECREF(mv);
-    }
+    if (!mv) return -1;
+    PyObject *got = PyObject_CallOneArg(r->write, mv), *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb); /* (the writer's error, kept while the view is released) */
+    PyObject *rel = PyObject_CallMethod(mv, "release", NULL); /* (fails where the writer kept a view of it) */
+    int ok = got && rel;
+    Py_XDECREF(rel);
+    Py_DECREF(mv);
     Py_XDECREF(got);
+    if (et) {
+        PyErr_Clear();
+        PyErr_Restore(et, ev, tb);
+    }
     r->out.n = 0;
-    return got ? 0 : -1;
+    return ok ? 0 : -1;
 }
 
 static inline uint32_t dword_at(const Run *r, Py_ssize_t byte) { /* little-endian, zero past the end */
