@@ -397,21 +397,20 @@ class Module:
         """The names the function's instructions use, read at its end: all its operand texts at once,
         separators turned into blanks by ``str.translate`` and split (four times faster than a
         regular expression), then set operations (registers of a declared range are made as
-        strings and subtracted in C, not matched one by one)."""
+        strings and subtracted in C, not matched one by one); numbers (tokens that start with a digit)
+        and `name.field` tokens are dropped from what is left then, not from every token.  The set
+        returned holds every name used (and those tokens too)."""
         texts, self.name_texts = self.name_texts, []
         if not texts:
             return set()
-        tokens = set("\n".join(texts).translate(SEPARATORS).split())
-        names = {t for t in tokens if t[0] not in DIGITS}
-        dotted = [t for t in names if "." in t]
-        pairs = [tuple(t.split(".", 1)) for t in dotted]
-        if dotted:
-            names.difference_update(dotted)
-            names.update(n for n, _ in pairs)
+        names = set("\n".join(texts).translate(SEPARATORS).split())
+        pairs = [tuple(t.split(".", 1)) for t in names if "." in t and t[0] not in DIGITS]
+        names.update(n for n, _ in pairs)
         rest = names - self.regs.keys() - SPECIAL
         for prefix, (count, _) in self.reg_ranges.items():
             if rest:
                 rest.difference_update(map(prefix.__add__, map(str, range(count))))
+        rest = {t for t in rest if t[:1] not in DIGITS and "." not in t}
         for name, field in sorted(pairs):
             field = "." + field
             if name in SREG_SCALAR:
