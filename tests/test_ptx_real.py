@@ -92,6 +92,14 @@ MODULES = {
     "redux_types": (head("8.8", "sm_100a") + K + "\tredux.sync.max.abs.NaN.f32 %f1, %f2, 0xffffffff;\n"
                     "\tredux.sync.max.abs.NaN.f32 %h1, %f2, 0xffffffff;\n\tredux.sync.add.u32 %rd1, %r2, -1;\n"
                     "\tredux.sync.and.b32 %r1, %r2, %r3;\n" + E, {14, 15}, False),
+    # prmt's and vote.sync's registers; a 32- or 16-bit .global/generic address: a ptxas warning only
+    "prmt_vote_types": (head() + K + "\tprmt.b32 %r3, %r2, %h1, 0x3340U;\n\tprmt.b32 %r3, %r2, %r1, 0x3340U;\n"
+                        "\tvote.sync.all.pred %p1, %p2, %p1;\n\tvote.sync.all.pred %p1, !%p2, %r1;\n"
+                        "\tvote.sync.ballot.b32 %r1, %p2, %r1;\n\tvote.sync.ballot.b32 %p1, %p2, %r1;\n" + E,
+                        {13, 15, 18}, False),
+    "short_addresses": (head() + K + "\tld.global.b32 %r1, [%r2];\n\tst.b32 [%r2+8], %r1;\n"
+                        "\tatom.global.add.u32 %r1, [%r2], 1;\n\tld.global.v2.b32 {%r1, %r3}, [%h1];\n"
+                        "\tld.global.b32 %r1, [%f1];\n" + E, {17}, False),
     # packed small floats: the registers have exactly the packed size
     "packed_cvt": (head("8.8", "sm_100a") + K + "\tcvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"
