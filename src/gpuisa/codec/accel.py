@@ -14,7 +14,9 @@ ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite 
   sizes and times they had; any change, a damaged file or another version's format and it is made again.
 * A run from the cache (``Warm``) answers the C loop's questions with "not known": such starts go to the
   scalar decoder, made only then.  When the C loop asked anything the batch decoder would have learned,
-  the cache is made again after the listing is written (``refresh``), so the next run needs nothing.
+  the cache is made again after the listing is written, the batch decoder first learning again what the
+  earlier runs learned (``Full.replay``: classes by selector, templates by the word that made them, kept in
+  the cache as events), so the next run of this input or an earlier one needs nothing.
 * A run without a current cache (``Full``) makes the scalar decoder and the batch decoder and answers the
   C loop's questions with them (the template of a new word shape, an operand text, a class).
 
@@ -34,9 +36,10 @@ TYPE_CHECKING = False  # (no ``typing`` import at start-up; mypy reads the block
 if TYPE_CHECKING:
     from .decoder import Decoder
 
-_VERSION = 1
+_VERSION = 2
 _CONTEXT = 24  # bytes of context that key a scalar answer (the longest instruction is 20 bytes)
 _ANSWERS = 1 << 16  # scalar answers kept in the cache at most (the newest)
+_EVENTS = 4096  # learned templates and classes kept to be learned again (the newest)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -80,29 +83,29 @@ def stamp(arch: str) -> list:
 
 
 def load_snapshot(name: str, wave64: bool):
-    """(architecture, tables spec, scalar answers) from the cache of ``--arch NAME`` where it is current, else
-    None."""
+    """(architecture, tables spec, scalar answers, learned events) from the cache of ``--arch NAME`` where it is
+    current, else None."""
     path = snapshot_path(name, wave64)
     payload = None if path is None else read_sealed(path)
     if payload is None:
         return None
     try:
-        version, arch, st, spec, answers = marshal.loads(payload)
+        version, arch, st, spec, answers, events = marshal.loads(payload)
     except (ValueError, EOFError, TypeError):
         return None
     if version != _VERSION or not isinstance(arch, str) or st != stamp(arch) or not isinstance(spec, dict) \
-            or not isinstance(answers, dict):
+            or not isinstance(answers, dict) or not isinstance(events, list):
         return None
-    return arch, spec, answers
+    return arch, spec, answers, events
 
 
-def save_snapshot(name: str, arch: str, wave64: bool, spec: dict, answers: dict) -> None:
-    """Writes the cache of ``--arch NAME`` (the scalar answers: the newest ``_ANSWERS`` of them)."""
+def save_snapshot(name: str, arch: str, wave64: bool, spec: dict, answers: dict, events: list) -> None:
+    """Writes the cache of ``--arch NAME`` (the scalar answers and learned events: the newest of them)."""
     path = snapshot_path(name, wave64)
     if len(answers) > _ANSWERS:
         answers = dict(list(answers.items())[-_ANSWERS:])
     if path is not None:
-        write_cache_file(path, seal(marshal.dumps((_VERSION, arch, stamp(arch), spec, answers))))
+        write_cache_file(path, seal(marshal.dumps((_VERSION, arch, stamp(arch), spec, answers, events[-_EVENTS:]))))
 
 
 # -- the batch decoder's tables as the C loop reads them ------------------------------------------------
@@ -229,8 +232,27 @@ class Full:
     def __init__(self, dec, ab, answers: dict):
         self.dec, self.ab, self.answers = dec, ab, answers
         self.wide: dict[int, int] = {}
+        self.events: list = []  # what was learned (``replay`` learns it again in a later process)
+
+    def replay(self, events: list) -> None:
+        """Learns again what an earlier run learned: classes by their selectors, templates by the word that made
+        them (where the entry id still names the same instruction and encoding)."""
+        ab = self.ab
+        for ev in events:
+            if ev[0] == "d":
+                self.cls_dense(*ev[1:])
+            elif ev[0] == "w":
+                self.cls_wide(ev[1])
+            elif ev[0] == "k":
+                self.cls_two(ev[1])
+            else:
+                _, name, encoding, eid, key, key3, word, ctx = ev
+                entry = ab.entries[eid] if 0 < eid < len(ab.entries) else None
+                if entry is not None and (entry.name, entry.encoding) == (name, encoding):
+                    self.tpl(eid, key, key3, word, ctx, 0)
 
     def cls_dense(self, p: int, idx: int, sel: int) -> int:
+        self.events.append(("d", p, idx, sel))
         ab = self.ab
         eid = ab.entry_id(sel)
         v = -3 if eid == 0 and ab.cls_two[p] else eid
@@ -238,10 +260,12 @@ class Full:
         return v
 
     def cls_wide(self, sel: int) -> int:
+        self.events.append(("w", sel))
         self.wide[sel] = eid = self.ab.entry_id(sel)
         return eid
 
     def cls_two(self, key: int) -> int:
+        self.events.append(("k", key))
         return self.ab.entry_id64(key)
 
     def row(self, eid: int):
@@ -257,6 +281,8 @@ class Full:
         tid = ab.template_id(eid, key, key3, word, data, off)
         if not tid:
             return False
+        entry = ab.entries[eid]
+        self.events.append(("t", entry.name, entry.encoding, eid, key, key3, word, data[off:off + _CONTEXT]))
         n = ab.tpl_nph[tid]
         return ab.tpl_fmt[tid].encode(), ab.tpl_base[tid, :n].tolist()
 
@@ -309,14 +335,16 @@ class _Discard:
         pass
 
 
-def _full(ext, arch: str, wave64: bool, answers: dict):
-    """The C tables made from the batch decoder, with the resolver that answers from it."""
+def _full(ext, arch: str, wave64: bool, answers: dict, events: list):
+    """The C tables made from the batch decoder (after learning ``events`` again), with the resolver that answers
+    from it."""
     from .batch_arch import arch_batch
     from .decoder import get_decoder
 
     dec = get_decoder(arch, wave64)
     ab = arch_batch(dec)
     resolver = Full(dec, ab, answers)
+    resolver.replay(events)
     return ext.Tables(export(ab, resolver.wide)), resolver
 
 
@@ -340,19 +368,19 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
         return False
     snap = _CACHED.pop((name, wave64), None) or load_snapshot(name, wave64)
     if snap is not None and snap[0] == arch:
-        _, spec, answers = snap
+        _, spec, answers, events = snap
         tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
         _run(tables, data, secs, path, resolver, out)
-        if tables.stats()["misses"]:  # something the batch decoder would have learned: the cache made again
-            out.flush()
-            tables, full = _full(ext, arch, wave64, resolver.answers)
+        if tables.stats()["misses"]:  # something the batch decoder would have learned: the cache made again, with
+            out.flush()  # what the earlier runs learned
+            tables, full = _full(ext, arch, wave64, resolver.answers, events)
             _run(tables, data, secs, path, full, _Discard())
-            save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers)
+            save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers, full.events)
         elif resolver.learned:  # only scalar answers: kept with the same tables
-            save_snapshot(name, arch, wave64, spec, resolver.answers)
+            save_snapshot(name, arch, wave64, spec, resolver.answers, events)
         return True
-    tables, full = _full(ext, arch, wave64, {})
+    tables, full = _full(ext, arch, wave64, {}, [])
     _run(tables, data, secs, path, full, out)
     out.flush()
-    save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers)
+    save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers, full.events)
     return True
