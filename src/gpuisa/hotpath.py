@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import os
 import sys
-from types import SimpleNamespace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import SimpleNamespace
+else:  # types.SimpleNamespace (sys.implementation is one), without importing types: ~1 M instructions of start-up
+    SimpleNamespace = type(sys.implementation)
 
 _DECODE_FLAGS = ("--json", "--wave64", "--fields")
 _DECODE_OPTIONS = ("--arch", "--file")

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import os
 import sys
-from types import SimpleNamespace
 
 from ..errors import UserError
 from . import cli
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import SimpleNamespace
+else:  # types.SimpleNamespace (sys.implementation is one), without importing types: ~1 M instructions of start-up
+    SimpleNamespace = type(sys.implementation)
 
 
 def check_file_args(argv: list[str]):
