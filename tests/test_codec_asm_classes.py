@@ -104,3 +104,15 @@ def test_gfx12_image_atomic_aliases(llvm_mc):
               "image_atomic_add v1, v[2:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D"]
     bad = _disagreements("rdna4", lines)
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["cdna2", "cdna3", "rdna1", "rdna3", "rdna4", "cdna5"])
+def test_ds_swizzle_offsets(llvm_mc, arch):
+    """ds_swizzle_b32 offset:swizzle(QUAD_PERM|BITMASK_PERM|SWAP|REVERSE|BROADCAST|FFT|ROTATE, ...) or a number."""
+    modes = ["", " offset:0", " offset:0xFFFF", " offset:65536", " offset:swizzle(QUAD_PERM, 0, 1, 2, 3)",
+             " offset:swizzle(QUAD_PERM,0,1,2,4)", " offset:swizzle(SWAP,16)", " offset:swizzle(SWAP,3)",
+             " offset:swizzle(REVERSE,8)", " offset:swizzle(REVERSE,32)", " offset:swizzle(BROADCAST,4,1)",
+             " offset:swizzle(BROADCAST,8,8)", ' offset:swizzle(BITMASK_PERM, "01pip")', ' offset:swizzle(BITMASK_PERM,"01pi")',
+             " offset:swizzle(FFT,5)", " offset:swizzle(ROTATE,1,3)"]
+    bad = _disagreements(arch, [f"ds_swizzle_b32 v8, v2{m}" for m in modes])
+    assert not bad, bad[:5]

@@ -204,6 +204,61 @@ def inline_bits_size(name: str, size: int, is_float: bool) -> int | str | None:
     return 16 if size == 16 and is_float else None
 
 
+_SWIZZLE = re.compile(r"^swizzle\((\w+)((?:,[^,)]+)*)\)$")
+_BITMASK = {"0": (0, 0, 0), "1": (0, 1, 0), "p": (1, 0, 0), "i": (1, 0, 1)}  # (and, or, xor) bit per lane-id char
+
+
+def _pow2(n: int, lo: int, hi: int) -> bool:
+    return lo <= n <= hi and n & (n - 1) == 0
+
+
+def _swizzle_mode(mode: str, args: list[str]) -> int | None:
+    """The 16-bit ds_swizzle offset of one swizzle(...) mode (the ISA's encodings: bit 15 quad-permute lanes;
+    else and/or/xor lane masks in bits 0-4/5-9/10-14; 0xc000 rotate, 0xe000 FFT); None if the arguments misfit."""
+    if mode == "BITMASK_PERM":
+        text = args[0].strip('"') if len(args) == 1 else ""
+        if len(text) != 5 or any(c not in _BITMASK for c in text):
+            return None
+        bits = [_BITMASK[c] for c in reversed(text)]
+        return sum(a << i | o << (5 + i) | x << (10 + i) for i, (a, o, x) in enumerate(bits))
+    try:
+        n = [int(a, 0) for a in args]
+    except ValueError:
+        return None
+    if mode == "QUAD_PERM" and len(n) == 4 and all(0 <= x <= 3 for x in n):
+        return 0x8000 | sum(x << (2 * i) for i, x in enumerate(n))
+    if mode == "SWAP" and len(n) == 1 and _pow2(n[0], 1, 16):
+        return 0x1F | n[0] << 10
+    if mode == "REVERSE" and len(n) == 1 and _pow2(n[0], 2, 32):
+        return 0x1F | (n[0] - 1) << 10
+    if mode == "BROADCAST" and len(n) == 2 and _pow2(n[0], 2, 32) and 0 <= n[1] < n[0]:
+        return (0x1F & ~(n[0] - 1)) | n[1] << 5
+    if mode == "FFT" and len(n) == 1 and 0 <= n[0] <= 31:
+        return 0xE000 | n[0]
+    if mode == "ROTATE" and len(n) == 2 and n[0] in (0, 1) and 0 <= n[1] <= 31:
+        return 0xC000 | n[0] << 10 | n[1] << 5
+    return None
+
+
+def swizzle_offset(name: str, mods: list[str]) -> tuple[int | None, list[str]]:
+    """ds_swizzle_b32's ``offset:swizzle(MODE,...)`` or ``offset:N`` as the 16-bit offset (OFFSET1:OFFSET0) and
+    the other modifiers; (None, mods) for other instructions (llvm-mc-22's syntax, gfx9 to gfx12)."""
+    if not name.startswith("ds_swizzle"):
+        return None, mods
+    for m in mods:
+        if m.startswith("offset:"):
+            text = m[len("offset:"):]
+            sw = _SWIZZLE.match(text)
+            try:
+                v = int(text, 0) if sw is None else _swizzle_mode(sw.group(1), sw.group(2).split(",")[1:])
+            except ValueError:
+                v = None
+            if v is None or not 0 <= v < 1 << 16:
+                raise EncodeError(f"{m!r}: expected offset:swizzle(MODE,...) or a 16-bit offset")
+            return v, [x for x in mods if x is not m]
+    return None, mods
+
+
 def atomic_return_policy(plan: dict, ret_bit: int | None, mods: list[str]) -> None:
     """GFX12/GFX12.5: an atomic written with its returned value must say so in its th: token (th:TH_ATOMIC_RETURN,
     th:TH_ATOMIC_NT_RETURN, ...); llvm-mc-22 (gfx1200, gfx1250) rejects it without one."""

@@ -378,6 +378,7 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
     form = _Form(coder, e, plan)
     specs, values = form.specs, form.values
     mods = asm_rules.plain_modifiers(plan, mods)  # noglc, bound_ctrl:0 (llvm-mc-22's spellings)
+    swizzle, mods = asm_rules.swizzle_offset(e.name, mods)  # ds_swizzle_b32 offset:swizzle(...)
     asm_rules.check_operands(coder, e, plan, ops, mods)  # alignment, AGPR/VGPR mixing, lds_direct
     asm_rules.flat_offset_error(coder, e, mods)
     ops = asm_rules.lds_form_ops(coder, e, plan, ops, mods)
@@ -405,6 +406,8 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
         tok = _peel_templates(form.plan, k, tok.strip(), values)
         form.operand(k, tok, spec, mods)
     form.modifiers(mods)
+    if swizzle is not None:
+        values["OFFSET0"], values["OFFSET1"] = swizzle & 0xFF, swizzle >> 8
     if form.opsel_halves:  # VOP3 true16 halves named by the registers: their op_sel bits (``rdna.true16_opsel``)
         values["OP_SEL"] = values.get("OP_SEL", 0) | form.opsel_halves
     if form.ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)

@@ -60,6 +60,7 @@ class Encoder:
         text = " ".join(_COMMENT.sub("", text).strip().split())  # /* ... */ comments (LLVM's notes) are blanks
         text = _DIM.sub(r"dim:SQ_RSRC_IMG_\1", text)  # dim:2D is LLVM's short spelling of dim:SQ_RSRC_IMG_2D
         text = _MOD_LIST.sub(lambda m: m.group(1) + "[" + ",".join(x.strip() for x in m.group(2).split(",")) + "]", text)
+        text = _SWIZZLE_ARGS.sub(lambda m: "swizzle(" + "".join(m.group(1).split()) + ")", text)  # (ds_swizzle_b32)
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
@@ -293,6 +294,7 @@ _ENCODERS: dict[tuple[str, bool], Encoder] = {}
 
 _DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bcast|newbcast|share|xmask)"
                        r"|wave_(?:shl|shr|rol|ror)|row_mask|bank_mask)\b")
+_SWIZZLE_ARGS = re.compile(r"swizzle\(([^)]*)\)")
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
 def get_encoder(arch: str, wave64: bool = False) -> Encoder:
