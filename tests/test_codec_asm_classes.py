@@ -116,3 +116,22 @@ def test_ds_swizzle_offsets(llvm_mc, arch):
              " offset:swizzle(FFT,5)", " offset:swizzle(ROTATE,1,3)"]
     bad = _disagreements(arch, [f"ds_swizzle_b32 v8, v2{m}" for m in modes])
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["rdna1", "rdna2", "rdna3"])
+def test_mimg_atomic_address_counts(llvm_mc, arch):
+    """GFX10/GFX11 image atomics take as many address registers as DIM and A16 ask (fcmpswap/cmpswap 3D: v[2:4])."""
+    lines = ["image_atomic_cmpswap v[1:2], v[2:4], s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_3D unorm",
+             "image_atomic_cmpswap v[1:2], v2, s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_3D unorm",
+             "image_atomic_cmpswap v[1:2], v2, s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_1D unorm",
+             "image_atomic_add v1, v[2:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D",
+             "image_atomic_add v1, v[2:3], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_1D",
+             "image_atomic_add v1, v[2:4], s[0:7] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY a16",
+             "image_atomic_cmpswap v[1:4], v[2:3], s[12:19] dmask:0xf dim:SQ_RSRC_IMG_2D",
+             "image_load v[0:3], v[2:4], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D"]
+    if arch != "rdna3":
+        lines += ["image_atomic_fcmpswap v[1:2], v[2:4], s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_3D unorm",
+                  "image_atomic_fcmpswap v[1:2], v[2:3], s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_3D unorm a16",
+                  "image_atomic_fcmpswap v[1:2], v[2:5], s[12:19] dmask:0x3 dim:SQ_RSRC_IMG_2D_MSAA_ARRAY unorm"]
+    bad = _disagreements(arch, lines)
+    assert not bad, bad[:5]

@@ -213,7 +213,7 @@ class _Form:
             values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
             r = ("v", r[1], r[2])
         counted = next((c for c in self.coder.named.get("counts", {}).get(f"{e.name}|{e.encoding}", ())
-                        if c["op"] == k), None)
+                        if c["op"] == k), None) or image.address_counts(self.coder.named, e, spec, k)
         if counted and r is not None and r[0] == spec.get("c", "v"):
             self.count_given.append((counted, r[2]))  # checked once the fields it depends on are known
         elif r is None or r[0] != spec.get("c", "v") or r[2] != spec["n"]:

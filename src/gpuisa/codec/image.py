@@ -178,6 +178,18 @@ def slots_text(regs: list[int], widths: tuple[int, ...]) -> str:
     return "[" + ", ".join(opd.reg_text("v", r, w) for r, w in zip(regs, widths, strict=False)) + "]"
 
 
+def address_counts(named: dict, entry, spec: dict, k: int) -> dict | None:
+    """The encoder's address register count of a MIMG form the ``counts`` table leaves out (image atomics), from
+    its learned ``image_forms`` table (not NSA): a ``counts``-shaped entry over DIM and A16; None if none."""
+    form = named.get("image_forms", {}).get("plans", {}).get(f"{entry.name}|{entry.encoding}")
+    if form is None or spec.get("f") != "VADDR":
+        return None
+    table = named["image_forms"]["tables"][form[1]][0]
+    # (per DIM/A16 the largest count: a data count the form lacks falls back to the first-decoded variant's one)
+    n = [max((got[1] for got in row if got is not None), default=None) for row in table]
+    return {"op": k, "deps": ["DIM", "A16"], "widths": [3, 1], "n": n} if any(n) else None
+
+
 def tuple_slots(widths: list[int], fields: int) -> bool:
     """A GFX12 image address list (not ray tracing) with a register tuple where LLVM wants one VGPR: anywhere but
     in the last of all ``fields`` VADDR fields (llvm-mc-22 gfx1200: image_load v[0:3], v[2:3], ... dim:2D refused)."""
