@@ -57,9 +57,9 @@ def stream_like_code(arch: str, count: int, seed: int) -> list[bytes]:
         e, data = rng.choice(pool)
         enc = t.encodings[e.encoding]
         word = int.from_bytes(data[:enc.width // 8], "little")
-        for spec in plans[f"{e.name}|{e.encoding}"]["ops"]:
-            f = enc.field(spec["f"]) if spec.get("f") else None
-            if f is not None and spec.get("k") in ("vreg", "src", "ssrc", "imm") and rng.random() < 0.7:
+        for spec in plans[f"{e.name}|{e.encoding}"].operands:
+            f = enc.field(spec.field) if spec.field else None
+            if f is not None and spec.kind in ("vreg", "src", "ssrc", "imm") and rng.random() < 0.7:
                 word = f.insert(word, rng.randrange(1 << min(f.width, 9)))
         out.append(word.to_bytes(enc.width // 8, "little") + data[enc.width // 8:])
     return out

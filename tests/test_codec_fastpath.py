@@ -76,7 +76,7 @@ def test_learned_operand_tables_print_like_llvm(llvm_mc, arch, target):
     words = []
     for key in ("s_getreg_b32|SOPK", "s_version|SOPK"):
         if key in plans:
-            words += [(plans[key]["w"] | rng.randrange(65536)).to_bytes(4, "little") for _ in range(400)]
+            words += [(plans[key].word | rng.randrange(65536)).to_bytes(4, "little") for _ in range(400)]
     ref = oracle.disassemble(target, words)
     bad = [(w.hex(), dec.decode_at(w + b"\0" * 8, 0).text, r[0].text) for w, r in zip(words, ref)
            if dec.decode_at(w + b"\0" * 8, 0).text != r[0].text]

@@ -35,7 +35,7 @@ def _words(arch: str, enc_name: str, n: int, seed: int, setting=lambda r, e: {},
     rng = random.Random(seed)
     out = []
     for _ in range(n):
-        w = load_plans(arch)[rng.choice(keys)]["w"] | rng.getrandbits(enc.width) & ~enc.fixed_mask & ~op_mask
+        w = load_plans(arch)[rng.choice(keys)].word | rng.getrandbits(enc.width) & ~enc.fixed_mask & ~op_mask
         for fname, v in setting(rng, enc).items():
             f = enc.field(fname)
             if f is not None:
@@ -91,7 +91,7 @@ def test_gfx12_cache_policy_names_depend_on_scope(llvm_mc):
     # s_load_b32 s0, s[0:1], s0 with TH=3, SCOPE=3 (hand-built): TH_LOAD_LU reads as TH_LOAD_BYPASS at system scope
     plan = load_plans("rdna4")["s_load_b32|SMEM"]
     enc = load_arch_tables("rdna4").encodings["SMEM"]
-    w = plan["w"] | enc.field("TH").place(3) | enc.field("SCOPE").place(3)
+    w = plan.word | enc.field("TH").place(3) | enc.field("SCOPE").place(3)
     d = get_decoder("rdna4").decode_at(w.to_bytes(8, "little") + bytes(8), 0)
     assert d.text.endswith("th:TH_LOAD_BYPASS scope:SCOPE_SYS"), d.text
 

@@ -29,7 +29,7 @@ def _words(arch: str, enc_name: str, n: int, seed: int, setting) -> list[bytes]:
     rng = random.Random(seed)
     out = []
     for _ in range(n):
-        w = load_plans(arch)[rng.choice(keys)]["w"] | rng.getrandbits(enc.width) & ~enc.fixed_mask & ~_op_mask(enc)
+        w = load_plans(arch)[rng.choice(keys)].word | rng.getrandbits(enc.width) & ~enc.fixed_mask & ~_op_mask(enc)
         for fname, v in setting(rng, enc).items():
             f = enc.field(fname)
             w = f.insert(w, v)
@@ -127,7 +127,7 @@ def _bvh_words(arch: str, enc_name: str, n: int, seed: int) -> list[bytes]:
     rng = random.Random(seed)
     out = []
     for _ in range(n):
-        w = plans[rng.choice(keys)]["w"]
+        w = plans[rng.choice(keys)].word
         names = {f.name for f in enc.fields}
         for fname in ("VDATA", "RSRC", "SRSRC", "VADDR", "VADDR0", "VADDR1", "VADDR2", "VADDR3", "VADDR4"):
             if fname in names:

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import re
 import struct
+from typing import TYPE_CHECKING
 
 from . import operands as opd
 from .encoded import EncodeError
+
+if TYPE_CHECKING:
+    from .plans import Plan
 
 _BARE = re.compile(r"^[-|]*(?:neg\(|abs\()?([^|()]+?)\)?[|]*$")
 
@@ -38,25 +42,26 @@ def _aligned(coder) -> bool:
     return (coder.tables.gfx == "GFX9" and f.accvgpr_memory) or f.literal64
 
 
-def _check_tuple(tok: str, spec: dict, what: str) -> None:
+def _check_tuple(tok: str, aligned: bool, what: str) -> None:
+    """``tok``, a register tuple of an even-aligned operand (``aligned``), must start on an even register."""
     r = _reg(tok)
-    if r is not None and r[0] in ("v", "a") and r[2] >= 2 and r[1] & 1 and "anote" in spec:
+    if r is not None and r[0] in ("v", "a") and r[2] >= 2 and r[1] & 1 and aligned:
         raise EncodeError(f"{what} {tok!r}: this register tuple must start on an even register")
 
 
-def check_operands(coder, e, plan: dict, ops: list[str], mods: list[str]) -> None:
+def check_operands(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> None:
     """Raise EncodeError where llvm-mc-22's assembler rejects these operand registers (see the module)."""
-    specs = plan["ops"]
-    ret = plan.get("ret")
+    specs = plan.operands
+    ret = plan.returning
     returned = ret is not None and len(ops) == len(specs) + 1
     pairs = list(zip(ops[1:] if returned else ops, specs, strict=False))
     gfx9_aligned = coder.tables.gfx == "GFX9" and coder.features.accvgpr_memory
     if _aligned(coder):
-        if returned and ret is not None and ret.get("n", 1) > 1 and any("anote" in s for s in specs):
-            _check_tuple(ops[0], {"anote": True}, "the returned value")
+        if returned and ret is not None and ret.count > 1 and any(s.align_note is not None for s in specs):
+            _check_tuple(ops[0], True, "the returned value")
         for k, (tok, spec) in enumerate(pairs):
-            _check_tuple(tok, spec, f"operand {k + 1}")
-            if "alt" in spec and gfx9_aligned and "idxen" in mods and "offen" in mods:
+            _check_tuple(tok, spec.align_note is not None, f"operand {k + 1}")
+            if spec.address_fields and gfx9_aligned and "idxen" in mods and "offen" in mods:
                 r = _reg(tok)
                 if r is not None and r[1] & 1:
                     raise EncodeError(f"operand {k + 1} {tok!r}: the index and offset pair must start on an even register")
@@ -64,8 +69,8 @@ def check_operands(coder, e, plan: dict, ops: list[str], mods: list[str]) -> Non
         r = _reg(pairs[0][0])
         if r is not None and r[1] & 1:
             raise EncodeError(f"operand 1 {pairs[0][0]!r}: vgpr must be even aligned")
-    classes = {r[0] for tok, spec in pairs if "acc" in spec and (r := _reg(tok)) is not None}
-    if returned and ret is not None and "acc" in ret and (r := _reg(ops[0])) is not None:
+    classes = {r[0] for tok, spec in pairs if spec.acc is not None and (r := _reg(tok)) is not None}
+    if returned and ret is not None and ret.acc is not None and (r := _reg(ops[0])) is not None:
         classes.add(r[0])
     if {"a", "v"} <= classes and e.encoding in ("FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "DS", "MIMG"):
         raise EncodeError("AGPR and VGPR data mixed: one ACC bit selects the register file for all of them")
@@ -99,20 +104,20 @@ DEFAULT_CACHE_POLICY = frozenset({"th:TH_LOAD_RT", "th:TH_STORE_RT", "th:TH_ATOM
                                   "scope:SCOPE_CU", "scope:0"})
 
 
-def plain_modifiers(plan: dict, mods: list[str]) -> list[str]:
+def plain_modifiers(plan: Plan, mods: list[str]) -> list[str]:
     """``mods`` with ``noX`` (X a one-bit modifier word of the plan) dropped and ``bound_ctrl:0`` spelled as
     the ``bound_ctrl:1`` the plan knows."""
-    words: set[str] = set(plan.get("mods0", []))
-    for m in plan.get("mods", {}).values():
-        for add, *_ in m.get("v", {}).values():
+    words: set[str] = set(plan.base_mods)
+    for mod in plan.modifiers.values():
+        for add, *_ in (mod.tokens or {}).values():
             words.update(add)
-        for add in m.get("table", {}).values():
+        for add in (mod.table or {}).values():
             words.update(add or [])
     out = []
     for m in mods:
         if m.startswith("no") and m[2:] in words and ":" not in m:
             continue
-        if m in DEFAULT_CACHE_POLICY and m.split(":")[0].upper() in plan.get("mods", {}):
+        if m in DEFAULT_CACHE_POLICY and m.split(":")[0].upper() in plan.modifiers:
             continue  # GFX12: the spellings of TH=0 and SCOPE=0, which print as nothing (llvm-mc-22)
         if m == "bound_ctrl:0" and "bound_ctrl:1" in words:
             m = "bound_ctrl:1"
@@ -259,18 +264,20 @@ def swizzle_offset(name: str, mods: list[str]) -> tuple[int | None, list[str]]:
     return None, mods
 
 
-def atomic_return_policy(plan: dict, ret_bit: int | None, mods: list[str]) -> None:
+def atomic_return_policy(plan: Plan, ret_bit: int | None, mods: list[str]) -> None:
     """GFX12/GFX12.5: an atomic written with its returned value must say so in its th: token (th:TH_ATOMIC_RETURN,
     th:TH_ATOMIC_NT_RETURN, ...); llvm-mc-22 (gfx1200, gfx1250) rejects it without one."""
-    if ret_bit and plan["ret"]["f"] == "TH" and not any(m.startswith("th:") and m.endswith("RETURN") for m in mods):
+    ret = plan.returning
+    if ret_bit and ret is not None and ret.field == "TH" and \
+            not any(m.startswith("th:") and m.endswith("RETURN") for m in mods):
         raise EncodeError("instruction must use th:TH_ATOMIC_RETURN")
 
 
-def lds_form_ops(coder, e, plan: dict, ops: list[str], mods: list[str]) -> list[str]:
+def lds_form_ops(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> list[str]:
     """A GFX10 FLAT/GLOBAL/SCRATCH load into LDS (``lds``) is written without its data register, whose field
     stays 0 (llvm-mc-22, gfx1030: ``scratch_load_dword off, off offset:1024 lds``)."""
-    specs = plan["ops"]
+    specs = plan.operands
     if "lds" in mods and coder.tables.gfx == "GFX10" and e.encoding in ("FLAT", "GLOBAL", "SCRATCH") \
-            and len(ops) == len(specs) - 1 and specs and specs[0].get("k") == "vreg" and specs[0].get("n", 1) == 1:
+            and len(ops) == len(specs) - 1 and specs and specs[0].kind == "vreg" and specs[0].count == 1:
         return ["v0"] + list(ops)
     return ops

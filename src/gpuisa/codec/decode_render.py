@@ -8,6 +8,8 @@ per operand kind, ``_Operands``) and the modifiers (``_modifiers``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import gfx9, image, rdna, sdwa, special, vop3dpp
 from . import operands as opd
 from .decoded import (
@@ -24,6 +26,9 @@ from .decoded import (
 )
 from .syntax import join
 from .tables import Entry
+
+if TYPE_CHECKING:
+    from .plans import OperandPlan, Plan
 
 _VOP_32 = ("VOP1", "VOP2", "VOPC")
 
@@ -101,8 +106,8 @@ def _sopp_scalar(dec, entry, plan, fields, base):
 
 
 def _export(dec, entry, plan, fields, base):
-    if entry.encoding in ("EXP", "VEXPORT") and "exp_target" in dec.named:
-        text, base.error = special.export_text(dec, plan["m"], fields)
+    if entry.encoding in ("EXP", "VEXPORT") and bool(dec.named.exp_target):
+        text, base.error = special.export_text(dec, plan.mnemonic, fields)
         if text is None:
             raise _Bad(base.error)
         return text
@@ -113,24 +118,24 @@ _WHOLE = (_gfx9_scalar, _sopp_scalar, _export)
 _WHOLE_ENCODINGS = frozenset(("SOPP", "EXP", "VEXPORT"))  # (and GFX9's SCALAR_TEXT names: the cheap test)
 
 
-def _select_plan(dec, entry: Entry, plan: dict, fields: dict, parts):
+def _select_plan(dec, entry: Entry, plan: Plan, fields: dict[str, int], parts):
     """The operand list this word's fields select (``alt``; a GFX9 load into LDS: no data register)."""
-    for fname, by_value in plan.get("alt", {}).items():  # another operand list for this field's value
+    for fname, by_value in plan.alternatives.items():  # another operand list for this field's value
         plan = by_value.get(str(fields.get(fname)), plan)
-    lds = dec.named.get("lds_forms", {}).get(f"{entry.name}|{entry.encoding}") if dec.gfx in ("GFX9", "GFX10") else None
-    if lds is not None and fields.get(lds["f"]):  # GFX9 load into LDS (``gfx9.py``)
-        if any(fields.get(f) for f in lds["zero"]):
-            raise _Bad(f"{entry.name}: {', '.join(lds['zero'])} must be 0 in a load into LDS")
+    lds = dec.named.lds_forms.get(f"{entry.name}|{entry.encoding}") if dec.gfx in ("GFX9", "GFX10") else None
+    if lds is not None and fields.get(lds.field):  # GFX9 load into LDS (``gfx9.py``)
+        if any(fields.get(f) for f in lds.zero):
+            raise _Bad(f"{entry.name}: {', '.join(lds.zero)} must be 0 in a load into LDS")
         plan, parts = gfx9.lds_plan(dec, f"{entry.name}|{entry.encoding}", plan, lds), None
     return plan, parts, lds
 
 
-def _check_reserved(dec, entry: Entry, enc, plan: dict, word: int, fields: dict) -> None:
+def _check_reserved(dec, entry: Entry, enc, plan: Plan, word: int, fields: dict[str, int]) -> None:
     """Reserved bits and field values LLVM rejects."""
-    if word & dec.named.get("must_zero", {}).get(entry.encoding, 0):
+    if word & dec.named.must_zero.get(entry.encoding, 0):
         raise _Bad(f"{entry.name}: reserved bits of {entry.encoding} are set")
-    bad_values = dec.named.get("bad_values", {}).get(f"{entry.name}|{entry.encoding}", {})
-    for fname, b in plan.get("bad", {}).items():
+    bad_values = dec.named.bad_values.get(f"{entry.name}|{entry.encoding}", {})
+    for fname, b in plan.rejected.items():
         if fname == "NSA" and image.nsa_by_a16(entry):
             continue  # (the image register counts decide: ``image.py``)
         b = bad_values.get(fname, b)  # every rejected value, where probed
@@ -138,7 +143,7 @@ def _check_reserved(dec, entry: Entry, enc, plan: dict, word: int, fields: dict)
         if v is None:
             continue
         f = enc.field(fname)
-        if (b == "nonzero" and v != f.extract(plan["w"])) or (isinstance(b, list) and v in b) or \
+        if (b == "nonzero" and v != f.extract(plan.word)) or (isinstance(b, list) and v in b) or \
                 (isinstance(b, list) and f.width == 8 and b[-1] == 128 and v > 128):  # a Lo128 register field
             raise _Bad(f"reserved value {v} in field {fname} of {entry.name}")
     err = rdna.gfx12_buffer_offset_error(dec, entry, fields)  # gfx1200: buffer offsets below 2**23
@@ -149,7 +154,7 @@ def _check_reserved(dec, entry: Entry, enc, plan: dict, word: int, fields: dict)
 class _Operands:
     """The operand texts of one word, one handler per operand kind; the literal dwords it reads."""
 
-    def __init__(self, dec, entry: Entry, enc, plan: dict, fields: dict, buf, off: int, size: int, op_specs: list):
+    def __init__(self, dec, entry: Entry, enc, plan: Plan, fields: dict[str, int], buf, off: int, size: int, op_specs: list):
         self.dec, self.entry, self.enc, self.plan, self.fields = dec, entry, enc, plan, fields
         self.buf, self.off, self.size, self.op_specs = buf, off, size, op_specs
         self.tsize, self.is_float = operand_type(entry.mnemonic)
@@ -162,7 +167,7 @@ class _Operands:
     def run(self, nsa_text, addr) -> None:
         texts, meanings = self.texts, self.meanings
         for spec in self.op_specs:
-            if nsa_text is not None and spec.get("f") == "VADDR":
+            if nsa_text is not None and spec.field == "VADDR":
                 texts.append(nsa_text)
                 meanings["VADDR"] = nsa_text
                 continue
@@ -178,36 +183,36 @@ class _Operands:
             if t is None:
                 t = special.fallback(self.dec, self.entry, spec, self.fields, self.plan)
             if t is None:
-                raise _Bad(f"{self.entry.name}: operand {len(texts)} value not printable (field {spec.get('f')})")
-            if "f" in spec:
-                meanings[spec["f"]] = t
+                raise _Bad(f"{self.entry.name}: operand {len(texts)} value not printable (field {spec.field})")
+            if spec.field:
+                meanings[spec.field] = t
             texts.append(t)
 
-    def operand(self, spec: dict) -> str | None:
-        kind = spec.get("k")
+    def operand(self, spec: OperandPlan) -> str | None:
+        kind = spec.kind
         fields = self.fields
-        if "imm_if" in spec and "SOFFSET_EN" in fields:  # GFX9 scalar memory: four offset forms
-            t, extra = special.smem_offset(self.dec, fields, self.enc.field(spec["f"]).width)
+        if spec.imm_if and "SOFFSET_EN" in fields:  # GFX9 scalar memory: four offset forms
+            t, extra = special.smem_offset(self.dec, fields, self.enc.field(spec.field).width)
             if extra:
                 self.mods_extra.append(extra)
             return t
-        if "imm_if" in spec and fields.get(spec["imm_if"]):
-            return fmt_imm(fields[spec["f"]], self.enc.field(spec["f"]).width, True, True)
+        if spec.imm_if and fields.get(spec.imm_if):
+            return fmt_imm(fields[spec.field], self.enc.field(spec.field).width, True, True)
         if kind == "src" or kind == "ssrc":
             return self.source(spec, kind)
         if kind == "vreg":
             return self.vreg(spec)
         if kind == "imm":
-            f = self.enc.field(spec["f"])
-            v = fields[spec["f"]]
-            hexa = spec["hex"] or (v > 64 and self.dec._hex_above_64(self.entry, len(self.texts)))
-            return fmt_imm(v, f.width, hexa, spec["signed"])
+            f = self.enc.field(spec.field)
+            v = fields[spec.field]
+            hexa = spec.hex or (v > 64 and self.dec._hex_above_64(self.entry, len(self.texts)))
+            return fmt_imm(v, f.width, hexa, spec.signed)
         if kind == "lit" and self.dec.features.literal64 and self.tsize == 64:  # gfx1250: a 64-bit constant
             return opd.k_literal64_token(self.literal64())
         if kind == "lit":
             return f"0x{self.literal():x}"
-        if "alt" in spec:
-            on = [a for a in spec["alt"] if fields.get(a)]
+        if spec.address_fields:
+            on = [a for a in spec.address_fields if fields.get(a)]
             va = "VADDR" if "VADDR" in fields else "ADDR"  # GFX11 scratch names its address field ADDR
             if not on:
                 return "off"
@@ -215,9 +220,9 @@ class _Operands:
                 return None
             pair_note = gfx9.address_pair_note(self.dec, self.entry, fields) if len(on) == 2 else ""
             return opd.reg_text("v", fields[va], len(on)) + pair_note
-        if "table" in spec:
+        if spec.tables:
             return special.operand(self.dec, self.entry, spec, fields)
-        return "vcc" if self.dec.wave64 and spec["t"] == "vcc_lo" else spec["t"]
+        return "vcc" if self.dec.wave64 and spec.text == "vcc_lo" else spec.text
 
     def literal(self, resize: bool = False) -> int:
         """The literal dword after the instruction (read once)."""
@@ -234,20 +239,20 @@ class _Operands:
         self.lit64 = int.from_bytes(self.buf[self.off + self.size:self.off + self.size + 8], "little")
         return self.lit64
 
-    def source(self, spec: dict, kind: str) -> str | None:
+    def source(self, spec: OperandPlan, kind: str) -> str | None:
         dec, entry, fields = self.dec, self.entry, self.fields
-        v = fields[spec["f"]] * spec.get("s", 1)
-        cnt = spec["n"]
+        v = fields[spec.field] * spec.scale
+        cnt = spec.count
         osize = 64 if cnt == 2 and self.tsize != 16 else (16 if self.tsize == 16 else 32)
         t: str | None
-        if v == opd.LITERAL64 and dec.features.literal64 and entry.width == 32 and spec.get("s", 1) == 1:
+        if v == opd.LITERAL64 and dec.features.literal64 and entry.width == 32 and spec.scale == 1:
             # gfx1250: the 64-bit literal after a 32-bit instruction (not beside a 32-bit constant K: llvm-mc-22)
-            if self.tsize != 64 and any(sp.get("k") == "lit" for sp in self.op_specs):
+            if self.tsize != 64 and any(sp.kind == "lit" for sp in self.op_specs):
                 raise _Bad(f"{entry.name}: a 64-bit literal beside a 32-bit constant is not valid")
             t = opd.literal64_token(self.literal64(), osize == 64 and self.is_float, osize)
-        elif v == opd.LITERAL and spec.get("s", 1) == 1:
-            if spec["f"] in dec.named.get("no_literal", {}).get(f"{entry.name}|{entry.encoding}", ()):
-                raise _Bad(f"{entry.name}: a literal is not allowed in field {spec['f']}")  # GFX9 (gfx9.py)
+        elif v == opd.LITERAL and spec.scale == 1:
+            if spec.field in dec.named.no_literal.get(f"{entry.name}|{entry.encoding}", ()):
+                raise _Bad(f"{entry.name}: a literal is not allowed in field {spec.field}")  # GFX9 (gfx9.py)
             t = opd.literal_token(self.literal(resize=True), dec._literal_types.get(f"{entry.name}|{entry.encoding}")
                                   or literal_type(entry.name, osize, self.is_float))
         else:
@@ -259,7 +264,7 @@ class _Operands:
             t = None if tv is None or (t is None and "{}" in tv) else tv.replace("{}", t or "")
         return t
 
-    def source_register(self, spec: dict, kind: str, v: int, cnt: int, osize: int) -> str | None:
+    def source_register(self, spec: OperandPlan, kind: str, v: int, cnt: int, osize: int) -> str | None:
         dec = self.dec
         t = opd.src_text(dec.gfx, v, cnt, osize, self.is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
@@ -274,37 +279,38 @@ class _Operands:
             t = "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
         return t
 
-    def vreg(self, spec: dict) -> str | None:
+    def vreg(self, spec: OperandPlan) -> str | None:
         dec, fields = self.dec, self.fields
-        v = fields[spec["f"]]
+        v = fields[spec.field]
         acc = is_acc(spec, fields)
-        t = opd.reg_text("a" if acc else spec.get("c", "v"), v, spec["n"])
-        if v + spec["n"] > 256 and not (dec.gfx == "GFX9" and not acc and spec.get("c", "v") == "v") \
-                and not spec.get("past_ok"):  # (an image's data as first decoded: ``image.py``)
+        t = opd.reg_text("a" if acc else spec.reg_class, v, spec.count)
+        if v + spec.count > 256 and not (dec.gfx == "GFX9" and not acc and spec.reg_class == "v") \
+                and not spec.past_ok:  # (an image's data as first decoded: ``image.py``)
             return None  # a register tuple past the last VGPR: LLVM rejects the word (llvm-mc-22 prints
             # GFX9's VGPR tuples past v255, v[254:257]; AGPR ones it rejects)
-        if v >= 128 and "note" in spec:
-            return t + spec["note"]
+        if v >= 128 and spec.note is not None:
+            return t + spec.note
         if acc and gfx9.ds_agprs_unnoted(dec, self.entry, fields, self.op_specs):
             return t  # gfx90a+: a DS instruction's two AGPR data operands (and its result) print without notes
-        if v & 1 and "anote" in spec and dec.gfx == "GFX9" and returning(self.plan, fields):
+        if v & 1 and spec.align_note is not None and dec.gfx == "GFX9" and returning(self.plan, fields):
             # the data of a returning atomic (gfx90a+, llvm-mc-22): an AGPR tuple prints without a note,
             # a VGPR one with VReg_64_Align2 where the non-returning form says AV_64_Align2
-            return t + ("" if acc else spec["anote"].replace("'AV_", "'VReg_"))
-        if v & 1 and "anote" in spec:  # an odd first register of an even-aligned tuple (VReg_64_Align2;
-            return t + (spec["anote"].replace("'VReg_", "'AReg_") if acc else spec["anote"])  # AReg_ for AGPRs)
+            return t + ("" if acc else spec.align_note.replace("'AV_", "'VReg_"))
+        if v & 1 and spec.align_note is not None:  # an odd first register of an even-aligned tuple (VReg_64_Align2;
+            return t + (spec.align_note.replace("'VReg_", "'AReg_") if acc else spec.align_note)  # AReg_ for AGPRs)
         if acc and not dec.features.accvgpr_memory and not self.entry.encoding.startswith("VOP"):
             # gfx908: an AGPR in a memory instruction prints with llvm-mc-22's note of the VGPR class
-            return t + f"/*Invalid register, operand has '{'VGPR_32' if spec['n'] == 1 else 'VReg_%d' % (32 * spec['n'])}' register class*/"
+            cls = "VGPR_32" if spec.count == 1 else f"VReg_{32 * spec.count}"
+            return t + f"/*Invalid register, operand has '{cls}' register class*/"
         return t
 
 
-def _apply_templates(plan: dict, fields: dict, nsa: bool, texts: list[str], op_specs: list,
+def _apply_templates(plan: Plan, fields: dict[str, int], nsa: bool, texts: list[str], op_specs: list,
                      whole: int | None = None) -> None:
     """Token templates a field's value puts around operands: ``|x|`` (abs) first, then the others; none around
     operand ``whole``, a GFX12 image address list already printed in full from its fields (``image.py``)."""
     for plain in (False, True):
-        for fname, by_v in plan.get("tmpl", {}).items():
+        for fname, by_v in plan.templates.items():
             v = fields.get(fname, 0) if not (fname == "NSA" and nsa) else 0
             if not v:
                 continue
@@ -316,48 +322,48 @@ def _apply_templates(plan: dict, fields: dict, nsa: bool, texts: list[str], op_s
                 texts[k] = tp.replace("{}", texts[k])
 
 
-def _returned_first(dec, entry: Entry, plan: dict, fields: dict, texts: list[str], op_specs: list) -> bool:
+def _returned_first(dec, entry: Entry, plan: Plan, fields: dict[str, int], texts: list[str], op_specs: list) -> bool:
     """An atomic returning the old value prints VDST first (True where it does)."""
-    ret = plan.get("ret")
-    if not (ret is not None and fields.get(ret["f"], 0) & ret.get("bit", -1) and texts):
+    ret = plan.returning
+    if not (ret is not None and fields.get(ret.field, 0) & (-1 if ret.bit is None else ret.bit) and texts):
         return False
-    v = fields[ret["dst"]]
+    v = fields[ret.dst]
     acc = is_acc(ret, fields)
     if acc and not dec.features.accvgpr_memory:  # gfx908: an AGPR returned (llvm-mc-22)
         raise _Bad(f"{entry.name}: AGPR data of a returning atomic is not valid here")
-    if v + ret["n"] > 256:
-        raise _Bad(f"{entry.name}: register tuple past the last VGPR (field {ret['dst']})")
+    if v + ret.count > 256:
+        raise _Bad(f"{entry.name}: register tuple past the last VGPR (field {ret.dst})")
     note = ""
-    if v & 1 and ret["n"] > 1 and not acc and (dec.gfx == "GFX9" or dec.features.literal64) \
-            and any("anote" in sp for sp in op_specs):  # (gfx90a+, gfx1250)
-        note = f"/*Invalid register, operand has 'VReg_{32 * ret['n']}_Align2' register class*/"  # (llvm-mc-22)
-    texts[0] = opd.reg_text("a" if acc else ret["c"], v, ret["n"]) + note + ", " + texts[0]
+    if v & 1 and ret.count > 1 and not acc and (dec.gfx == "GFX9" or dec.features.literal64) \
+            and any(sp.align_note is not None for sp in op_specs):  # (gfx90a+, gfx1250)
+        note = f"/*Invalid register, operand has 'VReg_{32 * ret.count}_Align2' register class*/"  # (llvm-mc-22)
+    texts[0] = opd.reg_text("a" if acc else ret.reg_class, v, ret.count) + note + ", " + texts[0]
     return True
 
 
-def _field_mods(dec, entry: Entry, enc, plan: dict, fields: dict, mods: list[str], typed: bool) -> list[str]:
+def _field_mods(dec, entry: Entry, enc, plan: Plan, fields: dict[str, int], mods: list[str], typed: bool) -> list[str]:
     """The modifiers each modifier field's value prints (values, named numbers, tables)."""
     sums: dict[str, list] = {}
-    summed = {m["name"] for m in plan.get("mods", {}).values() if "mul" in m}
-    for fname, m in plan.get("mods", {}).items():
+    summed = {m.name for m in plan.modifiers.values() if m.mul is not None}
+    for fname, m in plan.modifiers.items():
         if typed and fname in ("FORMAT", "DFMT", "NFMT"):
             continue
         v = fields.get(fname, 0)
         f = enc.field(fname)
-        if "v" in m:
-            if v != m["base"]:
-                add, rem = m["v"].get(str(v), ([], []))
+        if m.tokens is not None:
+            if v != m.base:
+                add, rem = m.tokens.get(str(v), ([], []))
                 mods = [x for x in mods if x not in rem] + list(add)
-        elif "name" in m:
-            if m["name"] in summed:
-                acc = sums.setdefault(m["name"], [0, 0, m])
-                acc[0] += v * m.get("mul", 1)
+        elif m.name is not None:
+            if m.name in summed:
+                acc = sums.setdefault(m.name, [0, 0, m])
+                acc[0] += v * (1 if m.mul is None else m.mul)
                 acc[1] += f.width
             elif v:
-                mods = [x for x in mods if not x.startswith(m["name"] + ":")]
-                mods.append(f"{m['name']}:{fmt_imm(v, f.width, m['hex'], m['signed'])}")
+                mods = [x for x in mods if not x.startswith(m.name + ":")]
+                mods.append(f"{m.name}:{fmt_imm(v, f.width, m.hex, m.signed)}")
         elif v:
-            got = m["table"].get(str(v))
+            got = (m.table or {}).get(str(v))
             if got is None:
                 got = special.modifier(dec, entry, fname, v, m)
             if got is None:
@@ -366,15 +372,15 @@ def _field_mods(dec, entry: Entry, enc, plan: dict, fields: dict, mods: list[str
     for name, (v, width, m) in sums.items():
         mods = [x for x in mods if not x.startswith(name + ":")]
         if v:
-            mods.append(f"{name}:{fmt_imm(v, width, m['hex'], m['signed'])}")
+            mods.append(f"{name}:{fmt_imm(v, width, m.hex, m.signed)}")
     return mods
 
 
-def _modifiers(dec, entry: Entry, enc, plan: dict, word: int, ops: _Operands) -> list[str]:
+def _modifiers(dec, entry: Entry, enc, plan: Plan, word: int, ops: _Operands) -> list[str]:
     fields = ops.fields
-    mods = list(plan.get("mods0", [])) + ops.mods_extra + rdna.gfx12_scale_offset(dec, entry, word)
+    mods = list(plan.base_mods) + ops.mods_extra + rdna.gfx12_scale_offset(dec, entry, word)
     typed = (entry.encoding == "MTBUF" or (entry.encoding == "VBUFFER" and entry.name.startswith("tbuffer_"))) \
-        and "format" in dec.named
+        and bool(dec.named.format)
     if typed:
         ok, tok = special.buffer_format(dec, fields)
         if not ok:
@@ -439,7 +445,7 @@ def _render_plan(dec, entry, enc, plan, word, buf, off, size, fields, base, part
     total = size + (8 if ops.lit64 is not None else 4 if ops.lit is not None else 0)
     if parts is not None and not returned:
         parts.extend([texts, mods])  # (not for a returning atomic: its first text holds two registers)
-    if lds is not None and fields.get(lds["f"]):
-        texts = [x for x, sp in zip(texts, op_specs, strict=False) if not sp.get("omit")]
-    return Decoded(off, bytes(buf[off:off + total]), join(plan["m"], texts, mods), True, entry.encoding,
+    if lds is not None and fields.get(lds.field):
+        texts = [x for x, sp in zip(texts, op_specs, strict=False) if not sp.omit]
+    return Decoded(off, bytes(buf[off:off + total]), join(plan.mnemonic, texts, mods), True, entry.encoding,
                    entry.name, fields, ops.meanings)

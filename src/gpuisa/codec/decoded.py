@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from . import operands as opd
 from .tables import Entry
+
+if TYPE_CHECKING:
+    from .plans import OperandPlan, Plan, ReturnPlan
 
 _TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
 MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1", "scale_offset", "dmask", "dim",
@@ -92,12 +95,12 @@ def literal_type(name: str, osize: int, is_float: bool) -> str:
     return opd.literal_type(osize, is_float, packed, name.startswith(("v_fma_mix", "v_mad_mix")), "bf16" in name)
 
 
-def default_literal_type(name: str, spec: dict, mnemonic: str) -> str:
+def default_literal_type(name: str, spec: OperandPlan, mnemonic: str) -> str:
     """The default literal type of source ``spec`` of a plan (as the decoder computes it)."""
     tsize, is_float = operand_type(mnemonic)
-    if "table" in spec:
+    if spec.tables:
         return literal_type(name, 16, is_float)
-    cnt = spec.get("n", 1)
+    cnt = spec.count
     return literal_type(name, 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32), is_float)
 
 
@@ -110,7 +113,7 @@ def merge_split_immediate(mods: list[str], name: str) -> list[str]:
     return rest + [f"{name}:{total if total <= 10 else hex(total)}"]
 
 
-def split_immediate_fields(plan: dict, token: str) -> list[tuple[str, int]] | None:
+def split_immediate_fields(plan: Plan, token: str) -> list[tuple[str, int]] | None:
     """The encoder's side of ``merge_split_immediate``: the value of each field that prints a part of
     ``name:N`` (each field's parts are disjoint bits); None if ``token`` is not such a modifier."""
     name, _, num = token.partition(":")
@@ -119,8 +122,8 @@ def split_immediate_fields(plan: dict, token: str) -> list[tuple[str, int]] | No
     except ValueError:
         return None
     out, covered = [], 0
-    for fname, mod in plan.get("mods", {}).items():
-        parts = {int(v): int(add[0].split(":", 1)[1], 0) for v, (add, _) in mod.get("v", {}).items()
+    for fname, mod in plan.modifiers.items():
+        parts = {int(v): int(add[0].split(":", 1)[1], 0) for v, (add, _) in (mod.tokens or {}).items()
                  if len(add) == 1 and add[0].startswith(name + ":")}
         if not parts:
             continue
@@ -136,24 +139,24 @@ def split_immediate_fields(plan: dict, token: str) -> list[tuple[str, int]] | No
     return out if out and n & ~covered == 0 else None
 
 
-def is_acc(spec: dict, fields: dict[str, int]) -> bool:
-    acc = spec.get("acc")
+def is_acc(spec: OperandPlan | ReturnPlan, fields: dict[str, int]) -> bool:
+    acc = spec.acc
     if not acc:
         return False
     return bool(fields.get(acc[0], 0) & acc[1])
 
 
-def returning(plan: dict, fields: dict[str, int]) -> bool:
+def returning(plan: Plan, fields: dict[str, int]) -> bool:
     """An atomic whose return bit (GLC/SC0) is set: it prints VDST first."""
-    ret = plan.get("ret")
-    return ret is not None and bool(fields.get(ret["f"], 0) & ret.get("bit", -1))
+    ret = plan.returning
+    return ret is not None and bool(fields.get(ret.field, 0) & (-1 if ret.bit is None else ret.bit))
 
 
-def is_immediate(spec: dict, fields: dict[str, int]) -> bool:
+def is_immediate(spec: OperandPlan, fields: dict[str, int]) -> bool:
     """A 9-bit source field selecting an inline constant or the literal (not a register)."""
-    if spec.get("k") != "src" or spec.get("f") not in fields:
+    if spec.kind != "src" or spec.field not in fields:
         return False
-    v = fields[spec["f"]]
+    v = fields[spec.field]
     return 128 <= v <= 208 or 240 <= v <= 248 or v == opd.LITERAL
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import gc
+from typing import TYPE_CHECKING
 
 from .. import archs
 from . import operands as opd
@@ -34,6 +35,10 @@ from .named import load_named
 from .plans import load_plans
 from .tables import ArchTables, Entry, load_arch_tables
 
+if TYPE_CHECKING:
+    from .named import NamedTables
+    from .plans import OperandPlan, Plan
+
 
 class Decoder:
     """The scalar decoder of one architecture.  Its plans and named tables (JSON, ~25-35 ms to parse) are read
@@ -49,39 +54,39 @@ class Decoder:
         self.fast = FastPath(self)
 
     @functools.cached_property
-    def plans(self) -> dict:
+    def plans(self) -> dict[str, Plan]:
         return load_plans(self.arch, self.wave64)
 
     @functools.cached_property
-    def named(self) -> dict:
+    def named(self) -> NamedTables:
         return load_named(self.arch)
 
     @functools.cached_property
-    def _literal_types(self) -> dict:
-        return {k: v for k, v in self.named.get("literal_types", {}).items() if v in opd.LITERAL_TYPES}
+    def _literal_types(self) -> dict[str, str]:
+        return {k: v for k, v in self.named.literal_types.items() if v in opd.LITERAL_TYPES}
 
     @functools.cached_property
     def dpp8(self) -> bool:
-        return bool(self.named.get("dpp8"))
+        return bool(self.named.dpp8)
 
     @functools.cached_property
     def vop3dpp(self) -> bool:
-        return bool(self.named.get("vop3dpp", {}).get("dpp16"))
+        return bool(self.named.vop3dpp.get("dpp16"))
 
     @functools.cached_property
     def sdwa(self) -> bool:
-        return bool(self.named.get("sdwa", {}).get("mn"))
+        return bool(self.named.sdwa.get("mn"))
 
     @functools.cached_property
     def dpp_gfx9(self) -> bool:
-        return bool(self.named.get("dpp_gfx9", {}).get("mn"))
+        return bool(self.named.dpp_gfx9.get("mn"))
 
     @functools.cached_property
     def vopd(self) -> tuple[int, int] | None:
         """(mask, value) of dual-issue (VOPD) words, or None: VOPD exists in wave32 only (in wave64 its words
         decode as nothing, as LLVM's do)."""
         vopd = self.tables.encodings.get("VOPD")
-        if vopd is None or self.wave64 or "vopd" not in self.named:
+        if vopd is None or self.wave64 or not self.named.vopd:
             return None
         return vopd.fixed_mask, vopd.fixed_value
 
@@ -110,26 +115,26 @@ class Decoder:
     def _operand_alone(self, entry: Entry, k: int, v: int):
         """Text of operand ``k`` (a register, plain source or immediate) for field value ``v``; False if it needs more."""
         plan = self.plans[f"{entry.name}|{entry.encoding}"]
-        spec = plan["ops"][k]
-        kind = spec["k"]
+        spec = plan.operands[k]
+        kind = spec.kind
         enc = self.tables.encodings[entry.encoding]
         if kind == "vreg":
-            if v + spec["n"] > 256:
+            if v + spec.count > 256:
                 return False
-            reg = opd.reg_text(spec.get("c", "v"), v, spec["n"])
-            if v >= 128 and "note" in spec:
-                return reg + spec["note"]
-            return reg + spec["anote"] if v & 1 and "anote" in spec else reg  # (an odd start of an aligned tuple)
+            reg = opd.reg_text(spec.reg_class, v, spec.count)
+            if v >= 128 and spec.note is not None:
+                return reg + spec.note
+            return reg + spec.align_note if v & 1 and spec.align_note is not None else reg  # (an odd start of an aligned tuple)
         if kind == "imm":
-            f = enc.require_field(spec["f"])
+            f = enc.require_field(spec.field)
             if self._hex_above_64(entry, k):
                 return False  # printed unlike other immediates with the same spec: not shared with their memo
-            return fmt_imm(v, f.width, spec["hex"], spec["signed"])
+            return fmt_imm(v, f.width, spec.hex, spec.signed)
         tsize, is_float = operand_type(entry.mnemonic)
-        v *= spec.get("s", 1)
-        if (v == opd.LITERAL or (v == opd.LITERAL64 and self.features.literal64)) and spec.get("s", 1) == 1:
+        v *= spec.scale
+        if (v == opd.LITERAL or (v == opd.LITERAL64 and self.features.literal64)) and spec.scale == 1:
             return False  # (its text comes from the dwords after the instruction)
-        cnt = spec["n"]
+        cnt = spec.count
         if kind == "ssrc" and entry.encoding == "SMEM" and rdna.smem_null(self, spec, v):
             return False  # printed with the offset's value (``rdna.smem_null_offset``)
         tab = self._src_table(entry, k) if kind in ("src", "ssrc") else None
@@ -147,22 +152,22 @@ class Decoder:
             t = "src_lds_direct/*Invalid register, operand has 'SReg_32' register class*/"
         return False if t is None else t
 
-    def _src_notes(self, entry: Entry, plan: dict, k: int, spec: dict, v: int) -> str:
+    def _src_notes(self, entry: Entry, plan: Plan, k: int, spec: OperandPlan, v: int) -> str:
         """LLVM's note after a VGPR source: its class excludes v128 and up (``_src_note``), or the tuple must
         start on an even register (``anote``: VS_64_Align2)."""
         note = self._src_note(entry, plan, k) if v >= 384 else ""
-        return note or (spec["anote"] if v & 1 and "anote" in spec else "")
+        return note or (spec.align_note if v & 1 and spec.align_note is not None else "")
 
     def _hex_above_64(self, entry: Entry, k: int) -> bool:
         """Immediate ``k`` is printed in hex above 64 (probed, ``named.py``)."""
-        return k in self.named.get("imm_hex_above_64", {}).get(f"{entry.name}|{entry.encoding}", ())
+        return k in self.named.imm_hex_above_64.get(f"{entry.name}|{entry.encoding}", ())
 
     def _src_table(self, entry: Entry, k: int, acc: bool = False) -> list | None:
         """LLVM's token for each value of source ``k`` where its register class is restricted (``named.py``,
         ``gfx9.py``; with ``acc`` the table for the operand's AGPR bit set, GFX9); "{}" in a token stands for
         our own text.  Learned in wave32: in wave64 (RDNA) only for an operand as wide in both wave sizes, with
         a token naming vcc our own text instead (llvm-mc-22 gfx1100/gfx1200 wave64: the same classes)."""
-        st = self.named.get("src_tables")
+        st = self.named.src_tables
         if not st:
             return None
         key = f"{entry.name}|{entry.encoding}"
@@ -176,15 +181,15 @@ class Decoder:
             tables[i] = [t if t is None or "vcc" not in t else "{}" for t in st["tables"][i]]
         return tables[i]
 
-    def _src_note(self, entry: Entry, plan: dict, k: int) -> str:
+    def _src_note(self, entry: Entry, plan: Plan, k: int) -> str:
         """Comment after a source naming a VGPR >= 128: probed per operand where known, else the plan's.
         (For a source with a token table the value only tells operands apart, for the fast path's memos.)"""
         if self._src_table(entry, k) is not None:
-            return f"/*table {self.named['src_tables']['ops'][f'{entry.name}|{entry.encoding}'][str(k)]}*/"
-        notes = self.named.get("src_note", {}).get(f"{entry.name}|{entry.encoding}")
+            return f"/*table {self.named.src_tables['ops'][f'{entry.name}|{entry.encoding}'][str(k)]}*/"
+        notes = self.named.src_note.get(f"{entry.name}|{entry.encoding}")
         if notes is not None and str(k) in notes:
             return notes[str(k)]
-        return plan.get("lo128", "")
+        return plan.lo128
 
     def _decode_slow(self, buf: bytes, off: int) -> Decoded:
         n = len(buf) - off

@@ -17,14 +17,14 @@ _MASK = re.compile(r"^(row_mask|bank_mask):(0x[0-9a-fA-F]+|\d+)$")
 def _forms(encoder, mnemonic: str) -> list[tuple[str, list[str | None]]]:
     """(plan key, dpp_ctrl token table) of each 32-bit form whose DPP16 mnemonic is ``mnemonic``."""
     named = encoder.named
-    if "dpp_gfx9" in named:
-        d = named["dpp_gfx9"]
+    if bool(named.dpp_gfx9):
+        d = named.dpp_gfx9
         return [(k, d["ctrl"][d["ctrl_of"][k]]) for k, mn in d["mn"].items() if mn == mnemonic]
-    ctrl = named.get("dpp16", {}).get("ctrl")
+    ctrl = named.dpp16.get("ctrl")
     if not ctrl:
         return []
-    return [(k, ctrl) for k, mn in named.get("dpp8", {}).items() if mn == mnemonic
-            and k in named.get("dpp16", {}).get("mods", {})]
+    return [(k, ctrl) for k, mn in named.dpp8.items() if mn == mnemonic
+            and k in named.dpp16.get("mods", {})]
 
 
 def _source(tok: str) -> tuple[str, int, int]:
@@ -70,8 +70,8 @@ def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
     if plan is None or ctrl_tok not in table:
         errors.append(f"{ctrl_tok} is not a dpp_ctrl of {key.split('|')[0]} here")
         return None
-    i0 = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "SRC0" or "SRC0" in sp.get("table", {})), None)
-    i1 = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "VSRC1" or "VSRC1" in sp.get("table", {})), None)
+    i0 = next((k for k, sp in enumerate(plan.operands) if sp.field == "SRC0" or "SRC0" in sp.tables), None)
+    i1 = next((k for k, sp in enumerate(plan.operands) if sp.field == "VSRC1" or "VSRC1" in sp.tables), None)
     if i0 is None or i0 >= len(ops):
         errors.append("no src0")
         return None
@@ -83,7 +83,7 @@ def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
         bits |= n1 << 22 | a1 << 23
     half = 128 if src0.endswith(".h") else 0
     r = opd.parse_reg(src0.split(".")[0])
-    n = plan["ops"][i0].get("n", 1)
+    n = plan.operands[i0].count
     if r is None or r[0] != "v" or r[2] != n or r[1] + half > 255 or (half and r[1] > 127):
         errors.append(f"src0 {ops[i0]!r} must be {n} VGPR(s)")
         return None
@@ -94,7 +94,7 @@ def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
     # (a 64-bit source keeps its register, so the e32 form checks its alignment; SRC0 is replaced below)
     bare[i0] = "v0.l" if src0.endswith((".l", ".h")) else opd.reg_text("v", r[1] if n > 1 else 0, n)
     try:
-        got = encoder.encode_line(" ".join([plan["m"], ", ".join(bare)] + rest))
+        got = encoder.encode_line(" ".join([plan.mnemonic, ", ".join(bare)] + rest))
     except EncodeError as exc:
         errors.append(str(exc))
         return None

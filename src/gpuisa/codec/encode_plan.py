@@ -8,6 +8,8 @@ counts that depend on them.  The inverse of ``decode_render.py``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import asm_rules, image, rdna, special
 from . import operands as opd
 from .decoded import operand_type, split_immediate_fields
@@ -24,16 +26,22 @@ from .encoded import (
 )
 from .tables import Entry
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _peel_templates(plan: dict, k: int, tok: str, values: dict[str, int]) -> str:
+    from .named import NamedTables
+    from .plans import ModifierPlan, OperandPlan, Plan
+
+
+def _peel_templates(plan: Plan, k: int, tok: str, values: dict[str, int]) -> str:
     """Token templates (neg/abs ...) around operand ``k``: peel the outermost first, setting their bits."""
     bits: dict[str, int] = {}
     changed = True
     while changed:
         changed = False
-        for fname, by_v in plan.get("tmpl", {}).items():
-            for v, lst in by_v.items():
-                v = int(v)
+        for fname, by_v in plan.templates.items():
+            for vs, lst in by_v.items():
+                v = int(vs)
                 if v & (v - 1):
                     continue
                 for kk, tp in lst:
@@ -54,7 +62,7 @@ def _peel_templates(plan: dict, k: int, tok: str, values: dict[str, int]) -> str
     return tok
 
 
-def _typed_buffer(named: dict, plan: dict, mods: list[str], values: dict[str, int]) -> tuple[dict, list[str]]:
+def _typed_buffer(named: NamedTables, plan: Plan, mods: list[str], values: dict[str, int]) -> tuple[Plan, list[str]]:
     """A typed buffer access: its ``format:`` token sets FORMAT (or NFMT/DFMT); the plan without them."""
     toks = [m for m in mods if m.startswith("format:")]
     fv = special.format_value(named, toks[0] if toks else None)
@@ -65,19 +73,19 @@ def _typed_buffer(named: dict, plan: dict, mods: list[str], values: dict[str, in
     else:
         values["NFMT"], values["DFMT"] = fv >> 4, fv & 15
     mods = [m for m in mods if not m.startswith("format:")]
-    plan = {**plan, "mods0": [m for m in plan.get("mods0", []) if not m.startswith("format:")],
-            "mods": {k: v for k, v in plan.get("mods", {}).items() if k not in ("FORMAT", "DFMT", "NFMT")}}
+    plan = plan._replace(base_mods=[m for m in plan.base_mods if not m.startswith("format:")],
+                         modifiers={k: v for k, v in plan.modifiers.items() if k not in ("FORMAT", "DFMT", "NFMT")})
     return plan, mods
 
 
 class _Form:
     """The field values one plan gives an instruction's operands and modifiers."""
 
-    def __init__(self, coder, e: Entry, plan: dict):
+    def __init__(self, coder, e: Entry, plan: Plan):
         self.coder, self.e, self.plan = coder, e, plan
         self.enc = coder.tables.encodings[e.encoding]
-        self.word = plan.get("e", plan["w"])  # llvm-mc's encoding of the base text: its don't-care bits
-        self.specs = plan["ops"]
+        self.word = plan.encode_word  # llvm-mc's encoding of the base text: its don't-care bits
+        self.specs = plan.operands
         self.values: dict[str, int] = {f.name: f.extract(self.word) for f in self.enc.fields if f.value is None}
         self.ret_bit = 0
         self.opsel_halves = 0
@@ -89,16 +97,16 @@ class _Form:
 
     def returned(self, ops: list[str]) -> list[str]:
         """A GFX9 atomic returning the old value names VDST first: its register, the return bit."""
-        ret, values = self.plan.get("ret"), self.values
+        ret, values = self.plan.returning, self.values
         if ret is None or len(ops) != len(self.specs) + 1:
             return ops
         r = opd.parse_reg(ops[0].strip())
-        if r is None or r[0] not in (ret["c"], "a") or r[2] != ret["n"] or (r[0] == "a" and "acc" not in ret):
-            raise EncodeError(f"{ops[0]!r}: expected the returned value's register(s) ({ret['n']} x {ret['c']})")
-        values[ret["dst"]], values[ret["f"]] = r[1], values.get(ret["f"], 0) | ret.get("bit", 1)
-        self.ret_bit = ret.get("bit", 0)
-        if r[0] == "a":
-            values[ret["acc"][0]] = values.get(ret["acc"][0], 0) | ret["acc"][1]
+        if r is None or r[0] not in (ret.reg_class, "a") or r[2] != ret.count or (r[0] == "a" and ret.acc is None):
+            raise EncodeError(f"{ops[0]!r}: expected the returned value's register(s) ({ret.count} x {ret.reg_class})")
+        values[ret.dst], values[ret.field] = r[1], values.get(ret.field, 0) | (1 if ret.bit is None else ret.bit)
+        self.ret_bit = ret.bit or 0
+        if r[0] == "a" and ret.acc is not None:  # (checked above: an AGPR only where the bit exists)
+            values[ret.acc[0]] = values.get(ret.acc[0], 0) | ret.acc[1]
         return ops[1:]
 
     def check_target(self, ops: list[str], mods: list[str]) -> None:
@@ -110,18 +118,18 @@ class _Form:
             raise EncodeError(f"{arch} memory instructions take no AGPRs (gfx90a and later do)")
 
     # -- operands, one handler per kind ----------------------------------------------------------------
-    def operand(self, k: int, tok: str, spec: dict, mods: list[str]) -> None:
-        kind, values, named, e = spec.get("k"), self.values, self.coder.named, self.e
-        vl = named.get("vaddr_lists", {}).get(f"{e.name}|{e.encoding}")
-        if vl is not None and k == vl["op"]:  # a GFX12 image address list: one VADDR field per register
+    def operand(self, k: int, tok: str, spec: OperandPlan, mods: list[str]) -> None:
+        kind, values, named, e = spec.kind, self.values, self.coder.named, self.e
+        vl = named.vaddr_lists.get(f"{e.name}|{e.encoding}")
+        if vl is not None and k == vl.operand:  # a GFX12 image address list: one VADDR field per register
             self.address_list(k, tok, mods)
-        elif "imm_if" in spec and NUM.match(tok):
-            f = self.enc.field(spec["f"])
-            values[spec["f"]] = int(tok, 0) & ((1 << f.width) - 1)
-            values[spec["imm_if"]] = 1
+        elif spec.imm_if and NUM.match(tok):
+            f = self.enc.field(spec.field)
+            values[spec.field] = int(tok, 0) & ((1 << f.width) - 1)
+            values[spec.imm_if] = 1
         elif kind in ("src", "ssrc"):
             self.source(k, tok, spec, kind)
-        elif kind == "vreg" and spec.get("f") == "VADDR" and tok.startswith("[") and "NSA" in values:
+        elif kind == "vreg" and spec.field == "VADDR" and tok.startswith("[") and "NSA" in values:
             self.nsa_address(k, tok, mods)
         elif kind == "vreg":
             self.vreg(k, tok, spec)
@@ -129,12 +137,12 @@ class _Form:
             self.immediate(k, tok, spec)
         elif kind == "lit":
             self.literal(k, tok)
-        elif "alt" in spec:
+        elif spec.address_fields:
             self.address(k, tok, spec, mods)
-        elif "table" in spec:
+        elif spec.tables:
             self.table(k, tok, spec)
-        elif tok != spec["t"] and not (self.coder.wave64 and spec["t"] == "vcc_lo" and tok == "vcc"):
-            raise EncodeError(f"operand {k + 1} must be {spec['t']}, got {tok!r}")
+        elif tok != spec.text and not (self.coder.wave64 and spec.text == "vcc_lo" and tok == "vcc"):
+            raise EncodeError(f"operand {k + 1} must be {spec.text}, got {tok!r}")
 
     def address_list(self, k: int, tok: str, mods: list[str]) -> None:
         parsed = [opd.parse_reg(x.strip()) for x in (tok[1:-1] if tok.startswith("[") else tok).split(",")]
@@ -155,16 +163,16 @@ class _Form:
             if err is not None:
                 raise EncodeError(f"operand {k + 1}: {err}")
 
-    def source(self, k: int, tok: str, spec: dict, kind: str) -> None:
+    def source(self, k: int, tok: str, spec: OperandPlan, kind: str) -> None:
         coder, values = self.coder, self.values
-        n = spec["n"]
-        scale = spec.get("s", 1)
+        n = spec.count
+        scale = spec.scale
         osize = 64 if n == 2 and self.tsize != 16 else (16 if self.tsize == 16 else 32)
         agpr = tok.startswith("a") and opd.parse_reg(tok) is not None and (
-            "acc" in spec or spec.get("t", "").startswith("a"))  # an AGPR source: 256 + its number
+            spec.acc is not None or spec.text.startswith("a"))  # an AGPR source: 256 + its number
         if agpr:
-            if "acc" in spec:
-                values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+            if spec.acc is not None:
+                values[spec.acc[0]] = values.get(spec.acc[0], 0) | spec.acc[1]
             tok = "v" + tok[1:]
         if self.e.encoding not in ("VOP3P", "VOP3P_MAI"):  # (packed math takes no |x|: llvm-mc-22 refuses it)
             tok = asm_rules.fold_constant_modifiers(tok, osize, self.is_float or self.e.name.startswith("v_cndmask"))
@@ -187,9 +195,9 @@ class _Form:
             if v % scale:
                 raise EncodeError(f"operand {k + 1} {tok!r}: register must be a multiple of {scale}")
             v //= scale
-        if v >= 1 << self.enc.field(spec["f"]).width:
-            raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec['f']}")
-        values[spec["f"]] = v
+        if v >= 1 << self.enc.field(spec.field).width:
+            raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec.field}")
+        values[spec.field] = v
 
     def nsa_address(self, k: int, tok: str, mods: list[str]) -> None:
         """A GFX10/GFX11 image address list (NSA): the first register in VADDR, the others in extra dwords."""
@@ -204,35 +212,35 @@ class _Form:
         self.values["VADDR"] = regs[0][1]
         self.values["NSA"] = extra if self.enc.field("NSA").width > 1 else 1
         self.nsa_tail = bytes(r[1] for r in regs[1:]).ljust(4 * extra, b"\0")
-        self.plan = {**self.plan, "tmpl": {f: t for f, t in self.plan.get("tmpl", {}).items() if f != "NSA"}}
+        self.plan = self.plan._replace(templates={f: t for f, t in self.plan.templates.items() if f != "NSA"})
 
-    def vreg(self, k: int, tok: str, spec: dict) -> None:
+    def vreg(self, k: int, tok: str, spec: OperandPlan) -> None:
         values, e = self.values, self.e
         r = opd.parse_reg(tok)
-        if r is not None and r[0] == "a" and "acc" in spec:
-            values[spec["acc"][0]] = values.get(spec["acc"][0], 0) | spec["acc"][1]
+        if r is not None and r[0] == "a" and spec.acc is not None:
+            values[spec.acc[0]] = values.get(spec.acc[0], 0) | spec.acc[1]
             r = ("v", r[1], r[2])
-        counted = next((c for c in self.coder.named.get("counts", {}).get(f"{e.name}|{e.encoding}", ())
-                        if c["op"] == k), None) or image.address_counts(self.coder.named, e, spec, k)
-        if counted and r is not None and r[0] == spec.get("c", "v"):
+        counted = next((c for c in self.coder.named.counts.get(f"{e.name}|{e.encoding}", ())
+                        if c.operand == k), None) or image.address_counts(self.coder.named, e, spec, k)
+        if counted and r is not None and r[0] == spec.reg_class:
             self.count_given.append((counted, r[2]))  # checked once the fields it depends on are known
-        elif r is None or r[0] != spec.get("c", "v") or r[2] != spec["n"]:
+        elif r is None or r[0] != spec.reg_class or r[2] != spec.count:
             raise EncodeError(f"operand {k + 1} {tok!r} is not a {self.coder._kind_text(spec)}")
-        values[spec["f"]] = r[1]
-        if r[1] >= 1 << self.enc.field(spec["f"]).width:
+        values[spec.field] = r[1]
+        if r[1] >= 1 << self.enc.field(spec.field).width:
             raise EncodeError(f"operand {k + 1} {tok!r} is out of range")
 
-    def immediate(self, k: int, tok: str, spec: dict) -> None:
-        f = self.enc.field(spec["f"])
+    def immediate(self, k: int, tok: str, spec: OperandPlan) -> None:
+        f = self.enc.field(spec.field)
         try:
             n = int(tok, 0)
         except ValueError:
             raise EncodeError(f"operand {k + 1} {tok!r} is not an integer") from None
         # (LLVM's assembler takes a negative number for a 16-bit immediate printed unsigned: -1 = 0xffff)
-        lo = -(1 << (f.width - 1)) if spec["signed"] or f.name == "SIMM16" else 0
+        lo = -(1 << (f.width - 1)) if spec.signed or f.name == "SIMM16" else 0
         if not lo <= n < (1 << f.width):
             raise EncodeError(f"operand {k + 1} {tok} is out of range for the {f.width}-bit field {f.name}")
-        self.values[spec["f"]] = n & ((1 << f.width) - 1)
+        self.values[spec.field] = n & ((1 << f.width) - 1)
 
     def literal(self, k: int, tok: str) -> None:
         try:
@@ -244,8 +252,8 @@ class _Form:
             n = b
         self.lit = n & 0xFFFFFFFF
 
-    def address(self, k: int, tok: str, spec: dict, mods: list[str]) -> None:
-        if spec["alt"] == ["SVE"]:  # scratch: SVE says whether a VGPR address is used (no modifier says so)
+    def address(self, k: int, tok: str, spec: OperandPlan, mods: list[str]) -> None:
+        if list(spec.address_fields) == ["SVE"]:  # scratch: SVE says whether a VGPR address is used (no modifier says so)
             self.values["SVE"] = int(tok != "off")
         if tok != "off":
             r = opd.parse_reg(tok)
@@ -254,7 +262,7 @@ class _Form:
                 raise EncodeError(f"operand {k + 1} {tok!r}: expected off or a VGPR address ({n} register(s))")
             self.values["VADDR" if self.enc.field("VADDR") is not None else "ADDR"] = r[1]  # GFX11 scratch: ADDR
 
-    def table(self, k: int, tok: str, spec: dict) -> None:
+    def table(self, k: int, tok: str, spec: OperandPlan) -> None:
         """An operand printed from a token table: true16 halves, named SIMM16 fields, special tokens."""
         values = self.values
         if self.tsize == 16 and self.e.encoding != "VOP3P":  # (a true16 source: |-4.0| with no modifier bits is 4.0)
@@ -272,15 +280,15 @@ class _Form:
             if "LIT" in sp:
                 self.lit = sp.pop("LIT")
             values.update(sp)  # GFX11+ true16 registers (``rdna.py``)
-        elif list(spec["table"]) == ["SIMM16"] and NUM.match(tok):
+        elif list(spec.tables) == ["SIMM16"] and NUM.match(tok):
             n = int(tok, 0)  # a number where LLVM prints named fields (s_getreg_b32 s2, 29)
             if not -(1 << 15) <= n < (1 << 16):
                 raise EncodeError(f"operand {k + 1} {tok} does not fit the 16-bit immediate")
             values["SIMM16"] = n & 0xFFFF
         elif (sp := special.parse_special(self.coder.named, spec, tok, values)) is not None:
             values.update(sp)
-        elif tok != spec["t"]:
-            hit = [(fn, int(v)) for fn, tbl in spec["table"].items() for v, t in tbl.items() if t == tok]
+        elif tok != spec.text:
+            hit = [(fn, int(v)) for fn, tbl in spec.tables.items() for v, t in tbl.items() if t == tok]
             if not hit:
                 raise EncodeError(f"operand {k + 1} {tok!r} not supported by the encoder yet")
             values[hit[0][0]] = hit[0][1]
@@ -289,17 +297,17 @@ class _Form:
     def modifiers(self, mods: list[str]) -> None:
         plan, values = self.plan, self.values
         given = rdna.th_plain_mods(self.coder.named, plan, list(mods)) if "TH" in values else list(mods)
-        base_mods = plan.get("mods0", [])
+        base_mods = plan.base_mods
         set_mods: set[str] = set()
-        for fname, m in plan.get("mods", {}).items():
-            if "v" in m:
+        for fname, m in plan.modifiers.items():
+            if m.tokens is not None:
                 self.value_modifier(fname, m, given, base_mods, set_mods)
-            elif "name" in m and any("mul" in x for x in plan["mods"].values() if x.get("name") == m["name"]):
+            elif m.name is not None and any(x.mul is not None for x in plan.modifiers.values() if x.name == m.name):
                 self.summed_modifier(m, given, set_mods)
-            elif "name" in m:
+            elif m.name is not None:
                 self.named_modifier(fname, m, given, set_mods)
             else:
-                for v, add in m["table"].items():
+                for v, add in (m.table or {}).items():
                     if add and all(a in given for a in add):
                         values[fname] = int(v)
                         set_mods.update(add)
@@ -311,12 +319,13 @@ class _Form:
                     raise EncodeError(f"unknown or unsupported modifier {g!r} for {self.e.mnemonic}")
                 values.update(dict(split))
 
-    def value_modifier(self, fname: str, m: dict, given: list, base_mods: list, set_mods: set) -> None:
+    def value_modifier(self, fname: str, m: ModifierPlan, given: list, base_mods: Sequence[str], set_mods: set) -> None:
         """A field whose values print lists of tokens: the value printing the most of the given ones."""
-        owned = [x for x in base_mods if any(x in d for _, d in m["v"].values())]
+        tokens = m.tokens or {}
+        owned = [x for x in base_mods if any(x in d for _, d in tokens.values())]
         match = None
         ev = self.enc.field(fname).extract(self.word)  # LLVM's own value: unused bits kept as its assembler keeps
-        for v, (add, _rem) in m["v"].items():
+        for v, (add, _rem) in tokens.items():
             if add and all(a in given for a in add):
                 if match is None or len(add) > len(match[1]) or (
                         len(add) == len(match[1]) and agree(int(v), ev) > agree(match[0], ev)):
@@ -325,18 +334,18 @@ class _Form:
             self.values[fname] = match[0]
             set_mods.update(match[1])
         elif owned and not any(b in given for b in owned):
-            silent = [int(v) for v, (add, rem) in m["v"].items() if not add and all(o in rem for o in owned)]
+            silent = [int(v) for v, (add, rem) in tokens.items() if not add and all(o in rem for o in owned)]
             if silent:
                 self.values[fname] = max(silent, key=lambda v: (agree(v, ev), v))
 
-    def summed_modifier(self, m: dict, given: list, set_mods: set) -> None:
+    def summed_modifier(self, m: ModifierPlan, given: list, set_mods: set) -> None:
         """``name:N`` over several fields, each holding N's part times its multiplier."""
         plan, enc = self.plan, self.enc
         for g in given:
-            if g.startswith(m["name"] + ":"):
+            if g.startswith(f"{m.name}:"):
                 n = int(g.split(":", 1)[1], 0)
-                parts = sorted(((x.get("mul", 1), fn) for fn, x in plan["mods"].items()
-                                if x.get("name") == m["name"]), reverse=True)
+                parts = sorted(((1 if x.mul is None else x.mul, fn) for fn, x in plan.modifiers.items()
+                                if x.name == m.name), reverse=True)
                 total_bits = sum(enc.field(fn).width for _, fn in parts)
                 if not 0 <= n < (1 << total_bits):
                     raise EncodeError(f"modifier {g} is out of range (0..{(1 << total_bits) - 1})")
@@ -345,15 +354,15 @@ class _Form:
                     n -= self.values[fn] * mul
                 set_mods.add(g)
 
-    def named_modifier(self, fname: str, m: dict, given: list, set_mods: set) -> None:
+    def named_modifier(self, fname: str, m: ModifierPlan, given: list, set_mods: set) -> None:
         for g in given:
-            if g.startswith(m["name"] + ":"):
+            if g.startswith(f"{m.name}:"):
                 f = self.enc.field(fname)
                 try:
                     n = int(g.split(":", 1)[1], 0)
                 except ValueError:
                     raise EncodeError(f"modifier {g!r}: expected an integer") from None
-                lo = -(1 << (f.width - 1)) if m["signed"] else 0
+                lo = -(1 << (f.width - 1)) if m.signed else 0
                 if not lo <= n < (1 << f.width):
                     raise EncodeError(f"modifier {g} is out of range for the {f.width}-bit field {fname}")
                 self.values[fname] = n & ((1 << f.width) - 1)
@@ -362,18 +371,18 @@ class _Form:
     def check_counts(self) -> None:
         """Register counts that depend on modifiers (image data and addresses)."""
         for counted, n in self.count_given:
-            if self.specs[counted["op"]]["f"] == "VADDR" and self.values.get("NSA"):
+            if self.specs[counted.operand].field == "VADDR" and self.values.get("NSA"):
                 continue
             idx = shift = 0
-            for d, wd in zip(counted["deps"], counted["widths"], strict=False):
+            for d, wd in zip(counted.deps, counted.widths, strict=False):
                 idx |= self.values.get(d, 0) << shift
                 shift += wd
-            if counted["n"][idx] != n:
-                raise EncodeError(f"operand {counted['op'] + 1} needs {counted['n'][idx]} register(s) with these "
+            if counted.regs[idx] != n:
+                raise EncodeError(f"operand {counted.operand + 1} needs {counted.regs[idx]} register(s) with these "
                                   f"modifiers, got {n}")
 
 
-def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) -> Encoded:
+def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) -> Encoded:
     """``e`` assembled with ``plan`` from the operand and modifier words (EncodeError where they do not fit)."""
     form = _Form(coder, e, plan)
     specs, values = form.specs, form.values
@@ -390,15 +399,15 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
         raise EncodeError(f"expects {len(specs)} operand(s), got {len(ops)}")
     form.check_target(ops, mods)
     named = coder.named
-    if e.encoding in ("EXP", "VEXPORT") and "exp_target" in named:
+    if e.encoding in ("EXP", "VEXPORT") and bool(named.exp_target):
         got = special.export_fields(named, ops, mods, list(values))
         if got is None:
             raise EncodeError("export operands do not fit: target, four sources (vN or off), done/compr/vm/row_en")
         values.update(got)
         return coder._finish(e, form.enc, values, None, specs=[])
-    if (e.encoding == "MTBUF" or (e.encoding == "VBUFFER" and e.name.startswith("tbuffer_"))) and "format" in named:
+    if (e.encoding == "MTBUF" or (e.encoding == "VBUFFER" and e.name.startswith("tbuffer_"))) and bool(named.format):
         form.plan, mods = _typed_buffer(named, form.plan, mods, values)
-    if "SOFFSET_EN" in values and any(s.get("imm_if") for s in specs):
+    if "SOFFSET_EN" in values and any(s.imm_if for s in specs):
         ops, mods = coder._smem_soffset(ops, mods, specs, values)
     if e.encoding == "SMEM" and coder.tables.gfx.split(".")[0] in ("GFX10", "GFX11", "GFX12"):
         ops, mods = rdna.smem_null_offset_ops(coder.tables.gfx, ops, specs, mods)
@@ -410,8 +419,8 @@ def encode_form(coder, e: Entry, plan: dict, ops: list[str], mods: list[str]) ->
         values["OFFSET0"], values["OFFSET1"] = swizzle & 0xFF, swizzle >> 8
     if form.opsel_halves:  # VOP3 true16 halves named by the registers: their op_sel bits (``rdna.true16_opsel``)
         values["OP_SEL"] = values.get("OP_SEL", 0) | form.opsel_halves
-    if form.ret_bit:  # a returning atomic whose th: token was read as a value without the return bit (GFX12)
-        values[plan["ret"]["f"]] |= form.ret_bit
+    if form.ret_bit and plan.returning is not None:  # a returning atomic whose th: token was read as a value
+        values[plan.returning.field] |= form.ret_bit  # without the return bit (GFX12)
     form.check_counts()
     got = coder._finish(e, form.enc, values, form.lit, specs)
     if form.nsa_tail:

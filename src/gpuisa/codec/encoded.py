@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 import struct
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .plans import Plan
 
 
 class EncodeError(ValueError):
@@ -45,13 +49,13 @@ def float_bits(tok: str, size: int) -> int | None:
 MEMORY_ENCODINGS = frozenset({"FLAT", "GLOBAL", "SCRATCH", "MUBUF", "MTBUF", "DS", "MIMG"})
 
 
-def number_modifier(plan: dict, enc, token: str) -> tuple[str, int] | None:
+def number_modifier(plan: Plan, enc, token: str) -> tuple[str, int] | None:
     """(field, value) of a bare number where LLVM prints a field's value as it is (``s_endpgm 64242``)."""
     if not NUM.match(token):
         return None
     n = int(token, 0)
-    for fname, mod in plan.get("mods", {}).items():
-        table = mod.get("table") or {v: a for v, (a, _) in mod.get("v", {}).items()}
+    for fname, mod in plan.modifiers.items():
+        table = mod.table or {v: a for v, (a, _) in (mod.tokens or {}).items()}
         if table and all(v == [k] for k, v in table.items()) and 0 <= n < (1 << enc.field(fname).width):
             return fname, n
     return None
@@ -65,7 +69,7 @@ def agree(v: int, ev: int) -> int:
 _BITS = re.compile(r"^(\w+):\[([01](?:,[01])*)\]$")
 
 
-def bit_list_modifier(plan: dict, enc, word: int, token: str) -> tuple[str, int] | None:
+def bit_list_modifier(plan: Plan, enc, word: int, token: str) -> tuple[str, int] | None:
     """(field, value) of a ``name:[b0,b1,...]`` modifier written where LLVM prints nothing (its default,
     ``op_sel:[0,0,0]``) or with other bits than it prints: bit i of the list is the field bit that LLVM's
     single-bit values show at position i; bits the list does not cover keep LLVM's base value."""
@@ -73,10 +77,10 @@ def bit_list_modifier(plan: dict, enc, word: int, token: str) -> tuple[str, int]
     if m is None:
         return None
     name, bits = m.group(1), [int(b) for b in m.group(2).split(",")]
-    for fname, mod in plan.get("mods", {}).items():
+    for fname, mod in plan.modifiers.items():
         pos: dict[int, int] = {}
-        for v, (add, _) in mod.get("v", {}).items():
-            v = int(v)
+        for vs, (add, _) in (mod.tokens or {}).items():
+            v = int(vs)
             toks = [_BITS.match(a) for a in add]
             for t in toks:
                 if t and t.group(1) == name and v and v & (v - 1) == 0:

@@ -15,6 +15,7 @@ encoder hands out and its pure helpers are in ``encoded.py``.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .. import archs
 from . import asm_rules, dpp16, sdwa, simm16, special, vop3dpp
@@ -24,6 +25,11 @@ from .encoded import MEMORY_ENCODINGS, Encoded, EncodeError, float_bits  # noqa:
 from .plans import load_plans
 from .syntax import split_operands
 from .tables import ArchTables, Entry, load_arch_tables
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from .plans import OperandPlan, Plan
 
 _COMMENT = re.compile(r"/\*.*?\*/")
 
@@ -51,7 +57,7 @@ class Encoder:
             plan = self.plans.get(f"{e.name}|{e.encoding}")
             # an explicit size suffix LLVM does not print (v_nop_e32) names the 32- or 64-bit form
             suffixed = mnemonic == base + ("_e32" if e.width == 32 else "_e64")
-            if e not in found and (base == mnemonic or suffixed or (plan and plan["m"] == mnemonic)):
+            if e not in found and (base == mnemonic or suffixed or (plan and plan.mnemonic == mnemonic)):
                 found.append(e)
         found.sort(key=lambda e: e.width)
         return found
@@ -67,18 +73,18 @@ class Encoder:
         if self.wave64 and 64 not in self.features.waves:
             raise EncodeError(f"{self.arch} runs wave32 only; drop --wave64")
         asm_rules.check_text(self, text)  # (``asm_rules.py``: gfx90a+ lds_direct)
-        alias = _alias(self.named.get("aliases", {}), mnemonic)
+        alias = _alias(self.named.aliases, mnemonic)
         if alias is not None and not self.candidates(mnemonic):  # a name LLVM's assembler also accepts
             text, mnemonic = alias + text[len(mnemonic):], alias
-        if " :: " in text and "vopd" in self.named:
+        if " :: " in text and bool(self.named.vopd):
             if self.wave64:
                 raise EncodeError("dual-issue (VOPD) instructions exist in wave32 only; drop --wave64")
             return self._encode_vopd(text)
-        if self.named.get("vop3dpp") and ("_dpp" in mnemonic or "dpp8:[" in text or "row_mask:" in text):
+        if self.named.vop3dpp and ("_dpp" in mnemonic or "dpp8:[" in text or "row_mask:" in text):
             got = vop3dpp.encode_vop3dpp(self, text, mnemonic)  # GFX11/GFX12 VOP3 DPP (``vop3dpp.py``)
             if got is not None:
                 return got
-        if mnemonic.endswith("_dpp") and "dpp8:[" in text and self.named.get("dpp8"):
+        if mnemonic.endswith("_dpp") and "dpp8:[" in text and self.named.dpp8:
             return self._encode_dpp8(text, mnemonic)
         if self.tables.gfx == "GFX9" and not mnemonic.endswith(("_dpp", "_sdwa")) and _DPP_CTRL.search(text):
             text, mnemonic = mnemonic + "_dpp" + text[len(mnemonic):], mnemonic + "_dpp"  # (LLVM infers DPP)
@@ -86,7 +92,7 @@ class Encoder:
             got = dpp16.encode_dpp16(self, text, mnemonic)  # 32-bit DPP16 forms (``dpp16.py``)
             if got is not None:
                 return got
-        if mnemonic.endswith("_sdwa") and self.named.get("sdwa"):
+        if mnemonic.endswith("_sdwa") and self.named.sdwa:
             return sdwa.encode_sdwa(self, text, mnemonic)  # GFX9/GFX10 SDWA (``sdwa.py``)
         cands = self.candidates(mnemonic)
         if not cands:
@@ -104,7 +110,7 @@ class Encoder:
                 except EncodeError as exc:
                     errors.append(f"{e.encoding}: {exc}")
                     continue
-            forms = [plan] + [alt for by_value in plan.get("alt", {}).values() for alt in by_value.values()]
+            forms = [plan] + [alt for by_value in plan.alternatives.values() for alt in by_value.values()]
             for form in forms:  # the base operand list, then those a field value selects (SADDR off)
                 try:
                     return self._encode(e, form, ops, mods)
@@ -138,11 +144,11 @@ class Encoder:
         r = opd.parse_reg(ops[1]) if len(ops) > 1 else None
         if len(sel) != 8 or any(not 0 <= x < 8 for x in sel) or r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
             raise EncodeError(f"{text!r}: expected src0 a VGPR and dpp8:[eight lane numbers 0..7]")
-        for key, mn in self.named["dpp8"].items():
+        for key, mn in self.named.dpp8.items():
             if mn != mnemonic:
                 continue
             plan = self.plans[key]
-            e32 = " ".join([plan["m"], ", ".join([ops[0], "v0", *ops[2:]])] + rest)
+            e32 = " ".join([plan.mnemonic, ", ".join([ops[0], "v0", *ops[2:]])] + rest)
             try:
                 got = self.encode_line(e32)
             except EncodeError:
@@ -188,7 +194,7 @@ class Encoder:
         return f"unknown instruction {mnemonic} for {self.arch}"
 
     # -- one candidate ---------------------------------------------------
-    def _encode(self, e: Entry, plan: dict, ops: list[str], mods: list[str]) -> Encoded:
+    def _encode(self, e: Entry, plan: Plan, ops: list[str], mods: list[str]) -> Encoded:
         """``e`` assembled with ``plan`` (``encode_plan.py``: one handler per operand kind and modifier kind)."""
         return encode_form(self, e, plan, ops, mods)
 
@@ -204,7 +210,7 @@ class Encoder:
         data = word.to_bytes(enc.width // 8, "little")
         if self.features.literal64 and any(v == opd.LITERAL64 for f, v in values.items() if f.startswith(("SRC", "SSRC"))):
             data += (lit or 0).to_bytes(8, "little")  # gfx1250: a 64-bit literal
-        elif lit is not None or any(s.get("k") == "lit" for s in specs):
+        elif lit is not None or any(s.kind == "lit" for s in specs):
             data += (lit or 0).to_bytes(4, "little")
         return Encoded(data, e.encoding, e.name, values, lit)
 
@@ -213,7 +219,7 @@ class Encoder:
         given = [m for m in mods if m.startswith("offset:")]
         if not given:
             return ops, mods
-        k = next(i for i, s in enumerate(specs) if s.get("imm_if"))
+        k = next(i for i, s in enumerate(specs) if s.imm_if)
         if k >= len(ops):
             return ops, mods
         reg = opd.parse_src(self.gfx, ops[k], 1)
@@ -228,15 +234,15 @@ class Encoder:
         values.update(SOFFSET=reg[0], SOFFSET_EN=1)
         return ops[:k] + [hex(off) if off >= 0 else f"-0x{-off:x}"] + ops[k + 1:], [m for m in mods if m not in given]
 
-    def _kind_text(self, spec: dict) -> str:
-        n = spec.get("n", 1)
-        what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.get("k", ""), "operand")
-        return f"{32 * n}-bit {what}" + (f" like {spec['t']}" if spec.get("t") else "")
+    def _kind_text(self, spec: OperandPlan) -> str:
+        n = spec.count
+        what = {"src": "source operand", "ssrc": "scalar operand", "vreg": "vector register"}.get(spec.kind or "", "operand")
+        return f"{32 * n}-bit {what}" + (f" like {spec.text}" if spec.text else "")
 
     def _check_source_kind(self, e: Entry, k: int, tok: str, v: int, agpr: bool) -> None:
         """Refuse a kind of source value LLVM's assembler refuses in this operand (learned: named
         ``src_rejects``, ``regen/accepts.py``): WMMA's VGPR-only A and B, GFX9 VOP3 literals, ..."""
-        rej = self.named.get("src_rejects", {}).get(f"{e.name}|{e.encoding}", {}).get(str(k))
+        rej = self.named.src_rejects.get(f"{e.name}|{e.encoding}", {}).get(str(k))
         if not rej or agpr:
             return
         kind = "l" if v in (opd.LITERAL, opd.LITERAL64) else "v" if v >= 256 else \
@@ -312,7 +318,7 @@ def strip_comment(line: str) -> str:
     return line.strip()
 
 
-def _alias(aliases: dict[str, str], mnemonic: str) -> str | None:
+def _alias(aliases: Mapping[str, str], mnemonic: str) -> str | None:
     """LLVM's mnemonic for an alias; one recorded with its _e32/_e64 suffix also stands without it
     (``v_ffbh_i32`` is ``v_cls_i32`` on GFX11+, llvm-mc-22)."""
     if mnemonic in aliases:

@@ -18,6 +18,8 @@ results on random words.  Bulk input is split into dwords with numpy once.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from .tables import Entry
@@ -43,16 +45,16 @@ def plan_field_uses(plan) -> tuple[dict[str, int], set[str]]:
     (accumulator bits, alternative address forms, per-value tables): those cannot be cut out."""
     uses: dict[str, int] = {}
     tied: set[str] = set()
-    for spec in plan["ops"]:
-        for key in ("f", "imm_if"):
-            if key in spec:
-                uses[spec[key]] = uses.get(spec[key], 0) + 1
-        if "acc" in spec:
-            tied.add(spec["acc"][0])
-        if "alt" in spec:
+    for spec in plan.operands:
+        for fname in (spec.field, spec.imm_if):
+            if fname:
+                uses[fname] = uses.get(fname, 0) + 1
+        if spec.acc is not None:
+            tied.add(spec.acc[0])
+        if spec.address_fields:
             tied.add("VADDR")
-            tied.update(spec["alt"])
-        tied.update(spec.get("table", {}))
+            tied.update(spec.address_fields)
+        tied.update(spec.tables)
     return uses, tied
 
 
@@ -64,37 +66,37 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
         return None
     enc = dec.tables.encodings[entry.encoding]
     uses, tied = plan_field_uses(plan)
-    busy = set(plan.get("bad", {})) | set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | tied
-    busy |= set(plan.get("alt", {}))  # a field whose value selects another operand list (SADDR off) keys it
+    busy = set(plan.rejected) | set(plan.modifiers) | set(plan.templates) | tied
+    busy |= set(plan.alternatives)  # a field whose value selects another operand list (SADDR off) keys it
     # operands whose register count depends on other fields: cut too, the count is kept per template
-    counted = {c["op"] for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ())
-               if plan["ops"][c["op"]].get("k") == "vreg" and "note" not in plan["ops"][c["op"]]}
-    for c in dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
-        if c["op"] not in counted:
-            busy.add(plan["ops"][c["op"]].get("f"))
+    counted = {c.operand for c in dec.named.counts.get(f"{entry.name}|{entry.encoding}", ())
+               if plan.operands[c.operand].kind == "vreg" and plan.operands[c.operand].note is None}
+    for c in dec.named.counts.get(f"{entry.name}|{entry.encoding}", ()):
+        if c.operand not in counted:
+            busy.add(plan.operands[c.operand].field)
     cuts = []
     full = (1 << entry.width) - 1
     rest = full
-    for k, spec in enumerate(plan["ops"]):
-        f = spec.get("f")
-        if (spec.get("k") not in _SIMPLE_KINDS or f is None or f in busy or uses.get(f) != 1 or "acc" in spec
-                or "imm_if" in spec or "table" in spec or "alt" in spec):
+    for k, spec in enumerate(plan.operands):
+        f = spec.field
+        if (spec.kind not in _SIMPLE_KINDS or not f or f in busy or uses.get(f) != 1 or spec.acc is not None
+                or spec.imm_if or spec.tables or spec.address_fields):
             continue
         fld = enc.field(f)
         if fld is None or len(fld.ranges) != 1:
             continue
         hi, lo = fld.ranges[0]
         # the memo is shared by every operand that prints the same way (same spec, field width, type)
-        sig: tuple = (tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), fld.width,
-                      entry.mnemonic if spec["k"] in ("src", "ssrc") else None, plan.get("lo128"))
-        if spec["k"] in ("src", "ssrc"):
+        sig: tuple = (repr(dataclasses.replace(spec, text="", field="")), fld.width,
+                      entry.mnemonic if spec.kind in ("src", "ssrc") else None, plan.lo128)
+        if spec.kind in ("src", "ssrc"):
             from .decoder import operand_type
 
             sig = sig[:2] + (operand_type(entry.mnemonic), dec._src_note(entry, plan, k))
         if k in counted:
-            sig = ("counted", spec.get("c", "v"))
+            sig = ("counted", spec.reg_class)
         memo = dec.fast.memos.setdefault(sig, {}) if hasattr(dec, "fast") else {}
-        cuts.append((k, lo, (1 << (hi - lo + 1)) - 1, memo, spec.get("c", "v") if k in counted else None))
+        cuts.append((k, lo, (1 << (hi - lo + 1)) - 1, memo, spec.reg_class if k in counted else None))
         rest &= ~(((1 << (hi - lo + 1)) - 1) << lo)
     if not cuts:
         return None
@@ -238,7 +240,7 @@ class FastPath:
             texts[k] = texts[k][:i] + "{%d}" % j + texts[k][i + len(base):]
         from .syntax import join
 
-        fmt = join(self.dec.plans[f"{entry.name}|{entry.encoding}"]["m"], texts,
+        fmt = join(self.dec.plans[f"{entry.name}|{entry.encoding}"].mnemonic, texts,
                    [x.replace("{", "{{").replace("}", "}}") for x in mods])
         if len(cp.templates) > LIMIT:
             cp.templates.clear()

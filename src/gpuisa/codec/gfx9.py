@@ -23,14 +23,22 @@ when decoding.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .plans import OperandPlan
 from .syntax import join
+
+if TYPE_CHECKING:
+    from .named import LdsForm
+    from .plans import Plan
 
 
 def dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     """(text, size) of a GFX9 32-bit vector instruction whose src0 is 0xFA (DPP16); (None, 4) if LLVM rejects it."""
     from .special import dpp_parts
 
-    d = dec.named["dpp_gfx9"]
+    d = dec.named.dpp_gfx9
     key = f"{entry.name}|{entry.encoding}"
     mn = d["mn"].get(key)
     if mn is None and len(buf) - off >= 8 and dec.features.accvgpr_memory:
@@ -58,8 +66,9 @@ def _dp_alu_dpp_text(dec, entry, word: int, dpp: int) -> tuple[str | None, int]:
     0x150..0x15f and ``/* DP ALU dpp only supports row_newbcast */`` in place of any other dpp_ctrl."""
     from .special import dpp_parts
 
-    ops = dec.plans.get(f"{entry.name}|{entry.encoding}", {}).get("ops", [])
-    if entry.encoding not in ("VOP1", "VOP2") or not any(sp.get("f") == "SRC0" and sp.get("n") == 2 for sp in ops):
+    plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+    ops = plan.operands if plan is not None else ()
+    if entry.encoding not in ("VOP1", "VOP2") or not any(sp.field == "SRC0" and sp.count == 2 for sp in ops):
         return None, 4
     got = dpp_parts(dec, entry, word, dpp & 0xFF)
     if got is None or (got[3] is None and dpp >> 22 & 3) or ("_f" not in entry.name and dpp >> 20 & 15):
@@ -77,14 +86,14 @@ def _dp_alu_dpp_text(dec, entry, word: int, dpp: int) -> tuple[str | None, int]:
     return join(entry.name + "_dpp", texts, mods), 8
 
 
-def lds_plan(dec, key: str, plan: dict, form: dict) -> dict:
+def lds_plan(dec, key: str, plan: Plan, form: LdsForm) -> Plan:
     """``plan`` with the data operand left out (marked ``omit``: operand positions stay as in ``plan``)."""
     cache = dec.__dict__.setdefault("_lds_plans", {})
     got = cache.get(key)
     if got is None:
-        ops = list(plan["ops"])
-        ops[form["drop"]] = {"t": "", "omit": True}
-        got = cache[key] = {**plan, "ops": ops}
+        ops = list(plan.operands)
+        ops[form.drop] = OperandPlan(omit=True)
+        got = cache[key] = plan._replace(operands=tuple(ops))
     return got
 
 
@@ -118,7 +127,7 @@ def sendmsg_text(table: dict, v: int) -> str:
 SCALAR_TEXT = ("s_waitcnt", "s_sendmsg", "s_sendmsghalt", "s_endpgm")
 
 
-def scalar_text(dec, name: str, fields: dict) -> str | None:
+def scalar_text(dec, name: str, fields: dict[str, int]) -> str | None:
     """Whole text of the SCALAR_TEXT instructions (None where no table was learned); s_endpgm prints a
     nonzero SIMM16 in decimal (probed on gfx908 and gfx942)."""
     v = fields.get("SIMM16", 0)
@@ -126,7 +135,7 @@ def scalar_text(dec, name: str, fields: dict) -> str | None:
         return f"{name} {waitcnt_text(v)}"
     if name == "s_endpgm":
         return f"{name} {v}" if v else name
-    table = dec.named.get("sendmsg", {}).get(name)
+    table = dec.named.sendmsg.get(name)
     return None if table is None else f"{name} {sendmsg_text(table, v)}"
 
 
@@ -143,12 +152,12 @@ def address_pair_note(dec, entry, fields: dict[str, int]) -> str:
     return ""
 
 
-def ds_agprs_unnoted(dec, entry, fields: dict[str, int], op_specs: list[dict]) -> bool:
+def ds_agprs_unnoted(dec, entry, fields: dict[str, int], op_specs: Sequence[OperandPlan]) -> bool:
     """A DS instruction with two data operands (write2, cmpst, wrxchg2, ...) and its ACC bit set: gfx90a and
     later print its AGPR tuples without alignment notes (a single data operand or a load keeps AV_*_Align2)."""
     if dec.gfx != "GFX9" or entry.encoding != "DS" or not fields.get("ACC"):
         return False
-    return {"DATA0", "DATA1"} <= {s.get("f") for s in op_specs if s.get("k") == "vreg"}
+    return {"DATA0", "DATA1"} <= {s.field for s in op_specs if s.kind == "vreg"}
 
 
 # gfx950 reads SOFFSET 255 of MUBUF/MTBUF as a 32-bit literal (probed with llvm-mc-22; gfx90a and gfx942 crash
@@ -156,5 +165,5 @@ def ds_agprs_unnoted(dec, entry, fields: dict[str, int], op_specs: list[dict]) -
 BUFFER_LITERAL_SOFFSET = frozenset({"cdna4"})
 
 
-def buffer_literal_soffset(dec, entry, spec: dict) -> bool:
-    return dec.arch in BUFFER_LITERAL_SOFFSET and entry.encoding in ("MUBUF", "MTBUF") and spec.get("f") == "SOFFSET"
+def buffer_literal_soffset(dec, entry, spec: OperandPlan) -> bool:
+    return dec.arch in BUFFER_LITERAL_SOFFSET and entry.encoding in ("MUBUF", "MTBUF") and spec.field == "SOFFSET"

@@ -16,8 +16,16 @@ GFX9 and words outside the table use the per-field ``counts`` tables of ``named.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from . import operands as opd
 from .named import vaddr_list_text
+
+if TYPE_CHECKING:
+    from .named import NamedTables
+    from .plans import OperandPlan, Plan
 
 
 def wanted_data(fields: dict[str, int], gather: bool) -> int:
@@ -27,37 +35,37 @@ def wanted_data(fields: dict[str, int], gather: bool) -> int:
     return d + (1 if fields.get("TFE") else 0)
 
 
-def plan_ops(plan: dict) -> tuple[int | None, int | None]:
-    kd = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "VDATA" and sp.get("k") == "vreg"), None)
-    ka = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "VADDR" and sp.get("k") == "vreg"
-               or "VADDR0" in sp.get("table", {}) or sp.get("f") == "VADDR0"), None)
+def plan_ops(plan: Plan) -> tuple[int | None, int | None]:
+    kd = next((k for k, sp in enumerate(plan.operands) if sp.field == "VDATA" and sp.kind == "vreg"), None)
+    ka = next((k for k, sp in enumerate(plan.operands) if sp.field == "VADDR" and sp.kind == "vreg"
+               or "VADDR0" in sp.tables or sp.field == "VADDR0"), None)
     return kd, ka
 
 
-def operand_counts(dec, entry, enc, plan: dict, fields: dict[str, int], buf, off: int, size: int):
+def operand_counts(dec, entry, enc, plan: Plan, fields: dict[str, int], buf, off: int, size: int):
     """(error, op_specs, NSA address text, GFX12 address list (op index, text), size) of an image word;
     other words come back with the plan's operands."""
-    op_specs = plan["ops"]
+    op_specs: Sequence[OperandPlan] = plan.operands
     key = f"{entry.name}|{entry.encoding}"
-    form = dec.named.get("image_forms", {}).get("plans", {}).get(key)
-    if form is not None and not any(sp.get("omit") for sp in op_specs):
+    form = dec.named.image_forms.get("plans", {}).get(key)
+    if form is not None and not any(sp.omit for sp in op_specs):
         return _learned(dec, entry, enc, plan, fields, buf, off, form)
     nsa_text = None
     addr = _vaddr_list(dec, entry, fields)  # GFX12 image address lists: (op index, text)
     if addr is not None and addr[1] is None:
         return f"{entry.name}: address fields not valid for DIM={fields.get('DIM')} A16={fields.get('A16', 0)}", None, None, None, size
     raw_nsa = False
-    for cnt in dec.named.get("counts", {}).get(key, ()):
-        if op_specs[cnt["op"]].get("omit"):
+    for cnt in dec.named.counts.get(key, ()):
+        if op_specs[cnt.operand].omit:
             continue
-        nsa = op_specs[cnt["op"]]["f"] == "VADDR" and fields.get("NSA")
+        nsa = op_specs[cnt.operand].field == "VADDR" and fields.get("NSA")
         idx = shift = 0
-        for d, wd in zip(cnt["deps"], cnt["widths"]):
+        for d, wd in zip(cnt.deps, cnt.widths):
             idx |= fields.get(d, 0) << shift
             shift += wd
-        n = cnt["n"][idx]
+        n = cnt.regs[idx]
         if n is None:
-            return (f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt['deps'])} are not valid together",
+            return (f"{entry.name}: field values {', '.join(f'{d}={fields.get(d, 0)}' for d in cnt.deps)} are not valid together",
                     None, None, None, size)
         if nsa:  # non-sequential addresses: the first in VADDR, the others one byte each in extra dwords
             # GFX11 (one-bit NSA): at most 5 address slots, the last one holding the remaining registers
@@ -77,24 +85,24 @@ def operand_counts(dec, entry, enc, plan: dict, fields: dict[str, int], buf, off
             nsa_text = _nsa_text(fields["VADDR"], buf[off + size:off + size + slots - 1], n)
             size += 4 * extra
             continue
-        op_specs = list(op_specs)
-        op_specs[cnt["op"]] = {**op_specs[cnt["op"]], "n": n}
+        k = cnt.operand
+        op_specs = [*op_specs[:k], dataclasses.replace(op_specs[k], count=n), *op_specs[k + 1:]]
     if raw_nsa:
-        op_specs = [{**sp, "n": 1} if sp.get("f") == "VDATA" and sp.get("k") == "vreg" else sp for sp in op_specs]
+        op_specs = [dataclasses.replace(sp, count=1) if sp.field == "VDATA" and sp.kind == "vreg" else sp for sp in op_specs]
     return None, op_specs, nsa_text, addr, size
 
 
 def _vaddr_list(dec, entry, fields: dict[str, int]) -> tuple[int, str | None] | None:
     """(operand index, text or None if LLVM rejects) of a GFX12 image address list; None if not one."""
-    vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
+    vl = dec.named.vaddr_lists.get(f"{entry.name}|{entry.encoding}")
     if vl is None:
         return None
     idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
-    n = vl["n"][idx]
+    n = vl.regs[idx]
     slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
-    if n is None or ("last_zero" in vl and vl["last_zero"][idx] and slots[-1]):
-        return vl["op"], None
-    return vl["op"], vaddr_list_text(slots, n)
+    if n is None or (vl.last_zero is not None and vl.last_zero[idx] and slots[-1]):
+        return vl.operand, None
+    return vl.operand, vaddr_list_text(slots, n)
 
 
 def _nsa_text(first: int, tail: bytes, n: int) -> str:
@@ -108,7 +116,7 @@ def _nsa_text(first: int, tail: bytes, n: int) -> str:
 
 def _learned(dec, entry, enc, plan, fields, buf, off, form):
     gather, ti = form
-    table = dec.named["image_forms"]["tables"][ti]
+    table = dec.named.image_forms["tables"][ti]
     nsa = enc.field("NSA")
     n = fields.get("NSA", 0) if nsa else 0
     got = table[n][fields.get("DIM", 0) | (fields.get("A16", 0) << 3)][min(wanted_data(fields, gather), 5) - 1]
@@ -120,8 +128,8 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
     size = width + 4 * (n if nsa is not None and nsa.width > 1 else (1 if n else 0))
     kd, ka = plan_ops(plan)
     assert kd is not None and ka is not None  # an image form's plan has its data and address operands
-    op_specs = list(plan["ops"])
-    op_specs[kd] = {**op_specs[kd], "n": nd}
+    op_specs = list(plan.operands)
+    op_specs[kd] = dataclasses.replace(op_specs[kd], count=nd)
     nsa_text = addr = None
     gfx11_nsa = n and nsa is not None and nsa.width == 1
     if gfx11_nsa or "VADDR0" in fields:  # ray tracing: a register tuple per address slot
@@ -130,13 +138,13 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
         if bvh is not None:
             if bvh[0] is not None:
                 return bvh[0], None, None, None, width
-            op_specs[kd] = {**op_specs[kd], "n": nd, "past_ok": True}
+            op_specs[kd] = dataclasses.replace(op_specs[kd], count=nd, past_ok=True)
             return None, op_specs, None if slots else bvh[1], (ka, bvh[1]) if slots else None, size
     if "VADDR0" in fields:  # GFX12: address fields in the word
-        vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
+        vl = dec.named.vaddr_lists.get(f"{entry.name}|{entry.encoding}")
         slots = [fields[f"VADDR{i}"] for i in range(5) if f"VADDR{i}" in fields]
         idx = fields.get("DIM", 0) | (fields.get("A16", 0) << 3)
-        if vl is not None and "last_zero" in vl and vl["last_zero"][idx] and slots[-1]:
+        if vl is not None and vl.last_zero is not None and vl.last_zero[idx] and slots[-1]:
             return f"{entry.name}: unused address field VADDR{len(slots) - 1} is not zero", None, None, None, width
         if fields["VDATA"] + nd > 256 or slots[-1] + na - len(slots) + 1 > 256:
             # gfx1200 (llvm-mc-22, probed): the wanted data or address tuple would run past v255, so LLVM keeps
@@ -144,7 +152,7 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
             # data register and one address per VADDR field; that data tuple prints even past v255
             first = table[n][idx][2] if gather else None
             nd, na = (first[0], first[1]) if first is not None else (1, len(slots))
-            op_specs[kd] = {**op_specs[kd], "n": nd, "past_ok": True}
+            op_specs[kd] = dataclasses.replace(op_specs[kd], count=nd, past_ok=True)
         addr = (ka, vaddr_list_text(slots, na))
     elif n:  # NSA: extra dwords of address bytes
         if len(buf) - off < size:
@@ -152,7 +160,7 @@ def _learned(dec, entry, enc, plan, fields, buf, off, form):
         slots = na if nsa.width > 1 else min(na, 5)
         nsa_text = _nsa_text(fields["VADDR"], buf[off + width:off + width + slots - 1], na)
     else:
-        op_specs[ka] = {**op_specs[ka], "n": na}
+        op_specs[ka] = dataclasses.replace(op_specs[ka], count=na)
     return None, op_specs, nsa_text, addr, size
 
 
@@ -178,13 +186,13 @@ def slots_text(regs: list[int], widths: tuple[int, ...]) -> str:
     return "[" + ", ".join(opd.reg_text("v", r, w) for r, w in zip(regs, widths, strict=False)) + "]"
 
 
-def address_counts(named: dict, entry, spec: dict, k: int) -> dict | None:
+def address_counts(named: NamedTables, entry, spec: OperandPlan, k: int) -> dict | None:
     """The encoder's address register count of a MIMG form the ``counts`` table leaves out (image atomics), from
     its learned ``image_forms`` table (not NSA): a ``counts``-shaped entry over DIM and A16; None if none."""
-    form = named.get("image_forms", {}).get("plans", {}).get(f"{entry.name}|{entry.encoding}")
-    if form is None or spec.get("f") != "VADDR":
+    form = named.image_forms.get("plans", {}).get(f"{entry.name}|{entry.encoding}")
+    if form is None or spec.field != "VADDR":
         return None
-    table = named["image_forms"]["tables"][form[1]][0]
+    table = named.image_forms["tables"][form[1]][0]
     # (per DIM/A16 the largest count: a data count the form lacks falls back to the first-decoded variant's one)
     n = [max((got[1] for got in row if got is not None), default=None) for row in table]
     return {"op": k, "deps": ["DIM", "A16"], "widths": [3, 1], "n": n} if any(n) else None

@@ -2,38 +2,72 @@
 
 For each operand position a plan names the field that selects its register or value and how (kind, register
 count, scale), token templates that modifier fields apply (``-{}``, ``|{}|``), modifier words per field value,
-field values LLVM rejects, and whether a literal dword always follows.  Plans are plain JSON, built from
-llvm-mc-22 at generation time (``python -m gpuisa.regen.plans``, ``regen/plans.py``).
+field values LLVM rejects, and whether a literal dword always follows.  The files are compact JSON, built from
+llvm-mc-22 at generation time (``python -m gpuisa.regen.plans``, ``regen/plans.py``); ``load_plans`` reads one
+architecture's file once into the typed records of ``plan_types.py`` (``Plan``, ``OperandPlan``,
+``ModifierPlan``, ``ReturnPlan``), checking its shape: a damaged file is one ``PlanFileError`` naming the plan
+and the key.  The records are kept in the data folder's cache (``plan_cache.py``), quicker to read than the JSON.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from pathlib import Path
+
+from . import plan_cache
+from .plan_types import (
+    EMPTY_TABLE,
+    JsonRecord,
+    ModifierPlan,
+    OperandPlan,
+    Plan,
+    PlanFileError,
+    ReturnPlan,
+    check_keys,
+    plan_from_json,
+    read_plan_file,
+    read_record,
+)
+
+__all__ = ["DATA_DIR", "DONOR", "EMPTY_TABLE", "JsonRecord", "ModifierPlan", "OperandPlan", "Plan", "PlanFileError",
+           "ReturnPlan", "check_keys", "load_plans", "plan_from_json", "read_plan_file", "read_record"]
 
 DATA_DIR = Path(__file__).parent / "data"
 
 
+def _read_plans(path: Path) -> dict[str, Plan | None]:
+    """A plan file's records: from the data folder's cache of them (``plan_cache.py``) where it holds this
+    file's, else read from the JSON and cached."""
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise PlanFileError(f"{path.name}: not readable ({e.strerror})") from None
+    plans = plan_cache.load(path.name, data)
+    if plans is None:
+        plans = read_plan_file(path.name, data)
+        plan_cache.store(path.name, data, plans)
+    return plans
+
+
 @functools.lru_cache(maxsize=None)
-def load_plans(arch_name: str, wave64: bool = False) -> dict[str, dict]:
-    """The plans of an architecture; with ``wave64`` on an architecture that runs both wave sizes, the
-    wave32 plans overlaid with those that print differently in wave64 (``plans_<arch>_wave64.json``: carry
-    and condition masks as SGPR pairs, ``vcc``), less the forms LLVM rejects in wave64 (VOPD)."""
+def load_plans(arch_name: str, wave64: bool = False) -> dict[str, Plan]:
+    """The plans of an architecture, by ``"name|ENCODING"``; with ``wave64`` on an architecture that runs both
+    wave sizes, the wave32 plans overlaid with those that print differently in wave64
+    (``plans_<arch>_wave64.json``: carry and condition masks as SGPR pairs, ``vcc``), less the forms LLVM
+    rejects in wave64 (VOPD)."""
     path = DATA_DIR / f"plans_{arch_name}.json"
     if not path.exists():
         donor = DONOR.get(arch_name)
         return load_plans(donor, wave64) if donor else {}
-    plans = json.loads(path.read_text())["plans"]
-    w64 = DATA_DIR / f"plans_{arch_name}_wave64.json"
-    if wave64 and w64.exists():
-        plans = dict(plans)
-        for key, plan in json.loads(w64.read_text())["plans"].items():
+    if wave64 and (DATA_DIR / f"plans_{arch_name}_wave64.json").exists():
+        plans = dict(load_plans(arch_name))
+        for key, plan in _read_plans(DATA_DIR / f"plans_{arch_name}_wave64.json").items():
             if plan is None:
                 plans.pop(key, None)
             else:
                 plans[key] = plan
-    return plans
+        return plans
+    return {key: p for key, p in _read_plans(path).items() if p is not None}
 
 
 # Architectures without an LLVM target of their own would use the plans of their predecessor (none now).

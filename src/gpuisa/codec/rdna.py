@@ -13,31 +13,37 @@ LLVM prints; nothing is copied from LLVM's sources.  Tables (in ``named_<arch>.j
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import operands as opd
 
+if TYPE_CHECKING:
+    from .named import NamedTables
+    from .plans import ModifierPlan, OperandPlan, Plan
 
-def th_class(plan: dict) -> str | None:
-    m = plan.get("mods", {})
-    if "TH" not in m or "SCOPE" not in m or "v" not in m["TH"]:
+
+def th_class(plan: Plan) -> str | None:
+    m = plan.modifiers
+    if "TH" not in m or "SCOPE" not in m or m["TH"].tokens is None:
         return None
-    first = m["TH"]["v"].get("1")
+    first = m["TH"].tokens.get("1")
     return first[0][0] if first and first[0] else None
 
 
-def th_token(dec, plan: dict, fields: dict[str, int]) -> str | None:
+def th_token(dec, plan: Plan, fields: dict[str, int]) -> str | None:
     """The ``th:`` token LLVM prints instead of the TH table's, where the scope changes it; None if not."""
-    table = dec.named.get("th_scope")
+    table = dec.named.th_scope
     if not table or "SCOPE" not in fields:
         return None
     cls = th_class(plan)
     return table.get(cls, {}).get(f"{fields.get('TH', 0)}/{fields['SCOPE']}") if cls else None
 
 
-def th_plain_mods(named: dict, plan: dict, mods: list[str]) -> list[str]:
+def th_plain_mods(named: NamedTables, plan: Plan, mods: list[str]) -> list[str]:
     """The encoder's side of ``th_token``: a scope-dependent ``th:`` token becomes the plan's token for
     the same TH value (the lowest such value; a returning atomic's low bit comes from its data operand)."""
-    table = named.get("th_scope")
+    table = named.th_scope
     cls = th_class(plan) if table else None
     if not table or not cls or cls not in table:
         return mods
@@ -45,7 +51,7 @@ def th_plain_mods(named: dict, plan: dict, mods: list[str]) -> list[str]:
     for m in mods:
         hits = sorted(int(k.split("/")[0]) for k, tok in table[cls].items() if tok == m and m)
         if m.startswith("th:") and hits:
-            add = plan["mods"]["TH"]["v"].get(str(hits[0]), [[]])[0]
+            add = (plan.modifiers["TH"].tokens or {}).get(str(hits[0]), [[]])[0]
             out += add if add else []
         else:
             out.append(m)
@@ -55,9 +61,9 @@ def th_plain_mods(named: dict, plan: dict, mods: list[str]) -> list[str]:
 def wave_sized(plan32, plan64, k):
     """Whether operand ``k`` of a form is as wide as the wave (a carry or lane mask: one SGPR in wave32, a pair
     in wave64), read from the wave32 and wave64 plans; True where either plan lacks it."""
-    if plan32 is None or plan64 is None or k >= len(plan64["ops"]) or k >= len(plan32["ops"]):
+    if plan32 is None or plan64 is None or k >= len(plan64.operands) or k >= len(plan32.operands):
         return True
-    return plan32["ops"][k].get("n") != plan64["ops"][k].get("n")
+    return plan32.operands[k].count != plan64.operands[k].count
 
 
 # -- 16-bit scalar operands printed as named counters or messages (SOPP) -------------------------------
@@ -69,7 +75,7 @@ SOPP_PRINTED = frozenset(COUNTER_OPS + MESSAGE_OPS)
 CALL = re.compile(r"([a-z_0-9]+)\(([^)]*)\)")
 
 
-def counters_text(spec: dict, v: int) -> str:
+def counters_text(spec: Mapping[str, Any], v: int) -> str:
     """The operand of a counter instruction from its learned layout (``probe_counters``).
 
     ``list`` form (waitcnt, depctr): each counter's value from its bits; the counters not at their
@@ -93,10 +99,10 @@ def counters_text(spec: dict, v: int) -> str:
 def scalar_text(dec, entry, fields: dict[str, int]) -> str | None:
     """Whole text of a counter or message instruction where a table was learned; None otherwise."""
     name = entry.name
-    spec = dec.named.get("counters", {}).get(name)
+    spec = dec.named.counters.get(name)
     if spec is not None:
         return f"{name} {counters_text(spec, fields.get('SIMM16', 0))}"
-    table = dec.named.get("sendmsg", {}).get(name)
+    table = dec.named.sendmsg.get(name)
     if table is not None:
         from .gfx9 import sendmsg_text
 
@@ -104,17 +110,17 @@ def scalar_text(dec, entry, fields: dict[str, int]) -> str | None:
     return None
 
 
-def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
+def fallback(dec, entry, spec: OperandPlan, fields: dict[str, int]) -> str | None:
     """An operand the plan's few probed values do not cover: s_sendmsg_rtn's message (its learned token), a
     true16 register (``v_mov_b16_e32 v112.h, v28.l``: bit 7 of a VGPR field picks the high half)."""
     past = past_last_vgpr(dec, spec, fields)
     if past is not None:
         return past
-    toks = dec.named.get("sendmsg_rtn", {}).get(entry.name)
-    if toks is not None and "SSRC0" in spec.get("table", {}) and "SSRC0" in fields:
+    toks = dec.named.sendmsg_rtn.get(entry.name)
+    if toks is not None and "SSRC0" in spec.tables and "SSRC0" in fields:
         return toks[fields["SSRC0"]]
     if _true16(spec):
-        fname = next(iter(spec["table"]))
+        fname = next(iter(spec.tables))
         f = dec.tables.encodings[entry.encoding].field(fname)
         v = fields.get(fname)
         if f is None or v is None:
@@ -128,18 +134,18 @@ def fallback(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
     return None
 
 
-def past_last_vgpr(dec, spec: dict, fields: dict[str, int]) -> str | None:
+def past_last_vgpr(dec, spec: OperandPlan, fields: dict[str, int]) -> str | None:
     """GFX10-GFX12: a VGPR tuple that runs past v255 prints as such (``v[255:256]``), with the operand's
     even-alignment note where it has one (gfx1250) and starts on an odd register (llvm-mc-22, gfx1030,
     gfx1100, gfx1200, gfx1250; GFX9 prints VGPR tuples past v255 from the plan's own rule)."""
-    if spec.get("k") not in ("src", "vreg") or spec.get("f") not in fields:
+    if spec.kind not in ("src", "vreg") or spec.field not in fields:
         return None
-    n = spec.get("n", 1)
-    v = fields[spec["f"]] * spec.get("s", 1)
-    r = v - 256 if spec["k"] == "src" else v
-    if n < 2 or r < 0 or r + n <= 256 or spec.get("c", "v") != "v" or spec.get("acc"):
+    n = spec.count
+    v = fields[spec.field] * spec.scale
+    r = v - 256 if spec.kind == "src" else v
+    if n < 2 or r < 0 or r + n <= 256 or spec.reg_class != "v" or spec.acc:
         return None
-    return f"v[{r}:{r + n - 1}]" + (spec.get("anote", "") if r & 1 else "")
+    return f"v[{r}:{r + n - 1}]" + (spec.align_note or "" if r & 1 else "")
 
 
 # VOP3-style true16 (LLVM 22, GFX11+): an 8-bit register field names the whole VGPR and the op_sel bit of the
@@ -147,11 +153,11 @@ def past_last_vgpr(dec, spec: dict, fields: dict[str, int]) -> str | None:
 OPSEL_BIT = {"SRC0": 0, "SRC1": 1, "SRC2": 2, "VDST": 3}
 
 
-def true16_opsel(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
+def true16_opsel(dec, entry, spec: OperandPlan, fields: dict[str, int]) -> str | None:
     """The register half of a true16 operand of an encoding with OP_SEL; None where that rule does not apply."""
     if "OP_SEL" not in fields or not _true16(spec):
         return None
-    fname = next(iter(spec["table"]))
+    fname = next(iter(spec.tables))
     f = dec.tables.encodings[entry.encoding].field(fname)
     v = fields.get(fname)
     if fname not in OPSEL_BIT or f is None or v is None or (f.width == 9 and v < 256):
@@ -160,24 +166,24 @@ def true16_opsel(dec, entry, spec: dict, fields: dict[str, int]) -> str | None:
     return f"v{r}.{'h' if fields['OP_SEL'] >> OPSEL_BIT[fname] & 1 else 'l'}"
 
 
-def true16_literal(spec: dict, fields: dict[str, int]) -> bool:
+def true16_literal(spec: OperandPlan, fields: dict[str, int]) -> bool:
     """A true16 source field (``fallback``) holding the literal marker."""
-    return _true16(spec) and fields.get(next(iter(spec["table"]))) == opd.LITERAL and spec["table"] and \
-        next(iter(spec["table"])).startswith("SRC")
+    return _true16(spec) and fields.get(next(iter(spec.tables))) == opd.LITERAL and bool(spec.tables) and \
+        next(iter(spec.tables)).startswith("SRC")
 
 
-def _true16(spec: dict) -> bool:
+def _true16(spec: OperandPlan) -> bool:
     """A one-field operand LLVM prints as a 16-bit register half (``v0.l``) for some value."""
-    table = spec.get("table", {})
+    table = spec.tables
     return len(table) == 1 and any(x.endswith((".l", ".h")) for tbl in table.values() for x in tbl.values())
 
 
-def parse_true16(gfx: str, spec: dict, tok: str, enc=None) -> dict[str, int] | None:
+def parse_true16(gfx: str, spec: OperandPlan, tok: str, enc=None) -> dict[str, int] | None:
     """The encoder's side of ``fallback``'s and ``true16_opsel``'s true16 registers and sources (the op_sel bit
     as key ``OP_SEL``, to be or-ed into that field); None if ``tok`` is not one."""
     if not _true16(spec):
         return None
-    fname = next(iter(spec["table"]))
+    fname = next(iter(spec.tables))
     m = re.match(r"^v(\d+)(?:\.([lh]))?$", tok)  # a plain vN is its low half (LLVM's assembler reads it so)
     # ("T16": whether the register was written as a half; LLVM refuses an instruction that mixes the two)
     if m and enc is not None and enc.field("OP_SEL") is not None and fname in OPSEL_BIT and int(m.group(1)) < 256:
@@ -194,24 +200,24 @@ def parse_true16(gfx: str, spec: dict, tok: str, enc=None) -> dict[str, int] | N
     return {fname: got[0]} if got is not None and got[0] < 256 else None
 
 
-def modifier(dec, fname: str, value: int, m: dict) -> list[str] | None:
+def modifier(dec, fname: str, value: int, m: ModifierPlan) -> list[str] | None:
     """A modifier word whose probed values all printed as the value itself (``s_endpgm 10927``): the value."""
-    table = m.get("table", {})
+    table = m.table or {}
     if table and all(v == [k] for k, v in table.items()):
         return [str(value)]
     return None
 
 
 # -- scalar memory with a null SOFFSET ---------------------------------------------------------------
-def smem_null(dec, spec: dict, v: int) -> bool:
+def smem_null(dec, spec: OperandPlan, v: int) -> bool:
     """Operand ``spec`` with value ``v`` is a GFX10+ scalar-memory SOFFSET naming ``null``."""
-    return spec.get("f") == "SOFFSET" and dec.gfx in ("GFX10", "GFX11", "GFX12") and opd.SPECIAL[dec.gfx].get(v) == "null"
+    return spec.field == "SOFFSET" and dec.gfx in ("GFX10", "GFX11", "GFX12") and opd.SPECIAL[dec.gfx].get(v) == "null"
 
 
 def smem_null_offset(dec, op_specs: list, texts: list[str], mods: list[str], fields: dict[str, int]) -> None:
     """With SOFFSET = null LLVM prints the immediate offset in its place (probed on gfx1010-gfx1200):
     ``s_load_b32 s0, s[0:1], 0x123``; a zero offset stays ``null`` before GFX12 and prints ``0x0`` on GFX12."""
-    k = next((i for i, sp in enumerate(op_specs) if sp.get("f") == "SOFFSET" and sp.get("k") == "ssrc"), None)
+    k = next((i for i, sp in enumerate(op_specs) if sp.field == "SOFFSET" and sp.kind == "ssrc"), None)
     if k is None or k >= len(texts) or not smem_null(dec, op_specs[k], fields.get("SOFFSET", -1)):
         return
     fname = "IOFFSET" if "IOFFSET" in fields else "OFFSET"
@@ -228,9 +234,9 @@ def smem_null_offset(dec, op_specs: list, texts: list[str], mods: list[str], fie
     mods[:] = [m for m in mods if not m.startswith("offset:")]
 
 
-def smem_null_offset_ops(gfx: str, ops: list[str], specs: list[dict], mods: list[str]) -> tuple[list[str], list[str]]:
+def smem_null_offset_ops(gfx: str, ops: list[str], specs: Sequence[OperandPlan], mods: list[str]) -> tuple[list[str], list[str]]:
     """The encoder's side of ``smem_null_offset``: a number in SOFFSET's place is the offset, SOFFSET null."""
-    k = next((i for i, sp in enumerate(specs) if sp.get("f") == "SOFFSET" and sp.get("k") == "ssrc"), None)
+    k = next((i for i, sp in enumerate(specs) if sp.field == "SOFFSET" and sp.kind == "ssrc"), None)
     if k is None or k >= len(ops) or any(m.startswith("offset:") for m in mods):
         return ops, mods
     try:

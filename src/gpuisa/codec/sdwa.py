@@ -51,7 +51,7 @@ def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     from .special import dpp_parts
     from .syntax import join
 
-    table = dec.named.get("sdwa")
+    table = dec.named.sdwa
     key = f"{entry.name}|{entry.encoding}"
     mn = table["mn"].get(key) if table else None
     if mn is None or len(buf) - off < 8:
@@ -122,14 +122,14 @@ def random_sdwa_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
     from .tables import load_arch_tables
 
     rng = random.Random(seed)
-    keys = sorted(load_named(arch_name).get("sdwa", {}).get("mn", {}))
+    keys = sorted(load_named(arch_name).sdwa.get("mn", {}))
     t, plans = load_arch_tables(arch_name), load_plans(arch_name)
     words = []
     for _ in range(n if keys else 0):
         key = rng.choice(keys)
         enc = t.encodings[key.split("|")[1]]
         f = enc.require_field("SRC0")
-        w = f.insert(plans[key]["w"], 0xF9)
+        w = f.insert(plans[key].word, 0xF9)
         for name in ("VDST", "VSRC1"):
             g = enc.field(name)
             if g is not None:
@@ -213,7 +213,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
     from .encoder import Encoded, EncodeError
     from .syntax import split_operands
 
-    table = encoder.named.get("sdwa", {})
+    table = encoder.named.sdwa
     keys = [k for k, mn in table.get("mn", {}).items() if mn == mnemonic]
     if not keys:
         raise EncodeError(f"{text!r}: {mnemonic} has no SDWA form on {encoder.arch}")
@@ -225,9 +225,9 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
         enc = encoder.tables.encodings[key.split("|")[1]]
         vopc = key.endswith("|VOPC")
         # which operands are sources: the e32 plan's SRC0 / VSRC1 slots
-        i0 = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "SRC0"), None)
-        i1 = next((k for k, sp in enumerate(plan["ops"]) if sp.get("f") == "VSRC1"), None)
-        if i0 is None or len(ops) != len(plan["ops"]):
+        i0 = next((k for k, sp in enumerate(plan.operands) if sp.field == "SRC0"), None)
+        i1 = next((k for k, sp in enumerate(plan.operands) if sp.field == "VSRC1"), None)
+        if i0 is None or len(ops) != len(plan.operands):
             errors.append("operand count")
             continue
         e32_ops, d, bad = _sdwa_sources(encoder.gfx, ops, i0, i1, dword)
@@ -246,7 +246,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
         else:
             d |= values["dst_sel"] << 8 | values["dst_unused"] << 11
         d |= values["src0_sel"] << 16 | (0 if key.endswith("|VOP1") else values["src1_sel"] << 24)
-        got = encoder.plain_form(" ".join([plan["m"], ", ".join(e32_ops)]), 4, key.split("|")[1], errors)
+        got = encoder.plain_form(" ".join([plan.mnemonic, ", ".join(e32_ops)]), 4, key.split("|")[1], errors)
         if got is None:
             continue
         word = int.from_bytes(got.data, "little")

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .plans import Plan
 
 _SPLIT = re.compile(r"[\s,&|]+")
 
@@ -21,11 +25,11 @@ def _norm(operands: str) -> tuple[str, ...]:
     return tuple(sorted(t for t in _SPLIT.split(operands.strip()) if t))
 
 
-def special_form(plan: dict) -> bool:
+def special_form(plan: Plan) -> bool:
     """A plan whose operand text is the named fields of SIMM16 (not a plain number)."""
-    ops = plan["ops"]
-    return len(ops) == 1 and ("SIMM16" in ops[0].get("table", {}) or "SIMM16" in plan.get("mods", {})) \
-        and ops[0].get("k") is None
+    ops = plan.operands
+    return len(ops) == 1 and ("SIMM16" in ops[0].tables or "SIMM16" in plan.modifiers) \
+        and ops[0].kind is None
 
 
 @functools.lru_cache(maxsize=64)
@@ -56,7 +60,7 @@ def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
 def _decode_values(dec, key: str) -> dict[tuple[str, ...], int]:
     enc = dec.tables.encodings[key.split("|")[1]]
     f = enc.field("SIMM16")
-    base = f.insert(dec.plans[key]["w"], 0)
+    base = f.insert(dec.plans[key].word, 0)
     name = key.split("|")[0]
     out: dict[tuple[str, ...], int] = {}
     pad = b"\0" * 12
@@ -91,7 +95,7 @@ def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...]) -> int 
     return v if shown is not None and set(shown) <= set(tokens) else None
 
 
-def encode(encoder, entry, plan: dict, text: str):
+def encode(encoder, entry, plan: Plan, text: str):
     """Bytes of ``text`` for a ``special_form`` plan, or raise EncodeError naming what is not understood."""
     from .encoder import Encoded, EncodeError
 
@@ -114,5 +118,5 @@ def encode(encoder, entry, plan: dict, text: str):
             raise EncodeError(f"{operand.strip()!r} is not an operand of {entry.name} (the fields LLVM prints for it,"
                               " e.g. vmcnt(0) lgkmcnt(0), in any order)")
         v = composed
-    word = f.insert(encoder.plans[key].get("e", encoder.plans[key]["w"]), v)
+    word = f.insert(encoder.plans[key].encode_word, v)
     return Encoded(word.to_bytes(4, "little"), entry.encoding, entry.name, {"SIMM16": v}, None)

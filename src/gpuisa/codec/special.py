@@ -8,24 +8,30 @@ up there first.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .named import NamedTables
+    from .plans import OperandPlan
 
 _ATTR = re.compile(r"^attr\d+\.[xyzw]$")
 EXP_MOD_FIELDS = {"done": "DONE", "compr": "COMPR", "vm": "VM", "row_en": "ROW"}
 
 
-def hwreg_text(named: dict, v: int) -> str:
+def hwreg_text(named: NamedTables, v: int) -> str:
     ident, off, size = v & 63, (v >> 6) & 31, (v >> 11) + 1
-    name = named.get("hwreg", {}).get(str(ident), str(ident))
+    name = named.hwreg.get(str(ident), str(ident))
     return f"hwreg({name})" if off == 0 and size == 32 else f"hwreg({name}, {off}, {size})"
 
 
-def version_text(named: dict, v: int) -> str:
+def version_text(named: NamedTables, v: int) -> str:
     """s_version's operand: a code (named where known) or'ed with named flag bits; hex when other bits are set."""
-    flags = {1 << b: n for b, n in named["version_flags"]}
+    flags = {1 << b: n for b, n in named.version_flags}
     if v & ~(0xFF | sum(flags)):
         return f"0x{v:x}"
-    text = named["version_codes"].get(str(v & 0xFF), str(v & 0xFF))
+    text = named.version_codes.get(str(v & 0xFF), str(v & 0xFF))
     for bit in sorted(flags):
         if v & bit:
             text = f"({text})|{flags[bit]}" if "|" in text else f"{text}|{flags[bit]}"
@@ -33,13 +39,13 @@ def version_text(named: dict, v: int) -> str:
 
 
 def operand(dec, entry, spec, fields) -> str | None:
-    t = spec.get("t", "")
-    if t.startswith("hwreg(") and "SIMM16" in fields and dec.named.get("hwreg"):
+    t = spec.text
+    if t.startswith("hwreg(") and "SIMM16" in fields and dec.named.hwreg:
         return hwreg_text(dec.named, fields["SIMM16"])
-    if t.startswith("UC_VERSION") and "SIMM16" in fields and "version_codes" in dec.named:
+    if t.startswith("UC_VERSION") and "SIMM16" in fields and bool(dec.named.version_codes):
         return version_text(dec.named, fields["SIMM16"])
-    if t == "p10" and "VSRC" in fields and "interp_param" in dec.named:
-        return dec.named["interp_param"].get(str(fields["VSRC"]))
+    if t == "p10" and "VSRC" in fields and bool(dec.named.interp_param):
+        return dec.named.interp_param.get(str(fields["VSRC"]))
     if _ATTR.match(t) and "ATTR" in fields:
         chan = next((v for k, v in fields.items() if "CHAN" in k), 0)
         return f"attr{fields['ATTR']}.{'xyzw'[chan & 3]}"
@@ -49,13 +55,13 @@ def operand(dec, entry, spec, fields) -> str | None:
         half = rdna.true16_opsel(dec, entry, spec, fields)
         if half is not None:
             return half
-    for fname, table in spec["table"].items():
+    for fname, table in spec.tables.items():
         v = fields.get(fname)
         if v is None:
             continue
         enc = dec.tables.encodings[entry.encoding]
-        if v == enc.field(fname).extract(dec.plans[f"{entry.name}|{entry.encoding}"]["w"]):
-            return spec["t"]
+        if v == enc.field(fname).extract(dec.plans[f"{entry.name}|{entry.encoding}"].word):
+            return spec.text
         got = table.get(str(v))
         if got is not None:
             return got
@@ -65,12 +71,12 @@ def operand(dec, entry, spec, fields) -> str | None:
 def export_text(dec, mnemonic: str, fields: dict[str, int]) -> tuple[str | None, str | None]:
     """(text, error) of an export instruction from the learned target names and source slots."""
     named = dec.named
-    target = named["exp_target"].get(str(fields.get("TARGET", 0)))
-    slots = named["exp_slots"].get(f"{fields.get('COMPR', 0)}/{fields.get('EN', 0)}")
+    target = named.exp_target.get(str(fields.get("TARGET", 0)))
+    slots = named.exp_slots.get(f"{fields.get('COMPR', 0)}/{fields.get('EN', 0)}")
     if target is None or slots is None:
         return None, f"export target {fields.get('TARGET')} is not valid here"
     srcs = ["off" if j is None else f"v{fields[f'VSRC{j}']}" for j in slots]
-    mods = [m for m in named.get("exp_mods", []) if fields.get(EXP_MOD_FIELDS.get(m, ""), 0)]
+    mods = [m for m in named.exp_mods if fields.get(EXP_MOD_FIELDS.get(m, ""), 0)]
     return f"{mnemonic} {target} {', '.join(srcs)}" + "".join(" " + m for m in mods), None
 
 
@@ -80,7 +86,7 @@ def buffer_format(dec, fields: dict[str, int]) -> tuple[bool, str]:
         v = fields["FORMAT"]
     else:
         v = (fields.get("NFMT", 0) << 4) | fields.get("DFMT", 0)
-    tok = dec.named["format"].get(str(v))
+    tok = dec.named.format.get(str(v))
     return tok is not None, tok or ""
 
 
@@ -89,14 +95,14 @@ def fallback(dec, entry, spec, fields, plan) -> str | None:
         from . import rdna
 
         return rdna.fallback(dec, entry, spec, fields)
-    if dec.gfx == "GFX9" and spec.get("t") == "gpr_idx()" and "gpr_idx" in dec.named:
+    if dec.gfx == "GFX9" and spec.text == "gpr_idx()" and bool(dec.named.gpr_idx):
         v = fields.get("SSRC1", fields.get("SIMM16", 0))  # s_set_gpr_idx_on / _mode's mode, probed (gfx9.py)
-        return dec.named["gpr_idx"][v] if v < 256 else f"0x{v:x}"
-    if dec.gfx == "GFX9" and spec.get("k") == "ssrc" and spec.get("n", 1) > 2 and spec.get("f") in fields:
+        return dec.named.gpr_idx[v] if v < 256 else f"0x{v:x}"
+    if dec.gfx == "GFX9" and spec.kind == "ssrc" and spec.count > 2 and spec.field in fields:
         # GFX9: a 4/8/16-dword scalar operand on a 64-bit special register (flat_scratch, xnack_mask, vcc,
         # exec): llvm-mc-22 rejects the word (LLVM 19 printed the name with an ``Invalid register`` note);
         # null still prints (probed: s_load_dwordx4/x8/x16, s_buffer_load_dwordx8, s_atomic_cmpswap_x2)
-        v = fields[spec["f"]] * spec.get("s", 1)
+        v = fields[spec.field] * spec.scale
         if v == 125:
             return "null"
     return None
@@ -115,17 +121,17 @@ _HWREG_TEXT = re.compile(r"^hwreg\(([A-Za-z_0-9]+)(?:,\s*(\d+),\s*(\d+))?\)$")
 _ATTR_TEXT = re.compile(r"^attr(\d+)\.([xyzw])$")
 
 
-def parse_special(named: dict, spec: dict, tok: str, fields: dict) -> dict[str, int] | None:
+def parse_special(named: NamedTables, spec: OperandPlan, tok: str, fields: dict[str, int]) -> dict[str, int] | None:
     """Field values for an hwreg(...), sendmsg(...) (s_sendmsg_rtn) or attrN.c operand token; None if ``tok``
     is none of them."""
-    t = spec.get("t", "")
-    if tok.startswith("sendmsg(") and "SSRC0" in spec.get("table", {}):  # s_sendmsg_rtn's learned message names
-        hit = next((toks.index(tok) for toks in named.get("sendmsg_rtn", {}).values() if tok in toks), None)
+    t = spec.text
+    if tok.startswith("sendmsg(") and "SSRC0" in spec.tables:  # s_sendmsg_rtn's learned message names
+        hit = next((toks.index(tok) for toks in named.sendmsg_rtn.values() if tok in toks), None)
         if hit is not None:
             return {"SSRC0": hit}
     m = _HWREG_TEXT.match(tok)
-    if t.startswith("hwreg(") and m and "SIMM16" in fields and named.get("hwreg"):
-        names = {v: int(k) for k, v in named["hwreg"].items()}
+    if t.startswith("hwreg(") and m and "SIMM16" in fields and named.hwreg:
+        names = {v: int(k) for k, v in named.hwreg.items()}
         ident = names.get(m.group(1))
         if ident is None:
             if not m.group(1).isdigit():
@@ -135,10 +141,10 @@ def parse_special(named: dict, spec: dict, tok: str, fields: dict) -> dict[str, 
         if not (0 <= ident < 64 and 0 <= off < 32 and 1 <= size <= 32):
             return None
         return {"SIMM16": ident | (off << 6) | ((size - 1) << 11)}
-    if t.startswith("UC_VERSION") and "SIMM16" in fields and "version_codes" in named:
+    if t.startswith("UC_VERSION") and "SIMM16" in fields and bool(named.version_codes):
         parts = tok.replace("(", "").replace(")", "").split("|")
-        codes = {n: int(v) for v, n in named["version_codes"].items()}
-        flags = {n: 1 << b for b, n in named["version_flags"]}
+        codes = {n: int(v) for v, n in named.version_codes.items()}
+        flags = {n: 1 << b for b, n in named.version_flags}
         try:
             v = codes[parts[0]] if parts[0] in codes else int(parts[0], 0)
             for p in parts[1:]:
@@ -146,8 +152,8 @@ def parse_special(named: dict, spec: dict, tok: str, fields: dict) -> dict[str, 
         except (KeyError, ValueError):
             return None
         return {"SIMM16": v} if 0 <= v < 65536 else None
-    if t == "p10" and "VSRC" in fields and "interp_param" in named:
-        return next(({"VSRC": int(v)} for v, n in named["interp_param"].items() if n == tok), None)
+    if t == "p10" and "VSRC" in fields and bool(named.interp_param):
+        return next(({"VSRC": int(v)} for v, n in named.interp_param.items() if n == tok), None)
     m = _ATTR_TEXT.match(tok)
     if _ATTR.match(t) and m and "ATTR" in fields:
         chan = next((k for k in fields if "CHAN" in k), None)
@@ -158,16 +164,16 @@ def parse_special(named: dict, spec: dict, tok: str, fields: dict) -> dict[str, 
     return None
 
 
-def export_fields(named: dict, ops: list[str], mods: list[str], fields: list[str]) -> dict[str, int] | None:
+def export_fields(named: NamedTables, ops: list[str], mods: list[str], fields: list[str]) -> dict[str, int] | None:
     """Field values of an export from its text (inverse of ``export_text``); None if it does not fit."""
     if len(ops) != 4 or len(ops[0].split()) != 2:
         return None
     target, first = ops[0].split()
     srcs = [first] + ops[1:]
-    tv = next((int(v) for v, n in named["exp_target"].items() if n == target), None)
+    tv = next((int(v) for v, n in named.exp_target.items() if n == target), None)
     if tv is None:
         return None
-    for key, slots in sorted(named["exp_slots"].items()):
+    for key, slots in sorted(named.exp_slots.items()):
         compr, en = (int(x) for x in key.split("/"))
         if [s is None for s in slots] != [x == "off" for x in srcs]:
             continue
@@ -185,15 +191,15 @@ def export_fields(named: dict, ops: list[str], mods: list[str], fields: list[str
                     out[f] = 1 if m in want else 0
             if out.get("COMPR", 0) != (1 if "compr" in want else 0) and "COMPR" in fields:
                 continue
-            if want - set(named.get("exp_mods", [])):
+            if want - set(named.exp_mods):
                 return None
             return out
     return None
 
 
-def format_value(named: dict, token: str | None) -> int | None:
+def format_value(named: NamedTables, token: str | None) -> int | None:
     """The format field value printed as ``token`` ('' when none is printed)."""
-    for v, t in named.get("format", {}).items():
+    for v, t in named.format.items():
         if t == (token or ""):
             return int(v)
     return None
@@ -208,10 +214,10 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
 
     enc = dec.tables.encodings["VOPD"]
     f = {x.name: x.extract(word) for x in enc.fields if x.value is None}
-    tp = dec.named["vopd"].get(f"{f['OPX']}/{f['OPY']}")
-    z = dec.named.get("vopd_zero", {}).get(f"{f['OPX']}/{f['OPY']}")
-    if tp is None and z is not None and not any(f[x] for x in z["zero"]):
-        tp = z["t"]  # a half without a second source: LLVM wants its VSRC1 field zero
+    tp = dec.named.vopd.get(f"{f['OPX']}/{f['OPY']}")
+    z = dec.named.vopd_zero.get(f"{f['OPX']}/{f['OPY']}")
+    if tp is None and z is not None and not any(f[x] for x in z.zero):
+        tp = z.template  # a half without a second source: LLVM wants its VSRC1 field zero
     if tp is None:
         return None, 4, f"VOPD opcode pair {f['OPX']}/{f['OPY']} is not valid"
     halves = tp.split(" :: ")
@@ -243,22 +249,20 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
     return _VOPD_SLOT.sub(lambda m: vals[m.group(1)], tp), size, None
 
 
-def _vopd_patterns(named: dict) -> list[tuple[re.Pattern, int, int]]:
-    pats = named.get("_vopd_re")
-    if pats is None:
-        pats = []
-        zero = [(k, z["t"]) for k, z in named.get("vopd_zero", {}).items()]
-        for key, tp in list(named.get("vopd", {}).items()) + zero:
-            opx, opy = (int(x) for x in key.split("/"))
-            rx = re.escape(tp)
-            for slot in ("VDSTX", "VDSTY", "SRCX0", "VSRCX1", "SRCY0", "VSRCY1", "LIT"):
-                rx = rx.replace(re.escape("{%s}" % slot), f"(?P<{slot}>[^,: ]+)", 1)
-            pats.append((re.compile("^" + rx + "$"), opx, opy))
-        named["_vopd_re"] = pats
+@functools.lru_cache(maxsize=None)
+def _vopd_patterns(named: NamedTables) -> list[tuple[re.Pattern, int, int]]:
+    pats = []
+    zero = [(k, z.template) for k, z in named.vopd_zero.items()]
+    for key, tp in list(named.vopd.items()) + zero:
+        opx, opy = (int(x) for x in key.split("/"))
+        rx = re.escape(tp)
+        for slot in ("VDSTX", "VDSTY", "SRCX0", "VSRCX1", "SRCY0", "VSRCY1", "LIT"):
+            rx = rx.replace(re.escape("{%s}" % slot), f"(?P<{slot}>[^,: ]+)", 1)
+        pats.append((re.compile("^" + rx + "$"), opx, opy))
     return pats
 
 
-def vopd_fields(enc, gfx: str, named: dict, text: str) -> tuple[dict[str, int], int | None] | None:
+def vopd_fields(enc, gfx: str, named: NamedTables, text: str) -> tuple[dict[str, int], int | None] | None:
     """(field values, literal) of a VOPD text (inverse of ``vopd_text``); None if no template matches."""
     from . import operands as opd
 
@@ -326,10 +330,10 @@ def dpp_parts(dec, entry, word: int, vgpr: int):
     if not d.valid or len(d.data) != 4 or not parts:
         return None
     texts, mods = list(parts[0]), list(parts[1])
-    ops = dec.plans[f"{entry.name}|{entry.encoding}"]["ops"]
+    ops = dec.plans[f"{entry.name}|{entry.encoding}"].operands
     # (a true16 source of GFX11 is a per-value table of its field, ``.l``/``.h``: it takes neg/abs too)
-    i0 = next((k for k, sp in enumerate(ops) if sp.get("f") == "SRC0" or "SRC0" in sp.get("table", {})), None)
-    i1 = next((k for k, sp in enumerate(ops) if sp.get("f") == "VSRC1" or "VSRC1" in sp.get("table", {})), None)
+    i0 = next((k for k, sp in enumerate(ops) if sp.field == "SRC0" or "SRC0" in sp.tables), None)
+    i1 = next((k for k, sp in enumerate(ops) if sp.field == "VSRC1" or "VSRC1" in sp.tables), None)
     if i0 is not None:
         texts[i0] = texts[i0].replace("'VS_32_Lo128'", "'VGPR_32_Lo128'")
     return texts, mods, i0, i1
@@ -339,7 +343,7 @@ def dpp8_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     """(text, size) of a 32-bit vector instruction whose src0 is 0xE9/0xEA (a DPP8 dword follows)."""
     from .syntax import join
 
-    mn = dec.named.get("dpp8", {}).get(f"{entry.name}|{entry.encoding}")
+    mn = dec.named.dpp8.get(f"{entry.name}|{entry.encoding}")
     if mn is None or len(buf) - off < 8:
         return None, 4
     dpp = int.from_bytes(buf[off + 4:off + 8], "little")
@@ -360,8 +364,8 @@ def dpp16_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
     from .syntax import join
 
     key = f"{entry.name}|{entry.encoding}"
-    table = dec.named.get("dpp16", {})
-    mn = dec.named.get("dpp8", {}).get(key)
+    table = dec.named.dpp16
+    mn = dec.named.dpp8.get(key)
     allowed = table.get("mods", {}).get(key)
     if mn is None or allowed is None or len(buf) - off < 8:
         return None, 4

@@ -17,7 +17,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     """(text, size) of a VOP3/VOP3SD/VOP3P word whose src0 is 0xFA/0xE9/0xEA (a DPP dword follows)."""
     from .syntax import join
 
-    table = dec.named.get("vop3dpp", {})
+    table = dec.named.vop3dpp
     key = f"{entry.name}|{entry.encoding}"
     enc = dec.tables.encodings[entry.encoding]
     f = enc.field("SRC0")
@@ -62,7 +62,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         if s0 == 0xEA:
             text += " fi:1"
         return text, 12 + len(tail)
-    ctrl = dec.named.get("dpp16", {}).get("ctrl", [None] * 512)[(dpp >> 8) & 0x1FF]
+    ctrl = dec.named.dpp16.get("ctrl", [None] * 512)[(dpp >> 8) & 0x1FF]
     if ctrl is None:
         return None, 8
     text += f" {ctrl} row_mask:0x{dpp >> 28:x} bank_mask:0x{(dpp >> 24) & 15:x}"
@@ -84,12 +84,12 @@ def _fake16(dec, key: str, enc, word: int) -> bool:
     op = enc.field("OP_SEL")
     if dec.gfx != "GFX11" or op is None or enc.name == "VOP3P" or not op.extract(word):
         return False
-    ops = dec.plans[key]["ops"]
+    ops = dec.plans[key].operands
     present = 0
     for i, name in enumerate(_OP_SEL_FIELDS):
         for sp in ops:
-            if sp.get("f") == name or name in sp.get("table", {}):
-                if name != "VDST" or str(sp.get("t", "")).startswith("v"):
+            if sp.field == name or name in sp.tables:
+                if name != "VDST" or str(sp.text).startswith("v"):
                     present |= 1 << i
     return bool(op.extract(word) & ~present & 15)
 
@@ -114,14 +114,14 @@ def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
     from .tables import load_arch_tables
 
     rng = random.Random(seed)
-    table = load_named(arch_name).get("vop3dpp", {})
+    table = load_named(arch_name).vop3dpp
     keys = sorted(set(table.get("dpp16", {})) | set(table.get("dpp8", {})))
     t, plans = load_arch_tables(arch_name), load_plans(arch_name)
     words = []
     for _ in range(n if keys else 0):
         key = rng.choice(keys)
         enc = t.encodings[key.split("|")[1]]
-        w = plans[key]["w"]
+        w = plans[key].word
         for f in enc.fields:
             if f.value is None and f.name not in ("OP", "SRC0", enc.op_field) and rng.randrange(2):
                 w = f.insert(w, rng.randrange(1 << f.width))
@@ -140,7 +140,7 @@ def _dpp_dword(encoder, text: str, mods: list[str], kind: str) -> tuple[int, lis
     dpp8 lanes, row/bank masks (0xf unless given), bound_ctrl, fi."""
     from .encoder import EncodeError
 
-    ctrl_texts = encoder.named.get("dpp16", {}).get("ctrl", [])
+    ctrl_texts = encoder.named.dpp16.get("ctrl", [])
     dpp, rest, fi, ctrl = 0xFF << 24, [], False, None
     row = bank = None
     for m in mods:
@@ -188,7 +188,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
     from .encoder import Encoded, EncodeError
     from .syntax import split_operands
 
-    table = encoder.named.get("vop3dpp", {})
+    table = encoder.named.vop3dpp
     ops, mods = split_operands(text)
     kind = "dpp8" if any(m.startswith("dpp8:[") for m in mods) else "dpp16"
     keys = [k for k, mn in table.get(kind, {}).items() if mn == mnemonic]
@@ -199,7 +199,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
     for key in keys:
         plan = encoder.plans[key]
         enc = encoder.tables.encodings[key.split("|")[1]]
-        idx = {sp.get("f") or next(iter(sp.get("table", {})), None): k for k, sp in enumerate(plan["ops"])}
+        idx = {sp.field or next(iter(sp.tables), None): k for k, sp in enumerate(plan.operands)}
         e64_ops, neg = list(ops), 0
         for i, name in enumerate(("SRC0", "SRC1", "SRC2")):
             k = idx.get(name)
@@ -214,7 +214,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         if r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
             errors.append(f"src0 {bare!r} is not a VGPR")
             continue
-        got = encoder.plain_form(" ".join([plan["m"], ", ".join(e64_ops)] + rest), 8, key.split("|")[1], errors)
+        got = encoder.plain_form(" ".join([plan.mnemonic, ", ".join(e64_ops)] + rest), 8, key.split("|")[1], errors)
         if got is None:
             continue
         word = int.from_bytes(got.data, "little")

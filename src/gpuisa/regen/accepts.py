@@ -12,11 +12,16 @@ and the encoder refuses them with a one-line reason.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import archs
 from ..codec import oracle
 from ..codec.plans import load_plans
 from .named_key import add_key
 from .plans import SREG
+
+if TYPE_CHECKING:
+    from ..codec.plans import Plan
 
 KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
 
@@ -31,8 +36,8 @@ def _value(kind: str, n: int) -> str:
     return "1" if kind == "i" else "0x1234"
 
 
-def _text(plan: dict, ops: list[str]) -> str:
-    return " ".join([plan["m"], ", ".join(ops)] + plan.get("mods0", []))
+def _text(plan: Plan, ops: list[str]) -> str:
+    return " ".join([plan.mnemonic, ", ".join(ops)] + list(plan.base_mods))
 
 
 def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
@@ -40,11 +45,11 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
     plans = load_plans(arch_name)
     jobs = []  # (key, position or -1 for the baseline, kind, text)
     for key, plan in sorted(plans.items()):
-        srcs = [(k, sp.get("n", 1)) for k, sp in enumerate(plan["ops"])
-                if sp.get("k") == "src" and sp.get("f", "").startswith("SRC") and sp.get("s", 1) == 1]
+        srcs = [(k, sp.count) for k, sp in enumerate(plan.operands)
+                if sp.kind == "src" and sp.field.startswith("SRC") and sp.scale == 1]
         if not srcs:
             continue
-        toks = [sp["t"] for sp in plan["ops"]]
+        toks = [sp.text for sp in plan.operands]
         # VGPRs in the other sources first (one SGPR more must not break the constant-bus limit), then VGPRs for
         # every SGPR, then the plan's own text
         vsrc = list(toks)

@@ -27,8 +27,8 @@ def _base_texts() -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for a in archs.AMD_ARCHS:
         for plan in load_plans(a.name).values():
-            text = " ".join([plan["m"], ", ".join(sp["t"] for sp in plan["ops"])] + plan.get("mods0", []))
-            lst = out.setdefault(plan["m"], [])
+            text = " ".join([plan.mnemonic, ", ".join(sp.text for sp in plan.operands)] + list(plan.base_mods))
+            lst = out.setdefault(plan.mnemonic, [])
             if text not in lst and len(lst) < 3:
                 lst.append(text)
     return out
@@ -46,14 +46,14 @@ def _derived(mnemonic: str) -> list[str]:
 
 def probe(arch_name: str) -> dict[str, str]:
     arch = archs.by_name(arch_name)
-    own = {p["m"]: p for p in load_plans(arch_name).values()}
+    own = {p.mnemonic: p for p in load_plans(arch_name).values()}
     texts = _base_texts()
     cands: list[tuple[str, str]] = []
     for mn, lst in sorted(texts.items()):
         if mn not in own:
             cands += [(mn, t) for t in lst]
     for mn, plan in sorted(own.items()):
-        ops = ", ".join(sp["t"] for sp in plan["ops"])
+        ops = ", ".join(sp.text for sp in plan.operands)
         cands += [(alias, f"{alias} {ops}".strip()) for alias in _derived(mn) if alias not in own]
     cands += [(alias, SREG.sub(lambda m: "v" + m.group(1), t)) for alias, t in cands if SREG.search(t)]
     # GFX12 image atomics need a dmask the older texts leave out (image_atomic_add: image_atomic_add_uint)

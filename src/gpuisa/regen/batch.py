@@ -50,7 +50,7 @@ def generate(arch: str) -> dict:
         plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
         words = [data for _, data in variant_words(arch, entry.name, entry.encoding)]
         if plan is not None:
-            words.insert(0, plan["w"].to_bytes(entry.width // 8, "little") + (words[0][entry.width // 8:] if words else b""))
+            words.insert(0, plan.word.to_bytes(entry.width // 8, "little") + (words[0][entry.width // 8:] if words else b""))
         vdstx = dec.tables.encodings[entry.encoding].field("VDSTX") if entry.encoding == "VOPD" else None
         if vdstx is not None:  # dual-issue templates keep VDSTX's low bit (odd and even destinations)
             words += [(int.from_bytes(w[:8], "little") ^ vdstx.place(1)).to_bytes(8, "little") + w[8:] for w in words]

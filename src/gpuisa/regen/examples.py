@@ -9,6 +9,8 @@ what the tools returned.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import archs
 from ..codec import oracle
 from ..codec.decoder import get_decoder
@@ -16,12 +18,15 @@ from ..codec.encoder import EncodeError, get_encoder
 from ..codec.plans import load_plans
 from ..codec.tables import load_arch_tables
 
+if TYPE_CHECKING:
+    from ..codec.plans import OperandPlan
+
 LITERAL = 0x3E9A0000  # a literal no inline constant equals
 
 
-def _values(spec: dict, k: int, field_width: int, variant: int) -> int | None:
-    kind = spec.get("k")
-    n = spec.get("n", 1)
+def _values(spec: OperandPlan, k: int, field_width: int, variant: int) -> int | None:
+    kind = spec.kind
+    n = spec.count
     align = 4 if n > 2 else n
     if kind == "vreg":
         return ((k + 1) * 4 + variant * 8) % 200 // align * align
@@ -30,7 +35,7 @@ def _values(spec: dict, k: int, field_width: int, variant: int) -> int | None:
             return 256 + ((k + 1) * 2 + variant * 8) // align * align
         return ((k + 1) * 4 + variant * 4) // align * align
     if kind == "ssrc":
-        scale = spec.get("s", 1)
+        scale = spec.scale
         reg = ((k + 1) * 4 + variant * 8) // max(align, scale) * max(align, scale)
         return reg // scale if reg // scale < (1 << field_width) else None
     if kind == "imm":
@@ -47,9 +52,9 @@ def variant_words(arch: str, name: str, encoding: str) -> list[tuple[int, bytes]
     enc = t.encodings[encoding]
     out = []
     for variant in range(2):
-        word = plan["w"]
-        for k, spec in enumerate(plan["ops"]):
-            f = enc.field(spec.get("f", "")) if spec.get("f") else None
+        word = plan.word
+        for k, spec in enumerate(plan.operands):
+            f = enc.field(spec.field) if spec.field else None
             if f is None:
                 continue
             v = _values(spec, k, f.width, variant)
@@ -57,12 +62,12 @@ def variant_words(arch: str, name: str, encoding: str) -> list[tuple[int, bytes]
                 continue
             word = f.insert(word, v)
         data = word.to_bytes(enc.width // 8, "little")
-        if any(s.get("k") == "lit" for s in plan["ops"]):
+        if any(s.kind == "lit" for s in plan.operands):
             data += LITERAL.to_bytes(4, "little")
         out.append((variant, data))
-    srcs = [s for s in plan["ops"] if s.get("k") == "src" and s.get("n", 1) == 1]
-    if srcs and not any(s.get("k") == "lit" for s in plan["ops"]):
-        f = enc.require_field(srcs[0]["f"])
+    srcs = [s for s in plan.operands if s.kind == "src" and s.count == 1]
+    if srcs and not any(s.kind == "lit" for s in plan.operands):
+        f = enc.require_field(srcs[0].field)
         word = int.from_bytes(out[0][1][:enc.width // 8], "little")
         word = f.insert(word, 255)
         out.append((2, word.to_bytes(enc.width // 8, "little") + LITERAL.to_bytes(4, "little")))

@@ -45,19 +45,19 @@ def probe_src_tables(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.width > 64:
             continue
-        for k, spec in enumerate(plan["ops"]):
-            f = enc.field(spec.get("f", ""))
-            if spec.get("k") not in ("src", "ssrc") or f is None or spec.get("s", 1) != 1 or not (
+        for k, spec in enumerate(plan.operands):
+            f = enc.field(spec.field)
+            if spec.kind not in ("src", "ssrc") or f is None or spec.scale != 1 or not (
                     f.width in (8, 9) or (f.width == 7 and enc.name == "SMEM")):  # SMEM's SDATA: 7 bits
                 continue
-            jobs.append((key, k, False, plan["w"]))
-            if "acc" in spec:
-                a = spec["acc"]
-                jobs.append((key, k, True, _set(enc, plan["w"], a[0], enc.require_field(a[0]).extract(plan["w"]) | a[1])))
+            jobs.append((key, k, False, plan.word))
+            if spec.acc is not None:
+                a = spec.acc
+                jobs.append((key, k, True, _set(enc, plan.word, a[0], enc.require_field(a[0]).extract(plan.word) | a[1])))
     words: list[bytes | None] = []
     for key, k, _, w in jobs:
         enc = t.encodings[key.split("|")[1]]
-        f = enc.require_field(plans[key]["ops"][k]["f"])
+        f = enc.require_field(plans[key].operands[k].field)
         words += [None if enc.width == 64 and v & ((1 << f.width) - 1) == 255 else  # the literal marker in a
                   _set(enc, w, f.name, v & ((1 << f.width) - 1)).to_bytes(enc.width // 8, "little")  # 64-bit word:
                   for v in SIGNATURE_TRIAL]  # rejected (GFX9 has no VOP3 literal), and it crashes llvm-mc-22
@@ -68,7 +68,7 @@ def probe_src_tables(arch_name: str) -> dict:
     groups: dict[tuple, list] = {}
     for i, job in enumerate(jobs):
         enc = t.encodings[job[0].split("|")[1]]
-        top = 1 << enc.require_field(plans[job[0]]["ops"][job[1]]["f"]).width
+        top = 1 << enc.require_field(plans[job[0]].operands[job[1]].field).width
         trial = [(v, _token(r, enc.width // 8, job[1])) for v, r in zip(SIGNATURE_TRIAL, got[n * i:n * i + n]) if v < top]
         shown = tuple(x for _, x in trial)
         # an LLVM comment, or a rejected value other than the literal (GFX9 VOP3 has none; already known)
@@ -80,7 +80,7 @@ def probe_src_tables(arch_name: str) -> dict:
     for members in groups.values():
         key, k, acc, w = members[0]
         enc = t.encodings[key.split("|")[1]]
-        f = plans[key]["ops"][k]["f"]
+        f = plans[key].operands[k].field
         size = 1 << enc.require_field(f).width
         values = [_set(enc, w, f, v).to_bytes(enc.width // 8, "little") for v in range(size)]
         # values llvm-mc-22 crashed on in a group of the same encoding are not run again (a crash costs two
@@ -145,12 +145,12 @@ def probe_dpp(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.name not in ("VOP1", "VOP2", "VOPC") or enc.field("SRC0") is None:
             continue
-        w = _set(enc, plan["w"], "SRC0", 256 + _SRC)
+        w = _set(enc, plan.word, "SRC0", 256 + _SRC)
         mine = dec._decode_slow(w.to_bytes(4, "little") + b"\0" * 8, 0)
         if not mine.valid or len(mine.data) != 4:
             continue
         keys.append(key)
-        firsts.append(_set(enc, plan["w"], "SRC0", 0xFA).to_bytes(4, "little"))
+        firsts.append(_set(enc, plan.word, "SRC0", 0xFA).to_bytes(4, "little"))
         wants.append(mine.text)
     n = len(CTRL_SENTINELS)
     got = oracle.disassemble(target, [w + dpp_word(_SRC, c).to_bytes(4, "little") for w in firsts for c in CTRL_SENTINELS])
@@ -220,10 +220,10 @@ def probe_lds_forms(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.name not in LDS_ENCODINGS:
             continue
-        lds = next((f for f, m in plan.get("mods", {}).items() if m.get("v", {}).get("1", [[]])[0] == ["lds"]), None)
+        lds = next((f for f, m in plan.modifiers.items() if (m.tokens or {}).get("1", [[]])[0] == ["lds"]), None)
         if lds is None:
             continue
-        w = _set(enc, plan["w"], lds, 1)
+        w = _set(enc, plan.word, lds, 1)
         others = [f.name for f in enc.fields if f.width == 1 and f.value is None and f.name != lds]
         jobs.append((key, lds, others))
         words += [w.to_bytes(8, "little")] + [_set(enc, w, f, 1).to_bytes(8, "little") for f in others]
@@ -236,8 +236,8 @@ def probe_lds_forms(arch_name: str) -> dict:
         first = rows[0][0].text if ok[0] else None
         if first is None:
             continue
-        base = split_operands(load_plans(arch_name)[key]["m"] + " " + ", ".join(
-            sp["t"] for sp in load_plans(arch_name)[key]["ops"]))[0]
+        base = split_operands(load_plans(arch_name)[key].mnemonic + " " + ", ".join(
+            sp.text for sp in load_plans(arch_name)[key].operands))[0]
         ops = split_operands(first)[0]
         drop = next((k for k in range(len(base)) if len(ops) == len(base) - 1 and
                      [x for j, x in enumerate(base) if j != k] == ops), None)
@@ -259,12 +259,12 @@ def probe_no_literal(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.width > 64:
             continue
-        for spec in plan["ops"]:
-            f = enc.field(spec.get("f", ""))
-            if spec.get("k") in ("src", "ssrc") and f is not None and f.width >= 8 and spec.get("s", 1) == 1:
+        for spec in plan.operands:
+            f = enc.field(spec.field)
+            if spec.kind in ("src", "ssrc") and f is not None and f.width >= 8 and spec.scale == 1:
                 jobs.append((key, f.name))
-                words += [plan["w"].to_bytes(enc.width // 8, "little"),
-                          _set(enc, plan["w"], f.name, 255).to_bytes(enc.width // 8, "little")]
+                words += [plan.word.to_bytes(enc.width // 8, "little"),
+                          _set(enc, plan.word, f.name, 255).to_bytes(enc.width // 8, "little")]
     # llvm-mc-22 crashes on the literal marker in a GFX9 VOP3 word instead of rejecting it (a crash counts as
     # a rejection): three words per (encoding, field) first, and where all three crash the others of its group
     # are not run (each crash costs two more llvm-mc runs); one crash alone condemns no group (gfx950's
@@ -311,7 +311,7 @@ def probe_scalar_operands(arch_name: str) -> dict:
         if key not in plans:
             continue
         enc = t.encodings["SOPP"]
-        words = [_set(enc, plans[key]["w"], "SIMM16", v).to_bytes(4, "little") for v in range(65536)]
+        words = [_set(enc, plans[key].word, "SIMM16", v).to_bytes(4, "little") for v in range(65536)]
         texts = [r[0].text if r and r[0].offset == 0 else None for r in oracle.disassemble(target, words)]
         ops = [x.split(" ", 1)[1] if x and " " in x else None for x in texts]
         low = {str(v): ops[v] for v in range(1024) if ops[v] != str(v)}
@@ -322,7 +322,7 @@ def probe_scalar_operands(arch_name: str) -> dict:
     key = "s_set_gpr_idx_on|SOPC"
     if key in plans:
         enc = t.encodings["SOPC"]
-        words = [_set(enc, plans[key]["w"], "SSRC1", v).to_bytes(4, "little") for v in range(256)]
+        words = [_set(enc, plans[key].word, "SSRC1", v).to_bytes(4, "little") for v in range(256)]
         out["gpr_idx"] = [split_operands(r[0].text)[0][1] if r and r[0].offset == 0 and r[0].text else None
                           for r in oracle.disassemble(target, words)]
     return out

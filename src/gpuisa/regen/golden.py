@@ -42,9 +42,9 @@ def _words(arch_name: str, wave64: bool, seed: int) -> list[tuple[str, bytes]]:
             continue
         plan = plans[key]
         free = [f for f in enc.fields if f.value is None and f.name != enc.op_field and f.name not in ("OPX", "OPY")]
-        nbytes = plan.get("size", enc.width // 8)
+        nbytes = plan.size
         for _ in range(TRIES):
-            w = plan["w"]
+            w = plan.word
             for f in free:
                 if rng.random() < 0.5:
                     w = f.insert(w, rng.getrandbits(f.width))

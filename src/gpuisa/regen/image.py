@@ -55,7 +55,7 @@ def probe_image_forms(arch_name: str, counts: dict) -> dict:
                     s = {**s, "DIM": idx & 7, "A16": idx >> 3, "VDATA": 100, **({"NSA": n} if nsa else {}),
                          **({"VADDR": 20} if enc.field("VADDR") is not None else {}),
                          **dict(zip(slots, (20, 30, 40, 50, 60)[:len(slots) - 1] + (0,)))}
-                    w = plan["w"]
+                    w = plan.word
                     for fname, v in s.items():
                         f = enc.field(fname)
                         if f is not None:

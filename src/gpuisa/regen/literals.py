@@ -13,6 +13,8 @@ the rule that reproduces every printed token is kept where it differs from the d
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import archs
 from ..codec import operands as opd
 from ..codec import oracle
@@ -22,18 +24,21 @@ from ..codec.syntax import split_operands
 from ..codec.tables import load_arch_tables
 from .named_key import add_key
 
+if TYPE_CHECKING:
+    from ..codec.plans import Plan
+
 # values inside and outside each rule's inline set (integers, f32/f16/bf16 constants, their neighbours)
 VALUES = (0x1, 0x40, 0x41, 0xFFFFFFF0, 0xFFF0, 0x3C00, 0x12343C00, 0x3F800000, 0x3E22F983, 0x3118, 0x3FF00000,
           0x3FC45F30, 0x12345678, 0xBF800000, 0x10000, 0x3C003C00, 0x0, 0x3F80, 0x3E22, 0x40003C00, 0xFFF0FFF0,
           0x3FE00000, 0x00400040, 0x4000, 0x3F803F80)
 
 
-def _source(plan: dict) -> tuple[int, str] | None:
+def _source(plan: Plan) -> tuple[int, str] | None:
     """(operand position, field) of the plan's first source that can select the literal."""
-    for i, sp in enumerate(plan["ops"]):
-        if sp.get("k") in ("src", "ssrc") and sp.get("s", 1) == 1 and sp.get("f", "").startswith(("SRC", "SSRC")):
-            return i, sp["f"]
-        table = sp.get("table", {})
+    for i, sp in enumerate(plan.operands):
+        if sp.kind in ("src", "ssrc") and sp.scale == 1 and sp.field.startswith(("SRC", "SSRC")):
+            return i, sp.field
+        table = sp.tables
         if len(table) == 1 and next(iter(table)).startswith(("SRC", "SSRC")) and "256" in next(iter(table.values())):
             return i, next(iter(table))
     return None
@@ -54,8 +59,8 @@ def probe(arch_name: str) -> dict[str, str]:
             continue
         if enc.width == 64 and not arch.features.vop3_literal:
             continue  # GFX9 VOP3 takes no literal (llvm-mc-22 crashes on one instead of rejecting it)
-        size = plan.get("size", enc.width // 8)
-        word = fld.insert(plan["w"], opd.LITERAL).to_bytes(enc.width // 8, "little")
+        size = plan.size
+        word = fld.insert(plan.word, opd.LITERAL).to_bytes(enc.width // 8, "little")
         word += bytes(size - len(word))
         todo.append((key, src[0], size))
         words += [word + v.to_bytes(4, "little") for v in VALUES]
@@ -69,7 +74,7 @@ def probe(arch_name: str) -> dict[str, str]:
             toks.append(ops[pos] if pos < len(ops) else None)
         if None in toks:
             continue  # the literal is not accepted here (GFX9 VOP3) or the word is not this instruction
-        default = default_literal_type(key.split("|")[0], plans[key]["ops"][pos], plans[key]["m"])
+        default = default_literal_type(key.split("|")[0], plans[key].operands[pos], plans[key].mnemonic)
         rules = [default] + [t for t in opd.LITERAL_TYPES if t != default]
         found = next((t for t in rules if all(opd.literal_token(v, t) == tok for v, tok in zip(VALUES, toks))), None)
         if found is not None and found != default:

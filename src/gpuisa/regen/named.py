@@ -34,7 +34,7 @@ def _probe(arch_name: str, key: str, settings: list[dict[str, int]]) -> list[str
     enc = t.encodings[key.split("|")[1]]
     words = []
     for s in settings:
-        w = plan["w"]
+        w = plan.word
         for fname, v in s.items():
             f = enc.require_field(fname)
             w = f.insert(w, v)
@@ -171,13 +171,13 @@ def _probe_counts(arch_name: str) -> dict:
     jobs = []  # (key, op index, deps, widths)
     words: list[bytes] = []
     for key, plan, enc in _plans_with_encodings(arch_name, 96):
-        for k, spec in enumerate(plan["ops"]):
-            if spec.get("k") != "vreg" or spec.get("f") not in COUNT_DEPS:
+        for k, spec in enumerate(plan.operands):
+            if spec.kind != "vreg" or spec.field not in COUNT_DEPS:
                 continue
-            deps = [d for d in COUNT_DEPS[spec["f"]] if enc.field(d) is not None]
-            if spec["f"] == "VDATA" and t.gfx.startswith("GFX9"):  # gfx908 prints MUBUF bit 55 (ACC) as tfe; lds excludes it
-                deps += [f for f, m in sorted(plan.get("mods", {}).items()) if f not in deps and
-                         (m.get("v", {}).get("1", [[]])[0] in (["tfe"], ["lds"]))]
+            deps = [d for d in COUNT_DEPS[spec.field] if enc.field(d) is not None]
+            if spec.field == "VDATA" and t.gfx.startswith("GFX9"):  # gfx908 prints MUBUF bit 55 (ACC) as tfe; lds excludes it
+                deps += [f for f, m in sorted(plan.modifiers.items()) if f not in deps and
+                         ((m.tokens or {}).get("1", [[]])[0] in (["tfe"], ["lds"]))]
             if not deps:
                 continue
             widths = [enc.field(d).width for d in deps]
@@ -186,13 +186,13 @@ def _probe_counts(arch_name: str) -> dict:
                 total <<= w
             jobs.append((key, k, deps, widths, len(words), total))
             for idx in range(total):
-                w = plan["w"]
+                w = plan.word
                 rest = idx
                 for d, wd in zip(deps, widths):
                     f = enc.field(d)
                     w = (w & ~f.place((1 << wd) - 1)) | f.place(rest & ((1 << wd) - 1))
                     rest >>= wd
-                f = enc.field(spec["f"])
+                f = enc.field(spec.field)
                 w = f.insert(w, 10)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
@@ -227,7 +227,7 @@ def _probe_must_zero(arch_name: str) -> dict:
         for key in keys[:3]:
             for b in free:
                 jobs.append((enc_name, b))
-                words.append((plans[key]["w"] | (1 << b)).to_bytes(enc.width // 8, "little"))
+                words.append((plans[key].word | (1 << b)).to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     seen: dict[str, dict[int, list[bool]]] = {}
     for (enc_name, b), r in zip(jobs, got):
@@ -244,10 +244,10 @@ def _probe_src_notes(arch_name: str) -> dict:
     jobs, words = [], []
     for key, plan in sorted(load_plans(arch_name).items()):
         enc = t.encodings.get(key.split("|")[1])
-        for k, spec in enumerate(plan["ops"]):
-            if spec.get("k") == "src" and enc is not None and enc.width <= 64:
-                f = enc.require_field(spec["f"])
-                w = f.insert(plan["w"], 256 + 200)
+        for k, spec in enumerate(plan.operands):
+            if spec.kind == "src" and enc is not None and enc.width <= 64:
+                f = enc.require_field(spec.field)
+                w = f.insert(plan.word, 256 + 200)
                 jobs.append((key, k))
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
@@ -277,16 +277,16 @@ def _probe_src_tables(arch_name: str) -> dict:
 
     def word_with(key, spec, v):
         enc = t.encodings[key.split("|")[1]]
-        f = enc.require_field(spec["f"])
-        w = f.insert(plans[key]["w"], v)
+        f = enc.require_field(spec.field)
+        w = f.insert(plans[key].word, v)
         return w.to_bytes(enc.width // 8, "little")
 
     for key, plan in sorted(plans.items()):
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.width > 96:
             continue
-        for k, spec in enumerate(plan["ops"]):
-            if spec.get("k") == "src" and enc.require_field(spec["f"]).width == 9:
+        for k, spec in enumerate(plan.operands):
+            if spec.kind == "src" and enc.require_field(spec.field).width == 9:
                 jobs.append((key, k))
                 words += [word_with(key, spec, v) for v in SRC_TRIAL]
     got = oracle.disassemble(target, words)
@@ -301,7 +301,7 @@ def _probe_src_tables(arch_name: str) -> dict:
         toks = [token(r, w, k) for r, w in zip(got[3 * i:3 * i + 3], words[3 * i:3 * i + 3])]
         if any(x is None or "/*" in x for x in toks):
             full.append((key, k))
-    words = [word_with(key, plans[key]["ops"][k], v) for key, k in full for v in range(512)]
+    words = [word_with(key, plans[key].operands[k], v) for key, k in full for v in range(512)]
     got = oracle.disassemble(target, words) if words else []
     tables: list[list] = []
     index: dict = {}
@@ -324,13 +324,13 @@ def _probe_imm_styles(arch_name: str) -> dict:
 
     jobs, words = [], []
     for key, plan, enc in _plans_with_encodings(arch_name, 96):
-        for k, spec in enumerate(plan["ops"]):
-            f = enc.field(spec.get("f", "")) if spec.get("k") == "imm" and not spec.get("hex") else None
+        for k, spec in enumerate(plan.operands):
+            f = enc.field(spec.field) if spec.kind == "imm" and not spec.hex else None
             if f is None or f.width < 7:
                 continue
             for v in (64, 65, 100):
                 jobs.append((key, k, v))
-                w = f.insert(plan["w"], v)
+                w = f.insert(plan.word, v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     seen: dict = {}
@@ -353,13 +353,13 @@ def _probe_bad_values(arch_name: str) -> dict:
 
     jobs, words = [], []
     for key, plan, enc in _plans_with_encodings(arch_name, 96):
-        for fname, b in plan.get("bad", {}).items():
+        for fname, b in plan.rejected.items():
             f = enc.field(fname)
             if not isinstance(b, list) or f is None or not 7 <= f.width <= 9 or (f.width == 8 and b[-1] == 128):
                 continue
             jobs.append((key, fname, f.width))
             for v in range(1 << f.width):
-                w = f.insert(plan["w"], v)
+                w = f.insert(plan.word, v)
                 words.append(w.to_bytes(enc.width // 8, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).mc_target, words) if words else []
     out: dict = {}
@@ -389,14 +389,14 @@ def _probe_vaddr_lists(arch_name: str) -> dict:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.name not in ("VSAMPLE", "VIMAGE"):
             continue
-        k = next((i for i, sp in enumerate(plan["ops"]) if "VADDR0" in sp.get("table", {}) or sp.get("f") == "VADDR0"), None)
+        k = next((i for i, sp in enumerate(plan.operands) if "VADDR0" in sp.tables or sp.field == "VADDR0"), None)
         if k is None or enc.field("DIM") is None:
             continue
         slots = [f"VADDR{i}" for i in range(5) if enc.field(f"VADDR{i}") is not None]
         jobs.append((key, k, slots))
         for last in (0, LAST_TRIAL):
             for idx in range(16):
-                w = plan["w"]
+                w = plan.word
                 for fname, v in [("DIM", idx & 7), ("A16", idx >> 3)] + list(zip(slots, VADDR_PROBE[:len(slots) - 1] + (last,))):
                     f = enc.field(fname)
                     if f is not None:
@@ -406,8 +406,8 @@ def _probe_vaddr_lists(arch_name: str) -> dict:
     out = {}
     for j, (key, k, slots) in enumerate(jobs):
         counts = []
-        for r, w in zip(got[32 * j:32 * j + 16], words[32 * j:32 * j + 16]):
-            text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size == len(w) else None
+        for r, wb in zip(got[32 * j:32 * j + 16], words[32 * j:32 * j + 16]):
+            text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size == len(wb) else None
             ops = split_operands(text)[0] if text else []
             tok = ops[k] if k < len(ops) else ""
             inner = tok[1:-1] if tok.startswith("[") else tok
@@ -449,7 +449,7 @@ def _probe_dpp8(arch_name: str) -> dict:
         if enc_name not in ("VOP1", "VOP2", "VOPC") or enc is None or enc.width != 32 or enc.field("SRC0") is None:
             continue
         f = enc.require_field("SRC0")
-        w = (plan["w"] & ~f.mask)
+        w = (plan.word & ~f.mask)
         mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(4, "little") + b"\0" * 8, 0)
         if not mine.valid or len(mine.data) != 4:
             continue
@@ -489,7 +489,7 @@ def _probe_dpp16(arch_name: str, dpp8: dict) -> dict:
     def first_word(key):
         enc = t.encodings[key.split("|")[1]]
         f = enc.require_field("SRC0")
-        return f.insert(plans[key]["w"], 0xFA)
+        return f.insert(plans[key].word, 0xFA)
 
     keys = sorted(dpp8)
     if not keys:

@@ -340,7 +340,7 @@ def plain_src0_forms(arch_name: str, encodings, nbytes: int):
         if key.split("|")[1] not in encodings or enc is None or enc.width != nbytes * 8 or enc.field("SRC0") is None:
             continue
         f = enc.require_field("SRC0")
-        w = plan["w"] & ~f.mask
+        w = plan.word & ~f.mask
         mine = dec._decode_slow((w | f.place(256 + 5)).to_bytes(nbytes, "little") + b"\0" * 8, 0)
         if mine.valid and len(mine.data) == nbytes:
             yield key, enc, w, mine.text

@@ -32,7 +32,7 @@ def probe_th_scope(arch_name: str) -> dict:
             th, sc = enc.require_field("TH"), enc.require_field("SCOPE")
             for s in range(1 << sc.width):
                 for h in range(1 << th.width):
-                    w = plans[key]["w"]
+                    w = plans[key].word
                     w = th.insert(w, h)
                     w = sc.insert(w, s)
                     jobs.append((cls, key, h, s))
@@ -44,7 +44,7 @@ def probe_th_scope(arch_name: str) -> dict:
         if text is None:
             continue
         tok = next((m for m in split_operands(text)[1] if m.startswith("th:")), "")
-        mine = plans[key]["mods"]["TH"]["v"].get(str(h), [[""]])[0]
+        mine = (plans[key].modifiers["TH"].tokens or {}).get(str(h), [[""]])[0]
         mine = mine[0] if mine else ""
         if tok != mine:
             out.setdefault(cls, {})[f"{h}/{s}"] = tok
@@ -65,8 +65,8 @@ def probe_scalar_tables(arch_name: str, st: dict) -> None:
 
     def word(key, f, v):  # with a zero literal where the plan's form has one (s_fmaak_f32)
         enc = t.encodings[key.split("|")[1]]
-        w = f.insert(plans[key]["w"], v).to_bytes(enc.width // 8, "little")
-        return w + bytes(max(0, plans[key].get("size", len(w)) - len(w)))
+        w = f.insert(plans[key].word, v).to_bytes(enc.width // 8, "little")
+        return w + bytes(max(0, plans[key].size - len(w)))
 
     def token(r, w, k, v):
         text = r[0].text if r and r[0].offset == 0 and r[0].text and (r[0].size == len(w) or v == 255) else None
@@ -81,14 +81,14 @@ def probe_scalar_tables(arch_name: str, st: dict) -> None:
         enc = t.encodings.get(key.split("|")[1])
         if enc is None or enc.width > 96:
             continue
-        for k, spec in enumerate(plan["ops"]):
-            f = enc.field(spec.get("f", "")) if spec.get("k") == "ssrc" else None
-            if f is None or f.width > 8 or "imm_if" in spec:
+        for k, spec in enumerate(plan.operands):
+            f = enc.field(spec.field) if spec.kind == "ssrc" else None
+            if f is None or f.width > 8 or spec.imm_if:
                 continue
-            if enc.name != "SMEM" and spec.get("s", 1) == 1:
+            if enc.name != "SMEM" and spec.scale == 1:
                 trial.append((key, k, f))
             else:
-                jobs.append((key, k, f, spec.get("s", 1)))
+                jobs.append((key, k, f, spec.scale))
     tried = oracle.disassemble(target, [word(key, f, v) for key, k, f in trial for v in SSRC_TRIAL]) if trial else []
     for i, (key, k, f) in enumerate(trial):
         trial_toks = [token(r, word(key, f, v), k, v)
@@ -122,7 +122,7 @@ def probe_buffer_formats(arch_name: str) -> dict | None:
         return None
     enc = load_arch_tables(arch_name).encodings["VBUFFER"]
     f = enc.require_field("FORMAT")
-    words = [f.insert(plans[key]["w"], v).to_bytes(enc.width // 8, "little")
+    words = [f.insert(plans[key].word, v).to_bytes(enc.width // 8, "little")
              for v in range(1 << f.width)]
     out = {}
     for v, r in enumerate(oracle.disassemble(archs.by_name(arch_name).mc_target, words)):
@@ -157,7 +157,7 @@ def probe_named(arch_name: str, done: dict) -> dict:
 
 def _simm_words(plans, enc, key, values):
     f = enc.field("SIMM16")
-    return [((plans[key]["w"] & ~f.place(0xFFFF)) | f.place(v)).to_bytes(4, "little") for v in values]
+    return [((plans[key].word & ~f.place(0xFFFF)) | f.place(v)).to_bytes(4, "little") for v in values]
 
 
 def _operand_of(r, mn):
@@ -246,7 +246,7 @@ def probe_scalar_printers(arch_name: str) -> dict:
             continue
         e = t.encodings[enc_name]
         f = e.require_field("SSRC0")
-        words = [f.insert(plan["w"], v).to_bytes(4, "little") for v in range(1 << f.width)]
+        words = [f.insert(plan.word, v).to_bytes(4, "little") for v in range(1 << f.width)]
         toks = []
         for r in oracle.disassemble(target, words):
             text = r[0].text if r and r[0].offset == 0 and r[0].text and r[0].size == 4 else None

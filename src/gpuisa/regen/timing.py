@@ -26,7 +26,6 @@ from .. import archs
 LLVM_MAJOR = "22"
 OUT_DIR = Path(__file__).resolve().parents[1] / "data" / "amd" / "timing"
 FACTS_DIR = Path(__file__).resolve().parents[1] / "data" / "amd"
-PLANS_DIR = Path(__file__).resolve().parents[1] / "codec" / "data"
 _ERR = re.compile(r"^[^:\n]*:(\d+):\d+: error: (.*)$", re.M)
 _SREG_COMMENT = re.compile(r"\bs(\d+|\[\d+:\d+\])/\*Invalid register, operand has '(\w+)'[^*]*\*/")
 _SREG = re.compile(r"\bs(\d+|\[\d+:\d+\])")
@@ -91,8 +90,9 @@ def candidates(text: str) -> list[str]:
 def syntaxes(arch_name: str) -> dict[str, str]:
     """``{"name|ENCODING": LLVM text}`` of every encoding of the facts (print plans fill a missing syntax)."""
     facts = json.loads((FACTS_DIR / f"{arch_name}.json").read_text())
-    plans_path = PLANS_DIR / f"plans_{arch_name}.json"
-    plans = json.loads(plans_path.read_text())["plans"] if plans_path.exists() else {}
+    from ..codec.plans import load_plans
+
+    plans = load_plans(arch_name)
     out: dict[str, str] = {}
     for ins in facts["instructions"]:
         for enc in ins["encodings"]:
@@ -100,7 +100,7 @@ def syntaxes(arch_name: str) -> dict[str, str]:
             text = enc.get("syntax")
             if not text and key in plans:
                 p = plans[key]
-                text = " ".join([p["m"], ", ".join(o["t"] for o in p["ops"] if o.get("t"))] + p.get("mods0", [])).strip()
+                text = " ".join([p.mnemonic, ", ".join(o.text for o in p.operands if o.text)] + list(p.base_mods)).strip()
             if text:
                 out.setdefault(key, text.strip())
     return out
