@@ -177,3 +177,43 @@ def test_damaged_cache_is_made_again_and_a_warm_run_needs_no_numpy(cli_env, tmp_
         f.write(b"not a cache file")
     assert _decode(args, cli_env, accel=True) == ref
     assert _decode(args, cli_env, accel=True) == ref
+
+
+def _heavy_imports(args: list[str], env: dict) -> tuple[str, set]:
+    """The listing of ``gpuisa decode ARGS`` and which of numpy, the batch decoder, the scalar decoder and the store
+    the process imported."""
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "gpuisa.cli", "decode", *args], capture_output=True,
+                       text=True, env=env, cwd=ROOT)
+    mods = {ln.rsplit("|", 1)[1].strip() for ln in r.stderr.splitlines() if ln.startswith("import time:")}
+    assert r.returncode == 0 and "gpuisa.codec.accel" in mods, r.stderr[-500:]
+    return r.stdout, mods & {"numpy", "gpuisa.codec.batch_arch", "gpuisa.codec.decoder", "gpuisa.store"}
+
+
+@needs_accel
+def test_unseen_inputs_after_another_keep_the_cache(cli_env, tmp_path):
+    """Inputs decoded from a cache another input made write the numpy path's bytes.  One whose words the cache
+    knows in new places (B: A rotated) only adds scalar answers beside the cache, without numpy or the batch
+    decoder and without writing the cache again; one of new words (C) makes the cache again; after both the
+    cache still serves A, B and C with neither numpy, the batch decoder, the scalar decoder nor the store."""
+    from gpuisa.codec.accel import added_path, snapshot_path
+
+    words = _words("rdna4", 3)[:6000]
+    inputs = {"a": words, "b": words[3000:] + words[:3000], "c": _words("rdna4", 11)[:6000]}
+    args, ref = {}, {}
+    for k, data in inputs.items():
+        (tmp_path / f"{k}.bin").write_bytes(data)
+        args[k] = ["--arch", "rdna4", "--file", str(tmp_path / f"{k}.bin")]
+        ref[k] = _decode(args[k], cli_env, accel=False)
+    assert _decode(args["a"], cli_env, accel=True) == ref["a"]
+    snap = os.path.join(cli_env["GPUISA_HOME"], "cache", os.path.basename(snapshot_path("rdna4", False)))
+    with open(snap, "rb") as f:
+        made_by_a = f.read()
+    out, heavy = _heavy_imports(args["b"], cli_env)
+    assert out == ref["b"] and not heavy & {"numpy", "gpuisa.codec.batch_arch"}, heavy
+    with open(snap, "rb") as f:
+        assert f.read() == made_by_a  # (not written again: B's answers are beside it)
+    assert os.path.exists(added_path(snap))
+    assert _decode(args["c"], cli_env, accel=True) == ref["c"]
+    for k in ("a", "b", "c", "a"):
+        out, heavy = _heavy_imports(args[k], cli_env)
+        assert out == ref[k] and not heavy, (k, heavy)

@@ -13,10 +13,14 @@ ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite 
   on (``stamp``: the codec's modules, the architecture's data files, the stores, this extension) have the
   sizes and times they had; any change, a damaged file or another version's format and it is made again.
 * A run from the cache (``Warm``) answers the C loop's questions with "not known": such starts go to the
-  scalar decoder, made only then.  When the C loop asked anything the batch decoder would have learned,
-  the cache is made again after the listing is written, the batch decoder first learning again what the
-  earlier runs learned (``Full.replay``: classes by selector, templates by the word that made them, kept in
-  the cache as events), so the next run of this input or an earlier one needs nothing.
+  scalar decoder, made only then (the store and the architecture's tables; not numpy).  What that costs is
+  kept at the cost of what is new: the scalar answers of a run go to a small file beside the cache
+  (``added_path``, tied to the cache file by its size and time, merged at load), the cache itself written
+  again only when they are many (``_ADDED``).  Only a run whose C loop asked many questions (``_REMAKE``: a
+  kind of code the tables have not met) makes the cache again after the listing is written, the batch
+  decoder first learning again what the earlier runs learned (``Full.replay``: classes by selector,
+  templates by the word that made them, kept in the cache as events), so the next run of this input, an
+  earlier one or one like it needs nothing.
 * A run without a current cache (``Full``) makes the scalar decoder and the batch decoder and answers the
   C loop's questions with them (the template of a new word shape, an operand text, a class).
 
@@ -40,6 +44,8 @@ _VERSION = 2
 _CONTEXT = 24  # bytes of context that key a scalar answer (the longest instruction is 20 bytes)
 _ANSWERS = 1 << 16  # scalar answers kept in the cache at most (the newest)
 _EVENTS = 4096  # learned templates and classes kept to be learned again (the newest)
+_ADDED = 8192  # scalar answers kept beside the cache at most (more: the cache is written again with them)
+_REMAKE = 64  # questions of the C loop a warm run may leave to the scalar decoder before the cache is remade
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -83,11 +89,12 @@ def stamp(arch: str) -> list:
 
 
 def load_snapshot(name: str, wave64: bool):
-    """(architecture, tables spec, scalar answers, learned events) from the cache of ``--arch NAME`` where it is
-    current, else None."""
+    """(architecture, tables spec, scalar answers, learned events, answers added since) from the cache of ``--arch
+    NAME`` where it is current, else None.  The answers added since the file was written (``added_path``: the
+    answers of later runs, kept beside it while they are few) are in the answers too."""
     path = snapshot_path(name, wave64)
     payload = None if path is None else read_sealed(path)
-    if payload is None:
+    if path is None or payload is None:
         return None
     try:
         version, arch, st, spec, answers, events = marshal.loads(payload)
@@ -96,16 +103,58 @@ def load_snapshot(name: str, wave64: bool):
     if version != _VERSION or not isinstance(arch, str) or st != stamp(arch) or not isinstance(spec, dict) \
             or not isinstance(answers, dict) or not isinstance(events, list):
         return None
-    return arch, spec, answers, events
+    added = _load_added(path)
+    answers.update(added)
+    return arch, spec, answers, events, added
+
+
+def added_path(path: str) -> str:
+    """The file beside the cache ``path`` that holds the scalar answers learned after it was written."""
+    return path + ".add"
+
+
+def _base(path: str) -> tuple:
+    """What ties the answers added to the cache they were added to: its size and modification time."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return st.st_size, st.st_mtime_ns
+
+
+def _load_added(path: str) -> dict:
+    payload = read_sealed(added_path(path))
+    if payload is None:
+        return {}
+    try:
+        version, base, added = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return {}
+    return added if version == _VERSION and base == _base(path) and isinstance(added, dict) else {}
+
+
+def save_added(name: str, wave64: bool, added: dict) -> bool:
+    """Keeps the scalar answers ``added`` since the cache of ``--arch NAME`` was written beside it (a small file:
+    the cache itself is not written again); False where they are too many (the caller writes the cache)."""
+    path = snapshot_path(name, wave64)
+    if path is None or len(added) > _ADDED:
+        return False
+    write_cache_file(added_path(path), seal(marshal.dumps((_VERSION, _base(path), added))))
+    return True
 
 
 def save_snapshot(name: str, arch: str, wave64: bool, spec: dict, answers: dict, events: list) -> None:
-    """Writes the cache of ``--arch NAME`` (the scalar answers and learned events: the newest of them)."""
+    """Writes the cache of ``--arch NAME`` (the scalar answers and learned events: the newest of them); the answers
+    added beside the earlier one are in ``answers`` or forgotten."""
     path = snapshot_path(name, wave64)
     if len(answers) > _ANSWERS:
         answers = dict(list(answers.items())[-_ANSWERS:])
     if path is not None:
         write_cache_file(path, seal(marshal.dumps((_VERSION, arch, stamp(arch), spec, answers, events[-_EVENTS:]))))
+        try:
+            os.unlink(added_path(path))
+        except OSError:
+            pass
 
 
 # -- the batch decoder's tables as the C loop reads them ------------------------------------------------
@@ -175,7 +224,7 @@ def _export_pool(ab) -> dict:
 def scalar_answer(dec, data: bytes, off: int, tail: int) -> tuple:
     """(line text, bytes on the line, bytes to the next start, valid) of the scalar decoder at ``off``, as the
     batch path's walk (``tail`` 0) or its tail loop (``tail`` 1) takes it."""
-    from .batch_render import invalid_line
+    from .decoded import invalid_line
 
     d = dec.decode_at(data, off)
     if d.valid:
@@ -191,7 +240,8 @@ class Warm:
     decoder's answers from the cache, else from a decoder made on first need."""
 
     def __init__(self, arch: str, wave64: bool, answers: dict):
-        self.arch, self.wave64, self.answers, self.learned = arch, wave64, answers, 0
+        self.arch, self.wave64, self.answers = arch, wave64, answers
+        self.new: dict = {}  # (the answers made in this run)
         self.dec: Decoder | None = None
 
     def cls_dense(self, p, idx, sel):
@@ -221,8 +271,7 @@ class Warm:
                 from .decoder import get_decoder
 
                 dec = self.dec = get_decoder(self.arch, self.wave64)
-            got = self.answers[key] = scalar_answer(dec, data, off, tail)
-            self.learned += 1
+            got = self.answers[key] = self.new[key] = scalar_answer(dec, data, off, tail)
         return got
 
 
@@ -236,7 +285,8 @@ class Full:
 
     def replay(self, events: list) -> None:
         """Learns again what an earlier run learned: classes by their selectors, templates by the word that made
-        them (where the entry id still names the same instruction and encoding)."""
+        them (where the entry id still names the same instruction and encoding), operand texts by their place in
+        the pool (made in the same order, the places are the same)."""
         ab = self.ab
         for ev in events:
             if ev[0] == "d":
@@ -245,6 +295,8 @@ class Full:
                 self.cls_wide(ev[1])
             elif ev[0] == "k":
                 self.cls_two(ev[1])
+            elif ev[0] == "p":
+                self.pool(ev[1])
             else:
                 _, name, encoding, eid, key, key3, word, ctx = ev
                 entry = ab.entries[eid] if 0 < eid < len(ab.entries) else None
@@ -279,10 +331,10 @@ class Full:
     def tpl(self, eid: int, key: int, key3: int, word: int, data: bytes, off: int):
         ab = self.ab
         tid = ab.template_id(eid, key, key3, word, data, off)
+        entry = ab.entries[eid]  # (a failure too: enough of them demote the entry to the scalar path, as again)
+        self.events.append(("t", entry.name, entry.encoding, eid, key, key3, word, data[off:off + _CONTEXT]))
         if not tid:
             return False
-        entry = ab.entries[eid]
-        self.events.append(("t", entry.name, entry.encoding, eid, key, key3, word, data[off:off + _CONTEXT]))
         n = ab.tpl_nph[tid]
         return ab.tpl_fmt[tid].encode(), ab.tpl_base[tid, :n].tolist()
 
@@ -294,6 +346,7 @@ class Full:
         ab = self.ab
         if ix >= ab.pool_used:
             return None
+        self.events.append(("p", ix))  # (a text made on demand: the export has it only where made again)
         if not ab.pool_known[ix]:
             s = bisect.bisect_right(ab.seg_starts, ix) - 1
             if s < 0 or ab.seg_compute[s] is None:
@@ -368,15 +421,18 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
         return False
     snap = _CACHED.pop((name, wave64), None) or load_snapshot(name, wave64)
     if snap is not None and snap[0] == arch:
-        _, spec, answers, events = snap
+        _, spec, answers, events, added = snap
         tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
         _run(tables, data, secs, path, resolver, out)
-        if tables.stats()["misses"]:  # something the batch decoder would have learned: the cache made again, with
-            out.flush()  # what the earlier runs learned
-            tables, full = _full(ext, arch, wave64, resolver.answers, events)
-            _run(tables, data, secs, path, full, _Discard())
+        if not resolver.new:
+            return True
+        out.flush()
+        added.update(resolver.new)
+        if tables.stats()["misses"] > _REMAKE:  # much the batch decoder would have learned (a new kind of code):
+            tables, full = _full(ext, arch, wave64, resolver.answers, events)  # the cache made again, with what
+            _run(tables, data, secs, path, full, _Discard())  # the earlier runs learned
             save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers, full.events)
-        elif resolver.learned:  # only scalar answers: kept with the same tables
+        elif not save_added(name, wave64, added):  # (few: the scalar answers kept beside the cache, which stays)
             save_snapshot(name, arch, wave64, spec, resolver.answers, events)
         return True
     tables, full = _full(ext, arch, wave64, {}, [])

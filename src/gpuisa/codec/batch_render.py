@@ -22,14 +22,7 @@ from .batch_arch import M1 as _M1
 from .batch_arch import M2 as _M2
 from .batch_arch import M3 as _M3
 from .batch_arch import ArchBatch
-
-
-def invalid_line(data: bytes) -> str:
-    """The listing line of bytes that are not an instruction: ``.long 0x...`` (a dword), or ``.byte 0x.., ...`` (a
-    tail shorter than a dword), so that the listing assembles back to the same bytes."""
-    if len(data) == 4:
-        return ".long 0x%08x" % int.from_bytes(data, "little")
-    return ".byte " + ", ".join("0x%02x" % b for b in data)
+from .decoded import invalid_line  # noqa: F401 (the listing's and the text form's, from here)
 
 _U64 = np.uint64
 _ONE = np.uint64(1)

@@ -179,3 +179,11 @@ def quick_decoded(off: int, data: bytes, text: str, entry: Entry, src) -> Decode
 
 
 _new = object.__new__
+
+
+def invalid_line(data: bytes) -> str:
+    """The listing line of bytes that are not an instruction: ``.long 0x...`` (a dword), or ``.byte 0x.., ...`` (a
+    tail shorter than a dword), so that the listing assembles back to the same bytes."""
+    if len(data) == 4:
+        return ".long 0x%08x" % int.from_bytes(data, "little")
+    return ".byte " + ", ".join("0x%02x" % b for b in data)

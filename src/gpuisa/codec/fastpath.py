@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-
 from .tables import Entry
 
 LIMIT = 1 << 20  # entries per cache before it is cleared
@@ -249,6 +247,9 @@ class FastPath:
 
 
 def dwords(data: bytes) -> list[int]:
-    """The buffer's little-endian dwords (numpy does the conversion in one pass)."""
+    """The buffer's little-endian dwords (numpy does the conversion in one pass; imported here, not with the
+    decoder: a process that decodes a few words, as the C listing's scalar questions, does without it)."""
+    import numpy as np
+
     n = len(data) // 4
     return np.frombuffer(data, dtype="<u4", count=n).tolist() if n else []
