@@ -157,9 +157,7 @@ REG = {".u8": "%h", ".s8": "%h", ".u16": "%h", ".s16": "%h", ".bf16": "%h", ".f1
 ROUNDINGS = ["", ".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi"]
 MODS = ["", ".ftz", ".sat", ".ftz.sat"]
 GRID_TARGETS = [("sm_80", "8.3"), ("sm_90", "7.8")]
-# left: ptxas accepts these .bf16-from-.f32 forms from sm_80, gpuisa from sm_90 (see cvt_rules)
-KNOWN_SM80 = {f"cvt{r}{m}.bf16.f32" for r in (".rn", ".rz", ".rm", ".rp") for m in ("", ".ftz")} - {
-    "cvt.rn.bf16.f32", "cvt.rz.bf16.f32"}
+KNOWN_SM80: set = set()  # (none left)
 
 
 def cvt_grid(target: str, version: str) -> tuple[str, list[str]]:
@@ -191,6 +189,8 @@ CVT_RECORDED = {
     ("cvt.rn.bf16.bf16 h1, h2;", "sm_90"): False,
     ("cvt.u8.bf16 h1, h2;", "sm_90"): False,
     ("cvt.rn.bf16.f32 h1, f1;", "sm_80"): True,
+    ("cvt.rm.ftz.bf16.f32 h1, f1;", "sm_80"): True,
+    ("cvt.rn.bf16.s32 h1, r1;", "sm_80"): False,
     ("cvt.ftz.f32.bf16 f1, h1;", "sm_80"): False,
     ("cvt.ftz.f32.bf16 f1, h1;", "sm_90"): True,
 }

@@ -91,6 +91,10 @@ def _drop_artifacts(name: str, form: dict) -> None:
         drop = drop | {r for r in form["rejects"] for op, key in OPERAND_MODIFIERS.items()
                        if op in names and r.startswith(key)}
         form["rejects"] = [r for r in form["rejects"] if r not in drop]
+    reqs = form.get("value_requirements") or {}
+    if name == "cvt" and ".dtype=.bf16" in reqs and ".atype=.bf16" in reqs:
+        # .bf16 from .f32 is an sm_80 conversion; cvt_rules asks sm_90 of the other .bf16 ones
+        reqs[".dtype=.bf16"] = reqs[".atype=.bf16"]
     free = FREE_KEYS.get(name)
     if free and form.get("rejected_pairs"):
         form["rejected_pairs"] = [pr for pr in form["rejected_pairs"] if not any(v.startswith(free) for v in pr)]

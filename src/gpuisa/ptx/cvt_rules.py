@@ -16,7 +16,8 @@ The catalog's pairwise measurements of the general ``cvt`` forms miss combinatio
 (``cvt.ftz.f64.f32`` under ``--use_fast_math``, ``cvt.rzi.u16.bf16`` on sm_90) and accept some it
 refuses (``cvt.sat.u32.u16``, ``cvt.rn.f32.f16``), so this rule replaces them (``exempt``) — except
 ``.rn``/``.rz`` ``.bf16`` from ``.f32`` without ``.ftz``, which the catalog's own sm_80 form judges
-(left: ``.rm``/``.rp``/``.ftz`` ``.bf16`` from ``.f32`` count as sm_90 here, sm_80 for ptxas).
+(the general forms' sm_90 requirement of a ``.bf16`` destination is the source's sm_80 one:
+``corrections``; the sm_90 conversions are asked for here).
 """
 
 from __future__ import annotations
