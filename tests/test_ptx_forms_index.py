@@ -15,13 +15,19 @@ from gpuisa.ptx.corrections import correct_forms
 
 
 def test_index_is_up_to_date_and_holds_every_heads_forms():
-    loaded = forms_index.load()
+    loaded = forms_index.load(full=True)
     assert loaded is not None, "stale: run python -m gpuisa.regen --steps ptxforms"
     ignored, blobs = loaded
     truth = catalog.forms_by_head()
     assert sorted(blobs) == sorted(truth)
     for head, forms in truth.items():
-        assert marshal.loads(blobs[head]) == correct_forms(copy.deepcopy(forms)), head
+        exact, names, required, form_blobs = marshal.loads(blobs[head])
+        fixed = correct_forms(copy.deepcopy(forms))
+        assert list(zip(names, map(marshal.loads, form_blobs))) == fixed, head
+        assert exact == any("values" in op for _, f in fixed for op in f["operands"]), head
+        for (_, form), req in zip(fixed, required):  # every opcode the form takes has its required tokens
+            lits = [e["lit"] for e in form["opcode"] if "lit" in e]
+            assert set(req) == {t for lit in lits for t in lit.replace(".", " .").split()}, head
     assert ignored == catalog._read_ignored_tokens()
     # made again by the regen step (its own process): the same bytes
     out = subprocess.run([sys.executable, "-m", "gpuisa.regen.ptxforms", "--check"], capture_output=True, text=True)
@@ -30,8 +36,11 @@ def test_index_is_up_to_date_and_holds_every_heads_forms():
 
 def test_index_of_other_sources_is_not_used(monkeypatch):
     key = forms_index.source_key()
-    monkeypatch.setattr(forms_index, "source_key", lambda: (key[0], key[1] + (("new.json", 1),)))
-    assert forms_index.load() is None
+    monkeypatch.setattr(forms_index, "source_key", lambda: (key[0], key[1] + (("new.json", 1),), key[2]))
+    assert forms_index.load(full=True) is None  # (other family files: found by the test above, not by a check)
+    assert forms_index.load() is not None
+    monkeypatch.setattr(forms_index, "_corrections_text", lambda: key[2] + "\n# an edited correction")
+    assert forms_index.load() is None  # (other form corrections: every check sees it)
     monkeypatch.setattr(forms_index, "INDEX_PATH", forms_index.INDEX_PATH + ".missing")
     assert forms_index.load() is None
 
@@ -43,6 +52,24 @@ def test_damaged_index_is_not_used(tmp_path, monkeypatch):
         path.write_bytes(bad)
         monkeypatch.setattr(forms_index, "INDEX_PATH", str(path))
         assert forms_index.load() is None
+
+
+def test_a_check_loads_only_the_forms_its_opcodes_can_take(tmp_path):
+    code = """if 1:
+        from gpuisa.ptx import catalog
+        head = catalog.head_forms("ld")
+        assert len(head) > 3 and all(f is None for f in head.forms)
+        taken = [name for name, _ in head.taking({"ld", ".global", ".nc", ".u32"})]
+        assert "ld.global.nc" in taken and len(taken) < len(head), taken
+        assert sum(f is not None for f in head.forms) == len(taken)
+        forms = catalog.forms_for_head("ld")  # all loaded, the same objects
+        assert [id(f) for _, f in forms] == [id(f) for f in head.forms] and None not in head.forms
+        assert catalog.families.cache_info().currsize == 0
+        print("ok")
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "GPUISA_HOME": str(tmp_path / "home")})
+    assert out.stdout.strip() == "ok", out.stdout + out.stderr
 
 
 def test_first_check_in_an_empty_data_folder_uses_the_index(tmp_path):

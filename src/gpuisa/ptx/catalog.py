@@ -73,16 +73,66 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
     return out
 
 
+class HeadForms:
+    """A head's (name, form) forms, each unmarshalled when first used (the committed index holds each
+    form on its own): iterating yields them all; ``taking(tokens)`` only those whose required opcode
+    tokens (``forms_index.required_tokens``) are all in the instruction's; ``exact``: whether some form
+    takes only listed immediates in an operand.  A form is one object once loaded (the checker's
+    memos are keyed by ``id(form)``)."""
+
+    __slots__ = ("exact", "names", "required", "blobs", "forms")
+
+    def __init__(self, exact: bool, names: tuple, required: tuple, blobs: tuple, forms: list):
+        self.exact, self.names, self.required, self.blobs, self.forms = exact, names, required, blobs, forms
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def form(self, i: int) -> dict:
+        form = self.forms[i]
+        if form is None:
+            form = self.forms[i] = marshal.loads(self.blobs[i])
+        return form
+
+    def __iter__(self):
+        for i, name in enumerate(self.names):
+            yield name, self.form(i)
+
+    def taking(self, tokens: set):
+        """(name, form) of the forms whose required opcode tokens are all in ``tokens``."""
+        for i, req in enumerate(self.required):
+            if tokens.issuperset(req):
+                yield self.names[i], self.form(i)
+
+
+def _head_of(forms: list) -> HeadForms:
+    from . import forms_index
+
+    return HeadForms(forms_index.exact_immediates(forms), tuple(n for n, _ in forms),
+                     tuple(forms_index.required_tokens(f) for _, f in forms), (), [f for _, f in forms])
+
+
 @cached(maxsize=None)
-def forms_for_head(head: str) -> list[tuple[str, dict]]:
-    """Like ``forms_by_head()[head]`` but reads only that head's forms from the forms cache, so the
-    validator of a whole .ptx file unpacks a handful of forms, not all."""
+def head_forms(head: str) -> HeadForms:
+    """A head's forms as the validator reads them: from the committed index, one form at a time."""
     from .corrections import correct_forms
 
     if families.cache_info().currsize:  # everything is parsed already
-        return correct_forms(forms_by_head().get(head, []))
+        return _head_of(correct_forms(forms_by_head().get(head, [])))
     blob = _forms_cache()[1].get(head)
-    return correct_forms(marshal.loads(blob)) if blob else []
+    entry = marshal.loads(blob) if blob else []
+    if isinstance(entry, tuple):  # the committed index: forms_index.head_entry
+        exact, names, required, blobs = entry
+        return HeadForms(exact, names, required, blobs, [None] * len(names))
+    return _head_of(entry)  # the data folder's cache: the head's forms, corrected
+
+
+@cached(maxsize=None)
+def forms_for_head(head: str) -> list[tuple[str, dict]]:
+    """Like ``forms_by_head()[head]`` but reads only that head's forms from the forms index or cache,
+    so the validator of a whole .ptx file unpacks a handful of forms, not all (the same form objects
+    as ``head_forms``)."""
+    return list(head_forms(head))
 
 
 def forms_cache_path() -> str:

@@ -152,13 +152,14 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
         result["error"] = "empty instruction"
         return result
     toks = dot_tokens(opcode)
-    candidates = catalog.forms_for_head(toks[0])
-    if not candidates:
+    head = catalog.head_forms(toks[0])  # (its forms unmarshalled as the opcode needs them)
+    if not head:
         result["error"] = f"unknown PTX instruction `{toks[0]}`"
         return result
-    hit = _first_taker(candidates, toks, items, shape[1])
+    hit = _first_taker(head, toks, items, shape[1])
     best = None
     if hit is None:
+        candidates = catalog.forms_for_head(toks[0])
         hit, best = _try_forms(candidates, toks, items, shape[1])
     if hit is None:
         stripped = _strip_ignored(toks, candidates)
@@ -232,14 +233,14 @@ def _opcode_match(form: dict, toks: list[str], tkey: tuple, name: str) -> tuple:
     return hit
 
 
-def _first_taker(candidates, toks: list[str], items: list[dict], sigs: tuple):
+def _first_taker(candidates: catalog.HeadForms, toks: list[str], items: list[dict], sigs: tuple):
     """(name, form, bind) of the first of a head's forms that takes the instruction, or None: the
     first loop of _try_forms over only the forms whose opcode matches and is not rejected."""
     tkey = tuple(toks)
     takers = _TAKERS.get(tkey)
     if takers is None:
-        present = set(toks)  # (a form whose literal tokens are not all here cannot match: not tried)
-        takers = _TAKERS[tkey] = [(name, form, bind) for name, form in candidates if _required_tokens(form) <= present
+        present = set(toks)  # (a form whose literal tokens are not all here cannot match: not tried, nor loaded)
+        takers = _TAKERS[tkey] = [(name, form, bind) for name, form in candidates.taking(present)
                                   for bind, _, rejected in [_opcode_match(form, toks, tkey, name)]
                                   if bind is not None and rejected is None]
     for name, form, bind in takers:
@@ -253,18 +254,6 @@ def _first_taker(candidates, toks: list[str], items: list[dict], sigs: tuple):
 
 
 _TAKERS: dict = {}  # opcode tokens -> [(name, form, bind)] of the forms of its head that take the opcode
-
-
-def _required_tokens(form: dict) -> frozenset:
-    """The tokens of a form's opcode literals outside optional groups: every opcode the form takes has
-    them all (`ld.global.nc`: ld, .global, .nc), so most of a head's forms are ruled out by a set test."""
-    hit = _REQUIRED.get(id(form))
-    if hit is None:
-        hit = _REQUIRED[id(form)] = frozenset(t for e in form["opcode"] if "lit" in e for t in dot_tokens(e["lit"]))
-    return hit
-
-
-_REQUIRED: dict = {}  # id(form) -> its literal tokens
 
 
 def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | None = None):

@@ -476,7 +476,7 @@ class Module:
             if word.startswith("@") and len(nxt.split(None, 2)) > 1:
                 word = nxt.split(None, 2)[1]
             if word[:1] == "." or (word.endswith(":") and not word.endswith("::")) or (
-                    word[:1].isalpha() and catalog.forms_for_head(word.split(".", 1)[0])):
+                    word[:1].isalpha() and catalog.head_forms(word.split(".", 1)[0])):
                 return off + pos - 2 - (len(line) - len(line.rstrip()))  # its last character
         return None
 
@@ -556,7 +556,7 @@ def _exact_immediates(opcode: str) -> bool:
     if hit is None:
         from . import catalog
 
-        hit = _EXACT[head] = any(op.get("values") for _, f in catalog.forms_for_head(head) for op in f["operands"])
+        hit = _EXACT[head] = catalog.head_forms(head).exact
     return hit
 
 

@@ -16,11 +16,14 @@ from ..ptx.corrections import correct_forms
 
 def build() -> bytes:
     """The index file's bytes, made from the family files: the first line, the header's size (4 bytes,
-    little-endian), the header (key, ignored tokens, {head: (start, end)}), the heads' forms."""
+    little-endian), the header (key, ignored tokens, {head: (start, end)}), the heads' entries
+    (``forms_index.head_entry``: each form marshalled on its own, its equal strings shared)."""
     ignored = catalog.ignored_tokens()
     spans, chunks, at = {}, [], 0
     for head, forms in sorted(catalog.forms_by_head().items()):
-        blob = marshal.dumps(_shared(correct_forms(copy.deepcopy(forms)), {}), forms_index.MARSHAL_VERSION)
+        fixed = correct_forms(copy.deepcopy(forms))
+        one = [marshal.dumps(_shared(form, {}), forms_index.MARSHAL_VERSION) for _, form in fixed]
+        blob = marshal.dumps(forms_index.head_entry(fixed, one), forms_index.MARSHAL_VERSION)
         spans[head] = (at, at + len(blob))
         chunks.append(blob)
         at += len(blob)
