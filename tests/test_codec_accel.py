@@ -217,3 +217,39 @@ def test_unseen_inputs_after_another_keep_the_cache(cli_env, tmp_path):
     for k in ("a", "b", "c", "a"):
         out, heavy = _heavy_imports(args[k], cli_env)
         assert out == ref[k] and not heavy, (k, heavy)
+
+
+@needs_accel
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4"])
+def test_exports_from_learned_formats_are_the_numpy_paths(tmp_path, monkeypatch, arch):
+    """Exports (left to the scalar decoder by the batch path) of every enable mask and some targets, then the same
+    with other source registers: the second listing comes from the formats the first one learned (no scalar
+    decoder), byte for byte the numpy path's."""
+    from gpuisa.codec import accel
+    from gpuisa.codec.decoder import get_decoder
+
+    monkeypatch.setenv("GPUISA_HOME", str(tmp_path))
+    dec = get_decoder(arch)
+    size, mask, cuts = accel.export_cut(dec)
+    enc = dec.tables.encodings["EXP" if "EXP" in dec.tables.encodings else "VEXPORT"]
+    base = int(enc.fixed_value)
+    en, target, done = enc.field("EN"), enc.field("TARGET"), enc.field("DONE")
+    rng = random.Random(5)
+
+    def stream() -> bytes:
+        out = b""
+        for t in (0, 1, 7, 8, 12, 20, 32):
+            for e in range(16):
+                w = en.insert(target.insert(base, t), e)
+                w = done.insert(w, e & 1)
+                w |= sum(rng.randrange(256) << lo for lo, _ in cuts)
+                out += w.to_bytes(size, "little") + bytes.fromhex("7e000280")  # (and a v_nop-like dword after)
+        return out
+
+    first, second, third = stream(), stream(), stream()
+    for data in (first, second, second):
+        assert _listing(arch, False, data, accel=True) == _listing(arch, False, data, accel=False)
+    _, spec, answers, _, _ = accel.load_snapshot(arch, False)  # (new sources: no question for the scalar decoder)
+    warm = accel.Warm(arch, False, answers)
+    accel._run(accel.extension().Tables(spec), third, None, None, warm, accel._Discard())
+    assert warm.dec is None and not warm.new

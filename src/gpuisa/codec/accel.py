@@ -21,6 +21,11 @@ ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite 
   decoder first learning again what the earlier runs learned (``Full.replay``: classes by selector,
   templates by the word that made them, kept in the cache as events), so the next run of this input, an
   earlier one or one like it needs nothing.
+* Exports, which the batch path leaves to the scalar decoder, are answered from learned formats: the first
+  export of a shape (every bit but its four source registers) seen by the scalar decoder is rendered again
+  with two sets of distinct registers and, where the text is the same with the registers cut out, kept as a
+  format (``export_format``, in the answers under ``("x", rest of the word)``); a later export of that shape,
+  in any input, is that format filled in, without the scalar decoder.
 * A run without a current cache (``Full``) makes the scalar decoder and the batch decoder and answers the
   C loop's questions with them (the template of a new word shape, an operand text, a class).
 
@@ -235,6 +240,82 @@ def scalar_answer(dec, data: bytes, off: int, tail: int) -> tuple:
     return invalid_line(d.data).encode(), len(d.data), 4, False
 
 
+_SOURCES = ("VSRC0", "VSRC1", "VSRC2", "VSRC3")  # (an export's source registers: their own text or ``off``)
+_PROBES = ((11, 23, 37, 53), (101, 131, 151, 181))  # (distinct register numbers an export is rendered with)
+
+
+def export_cut(dec) -> tuple | None:
+    """(bytes, mask of the source fields, their (shift, width)) of the architecture's export encoding; None where
+    it has none or its sources are not plain fields."""
+    for name in ("EXP", "VEXPORT"):
+        enc = dec.tables.encodings.get(name)
+        fields = [None if enc is None else enc.field(f) for f in _SOURCES]
+        if enc is not None and all(f is not None and len(f.ranges) == 1 for f in fields):
+            cuts = tuple((f.lo, f.width) for f in fields if f is not None)
+            return enc.width // 8, sum(((1 << w) - 1) << lo for lo, w in cuts), cuts
+    return None
+
+
+def export_format(dec, cut: tuple, word: int, text: bytes) -> tuple | None:
+    """(format, order of the sources in it) of the export ``word`` whose text is ``text``: the scalar decoder's
+    text of the word with its sources set to two sets of distinct registers, the registers cut out; None unless
+    both and ``word``'s own text are that format filled in (the text depends on nothing else)."""
+    import re
+
+    size, mask, cuts = cut
+    rest = word & ~mask
+
+    def render(vals) -> str | None:
+        w = rest | sum(v << lo for v, (lo, _) in zip(vals, cuts))
+        d = dec.decode_at(w.to_bytes(size, "little") + bytes(_CONTEXT), 0)
+        return d.text if d.valid and len(d.data) == size else None
+
+    first = render(_PROBES[0])
+    if first is None:
+        return None
+    order = []
+    for m in re.finditer(r"\bv(\d+)\b", first):
+        if int(m.group(1)) in _PROBES[0]:
+            order.append(_PROBES[0].index(int(m.group(1))))
+    fmt = re.sub(r"\bv(\d+)\b", lambda m: "v%d" if int(m.group(1)) in _PROBES[0] else m.group(0), first.replace("%", "%%"))
+    own = tuple((word >> lo) & ((1 << w) - 1) for lo, w in cuts)
+    if render(_PROBES[1]) != fmt % tuple(_PROBES[1][j] for j in order) or text != (fmt % tuple(own[j] for j in order)).encode():
+        return None
+    return fmt, tuple(order)
+
+
+def learn_export(dec, answers: dict, data: bytes, off: int, got: tuple) -> dict:
+    """The export format of the scalar answer ``got`` at ``off``, where it is an export's (the cut of the encoding
+    kept too); what was added to ``answers``."""
+    new: dict = {}
+    cut = answers.get(("cut",), False)
+    if cut is False:
+        cut = answers[("cut",)] = new[("cut",)] = export_cut(dec)
+    if cut is None or not got[3] or got[1] != cut[0] or off + cut[0] > len(data):
+        return new
+    word = int.from_bytes(data[off:off + cut[0]], "little")
+    key = ("x", word & ~cut[1])
+    if key not in answers:
+        d = dec.decode_at(data, off)
+        if d.valid and getattr(d, "encoding", None) in ("EXP", "VEXPORT"):
+            answers[key] = new[key] = export_format(dec, cut, word, got[0])
+    return new
+
+
+def export_answer(answers: dict, data: bytes, off: int) -> tuple | None:
+    """The answer at ``off`` from a learned export format, where the word is an export of one."""
+    cut = answers.get(("cut",))
+    if cut is None or off + cut[0] > len(data):
+        return None
+    size, mask, cuts = cut
+    word = int.from_bytes(data[off:off + size], "little")
+    got = answers.get(("x", word & ~mask))
+    if got is None:
+        return None
+    vals = [(word >> lo) & ((1 << w) - 1) for lo, w in cuts]
+    return (got[0] % tuple(vals[j] for j in got[1])).encode(), size, size, True
+
+
 class Warm:
     """Answers from the cache alone: nothing new is known (the start goes to the scalar path); the scalar
     decoder's answers from the cache, else from a decoder made on first need."""
@@ -265,6 +346,8 @@ class Warm:
     def scalar(self, data: bytes, off: int, tail: int):
         key = (tail, data[off:off + _CONTEXT])
         got = self.answers.get(key)
+        if got is None and not tail:
+            got = export_answer(self.answers, data, off)
         if got is None:
             dec = self.dec
             if dec is None:
@@ -272,6 +355,8 @@ class Warm:
 
                 dec = self.dec = get_decoder(self.arch, self.wave64)
             got = self.answers[key] = self.new[key] = scalar_answer(dec, data, off, tail)
+            if not tail:
+                self.new.update(learn_export(dec, self.answers, data, off, got))
         return got
 
 
@@ -358,6 +443,8 @@ class Full:
 
     def scalar(self, data: bytes, off: int, tail: int):
         got = self.answers[(tail, data[off:off + _CONTEXT])] = scalar_answer(self.dec, data, off, tail)
+        if not tail:
+            learn_export(self.dec, self.answers, data, off, got)
         return got
 
 
