@@ -334,7 +334,8 @@ def _decode_cache_files(arch: str) -> list[str]:
         return []
     folder, stem = os.path.dirname(path), f"decode-{arch}"
     try:
-        return sorted(os.path.join(folder, n) for n in os.listdir(folder) if n.startswith((stem + ".", stem + "-")))
+        return sorted(os.path.join(folder, n) for n in os.listdir(folder)
+                      if n.startswith((stem + ".marshal", stem + "-wave64.marshal")))
     except OSError:
         return []
 
