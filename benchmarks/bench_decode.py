@@ -231,7 +231,7 @@ def count_instructions(mc: str, objdump: str, arch, paths: dict, pycache: str) -
     if shutil.which("valgrind") is None:
         print("instructions: valgrind not found (apt-get install -y valgrind)")
         return
-    hex_path, bin_path, empty_path = paths.hex, paths["bin"], paths["empty"]
+    hex_path, bin_path, empty_path = paths["hex"], paths["bin"], paths["empty"]
     env = _gpuisa_env(pycache)
     dump = _callgrind([objdump, "-d", f"--mcpu={arch.llvm_target}", paths["obj"]])
     cli = _callgrind([sys.executable, "-m", "gpuisa.cli", "decode", "--arch", arch.name, "--file", paths["obj"]],
@@ -257,7 +257,7 @@ def _inputs(mc: str, arch, count: int, tmp: str, tag: str, seed: int) -> dict:
     """One input of the benchmark (``build_input`` with ``seed``) as a code object, raw bytes and llvm-mc's hex text."""
     insts = build_input(arch.name, count, seed)
     paths = {"insts": insts, "hex": f"{tmp}/{tag}.txt", "bin": f"{tmp}/{tag}.bin", "obj": f"{tmp}/{tag}.o"}
-    Path(paths.hex).write_text("\n".join(" ".join(f"0x{b:02x}" for b in i) for i in insts) + "\n")
+    Path(paths["hex"]).write_text("\n".join(" ".join(f"0x{b:02x}" for b in i) for i in insts) + "\n")
     Path(paths["bin"]).write_bytes(b"".join(insts))
     make_object(mc, arch.llvm_target, insts, paths["obj"])
     return paths
@@ -269,7 +269,7 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
         # is of an input the decode cache has never seen, as a user's new file is
         warm_in = _inputs(mc, arch, args.count, tmp, "other", 17)
         main_in = _inputs(mc, arch, args.count, tmp, "input", 5)
-        insts, hex_path, bin_path, obj = main_in["insts"], main_in.hex, main_in["bin"], main_in["obj"]
+        insts, hex_path, bin_path, obj = main_in["insts"], main_in["hex"], main_in["bin"], main_in["obj"]
         blob = b"".join(insts)
         Path(f"{tmp}/empty.txt").write_text("")
         setup = [_run_llvm(mc, arch.llvm_target, f"{tmp}/empty.txt")[0] for _ in range(3)]
@@ -392,7 +392,7 @@ def _report_cli(arch, insts, runs: dict, agree: str, tables: str) -> None:
 
 
 def _report(arch, insts, blob, setup, llvm, cold, cold_listing, args) -> None:
-    if any(c.regs != len(insts) for c in cold + cold_listing):  # (an instruction that reads past its own bytes)
+    if any(c["n"] != len(insts) for c in cold + cold_listing):  # (an instruction that reads past its own bytes)
         print(f"note: the stream decodes as {cold[0]['n']} instructions, not {len(insts)} (an instruction that the "
               f"scalar decoder reads past its own bytes takes the next one's)", file=sys.stderr)
     lw, lc = [w for w, _, _ in llvm], [c for _, c, _ in llvm]
