@@ -253,3 +253,30 @@ def test_exports_from_learned_formats_are_the_numpy_paths(tmp_path, monkeypatch,
     warm = accel.Warm(arch, False, answers)
     accel._run(accel.extension().Tables(spec), third, None, None, warm, accel._Discard())
     assert warm.dec is None and not warm.new
+
+
+@needs_accel
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna3"])
+def test_last_instruction_from_the_tables_is_the_scalar_decoders(tmp_path, monkeypatch, arch):
+    """The tail loop's answer from the tables (``Warm.tail_answer``: each instruction alone, as a stream's last) is
+    the scalar decoder's, where it is given; most are."""
+    from gpuisa.codec import accel
+    from gpuisa.codec.decoder import get_decoder
+
+    monkeypatch.setenv("GPUISA_HOME", str(tmp_path))
+    data = _words(arch, 5)
+    _listing(arch, False, data[:3000], accel=True)
+    spec = accel.load_snapshot(arch, False)[1]
+    dec = get_decoder(arch)
+    off, served, total = 0, 0, 0
+    while off < len(data) and total < 400:
+        d = dec.decode_at(data, off)
+        size = len(d.data) if d.valid else 4
+        warm = accel.Warm(arch, False, {})
+        warm.spec = spec
+        got = warm.tail_answer(data[off:off + size], 0)
+        assert got is None or got == accel.scalar_answer(dec, data[off:off + size], 0, 1), data[off:off + size].hex()
+        served += got is not None
+        total += 1
+        off += size
+    assert served > total // 2, (served, total)

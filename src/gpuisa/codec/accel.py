@@ -26,6 +26,9 @@ ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite 
   with two sets of distinct registers and, where the text is the same with the registers cut out, kept as a
   format (``export_format``, in the answers under ``("x", rest of the word)``); a later export of that shape,
   in any input, is that format filled in, without the scalar decoder.
+* A stream's last instruction (the tail loop's, which the C loop leaves to the scalar decoder: fewer than 8
+  bytes in view) is rendered by a second copy of the tables from its bytes alone, twice padded with other
+  bytes (``Warm.tail_answer``: taken where both give the same line of exactly those bytes).
 * A run without a current cache (``Full``) makes the scalar decoder and the batch decoder and answers the
   C loop's questions with them (the template of a new word shape, an operand text, a class).
 
@@ -323,6 +326,8 @@ class Warm:
     def __init__(self, arch: str, wave64: bool, answers: dict):
         self.arch, self.wave64, self.answers = arch, wave64, answers
         self.new: dict = {}  # (the answers made in this run)
+        self.spec: dict | None = None  # (the tables' spec, for words alone at the end: ``tail_answer``)
+        self.tables = None
         self.dec: Decoder | None = None
 
     def cls_dense(self, p, idx, sel):
@@ -348,6 +353,8 @@ class Warm:
         got = self.answers.get(key)
         if got is None and not tail:
             got = export_answer(self.answers, data, off)
+        elif got is None:
+            got = self.tail_answer(data, off)
         if got is None:
             dec = self.dec
             if dec is None:
@@ -358,6 +365,46 @@ class Warm:
             if not tail:
                 self.new.update(learn_export(dec, self.answers, data, off, got))
         return got
+
+
+    def tail_answer(self, data: bytes, off: int) -> tuple | None:
+        """The answer of the tail loop at ``off`` without the scalar decoder, where it can be had: bytes short of a
+        dword are no instruction; an instruction the tables render (by a template) from the bytes left, with any
+        bytes after them, ends the listing as the scalar decoder would print it; else None."""
+        from .decoded import invalid_line
+
+        left = data[off:]
+        if len(left) < 4:
+            return invalid_line(left).encode(), len(left), len(left), False
+        if self.spec is None or len(left) > 20:
+            return None
+        seen = []
+        for pad in (bytes(_CONTEXT), b"\xff" * _CONTEXT):
+            probe = _Probe()
+            lines = self.fast().listing(left + pad, 0, None, None, probe, None).split(b"\n")
+            text, _, dwords = lines[0].partition(b"// 000000000000: ")
+            if probe.asked or not text.startswith(b"\t") or 4 * len(dwords.split()) != len(left):
+                return None
+            seen.append(text[1:].rstrip(b" "))
+        return (seen[0], len(left), len(left), True) if seen[0] == seen[1] else None
+
+    def fast(self):
+        """The C tables again (for words alone; the run's own are in use)."""
+        if self.tables is None:
+            ext = extension()
+            self.tables = ext.Tables(self.spec) if ext is not None else None
+        return self.tables
+
+
+class _Probe(Warm):
+    """Asks nothing: what the tables do not render is marked, not answered."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def scalar(self, data: bytes, off: int, tail: int):
+        self.asked += off == 0  # (the first word's: what follows it is padding)
+        return b"", 4, 4, False
 
 
 class Full:
@@ -510,6 +557,7 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
     if snap is not None and snap[0] == arch:
         _, spec, answers, events, added = snap
         tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
+        resolver.spec = spec
         _run(tables, data, secs, path, resolver, out)
         if not resolver.new:
             return True
