@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from .listing import Step, branch_rows, branch_target
+from .listing_step import Step, branch_rows, branch_target
 
 _U8 = np.uint8
 
