@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import operands as opd
-from .named import vaddr_list_text
+from .named import RegisterCount, vaddr_list_text
 
 if TYPE_CHECKING:
     from .named import NamedTables
@@ -186,7 +186,7 @@ def slots_text(regs: list[int], widths: tuple[int, ...]) -> str:
     return "[" + ", ".join(opd.reg_text("v", r, w) for r, w in zip(regs, widths, strict=False)) + "]"
 
 
-def address_counts(named: NamedTables, entry, spec: OperandPlan, k: int) -> dict | None:
+def address_counts(named: NamedTables, entry, spec: OperandPlan, k: int) -> RegisterCount | None:
     """The encoder's address register count of a MIMG form the ``counts`` table leaves out (image atomics), from
     its learned ``image_forms`` table (not NSA): a ``counts``-shaped entry over DIM and A16; None if none."""
     form = named.image_forms.get("plans", {}).get(f"{entry.name}|{entry.encoding}")
@@ -195,7 +195,7 @@ def address_counts(named: NamedTables, entry, spec: OperandPlan, k: int) -> dict
     table = named.image_forms["tables"][form[1]][0]
     # (per DIM/A16 the largest count: a data count the form lacks falls back to the first-decoded variant's one)
     n = [max((got[1] for got in row if got is not None), default=None) for row in table]
-    return {"op": k, "deps": ["DIM", "A16"], "widths": [3, 1], "n": n} if any(n) else None
+    return RegisterCount(k, ("DIM", "A16"), (3, 1), n) if any(n) else None
 
 
 def tuple_slots(widths: list[int], fields: int) -> bool:
