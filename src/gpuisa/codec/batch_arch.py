@@ -26,8 +26,10 @@ them again.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 import threading
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -36,6 +38,10 @@ from .batch_classes import Classes, distinct
 from .batch_learned import compile_vopd, learned_operand, template_vopd
 from .fastpath import plan_field_uses
 from .syntax import join
+
+if TYPE_CHECKING:
+    from .named import AddressList
+    from .plans import Plan
 
 _NO_TEMPLATE = ("EXP", "VEXPORT")
 _SIMPLE_KINDS = ("vreg", "src", "ssrc", "imm")
@@ -129,23 +135,23 @@ class ArchBatch(Classes):
             return (1, 0xFFFFFFFF, 0, 0xFFFFFFFF, 0, []) if entry.width == 32 else None
         # a 32-bit instruction whose plan always reads a literal: the literal is its second dword, kept whole
         # in the template key (constants repeat)
-        lit = any(sp.get("k") == "lit" for sp in plan["ops"])
+        lit = any(sp.kind == "lit" for sp in plan.operands)
         if lit and entry.width != 32:
             return None
         width = 64 if lit else entry.width
         enc = dec.tables.encodings[entry.encoding]
         # fields with reserved values stay in the template key: the scalar renderer alone decides on them
-        reserved = set(plan.get("bad", {}))
+        reserved = set(plan.rejected)
         uses, tied = plan_field_uses(plan)
         busy = self._busy_fields(entry, plan, reserved, tied)
-        must_zero = dec.named.get("must_zero", {}).get(entry.encoding, 0)
+        must_zero = dec.named.must_zero.get(entry.encoding, 0)
         slots = []
         rest = (1 << width) - 1
-        for k, spec in enumerate(plan["ops"]):
-            f = spec.get("f")
-            kind = spec.get("k")
-            if (kind not in _SIMPLE_KINDS or f is None or f in busy or uses.get(f) != 1 or "imm_if" in spec
-                    or "table" in spec or "alt" in spec or "anote" in spec or len(slots) == MAXC):
+        for k, spec in enumerate(plan.operands):
+            f = spec.field
+            kind = spec.kind
+            if (kind not in _SIMPLE_KINDS or not f or f in busy or uses.get(f) != 1 or spec.imm_if
+                    or spec.tables or spec.address_fields or spec.align_note is not None or len(slots) == MAXC):
                 continue
             fld = enc.field(f)
             if fld is None or len(fld.ranges) != 1:
@@ -155,7 +161,7 @@ class ArchBatch(Classes):
             fmask = ((1 << w) - 1) << lo
             if fmask & must_zero or (lo < 64 <= hi) or hi >= entry.width or w > _WIDE:
                 continue
-            if kind == "vreg" and "note" not in spec:  # the register class and count come with the template
+            if kind == "vreg" and spec.note is None:  # the register class and count come with the template
                 if f in reserved:  # its valid values, as the scalar renderer says
                     every = self._reserved_segment(entry, plan, k, lo, w)
                     if every is None:
@@ -163,9 +169,9 @@ class ArchBatch(Classes):
                 else:
                     every = self._segment(("any", w), 1 << w, None, (None, np.ones(1 << w, bool)),
                                           info=["any", w])
-                slots.append((k, lo, w, True, spec.get("c", "v"), every))
+                slots.append((k, lo, w, True, spec.reg_class, every))
             else:
-                if "acc" in spec:
+                if spec.acc is not None:
                     continue
                 sig = self._alone_sig(entry, plan, k, spec, w)
                 if not any(sig[-len(_PROBES):]):
@@ -174,28 +180,28 @@ class ArchBatch(Classes):
                 slots.append((k, lo, w, False, None, self._segment(sig, 1 << w, compute,
                                                                    info=["alone", entry.name, entry.encoding, k, w])))
             rest &= ~fmask
-        vl = dec.named.get("vaddr_lists", {}).get(f"{entry.name}|{entry.encoding}")
-        if vl is not None and width == entry.width and all(sl[0] != vl["op"] for sl in slots):
+        vl = dec.named.vaddr_lists.get(f"{entry.name}|{entry.encoding}")
+        if vl is not None and width == entry.width and all(sl[0] != vl.operand for sl in slots):
             slots, rest = self._vaddr_list_slots(enc, vl, must_zero, slots, rest)
         wmask = (1 << min(width, 64)) - 1
         return (width // 32, wmask, 0xFFFFFFFF if width == 96 else 0, rest & ((1 << 64) - 1), rest >> 64, slots)
 
-    def _busy_fields(self, entry, plan: dict, reserved: set, tied: set) -> set:
+    def _busy_fields(self, entry, plan: Plan, reserved: set, tied: set) -> set:
         """Fields that stay in the template key: modifiers, templates, fields selecting an operand list or
         a register count, tied fields, and fields with reserved values (unless cut, ``cut_reserved``)."""
-        busy = set(plan.get("mods", {})) | set(plan.get("tmpl", {})) | {"FORMAT", "DFMT", "NFMT"} | tied
-        busy |= set(plan.get("alt", {}))  # a field whose value selects another operand list (SADDR off) keys it
-        for c in self.dec.named.get("counts", {}).get(f"{entry.name}|{entry.encoding}", ()):
-            busy.update(c["deps"])
-            sp = plan["ops"][c["op"]]
-            if sp.get("k") != "vreg" or "note" in sp:
-                busy.add(sp.get("f"))
+        busy = set(plan.modifiers) | set(plan.templates) | {"FORMAT", "DFMT", "NFMT"} | tied
+        busy |= set(plan.alternatives)  # a field whose value selects another operand list (SADDR off) keys it
+        for c in self.dec.named.counts.get(f"{entry.name}|{entry.encoding}", ()):
+            busy.update(c.deps)
+            sp = plan.operands[c.operand]
+            if sp.kind != "vreg" or sp.note is not None:
+                busy.add(sp.field)
         if not self.cut_reserved:
             busy |= reserved
-        busy |= {sp.get("f") for sp in plan["ops"] if sp.get("f") in reserved and (sp.get("k") != "vreg" or "note" in sp)}
+        busy |= {sp.field for sp in plan.operands if sp.field in reserved and (sp.kind != "vreg" or sp.note is not None)}
         return busy
 
-    def _vaddr_list_slots(self, enc, vl: dict, must_zero: int, slots: list, rest: int) -> tuple[list, int]:
+    def _vaddr_list_slots(self, enc, vl: AddressList, must_zero: int, slots: list, rest: int) -> tuple[list, int]:
         """GFX12 image address lists (where the plan does not cut the operand): each VADDRi field a learned
         slot (``batch_learned.py``); (slots, rest mask) with them added where they fit."""
         learned = []
@@ -205,7 +211,7 @@ class ArchBatch(Classes):
                 continue
             lo = fld.ranges[0][1]
             if not (0xFF << lo) & must_zero:
-                learned.append((vl["op"], lo, 8, True, "learned",
+                learned.append((vl.operand, lo, 8, True, "learned",
                                 self._segment(("any", 8), 256, None, (None, np.ones(256, bool)), info=["any", 8])))
         if learned and len(slots) + len(learned) <= MAXC:
             slots = sorted(slots + learned, key=lambda sl: sl[0])  # (stable) the placeholders' order
@@ -216,8 +222,8 @@ class ArchBatch(Classes):
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
         from .decoder import operand_type
 
-        sig = ("alone", tuple(sorted((a, str(b)) for a, b in spec.items() if a not in ("t", "f"))), w)
-        if spec["k"] in ("src", "ssrc"):
+        sig = ("alone", repr(dataclasses.replace(spec, text="", field="")), w)  # (all but its text and field)
+        if spec.kind in ("src", "ssrc"):
             sig += (operand_type(entry.mnemonic), self.dec._src_note(entry, plan, k))
         # and what the operand printer gives for a spread of values: operands that print differently
         # (an entry-specific rule) get their own table
@@ -268,15 +274,15 @@ class ArchBatch(Classes):
         given the plan's word with this field set to the value, prints operand ``k`` as the plain register."""
         if w > 8:
             return None
-        spec = plan["ops"][k]
+        spec = plan.operands[k]
         ok = np.zeros(1 << w, bool)
-        word0 = plan["w"] & ~(((1 << w) - 1) << lo)
+        word0 = plan.word & ~(((1 << w) - 1) << lo)
         pad = b"\0" * 8
         for v in range(1 << w):
             parts: list = []
             d = self.dec._render(entry, word0 | v << lo, (word0 | v << lo).to_bytes(entry.width // 8, "little") + pad,
                                  0, parts)
-            ok[v] = d.valid and bool(parts) and parts[0][k] == opd.reg_text(spec.get("c", "v"), v, spec["n"])
+            ok[v] = d.valid and bool(parts) and parts[0][k] == opd.reg_text(spec.reg_class, v, spec.count)
         key = ("reserved", w, ok.tobytes())
         return self._segment(key, 1 << w, None, (None, ok), info=["ok", w, ok.nonzero()[0].tolist()])
 
@@ -537,7 +543,7 @@ class ArchBatch(Classes):
                 return None
             texts[k] = cur[:i] + "%s" + cur[i + len(alone):]
             bases.append(base)
-        fmt = join(dec.plans[f"{entry.name}|{entry.encoding}"]["m"].replace("%", "%%"), texts,
+        fmt = join(dec.plans[f"{entry.name}|{entry.encoding}"].mnemonic.replace("%", "%%"), texts,
                    [x.replace("%", "%%") for x in mods])
         return fmt, bases
 

@@ -22,7 +22,7 @@ def compile_vopd(ab, entry):
     plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
     nd = 2
     if plan is not None:
-        d = dec._render(entry, plan["w"], plan["w"].to_bytes(8, "little") + bytes(4), 0)
+        d = dec._render(entry, plan.word, plan.word.to_bytes(8, "little") + bytes(4), 0)
         nd = 3 if d.valid and len(d.data) == 12 else 2
     slots = []
     rest = (1 << 64) - 1

@@ -35,41 +35,10 @@ class PlanFileError(UserError):
 
 
 class JsonRecord:
-    """A record read from compact JSON: ``JSON_KEYS`` maps each JSON key to its field.
-
-    (Transitional: ``rec["w"]``, ``rec.get("k")``, ``"acc" in rec`` still read a record by its JSON keys
-    for the batch decoder's modules until they use the fields; an absent key is a field at its empty
-    value.  Removed with their move.)"""
+    """A record read from compact JSON: ``JSON_KEYS`` maps each JSON key to its field."""
 
     __slots__ = ()
     JSON_KEYS: ClassVar[Mapping[str, str]] = {}
-
-    def _json(self, key: str):
-        attr = self.JSON_KEYS.get(key)
-        v = getattr(self, attr) if attr is not None else None
-        if v is None or v is EMPTY_TABLE or (v == "" and key in ("f", "imm_if")) or \
-                (v is False and key in ("omit", "past_ok")) or (v == () and type(v) is tuple and key != "ops"):
-            return None
-        return v
-
-    def __getitem__(self, key: str):
-        v = self._json(key)
-        if v is None:
-            raise KeyError(key)
-        return v
-
-    def get(self, key: str, default=None):
-        v = self._json(key)
-        return default if v is None else v
-
-    def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self._json(key) is not None
-
-    def keys(self) -> list[str]:
-        return [k for k in self.JSON_KEYS if k in self]
-
-    def items(self) -> list[tuple[str, Any]]:
-        return [(k, self[k]) for k in self.keys()]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -153,11 +122,6 @@ _PLAN_KEYS: Mapping[str, str] = {
     "w": "word", "m": "mnemonic", "ops": "operands", "size": "size", "mods0": "base_mods", "mods": "modifiers",
     "bad": "rejected", "tmpl": "templates", "e": "encode_word", "alt": "alternatives", "ret": "returning",
     "lo128": "lo128"}
-
-
-for _name in ("_json", "__getitem__", "get", "__contains__", "keys", "items"):
-    setattr(Plan, _name, getattr(JsonRecord, _name))
-Plan.JSON_KEYS = _PLAN_KEYS  # type: ignore[attr-defined]
 
 
 # JSON key -> (expected type(s), conversion or None) per record; a key not listed is an error.
