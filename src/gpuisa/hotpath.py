@@ -93,13 +93,22 @@ def dispatch(argv: list[str]) -> int | None:
 
 def _ptx_check(argv: list[str]) -> int:
     from .errors import UserError, one_line
-    from .ptx.__main__ import check_file_args
+    from .ptx.cli import check_file_args
+
+    fast = check_file_args(argv[1:])
+    if fast is not None:  # the plain form, as ptx.__main__.main runs it (without importing that module)
+        from .ptx.cli import cmd_check
+
+        try:
+            return cmd_check(fast)
+        except UserError as exc:
+            print(f"gpuisa: {exc}", file=sys.stderr)
+            return 2
+    import argparse  # (argparse reads the others: its usage errors in one line too)
+
     from .ptx.__main__ import main as ptx_main
 
-    if check_file_args(argv[1:]) is None:  # (argparse reads these: its usage errors in one line too)
-        import argparse
-
-        argparse.ArgumentParser.error = one_line_usage_error
+    argparse.ArgumentParser.error = one_line_usage_error
     try:
         return ptx_main(argv[1:], prog="gpuisa")
     except UserError as exc:

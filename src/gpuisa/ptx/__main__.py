@@ -11,36 +11,7 @@ import sys
 
 from ..errors import UserError
 from . import cli
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from types import SimpleNamespace
-else:  # types.SimpleNamespace (sys.implementation is one), without importing types: ~1 M instructions of start-up
-    SimpleNamespace = type(sys.implementation)
-
-
-def check_file_args(argv: list[str]):
-    """`check --file F [--target T] [--version V] [--json]` read without argparse (whose import and
-    help formatting cost a build script's every call a few milliseconds), else None."""
-    if len(argv) < 3 or argv[0] != "check" or len(argv) > 8:
-        return None
-    args = argparse_free_namespace(instruction=None, file=None, target=None, version=None, json=False)
-    rest = argv[1:]
-    while rest:
-        opt = rest.pop(0)
-        if opt == "--json" and not args.json:
-            args.json = True
-        elif opt in ("--file", "--target", "--version") and rest and not rest[0].startswith("-") and (
-                getattr(args, opt[2:]) is None):
-            setattr(args, opt[2:], rest.pop(0))
-        else:
-            return None
-    return args if args.file else None
-
-
-def argparse_free_namespace(**kw) -> SimpleNamespace:
-    """A plain namespace, as argparse gives."""
-    return SimpleNamespace(**kw)
+from .cli import check_file_args
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m gpuisa.ptx") -> int:

@@ -35,7 +35,7 @@ Rules (``rule_error``, after a form has taken an instruction):
 
 from __future__ import annotations
 
-from . import cvt_rules
+# (cvt_rules is imported where a cvt is checked: a module's import is ~0.5 M instructions of start-up)
 
 VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
 ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
@@ -116,7 +116,11 @@ def _vector_mov(form: dict) -> dict:
 
 def exempt_pair(name: str, bind: dict) -> bool:
     """Whether a measured rejected pair does not apply to this whole combination."""
-    return name == "cvt" and cvt_rules.exempt(bind)
+    if name != "cvt":
+        return False
+    from . import cvt_rules
+
+    return cvt_rules.exempt(bind)
 
 
 def rule_error(name: str, form: dict, bind: dict, items: list, target: str | None, version: str | None) -> str | None:
@@ -134,7 +138,9 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         err = _vector_mismatch(name, bind, items)
         if err:
             return err
-    if name == "cvt" and ".dtype" in form["value_sets"] and cvt_rules.exempt(bind):
+    if name == "cvt" and ".dtype" in form["value_sets"] and exempt_pair(name, bind):
+        from . import cvt_rules
+
         return cvt_rules.error(bind, target, version, _sm, _vkey)
     if name == "cvt" and ".frnd" in bind and bind.get(".dtype") == bind.get(".atype"):
         return f"cvt: `{bind['.frnd']}` does not apply between equal types; use .rni/.rzi/.rmi/.rpi to round to an integer"

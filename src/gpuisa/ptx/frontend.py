@@ -408,8 +408,8 @@ class Module:
         names.update(n for n, _ in pairs)
         rest = names - self.regs.keys() - SPECIAL
         for prefix, (count, _) in self.reg_ranges.items():
-            if rest:
-                rest.difference_update(map(prefix.__add__, map(str, range(count))))
+            if rest:  # (the range's names made by one %-format: no Python call per name)
+                rest.difference_update(((prefix.replace("%", "%%") + "%d ") * count % tuple(range(count))).split())
         rest = {t for t in rest if t[:1] not in DIGITS and "." not in t}
         for name, field in sorted(pairs):
             field = "." + field

@@ -213,16 +213,21 @@ def statements(code: str):
 def _cut(code: str) -> list[str]:
     """The text cut at `;`, `{` and `}`, the delimiters kept between the pieces (``re.split(r"([;{}])",
     code)``): ``str.split`` at `;` (C, no character-set test per character), and only the pieces
-    with a brace cut again at the braces."""
+    with a brace cut again at the braces (``str.split`` too: a long piece with a brace, a function's
+    header after blanked comments, is not read a character at a time)."""
     out: list[str] = []
     for seg in code.split(";"):
         if "{" in seg or "}" in seg:
-            start = 0
-            for i, c in enumerate(seg):
-                if c == "{" or c == "}":
-                    out += (seg[start:i], c)
-                    start = i + 1
-            out.append(seg[start:])
+            for k, part in enumerate(seg.split("{")):
+                if k:
+                    out.append("{")
+                if "}" in part:
+                    closes = part.split("}")
+                    out.append(closes[0])
+                    for after in closes[1:]:
+                        out += ("}", after)
+                else:
+                    out.append(part)
         else:
             out.append(seg)
         out.append(";")
