@@ -39,9 +39,9 @@ def test_index_of_other_sources_is_not_used(monkeypatch):
     monkeypatch.setattr(forms_index, "source_key", lambda: (key[0], key[1] + (("new.json", 1),), key[2]))
     assert forms_index.load(full=True) is None  # (other family files: found by the test above, not by a check)
     assert forms_index.load() is not None
-    monkeypatch.setattr(forms_index, "_corrections_text", lambda: key[2] + "\n# an edited correction")
+    monkeypatch.setattr(catalog, "corrections_text", lambda: key[2] + "\n# an edited correction")
     assert forms_index.load() is None  # (other form corrections: every check sees it)
-    monkeypatch.setattr(forms_index, "INDEX_PATH", forms_index.INDEX_PATH + ".missing")
+    monkeypatch.setattr(catalog, "INDEX_PATH", forms_index.INDEX_PATH + ".missing")
     assert forms_index.load() is None
 
 
@@ -50,7 +50,7 @@ def test_damaged_index_is_not_used(tmp_path, monkeypatch):
     for bad in (good[:-10], good[len(forms_index.GENERATED_BY):], good[:len(forms_index.GENERATED_BY) + 9]):
         path = tmp_path / "forms.marshal"
         path.write_bytes(bad)
-        monkeypatch.setattr(forms_index, "INDEX_PATH", str(path))
+        monkeypatch.setattr(catalog, "INDEX_PATH", str(path))
         assert forms_index.load() is None
 
 
