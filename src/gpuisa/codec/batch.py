@@ -36,6 +36,10 @@ from .batch_arch import SLOT_BITS as _SLOT_BITS
 from .batch_arch import ArchBatch, arch_batch
 from .batch_render import render_words
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .decoder import Decoder
+
 _U64 = np.uint64
 _STRIDE_LOG = 7  # the walk's Python loop takes 128 instructions a step
 _NEAR_LOG = 3  # jump tables kept for the walk's doubling back: 1, 2, 4, 8 instructions on
@@ -146,7 +150,8 @@ class _Scalar:
     """The scalar decoder the batch path falls back to (``ArchBatch.scalar_decoder``), made on first use."""
 
     def __init__(self, ab: ArchBatch):
-        self.ab, self.dec = ab, None
+        self.ab = ab
+        self.dec: Decoder | None = None
 
     def decode_at(self, data: bytes, off: int):
         if self.dec is None:

@@ -74,7 +74,7 @@ class ArchBatch(Classes):
         self.entry_ids: dict[int, int] = {}
         self._rows: list = [(0, 0, 0, 0, 0, [])]
         self.rows_pending = None  # (precomputed tables) a function making the rows of the stored entries
-        self.arrays = None
+        self.arrays: tuple | None = None
         self._init_pool()
         # templates: tid 0 = none (the scalar path decides)
         self.tpl_ids: dict = {}
@@ -83,13 +83,14 @@ class ArchBatch(Classes):
         self.tpl_nph: list = [0]
         self.slot_table = np.zeros(1 << SLOT_BITS, dtype=np.int32)
         self.tpl_base = np.zeros((256, MAXC), dtype=np.int64)
-        self.line_fmt_arr = None
+        self.line_fmt_arr: np.ndarray | None = None
+        self.line_nph_arr: np.ndarray | None = None
         self.tid_eid = np.full(256, -1, dtype=np.int32)  # what each template is for (-1: none)
         self.tid_key, self.tid_key3 = np.zeros(256, dtype=_U64), np.zeros(256, dtype=np.uint32)
         self.th_sorted = np.zeros(0, dtype=_U64)  # key hashes of the templates, sorted, and their ids
         self.th_tid = np.zeros(0, dtype=np.int64)
         self.th_new: list = []  # (hashes, ids) not sorted in yet
-        self.first_tid = None  # entry id -> its first template's id
+        self.first_tid: np.ndarray | None = None  # entry id -> its first template's id
 
     @property
     def rows(self) -> list:
@@ -145,7 +146,7 @@ class ArchBatch(Classes):
         uses, tied = plan_field_uses(plan)
         busy = self._busy_fields(entry, plan, reserved, tied)
         must_zero = dec.named.must_zero.get(entry.encoding, 0)
-        slots = []
+        slots: list[tuple] = []  # (operand index, low bit, width, True, register class, segment)
         rest = (1 << width) - 1
         for k, spec in enumerate(plan.operands):
             f = spec.field
@@ -222,7 +223,7 @@ class ArchBatch(Classes):
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
         from .decoder import operand_type
 
-        sig = ("alone", repr(dataclasses.replace(spec, text="", field="")), w)  # (all but its text and field)
+        sig: tuple = ("alone", repr(dataclasses.replace(spec, text="", field="")), w)  # (all but text and field)
         if spec.kind in ("src", "ssrc"):
             sig += (operand_type(entry.mnemonic), self.dec._src_note(entry, plan, k))
         # and what the operand printer gives for a spread of values: operands that print differently

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 _U64 = np.uint64
 _UNKNOWN, _WIDE, _TWO = -1, -2, -3  # class-table values other than entry ids
 
@@ -30,6 +34,18 @@ def distinct(a):
 class Classes:
     """The class-table half of ``ArchBatch`` (it provides ``dec``, ``entries``, ``rows``, ``entry_ids`` and
     ``_compile``)."""
+
+    # what ArchBatch (batch_arch.py) sets up and provides (declared for the type checker: no values here)
+    dec: Any
+    entries: list
+    entry_ids: dict[int, int]
+    arrays: tuple | None
+    two_dword: np.ndarray | None
+    two_mask: np.ndarray | None
+    if TYPE_CHECKING:
+        @property
+        def rows(self) -> list: ...
+        def _compile(self, entry) -> tuple | None: ...
 
     def init_classes(self, dec) -> None:
         sm = dec.fast.sel_mask
@@ -109,6 +125,7 @@ class Classes:
             e[at] = 0
             at = at[at + 1 < len(dws)]
             if len(at):
+                assert self.two_mask is not None  # (words reach the second stage only where a class has two dwords)
                 key = (dws.take(at).astype(_U64) | (dws.take(at + 1).astype(_U64) << _U64(32))) & \
                     self.two_mask.take(p.take(at))
                 u, inv = np.unique(key, return_inverse=True)

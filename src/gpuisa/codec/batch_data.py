@@ -156,7 +156,7 @@ def _remembered(files: list[Path], compute) -> str:
         return compute()
     # (kept small: per set of files, a digest of its stamps)
     key = hashlib.sha256("\n".join(str(p) for p in files).encode()).hexdigest()[:32]
-    stamp = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:32]
+    stamp_digest = hashlib.sha256(json.dumps(stamp).encode()).hexdigest()[:32]
     path = home_dir() / "cache" / "codec_sources.json"
     try:
         known = json.loads(path.read_text())
@@ -165,11 +165,11 @@ def _remembered(files: list[Path], compute) -> str:
     except (OSError, ValueError):
         known = {}
     got = known.get(key)
-    if isinstance(got, list) and len(got) == 2 and got[0] == stamp:
+    if isinstance(got, list) and len(got) == 2 and got[0] == stamp_digest:
         return got[1]
     digest = compute()
     known.pop(key, None)
-    known[key] = [stamp, digest]  # (the most recent last; the oldest dropped beyond _REMEMBERED)
+    known[key] = [stamp_digest, digest]  # (the most recent last; the oldest dropped beyond _REMEMBERED)
     known = dict(list(known.items())[-_REMEMBERED:])
     write_cache_file(path, json.dumps(known).encode())  # (a read-only home: computed again next time)
     return digest
@@ -225,26 +225,26 @@ def read_tables(path: Path) -> dict:
 def _load(ab, doc: dict) -> None:
     dec = ab.dec
     entries = dec.tables.entries
-    starts = []
+    segs: list[int] = []  # segment id per stored segment
     ab.reserve(ab.pool_used + doc["pool_size"])
     for info in doc["segments"]:
         kind, w = info[0], info[-1] if info[0] in ("any", "reg") else info[1 if info[0] == "ok" else 3]
         size = 1 << w
         if kind == "any":
-            starts.append(ab._segment(("any", w), size, None, (None, np.ones(size, bool)), info=info))
+            segs.append(ab._segment(("any", w), size, None, (None, np.ones(size, bool)), info=info))
         elif kind == "reg":
-            starts.append(ab.reg_segment(info[1], info[2], w))
+            segs.append(ab.reg_segment(info[1], info[2], w))
         elif kind == "ok":
             ok = np.zeros(size, bool)
             ok[info[2]] = True
-            starts.append(ab._segment(("reserved", w, ok.tobytes()), size, None, (None, ok), info=info))
+            segs.append(ab._segment(("reserved", w, ok.tobytes()), size, None, (None, ok), info=info))
         else:  # "alone": [kind, entry index, k, width, texts of the first values (one a line), values with none]
             entry = entries[info[1]]
             compute = functools.partial(dec._operand_alone, entry, info[2])
             ok = np.ones(info[4].count("\n") + 1, bool)
             ok[info[5]] = False  # (the texts, one a line, are made into strings when first used)
-            starts.append(ab._segment(("stored", len(starts)), size, compute, (info[4], ok), info=info))
-    starts = np.array(starts, dtype=np.int64)
+            segs.append(ab._segment(("stored", len(segs)), size, compute, (info[4], ok), info=info))
+    starts = np.array(segs, dtype=np.int64)
     # entries (columns) and their cut operands (one row per operand, in entry order)
     ent = {k: unpack(v) for k, v in doc["entries"].items()}
     first = len(ab.entries)

@@ -60,7 +60,7 @@ def template_vopd(ab, eid: int, word: int, data: bytes, off: int):
     base = text(word)
     if base is None:
         return None
-    spans = []
+    spans: list[tuple[int, int, bool | None]] = []  # (start, end, printed: True / False / None must keep)
     for (_, lo, _, _, _, _) in slots:
         v = (word >> lo) & 0xFF
         s0, s1 = opd.reg_text("v", v, 1), opd.reg_text("v", v ^ 0x54, 1)
@@ -106,7 +106,7 @@ def learned_operand(ab, entry, word: int, data: bytes, off: int, nd: int, texts:
         return p if d.valid and len(d.data) == 4 * nd and p else None
 
     base_t = texts[k]
-    spans = []
+    spans: list[tuple[int, int, int | None]] = []  # (start, end, registers; False: not printed, None: kept)
     for (_, lo, _, _, _, _) in group:
         v = (word >> lo) & 0xFF
         at = spans[-1][1] if spans else 0
@@ -135,8 +135,8 @@ def learned_operand(ab, entry, word: int, data: bytes, off: int, nd: int, texts:
         at = b
     fmt += base_t[at:].replace("%", "%%")
     moved = word
-    for (_, lo, _, _, _, _), (_, _, n) in zip(group, spans):
-        moved ^= 0xA8 << lo if n else 0
+    for (_, lo, _, _, _, _), (_, _, nregs) in zip(group, spans):
+        moved ^= 0xA8 << lo if nregs else 0
     p = parts_of(moved)
     if p is None or p[0][k] != fmt % tuple(opd.reg_text("v", ((word >> sl[1]) & 0xFF) ^ 0xA8, sp[2]) if sp[2] else ""
                                             for sl, sp in zip(group, spans)):

@@ -236,6 +236,7 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
 
         tsize, is_float = operand_type(half.split()[0])
         v = f[name]
+        t: str | None
         if v == opd.LITERAL:
             assert lit is not None  # (uses_lit holds for a literal source)
             t = opd.literal_token(lit, "b32")
