@@ -92,7 +92,6 @@ def dispatch(argv: list[str]) -> int | None:
 
 
 def _ptx_check(argv: list[str]) -> int:
-    from .errors import UserError, one_line
     from .ptx.cli import check_file_args
 
     fast = check_file_args(argv[1:])
@@ -101,14 +100,19 @@ def _ptx_check(argv: list[str]) -> int:
 
         try:
             return cmd_check(fast)
-        except UserError as exc:
+        except Exception as exc:  # (errors is imported when one is raised: start-up)
+            from .errors import UserError
+
+            if not isinstance(exc, UserError):
+                raise
             print(f"gpuisa: {exc}", file=sys.stderr)
             return 2
     import argparse  # (argparse reads the others: its usage errors in one line too)
 
+    from .errors import UserError, one_line
     from .ptx.__main__ import main as ptx_main
 
-    argparse.ArgumentParser.error = one_line_usage_error  # type: ignore[method-assign]  # on purpose: one-line usage errors
+    argparse.ArgumentParser.error = one_line_usage_error
     try:
         return ptx_main(argv[1:], prog="gpuisa")
     except UserError as exc:

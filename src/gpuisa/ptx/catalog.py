@@ -16,7 +16,7 @@ import marshal
 import os
 import sys
 
-from .memo import cached  # (not functools.lru_cache: functools imports collections, start-up)
+from .match import cached  # (ptx/match.py's memos, not functools.lru_cache: functools imports collections, start-up)
 
 DATA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "data", "ptx")
 MEASURED_PATH = os.path.join(DATA_PATH, "measured", "ptxas.json")
