@@ -112,7 +112,7 @@ def _ptx_check(argv: list[str]) -> int:
     from .errors import UserError, one_line
     from .ptx.__main__ import main as ptx_main
 
-    argparse.ArgumentParser.error = one_line_usage_error
+    argparse.ArgumentParser.error = one_line_usage_error  # type: ignore[method-assign]  # on purpose: one-line usage errors
     try:
         return ptx_main(argv[1:], prog="gpuisa")
     except UserError as exc:
