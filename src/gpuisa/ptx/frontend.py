@@ -27,7 +27,10 @@ from . import directives as D
 from .check import check_instruction
 from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
 from .operand_types import MEMORY, TYPED, memory_error, operand_error, vector_error
-from .scopes import Visibility
+
+TYPE_CHECKING = False  # (scopes is imported at a function's first late or nested declaration: start-up)
+if TYPE_CHECKING:
+    from .scopes import Visibility
 
 SREG_VECTOR = {"%tid", "%ntid", "%ctaid", "%nctaid", "%clusterid", "%nclusterid", "%cluster_ctaid",
                "%cluster_nctaid"}
@@ -79,7 +82,7 @@ class Module:
         self.final: dict = {}  # canonical statement -> verdict with operand typing, per function
         self.bad: set = set()  # statements found invalid in the current function
         self.vector_regs: set = set()  # vector registers (.reg .v4 .b16 %v) of the current function
-        self.visibility = Visibility()  # where the current function's late or nested registers are seen
+        self.visibility: Visibility | None = None  # where the current function's late or nested registers are seen
         self.keep_valid = True  # keep valid instructions' results (check_module), not only errors
         self.regs: dict = {}  # registers declared in the current function (any of its scopes) -> type
         self.reg_ranges: dict = {}  # prefix -> (count, type)
@@ -165,13 +168,13 @@ class Module:
             self.params = set(params)
             self.flush()
             self.regs, self.reg_ranges, self.final, self.bad, self.vector_regs = {}, {}, {}, set(), set()
-            self.visibility = Visibility()
+            self.visibility = None
             self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
         elif self.depth == 0 and self.strict:
             self.add_error(off, "a `{` block outside a function", "syntax")
-        elif self.func_depth is not None:
+        elif self.func_depth is not None and self.visibility is not None:
             self.visibility.open_block()
         self.depth += 1
 
@@ -184,9 +187,9 @@ class Module:
             self.flush()
             if self.strict:
                 used = self.check_names(self.func_start)
-                for at, msg in self.visibility.errors(self.code, self.func_start, off, used):
+                for at, msg in self.visibility.errors(self.code, self.func_start, off, used) if self.visibility else ():
                     self.results.append((at, _result(msg, "name")))
-        elif self.func_depth is not None and self.depth > self.func_depth:
+        elif self.func_depth is not None and self.depth > self.func_depth and self.visibility is not None:
             self.visibility.close_block(off)
         self.depth -= 1
 
@@ -285,8 +288,13 @@ class Module:
         if vector:
             self.vector_regs.update(n for n, _ in names)
         nested, late = self.depth > self.func_depth, bool(self.batch)
+        if self.visibility is None and (nested or late):  # (those before: all at the function's top)
+            from .scopes import Visibility
+
+            self.visibility = Visibility.begun(self.regs, self.reg_ranges, self.depth - self.func_depth)
         for name, count in names:
-            self.visibility.declare(name, count, off, nested, late)
+            if self.visibility is not None:
+                self.visibility.declare(name, count, off, nested, late)
             if count is None:
                 self.regs[name] = rtype
             else:
@@ -395,11 +403,9 @@ class Module:
 
     def check_names(self, start: int) -> set:
         """The names the function's instructions use, read at its end: all its operand texts at once,
-        separators turned into blanks by ``str.translate`` and split (four times faster than a
-        regular expression), then set operations (registers of a declared range are made as
-        strings and subtracted in C, not matched one by one); numbers (tokens that start with a digit)
-        and `name.field` tokens are dropped from what is left then, not from every token.  The set
-        returned holds every name used (and those tokens too)."""
+        separators made blanks by ``str.translate`` and split, then set operations (a declared range's
+        registers made as strings by one %-format and subtracted in C); numbers and `name.field` tokens
+        are dropped from what is left then.  The set returned holds every name used (and those tokens)."""
         texts, self.name_texts = self.name_texts, []
         if not texts:
             return set()

@@ -19,6 +19,18 @@ class Visibility:
         self.decls: list = []  # [name, range count or None, start offset, end offset or None]
         self.blocks: list = []  # the declarations of each open nested block
 
+    @classmethod
+    def begun(cls, regs: dict, ranges: dict, open_blocks: int) -> Visibility:
+        """The record of a function started at its first late or nested declaration: the registers
+        declared before it (all at the top: visible everywhere) and the nested blocks open there."""
+        vis = cls()
+        vis.early.update(regs)
+        for prefix, (count, _) in ranges.items():
+            vis.early.add(prefix)
+            vis.early_ranges[prefix] = count
+        vis.blocks = [[] for _ in range(open_blocks)]
+        return vis
+
     def declare(self, name: str, count: int | None, off: int, nested: bool, late: bool) -> None:
         if not nested and not late:
             self.early.add(name)
