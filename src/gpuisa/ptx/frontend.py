@@ -403,19 +403,19 @@ class Module:
 
     def check_names(self, start: int) -> set:
         """The names the function's instructions use, read at its end: all its operand texts at once,
-        separators made blanks by ``str.translate`` and split, then set operations (a declared range's
-        registers made as strings by one %-format and subtracted in C); numbers and `name.field` tokens
-        are dropped from what is left then.  The set returned holds every name used (and those tokens)."""
+        separators made blanks by ``str.translate`` and split, then set operations in C; numbers and
+        `name.field` tokens are dropped from what is left.  The set returned holds every name used."""
         texts, self.name_texts = self.name_texts, []
         if not texts:
             return set()
         names = set("\n".join(texts).translate(SEPARATORS).split())
-        pairs = [tuple(t.split(".", 1)) for t in names if "." in t and t[0] not in DIGITS]
-        names.update(n for n, _ in pairs)
-        rest = names - self.regs.keys() - SPECIAL
-        for prefix, (count, _) in self.reg_ranges.items():
-            if rest:  # (the range's names made by one %-format: no Python call per name)
-                rest.difference_update(((prefix.replace("%", "%%") + "%d ") * count % tuple(range(count))).split())
+        ranged = "".join((p.replace("%", "%%") + "%d ") * n % tuple(range(n))  # (a range's names: one %-format)
+                         for p, (n, _) in self.reg_ranges.items()).split()
+        rest = names.difference(self.regs.keys(), SPECIAL, ranged)
+        pairs = [tuple(t.split(".", 1)) for t in rest if "." in t and t[0] not in DIGITS]  # (no register has a `.`)
+        bases = {n for n, _ in pairs} - names
+        names |= bases
+        rest |= bases.difference(self.regs.keys(), SPECIAL, ranged) if bases else bases
         rest = {t for t in rest if t[:1] not in DIGITS and "." not in t}
         for name, field in sorted(pairs):
             field = "." + field
