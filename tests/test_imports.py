@@ -133,9 +133,6 @@ KNOWN_FUNCTION_LEVEL_CIRCLES: dict[frozenset[str], str] = {
         "batch", "batch_arch", "batch_classes", "batch_data", "batch_render", "batch_text", "decode_render", "decoder",
         "dpp16", "encode_plan", "encoder", "fastpath", "gfx9", "rdna", "sdwa", "simm16", "special", "vop3dpp")):
         "the codec's rule modules import the decoder/encoder that dispatch to them (to be split per side)",
-    frozenset({"gpuisa.ptx.catalog", "gpuisa.ptx.forms_index"}):
-        "back since 59cc6bc: catalog defers forms_index (required_tokens, exact_immediates, source_key), which "
-        "imports catalog's index reader; the shared pieces belong in a module below both",
 }
 
 

@@ -36,7 +36,7 @@ def test_index_is_up_to_date_and_holds_every_heads_forms():
 
 def test_index_of_other_sources_is_not_used(monkeypatch):
     key = forms_index.source_key()
-    monkeypatch.setattr(forms_index, "source_key", lambda: (key[0], key[1] + (("new.json", 1),), key[2]))
+    monkeypatch.setattr(catalog, "source_key", lambda: (key[0], key[1] + (("new.json", 1),), key[2]))
     assert forms_index.load(full=True) is None  # (other family files: found by the test above, not by a check)
     assert forms_index.load() is not None
     monkeypatch.setattr(catalog, "corrections_text", lambda: key[2] + "\n# an edited correction")

@@ -80,7 +80,7 @@ def forms_by_head() -> dict[str, list[tuple[str, dict]]]:
 class HeadForms:
     """A head's (name, form) forms, each unmarshalled when first used (the committed index holds each
     form on its own): iterating yields them all; ``taking(tokens)`` only those whose required opcode
-    tokens (``forms_index.required_tokens``) are all in the instruction's; ``exact``: whether some form
+    tokens (``required_tokens``) are all in the instruction's; ``exact``: whether some form
     takes only listed immediates in an operand.  A form is one object once loaded (the checker's
     memos are keyed by ``id(form)``)."""
 
@@ -110,10 +110,8 @@ class HeadForms:
 
 
 def _head_of(forms: list) -> HeadForms:
-    from . import forms_index
-
-    return HeadForms(forms_index.exact_immediates(forms), tuple(n for n, _ in forms),
-                     tuple(forms_index.required_tokens(f) for _, f in forms), (), [f for _, f in forms])
+    return HeadForms(exact_immediates(forms), tuple(n for n, _ in forms),
+                     tuple(required_tokens(f) for _, f in forms), (), [f for _, f in forms])
 
 
 @cached(maxsize=None)
@@ -175,15 +173,39 @@ def load_index(full: bool = False) -> tuple | None:
         return None
     if not whole or not isinstance(ignored, tuple) or not isinstance(key, tuple) or len(key) != 3:
         return None
-    if key[0] != INDEX_FORMAT or key[2] != corrections_text() or (full and key != _source_key()):
+    if key[0] != INDEX_FORMAT or key[2] != corrections_text() or (full and key != source_key()):
         return None
     return ignored, blobs
 
 
-def _source_key() -> tuple:
-    from .forms_index import source_key
+def source_key() -> tuple:
+    """(format, ((file, size), ...), corrections' text) of what the index is made from: the family
+    files and the measured facts (names and sizes: no file is read to check them), and the part of
+    corrections.py that ``correct_forms`` is (``corrections_text``)."""
+    entries = []
+    with os.scandir(DATA_PATH) as it:
+        for e in it:
+            if e.name.endswith(".json") and e.is_file():
+                entries.append((e.name, e.stat().st_size))
+    try:
+        entries.append(("measured/ptxas.json", os.stat(os.path.join(DATA_PATH, "measured", "ptxas.json")).st_size))
+    except OSError:
+        pass
+    return (INDEX_FORMAT, tuple(sorted(entries)), corrections_text())
 
-    return source_key()
+
+def required_tokens(form: dict) -> tuple[str, ...]:
+    """The tokens of a form's opcode literals outside optional groups: every opcode the form takes has
+    them all (`ld.global.nc`: ld, .global, .nc), so most of a head's forms are ruled out by a set test
+    (sorted: what the index holds does not depend on string hashing)."""
+    from .match import dot_tokens
+
+    return tuple(sorted({t for e in form["opcode"] if "lit" in e for t in dot_tokens(e["lit"])}))
+
+
+def exact_immediates(forms) -> bool:
+    """Whether some form takes only listed immediates in an operand."""
+    return any(op.get("values") for _, f in forms for op in f["operands"])
 
 
 def forms_cache_path() -> str:

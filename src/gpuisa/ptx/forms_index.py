@@ -28,47 +28,22 @@ The first line is text: the command that made the file.
 
 from __future__ import annotations
 
-import os
-
-# (what every check reads of the index is in catalog, ``load_index``: one module fewer to import, ~0.7 M
-# instructions of a check's start-up)
-from .catalog import CORRECTIONS_PATH, DATA_PATH, INDEX_PATH  # noqa: F401
-from .catalog import INDEX_FORMAT as FORMAT
+# (what every check reads of the index, and what it is made and keyed by, is in catalog: one module fewer
+# to import, ~0.7 M instructions of a check's start-up; here: the regen step's head entries)
+from .catalog import (  # noqa: F401
+    CORRECTIONS_PATH,
+    DATA_PATH,
+    INDEX_PATH,
+    exact_immediates,
+    required_tokens,
+    source_key,
+)
+from .catalog import INDEX_FORMAT as FORMAT  # noqa: F401
 from .catalog import INDEX_GENERATED_BY as GENERATED_BY  # noqa: F401
-from .catalog import corrections_text as _corrections_text
+from .catalog import corrections_text as _corrections_text  # noqa: F401
 from .catalog import load_index as load  # noqa: F401
 
 MARSHAL_VERSION = 4
-
-
-def source_key() -> tuple:
-    """(format, ((file, size), ...), corrections' text) of what the index is made from: the family
-    files and the measured facts (names and sizes: no file is read to check them), and the part of
-    corrections.py that ``correct_forms`` is (``_corrections_text``)."""
-    entries = []
-    with os.scandir(DATA_PATH) as it:
-        for e in it:
-            if e.name.endswith(".json") and e.is_file():
-                entries.append((e.name, e.stat().st_size))
-    try:
-        entries.append(("measured/ptxas.json", os.stat(os.path.join(DATA_PATH, "measured", "ptxas.json")).st_size))
-    except OSError:
-        pass
-    return (FORMAT, tuple(sorted(entries)), _corrections_text())
-
-
-def required_tokens(form: dict) -> tuple[str, ...]:
-    """The tokens of a form's opcode literals outside optional groups: every opcode the form takes has
-    them all (`ld.global.nc`: ld, .global, .nc), so most of a head's forms are ruled out by a set test
-    (sorted: what the index holds does not depend on string hashing)."""
-    from .match import dot_tokens
-
-    return tuple(sorted({t for e in form["opcode"] if "lit" in e for t in dot_tokens(e["lit"])}))
-
-
-def exact_immediates(forms) -> bool:
-    """Whether some form takes only listed immediates in an operand."""
-    return any(op.get("values") for _, f in forms for op in f["operands"])
 
 
 def head_entry(forms: list, blobs: list) -> tuple:
