@@ -35,6 +35,7 @@ from gpuisa.data.ptx.generate_probes import (
     measure_optional_last_operand,
     measure_order,
     target_key,
+    verdicts_by_target,
     verify_pairs,
 )
 from gpuisa.data.ptx.grammar_fixes import FIXES
@@ -307,18 +308,14 @@ def measure_pair_requires(tool: str, forms: list[dict], cache: ptxas.Cache) -> N
                     lines.append(instance_text(f, opcode, f["operand_strategy"], ci))
                     owners.append((fi, "|".join(sorted(keys)), slot))
                     targets.append(common[-1])
-    by_target: dict[str, list[int]] = defaultdict(list)
-    for i, t in enumerate(targets):
-        by_target[t].append(i)
     found = 0
-    for t, idx in by_target.items():
-        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
-            if not errs:
-                fi, pair, slot = owners[i]
-                needs = forms[fi].setdefault("_pair_requires", {}).setdefault(pair, [])
-                if slot not in needs:
-                    needs.append(slot)
-                    found += 1
+    for i, errs in verdicts_by_target(tool, lines, targets, cache):
+        if not errs:
+            fi, pair, slot = owners[i]
+            needs = forms[fi].setdefault("_pair_requires", {}).setdefault(pair, [])
+            if slot not in needs:
+                needs.append(slot)
+                found += 1
     # keep a requirement only if no accepted derivation instance holds those values without the slots
     for f in forms:
         reqs = f.get("_pair_requires") or {}

@@ -84,16 +84,12 @@ def verify_pairs(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
                     lines.append(instance_text(f, opcode, f["operand_strategy"], ci))
                     owners.append((fi, (a, b)))
                     targets.append(common[-1])
-    by_target: dict[str, list[int]] = defaultdict(list)
-    for i, t in enumerate(targets):
-        by_target[t].append(i)
     cleared = 0
-    for t, idx in by_target.items():
-        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
-            if not errs:
-                fi, pair = owners[i]
-                forms[fi].setdefault("_pairs_accepted", set()).add(pair)
-                cleared += 1
+    for i, errs in verdicts_by_target(tool, lines, targets, cache):
+        if not errs:
+            fi, pair = owners[i]
+            forms[fi].setdefault("_pairs_accepted", set()).add(pair)
+            cleared += 1
     print(f"  pair checks: {len(lines)} instances, {cleared} accepted (pairs cleared)", file=sys.stderr)
 
 
@@ -169,16 +165,21 @@ def measure_order(tool: str, forms: list[dict], cache: ptxas.Cache) -> None:
           file=sys.stderr)
 
 
-def _all_accepted(tool: str, lines: list[str], owners: list[int], targets: list[str],
-                  cache: ptxas.Cache) -> dict[int, bool]:
-    """Per owner (form index): whether ptxas accepts every one of its probe lines, each on its target."""
-    verdict: dict[int, bool] = {}
+def verdicts_by_target(tool: str, lines: list[str], targets: list[str], cache: ptxas.Cache):
+    """(index, ptxas's errors) for each of ``lines``, each checked on its target (one ptxas batch per target)."""
     by_target: dict[str, list[int]] = defaultdict(list)
     for i, t in enumerate(targets):
         by_target[t].append(i)
     for t, idx in by_target.items():
-        for i, errs in zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache)):
-            verdict[owners[i]] = verdict.get(owners[i], True) and not errs
+        yield from zip(idx, ptxas.verdicts(tool, [lines[i] for i in idx], t, "9.0", cache))
+
+
+def _all_accepted(tool: str, lines: list[str], owners: list[int], targets: list[str],
+                  cache: ptxas.Cache) -> dict[int, bool]:
+    """Per owner (form index): whether ptxas accepts every one of its probe lines, each on its target."""
+    verdict: dict[int, bool] = {}
+    for i, errs in verdicts_by_target(tool, lines, targets, cache):
+        verdict[owners[i]] = verdict.get(owners[i], True) and not errs
     return verdict
 
 
