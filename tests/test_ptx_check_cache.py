@@ -74,15 +74,15 @@ def test_forms_cache_matches_the_family_files_and_is_rebuilt_when_they_change(tm
 
     from gpuisa.cachefile import seal, unseal
 
-    key, ignored, blobs = marshal.loads(unseal(cache.read_bytes()))
+    key, (ignored, blobs) = marshal.loads(unseal(cache.read_bytes()))  # (cachefile.write_stamped's layout)
     blobs["vadd"] = marshal.dumps([])
-    cache.write_bytes(seal(marshal.dumps((key[:3] + ((("stale.json", 1, 1),),), ignored, blobs))))
+    cache.write_bytes(seal(marshal.dumps((key[:3] + ((("stale.json", 1, 1),),), (ignored, blobs)))))
     assert _forms_in_subprocess(str(tmp_path), heads) == truth
     # nor a damaged one (a byte changed, the file cut short), nor one of another format (a bare marshal
     # dump, as older versions wrote): each is made again from the family files
     good = cache.read_bytes()
     for bad in (good[:-100] + bytes([good[-100] ^ 1]) + good[-99:], good[: len(good) // 2],
-                marshal.dumps((key, ignored, {"vadd": marshal.dumps([])}))):
+                marshal.dumps((key, (ignored, {"vadd": marshal.dumps([])})))):
         cache.write_bytes(bad)
         assert _forms_in_subprocess(str(tmp_path), heads) == truth
         assert unseal(cache.read_bytes()) is not None  # (rewritten whole)

@@ -140,6 +140,29 @@ def write_cache_file(path, data: bytes) -> bool:
         return False
 
 
+def read_stamped(path, stamp):
+    """The value :func:`write_stamped` kept at ``path`` under ``stamp`` (compared with ``==``); None where the
+    file is missing, damaged, of another format or made under another stamp (the caller makes it again)."""
+    import marshal
+
+    payload = read_sealed(path)
+    if payload is None:
+        return None
+    try:
+        got = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return got[1] if isinstance(got, tuple) and len(got) == 2 and got[0] == stamp else None
+
+
+def write_stamped(path, stamp, value) -> bool:
+    """Keep ``value`` (anything ``marshal`` writes) at ``path`` under ``stamp``, sealed; False where the data
+    folder cannot be written (the process keeps what it made)."""
+    import marshal
+
+    return write_cache_file(path, seal(marshal.dumps((stamp, value))))
+
+
 class atomic_path:  # noqa: N801 (used as a context manager, like open)
     """``with atomic_path(target) as tmp:`` write ``tmp`` (a path); renamed over ``target`` on success,
     removed (with SQLite's -journal/-wal companions) on any failure."""

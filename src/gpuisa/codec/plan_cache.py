@@ -10,7 +10,6 @@ where the data folder cannot be written the process keeps what it built.
 from __future__ import annotations
 
 import dataclasses
-import marshal
 import zlib
 from typing import Any
 
@@ -76,20 +75,18 @@ def _where(name: str) -> str:
 
 def load(name: str, data: bytes) -> dict[str, Plan | None] | None:
     """The records of plan file ``name`` whose bytes are ``data``, if the cache holds them; else None."""
-    from ..cachefile import read_sealed
+    from ..cachefile import read_stamped
 
-    payload = read_sealed(_where(name))
+    got = read_stamped(_where(name), (_FORMAT, zlib.crc32(data), len(data)))
+    if got is None:
+        return None
     try:
-        got = marshal.loads(payload) if payload is not None else None
-        if isinstance(got, tuple) and len(got) == 2 and got[0] == (_FORMAT, zlib.crc32(data), len(data)):
-            return _unpack(got[1])
-    except (ValueError, EOFError, TypeError, IndexError, KeyError):
-        pass  # (another format or a damaged file: made again)
-    return None
+        return _unpack(got)
+    except (ValueError, TypeError, IndexError, KeyError):
+        return None  # (rows of another shape under the same stamp: made again)
 
 
 def store(name: str, data: bytes, plans: dict[str, Plan | None]) -> None:
-    from ..cachefile import seal, write_cache_file
+    from ..cachefile import write_stamped
 
-    stamp = (_FORMAT, zlib.crc32(data), len(data))
-    write_cache_file(_where(name), seal(marshal.dumps((stamp, _pack(plans)))))  # (not writable: made again)
+    write_stamped(_where(name), (_FORMAT, zlib.crc32(data), len(data)), _pack(plans))  # (not writable: made again)

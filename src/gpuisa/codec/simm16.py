@@ -36,24 +36,18 @@ def special_form(plan: Plan) -> bool:
 def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
     """The table of ``key``'s immediate: from the data folder's cache where it was made by a decoder with the
     same fingerprint (all the decoder's output depends on), else decoded now and cached."""
-    import marshal
-
-    from ..cachefile import cache_path, read_sealed, seal, write_cache_file
+    from ..cachefile import cache_path, read_stamped, write_stamped
     from .batch_data import fingerprint
     from .decoder import get_decoder
 
     dec = get_decoder(arch, wave64)
     stamp = (fingerprint(dec, cached=True), arch, wave64, key)
     path = cache_path(f"simm16-{arch}{'-wave64' if wave64 else ''}-{key.replace('|', '-')}.marshal")
-    payload = read_sealed(path)  # (missing, damaged or of another format: None, made again)
-    try:
-        got = marshal.loads(payload) if payload is not None else None
-    except (ValueError, EOFError, TypeError):
-        got = None
-    if isinstance(got, tuple) and len(got) == 2 and got[0] == stamp and isinstance(got[1], dict):
-        return got[1]
+    got = read_stamped(path, stamp)  # (missing, damaged, of another format or stale: None, made again)
+    if isinstance(got, dict):
+        return got
     out = _decode_values(dec, key)
-    write_cache_file(path, seal(marshal.dumps((stamp, out))))  # (not writable: this process keeps its own)
+    write_stamped(path, stamp, out)  # (not writable: this process keeps its own)
     return out
 
 

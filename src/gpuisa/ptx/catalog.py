@@ -241,25 +241,21 @@ def _forms_cache() -> tuple:
         committed = load_index()
         if committed is not None:
             return committed
-    from ..cachefile import read_sealed
+    from ..cachefile import read_stamped
 
     key = _catalog_key()
     path = forms_cache_path()
-    payload = read_sealed(path)  # (a damaged file, or one of another format: None, and it is made again)
-    try:
-        stored_key, ignored, blobs = marshal.loads(payload) if payload is not None else (None, None, None)
-        if stored_key == key and isinstance(blobs, dict) and isinstance(ignored, tuple):
-            return ignored, blobs
-    except (ValueError, EOFError, TypeError):
-        pass
+    got = read_stamped(path, key)  # (missing, damaged, of another format or stale: None, and it is made again)
+    if isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], tuple) and isinstance(got[1], dict):
+        return got
     from .corrections import correct_forms
 
     ignored = _read_ignored_tokens()
     # (stored corrected, so that loading a head does not correct it again: correct_forms is idempotent)
     blobs = {head: marshal.dumps(correct_forms(forms)) for head, forms in forms_by_head().items()}
-    from ..cachefile import seal, write_cache_file  # only when the cache is (re)built: start-up stays small
+    from ..cachefile import write_stamped  # only when the cache is (re)built: start-up stays small
 
-    write_cache_file(path, seal(marshal.dumps((key, ignored, blobs))))  # (not writable: this process uses what it built)
+    write_stamped(path, key, (ignored, blobs))  # (not writable: this process uses what it built)
     return ignored, blobs
 
 
