@@ -42,7 +42,7 @@ from __future__ import annotations
 import marshal
 import os
 
-from ..cachefile import cache_path, read_sealed, seal, write_cache_file
+from ..cachefile import cache_path, read_sealed, read_stamped, seal, write_cache_file, write_stamped
 
 TYPE_CHECKING = False  # (no ``typing`` import at start-up; mypy reads the block below)
 if TYPE_CHECKING:
@@ -131,14 +131,8 @@ def _base(path: str) -> tuple:
 
 
 def _load_added(path: str) -> dict:
-    payload = read_sealed(added_path(path))
-    if payload is None:
-        return {}
-    try:
-        version, base, added = marshal.loads(payload)
-    except (ValueError, EOFError, TypeError):
-        return {}
-    return added if version == _VERSION and base == _base(path) and isinstance(added, dict) else {}
+    added = read_stamped(added_path(path), (_VERSION, _base(path)))
+    return added if isinstance(added, dict) else {}
 
 
 def save_added(name: str, wave64: bool, added: dict) -> bool:
@@ -147,7 +141,7 @@ def save_added(name: str, wave64: bool, added: dict) -> bool:
     path = snapshot_path(name, wave64)
     if path is None or len(added) > _ADDED:
         return False
-    write_cache_file(added_path(path), seal(marshal.dumps((_VERSION, _base(path), added))))
+    write_stamped(added_path(path), (_VERSION, _base(path)), added)
     return True
 
 
