@@ -19,7 +19,8 @@ _GFX10 = Features(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True,
                   memory_syntax="gfx10")
 _GFX11 = Features(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, vopd=True, vop3_literal=True,
                   memory_syntax="gfx10")
-_GFX12 = replace(_GFX11, encoding_family="GFX12", true16=False, memory_syntax="gfx12")
+_GFX1150 = replace(_GFX11, dpp_src1_sgpr=True)  # (llvm-mc-22: gfx1100 refuses an SGPR or constant src1 with DPP)
+_GFX12 = replace(_GFX1150, encoding_family="GFX12", true16=False, memory_syntax="gfx12")
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)
 _GFX1250 = replace(_GFX12, waves=(32,), literal64=True)
 _GFX1200 = replace(_GFX12, nv_modifier=False)
@@ -38,7 +39,7 @@ AMD_ARCHS: tuple[Arch, ...] = (
     Arch("rdna3", "RDNA3", "AMD", "amdgpu", "native", "RDNA", 30,
          ("gfx1100", "gfx1101", "gfx1102", "gfx1103"), "gfx1100", None, "GFX11", _GFX11),
     Arch("rdna3.5", "RDNA3.5", "AMD", "amdgpu", "native", "RDNA", 31,
-         ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11", _GFX11),
+         ("gfx1150", "gfx1151", "gfx1152", "gfx1153"), "gfx1150", "rdna3", "GFX11", _GFX1150),
     Arch("rdna4", "RDNA4", "AMD", "amdgpu", "native", "RDNA", 40, ("gfx1200", "gfx1201"), "gfx1200", "rdna4", "GFX12",
          _GFX1200),
     Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250", "gfx1251"), "gfx1250", None, "GFX12.5",

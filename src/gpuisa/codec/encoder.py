@@ -80,6 +80,10 @@ class Encoder:
             if self.wave64:
                 raise EncodeError("dual-issue (VOPD) instructions exist in wave32 only; drop --wave64")
             return self._encode_vopd(text)
+        if self.tables.gfx != "GFX9" and not mnemonic.endswith(_SUFFIXES) and (_DPP_CTRL.search(text) or "dpp8:[" in text):
+            got = self._inferred_dpp(text, mnemonic)  # (LLVM picks a DPP form for a bare name with DPP modifiers)
+            if got is not None:
+                return got
         if self.named.vop3dpp and ("_dpp" in mnemonic or "dpp8:[" in text or "row_mask:" in text):
             got = vop3dpp.encode_vop3dpp(self, text, mnemonic)  # GFX11/GFX12 VOP3 DPP (``vop3dpp.py``)
             if got is not None:
@@ -163,6 +167,34 @@ class Encoder:
             return Encoded(word.to_bytes(4, "little") + dpp.to_bytes(4, "little"), got.encoding, got.name,
                            dict(got.fields, SRC0=0xEA if fi else 0xE9), None)
         raise EncodeError(f"{text!r} does not assemble for {self.arch}: no DPP8 form of {mnemonic}")
+
+    def _inferred_dpp(self, text: str, mnemonic: str) -> Encoded | None:
+        """A bare name with DPP modifiers (GFX10+), as llvm-mc-22 reads it: the 32-bit DPP form (``X_dpp``, or a
+        VOPC's DPP mnemonic without the suffix), else the VOP3 one (``X_e64_dpp``; VOP3P: ``X``); None where no
+        form has such a name (an ``_e32``/``_e64`` name with DPP modifiers is refused: the caller goes on)."""
+        rest = text[len(mnemonic):]
+        dpp8 = "dpp8:[" in text
+        tries: list = []
+        for mn in (mnemonic, mnemonic + "_dpp"):
+            if dpp8 and mn in self.named.dpp8.values():
+                tries.append(lambda mn=mn: self._encode_dpp8(mn + rest, mn))
+            elif not dpp8:
+                tries.append(lambda mn=mn: dpp16.encode_dpp16(self, mn + rest, mn))
+        if self.named.vop3dpp:
+            for mn in (mnemonic + "_e64_dpp", mnemonic):
+                tries.append(lambda mn=mn: vop3dpp.encode_vop3dpp(self, mn + rest, mn))
+        errors: list[str] = []
+        for attempt in tries:
+            try:
+                got = attempt()
+            except EncodeError as exc:
+                errors.append(str(exc))
+                continue
+            if got is not None:
+                return got
+        if errors:
+            raise EncodeError(errors[0])
+        return None
 
     def _encode_vopd(self, text: str) -> Encoded:
         enc = self.tables.encodings["VOPD"]
@@ -300,6 +332,7 @@ _ENCODERS: dict[tuple[str, bool], Encoder] = {}
 
 _DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bcast|newbcast|share|xmask)"
                        r"|wave_(?:shl|shr|rol|ror)|row_mask|bank_mask)\b")
+_SUFFIXES = ("_dpp", "_sdwa", "_e32", "_e64")
 _SWIZZLE_ARGS = re.compile(r"swizzle\(([^)]*)\)")
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]

@@ -74,6 +74,15 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
 
 
 _HALF = re.compile(r"\b(v\d+)\.[lh]\b")
+
+
+def _vgpr(tok: str) -> bool:
+    """Whether a source token (with its ``-``/``|x|`` modifiers, a true16 half) names one VGPR."""
+    from . import operands as opd
+
+    bare = tok.lstrip("-").strip("|")
+    r = opd.parse_reg(bare.split(".")[0] if bare.endswith((".l", ".h")) else bare)
+    return r is not None and r[0] == "v" and r[2] == 1
 _OP_SEL_FIELDS = ("SRC0", "SRC1", "SRC2", "VDST")
 
 
@@ -213,6 +222,10 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         r = opd.parse_reg(bare.split(".")[0] if bare.endswith((".l", ".h")) else bare)  # a true16 half: its VGPR
         if r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
             errors.append(f"src0 {bare!r} is not a VGPR")
+            continue
+        k1 = idx.get("SRC1")
+        if not encoder.features.dpp_src1_sgpr and k1 is not None and k1 < len(ops) and not _vgpr(e64_ops[k1]):
+            errors.append(f"src1 {e64_ops[k1]!r} is not a VGPR ({encoder.arch} takes none else with DPP)")
             continue
         got = encoder.plain_form(" ".join([plan.mnemonic, ", ".join(e64_ops)] + rest), 8, key.split("|")[1], errors)
         if got is None:
