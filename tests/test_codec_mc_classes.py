@@ -70,3 +70,23 @@ def test_bitop3_prints_before_op_sel(llvm_mc):
     rows = differential.compare("cdna5", words)
     bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
     assert not bad, bad
+
+
+_STORES = {"cdna1": ["buffer_store_dword v{d}, off, s[8:11], s3 tfe", "buffer_store_format_xy v{d2}, v0, s[8:11], 0 idxen tfe",
+                     "buffer_store_short v{d}, off, s[8:11], s3 offset:4 tfe", "buffer_load_dword v{d2}, off, s[8:11], s3 tfe"],
+           "rdna1": ["buffer_store_dword v{d}, off, s[8:11], s3 tfe", "buffer_store_format_x v{d}, off, s[8:11], s3 glc tfe",
+                     "buffer_store_format_d16_x v{d}, off, s[8:11], s3 tfe", "buffer_load_dword v{d2}, off, s[8:11], s3 tfe"],
+           "rdna3": ["buffer_store_b32 v{d}, off, s[8:11], s3 tfe", "buffer_store_d16_hi_format_x v{d}, off, s[8:11], s3 tfe",
+                     "buffer_store_format_xy v{d2}, off, s[8:11], s3 tfe", "buffer_load_b32 v{d2}, off, s[8:11], s3 tfe",
+                     "tbuffer_store_format_x v{d}, off, s[8:11], s3 format:[BUF_FMT_32_FLOAT] tfe"],
+           "rdna4": ["buffer_store_b32 v{d}, off, s[8:11], s3 tfe", "buffer_store_d16_format_x v{d}, off, s[8:11], s3 tfe",
+                     "buffer_store_b64 v{d2}, off, s[8:11], s3 offset:8 tfe", "buffer_load_b32 v{d2}, off, s[8:11], s3 tfe"]}
+
+
+@pytest.mark.parametrize("arch", sorted(_STORES))
+def test_buffer_store_with_tfe_is_refused(llvm_mc, arch):
+    """A buffer store with tfe does not assemble, with the data register counted plain or one more; a load
+    with tfe does (its data one register more)."""
+    lines = [t.format(d=d, d2=d2) for t in _STORES[arch] for d, d2 in (("7", "[7:8]"), ("[7:8]", "[7:9]"))]
+    bad = _disagreements(arch, lines)
+    assert not bad, bad[:5]

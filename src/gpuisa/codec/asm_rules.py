@@ -14,7 +14,9 @@ and ``tests/test_codec_rdna_classes.py`` hold examples):
 * GFX9 FLAT (flat_*, not global/scratch) takes a 12-bit unsigned offset although the field has 13 bits;
 * ``noX`` for a one-bit modifier X of the instruction means X off (``nosc0``, ``noglc``, ``nogds``); a GFX10
   FLAT load into LDS is written without its data register;
-  ``bound_ctrl:0`` sets the bit as ``bound_ctrl:1`` does.
+  ``bound_ctrl:0`` sets the bit as ``bound_ctrl:1`` does;
+* a buffer store with ``tfe`` is refused, however many data registers are given (d16 and typed stores
+  included: a store returns no status).
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ def check_operands(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> Non
         r = _reg(pairs[0][0])
         if r is not None and r[1] & 1:
             raise EncodeError(f"operand 1 {pairs[0][0]!r}: vgpr must be even aligned")
+    if "tfe" in mods and e.encoding in ("MUBUF", "MTBUF", "VBUFFER") and "_store" in e.name:
+        raise EncodeError(f"{e.name}: tfe means nothing on a store")
     classes = {r[0] for tok, spec in pairs if spec.acc is not None and (r := _reg(tok)) is not None}
     if returned and ret is not None and ret.acc is not None and (r := _reg(ops[0])) is not None:
         classes.add(r[0])
