@@ -30,7 +30,9 @@ Rules (``rule_error``, after a form has taken an instruction):
 * scalar ``cvt``: rounding, ``.ftz`` and ``.sat`` by type pair, ``.bf16`` by target and PTX ISA version
   (``cvt_rules``, replacing the measured pairs of the general forms);
 * a `%sreg_suffix` name (``%warpid_x``) is not a special register;
-* ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4.
+* ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4;
+* TMA ``.tile::gather4`` into ``.shared::cluster`` (with or without ``.multicast::cluster``) is taken on
+  the sm_100a family only (``GATHER4_CLUSTER_TARGETS``), not on sm_100 or sm_120/sm_120a.
 """
 
 from __future__ import annotations
@@ -155,7 +157,17 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
     if name in ("shfl", "vote") and (target is None or _sm(target) >= 70) and (
             version is None or _vkey(version) >= (6, 4)):
         return f"{name} without `.sync` is refused on sm_70 and newer from PTX ISA 6.4; use {name}.sync"
+    if name == "cp.async.bulk.tensor" and bind.get(".load_mode") == ".tile::gather4" and (
+            bind.get(".dst") == ".shared::cluster" and target is not None and _sm(target) >= 100
+            and target not in GATHER4_CLUSTER_TARGETS):
+        return ("cp.async.bulk.tensor: `.tile::gather4` into `.shared::cluster` needs sm_100a, sm_100f, sm_103a, "
+                "sm_103f, sm_110a or sm_110f (into `.shared::cta`: sm_100 and newer)")
     return None
+
+
+# gather4 into .shared::cluster (with or without .multicast::cluster): the sm_100a family only (measured with
+# ptxas 13: refused on sm_100, sm_120, sm_120a, sm_120f, sm_121, sm_121a; .shared::cta accepted on all of them)
+GATHER4_CLUSTER_TARGETS = {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f"}
 
 
 VALUE_OPERAND = {"ld": 0, "ldu": 0, "ld.global.nc": 0, "st": 1}  # which operand holds the value
