@@ -90,3 +90,27 @@ def test_buffer_store_with_tfe_is_refused(llvm_mc, arch):
     lines = [t.format(d=d, d2=d2) for t in _STORES[arch] for d, d2 in (("7", "[7:8]"), ("[7:8]", "[7:9]"))]
     bad = _disagreements(arch, lines)
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna3", "rdna1", "rdna3", "rdna4", "cdna5"])
+def test_ds_swizzle_offsets_decode(llvm_mc, arch):
+    """ds_swizzle_b32's 16 offset bits print as one ``offset:swizzle(...)`` (bitmask, swap, reverse,
+    broadcast, quad_perm, rotate, FFT) or a number, whatever the two 8-bit offset fields hold."""
+    import random
+
+    word = int.from_bytes(get_encoder(arch).encode_line("ds_swizzle_b32 v9, v3").data, "little")
+    rng = random.Random(7)
+    offsets = [rng.getrandbits(16) for _ in range(300)] + [0x8000 | rng.getrandbits(8) for _ in range(40)] + \
+        [0xC000 | rng.getrandbits(14) for _ in range(40)] + [31 | 1 << rng.randrange(10, 15) for _ in range(20)]
+    probes = [(word & ~0xFFFF | off).to_bytes(8, "little") for off in offsets]
+    rows = differential.compare(arch, probes)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["cdna3", "rdna3", "rdna4"])
+def test_ds_swizzle_modes_encode(llvm_mc, arch):
+    modes = ["swizzle(QUAD_PERM,1,3,0,2)", 'swizzle(BITMASK_PERM,"01pi0")', "swizzle(SWAP,8)", "swizzle(REVERSE,16)",
+             "swizzle(BROADCAST,4,3)", "swizzle(ROTATE,1,7)", "swizzle(FFT,9)", "0x8123", "0xc5e1", "1234"]
+    bad = _disagreements(arch, [f"ds_swizzle_b32 v9, v3 offset:{m}" for m in modes])
+    assert not bad, bad[:5]

@@ -345,8 +345,9 @@ def _field_mods(dec, entry: Entry, enc, plan: Plan, fields: dict[str, int], mods
     """The modifiers each modifier field's value prints (values, named numbers, tables)."""
     sums: dict[str, list] = {}
     summed = {m.name for m in plan.modifiers.values() if m.mul is not None}
+    swizzle = entry.name == "ds_swizzle_b32"
     for fname, m in plan.modifiers.items():
-        if typed and fname in ("FORMAT", "DFMT", "NFMT"):
+        if (typed and fname in ("FORMAT", "DFMT", "NFMT")) or (swizzle and fname in ("OFFSET0", "OFFSET1")):
             continue
         v = fields.get(fname, 0)
         f = enc.field(fname)
@@ -373,7 +374,36 @@ def _field_mods(dec, entry: Entry, enc, plan: Plan, fields: dict[str, int], mods
         mods = [x for x in mods if not x.startswith(name + ":")]
         if v:
             mods.append(f"{name}:{fmt_imm(v, width, m.hex, m.signed)}")
+    if swizzle:
+        offset = fields.get("OFFSET0", 0) | fields.get("OFFSET1", 0) << 8
+        mods = [x for x in mods if not x.startswith("offset:")] + ([swizzle_text(offset)] if offset else [])
     return mods
+
+
+def swizzle_text(offset: int) -> str:
+    """``offset:`` of ds_swizzle_b32 as llvm-mc-22 prints its 16 bits (probed on GFX9..GFX12): bits 15:14 set
+    the rotate (bit 13 clear: direction bit 10, size bits 9:5) or FFT (bits 4:0) modes; upper
+    byte 0x80 four 2-bit lane selects; bit 15 clear the and/or/xor masks of bits 4:0, 9:5, 14:10, named as a
+    swap, reverse or broadcast where they are one; any other value in decimal."""
+    if offset >= 0xC000:
+        if offset >= 0xE000:
+            return f"offset:swizzle(FFT,{offset & 31})"
+        return f"offset:swizzle(ROTATE,{offset >> 10 & 1},{offset >> 5 & 31})"
+    if offset >> 8 == 0x80:
+        return "offset:swizzle(QUAD_PERM," + ",".join(str(offset >> (2 * i) & 3) for i in range(4)) + ")"
+    if offset & 0x8000:
+        return f"offset:{offset}"
+    and_m, or_m, xor_m = offset & 31, offset >> 5 & 31, offset >> 10 & 31
+    if and_m == 31 and or_m == 0 and xor_m and not xor_m & (xor_m - 1):
+        return f"offset:swizzle(SWAP,{xor_m})"
+    if and_m == 31 and or_m == 0 and xor_m and not (xor_m + 1) & xor_m:
+        return f"offset:swizzle(REVERSE,{xor_m + 1})"
+    group = 32 - and_m
+    if group > 1 and not group & (group - 1) and or_m < group and not xor_m:
+        return f"offset:swizzle(BROADCAST,{group},{or_m})"
+    lo, hi = or_m ^ xor_m, (31 & and_m | or_m) ^ xor_m  # each lane-id bit: kept, inverted or forced
+    bits = "".join("01"[lo >> b & 1] if (lo ^ hi) >> b & 1 == 0 else "pi"[lo >> b & 1] for b in range(4, -1, -1))
+    return f'offset:swizzle(BITMASK_PERM,"{bits}")'
 
 
 def _modifiers(dec, entry: Entry, enc, plan: Plan, word: int, ops: _Operands) -> list[str]:
