@@ -35,6 +35,7 @@ import numpy as np
 
 from . import operands as opd
 from .batch_classes import Classes, distinct
+from .batch_data import MAXC, seed
 from .batch_learned import compile_vopd, learned_operand, template_vopd
 from .fastpath import plan_field_uses
 from .syntax import join
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 _NO_TEMPLATE = ("EXP", "VEXPORT")
 _SIMPLE_KINDS = ("vreg", "src", "ssrc", "imm")
-MAXC = 8  # cut operands per entry at most
 _WIDE = 16  # cut fields wider than this stay in the template key
 M1 = np.uint64(0x9E3779B97F4A7C15)
 M2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -221,7 +221,7 @@ class ArchBatch(Classes):
         return slots, rest
 
     def _alone_sig(self, entry, plan, k, spec, w) -> tuple:
-        from .decoder import operand_type
+        from .decoded import operand_type
 
         sig: tuple = ("alone", repr(dataclasses.replace(spec, text="", field="")), w)  # (all but text and field)
         if spec.kind in ("src", "ssrc"):
@@ -560,8 +560,6 @@ def arch_batch(dec) -> ArchBatch:
     if ab is None:
         ab = ArchBatch(dec)
         if not dec.wave64:
-            from .batch_data import seed
-
             seed(ab)
         _SHARED[key] = ab
     return ab

@@ -176,9 +176,7 @@ class Classes:
         caches are emptied for every stream (``Decoder`` instances give identical results)."""
         sd = self.__dict__.get("_scalar")
         if sd is None:
-            from .decoder import Decoder
-
-            sd = self._scalar = Decoder(self.dec.arch, self.dec.wave64)
+            sd = self._scalar = type(self.dec)(self.dec.arch, self.dec.wave64)  # (a Decoder: not imported here)
         sd.fast.done.clear()
         sd.fast.pick.clear()
         return sd

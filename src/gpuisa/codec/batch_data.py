@@ -39,7 +39,6 @@ from pathlib import Path
 import numpy as np
 
 from ..cachefile import write_cache_file
-from . import batch_arch
 
 HERE = Path(__file__).parent
 DATA_DIR = HERE / "data"
@@ -51,6 +50,7 @@ _ROOTS = ("decoder", "batch_arch", "batch_data")
 _CONSUMERS = {"batch", "batch_text", "batch_render"}  # the bulk loop and its text forms use the tables: not followed
 _SHARED = ("archs.py", "model.py")
 _REMEMBERED = 16  # fingerprints remembered (per set of files: an architecture in one checkout)
+MAXC = 8  # cut operands per entry at most (the columns of a template's pool bases)
 STORED_TEXTS = 1024  # operand texts stored per table: values below this (wider fields fill the rest at run time)
 
 
@@ -275,7 +275,7 @@ def _load(ab, doc: dict) -> None:
     tpl = {k: unpack(v) for k, v in doc["templates"].items()}
     if len(tpl["eid"]):
         nb = tpl["count"]
-        bases = np.zeros((len(nb), batch_arch.MAXC), dtype=np.int64)
+        bases = np.zeros((len(nb), MAXC), dtype=np.int64)
         bases[np.repeat(np.arange(len(nb)), nb), np.arange(nb.sum()) - np.repeat(np.cumsum(nb) - nb, nb)] = starts[tpl["seg"]]
         ab.add_templates(tpl["eid"], tpl["key"], tpl["key3"], doc["template_formats"].split("\n"), bases, nb)
 

@@ -1,5 +1,6 @@
 """What the decoder hands out (``Decoded``) and the pure helpers its renderer (``decode_render.py``), the fast
-path and the encoder share: source types from a mnemonic, literal types, immediates, modifier order."""
+path and the encoder share: source types from a mnemonic, literal types, immediates, modifier order, message
+names (``s_sendmsg``: GFX9 and RDNA)."""
 
 from __future__ import annotations
 
@@ -168,6 +169,15 @@ def fmt_imm(v: int, width: int, hexa: bool | int, signed: bool) -> str:
         return str(v)
     if hexa:
         return f"-0x{-v:x}" if v < 0 else f"0x{v:x}"
+    return str(v)
+
+
+def sendmsg_text(table: dict, v: int) -> str:
+    """s_sendmsg's operand from the probed table: the low 10 bits name a message (else the value prints in
+    decimal); with higher bits set only the messages in ``keep`` still print by name."""
+    low = v & 1023
+    if v == low or low in table["keep"]:
+        return table["low"].get(str(low), str(v))
     return str(v)
 
 

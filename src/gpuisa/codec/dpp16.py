@@ -38,7 +38,7 @@ def _source(tok: str) -> tuple[str, int, int]:
 
 def encode_dpp16(encoder, text: str, mnemonic: str):
     """Bytes of a DPP16 line, or None where no 32-bit form has this DPP mnemonic (the caller goes on)."""
-    from .encoder import EncodeError
+    from .encoded import EncodeError
 
     forms = _forms(encoder, mnemonic)
     if not forms:
@@ -63,8 +63,7 @@ def encode_dpp16(encoder, text: str, mnemonic: str):
 
 
 def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
-    from .decoder import get_decoder
-    from .encoder import Encoded, EncodeError
+    from .encoded import Encoded, EncodeError
 
     plan = encoder.plans.get(key)
     if plan is None or ctrl_tok not in table:
@@ -106,7 +105,7 @@ def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
     dpp = (r[1] | half) | table.index(ctrl_tok) << 8 | bits | fi << 18 | bound << 19 \
         | masks.get("bank_mask", 15) << 24 | masks.get("row_mask", 15) << 28
     data = word.to_bytes(4, "little") + dpp.to_bytes(4, "little")
-    d = get_decoder(encoder.arch, encoder.wave64).decode_at(data + b"\0" * 8, 0)
+    d = encoder.decoder(encoder.wave64).decode_at(data + b"\0" * 8, 0)
     if not d.valid or len(d.data) != 8:
         errors.append(f"not a valid DPP16 form ({d.error or 'the decoder rejects it'})")
         return None

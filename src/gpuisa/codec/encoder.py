@@ -29,6 +29,7 @@ from .tables import ArchTables, Entry, load_arch_tables
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from .decoder import Decoder
     from .plans import OperandPlan, Plan
 
 _COMMENT = re.compile(r"/\*.*?\*/")
@@ -45,6 +46,13 @@ class Encoder:
         from .named import load_named
 
         self.named = load_named(self.arch)
+
+    def decoder(self, wave64: bool = False) -> Decoder:
+        """The scalar decoder of this architecture (wave32 unless asked): the rule modules (``dpp16``, ``sdwa``,
+        ``vop3dpp``) decode a word they built to check it; they get it here, never by importing the decoder."""
+        from .decoder import get_decoder
+
+        return get_decoder(self.arch, wave64)
 
     def candidates(self, mnemonic: str) -> list[Entry]:
         t = self.tables

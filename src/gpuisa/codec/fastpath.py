@@ -88,7 +88,7 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
         sig: tuple = (repr(dataclasses.replace(spec, text="", field="")), fld.width,
                       entry.mnemonic if spec.kind in ("src", "ssrc") else None, plan.lo128)
         if spec.kind in ("src", "ssrc"):
-            from .decoder import operand_type
+            from .decoded import operand_type
 
             sig = sig[:2] + (operand_type(entry.mnemonic), dec._src_note(entry, plan, k))
         if k in counted:

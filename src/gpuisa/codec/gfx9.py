@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .decoded import sendmsg_text
 from .plans import OperandPlan
 from .syntax import join
 
@@ -113,15 +114,6 @@ def waitcnt_text(v: int) -> str:
     counters = [("vmcnt", (v & 15) | ((v >> 14) & 3) << 4, 63), ("expcnt", (v >> 4) & 7, 7), ("lgkmcnt", (v >> 8) & 15, 15)]
     shown = [(n, c) for n, c, top in counters if c != top] or [(n, c) for n, c, _ in counters]
     return " ".join(f"{n}({c})" for n, c in shown)
-
-
-def sendmsg_text(table: dict, v: int) -> str:
-    """s_sendmsg's operand from the probed table: the low 10 bits name a message (else the value prints in
-    decimal); with higher bits set only the messages in ``keep`` still print by name."""
-    low = v & 1023
-    if v == low or low in table["keep"]:
-        return table["low"].get(str(low), str(v))
-    return str(v)
 
 
 SCALAR_TEXT = ("s_waitcnt", "s_sendmsg", "s_sendmsghalt", "s_endpgm")

@@ -104,7 +104,7 @@ def scalar_text(dec, entry, fields: dict[str, int]) -> str | None:
         return f"{name} {counters_text(spec, fields.get('SIMM16', 0))}"
     table = dec.named.sendmsg.get(name)
     if table is not None:
-        from .gfx9 import sendmsg_text
+        from .decoded import sendmsg_text
 
         return f"{name} {sendmsg_text(table, fields.get('SIMM16', 0))}"
     return None
@@ -126,7 +126,7 @@ def fallback(dec, entry, spec: OperandPlan, fields: dict[str, int]) -> str | Non
         if f is None or v is None:
             return None
         if f.width == 9 and v < 256:  # a 16-bit source: SGPRs, constants (an integer source's floats as bits)
-            from .decoder import operand_type
+            from .decoded import operand_type
 
             return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, operand_type(entry.mnemonic)[1], 256)
         r = v - 256 if f.width == 9 else v

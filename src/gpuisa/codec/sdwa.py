@@ -71,7 +71,7 @@ def sdwa_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]:
         return None, 4
     texts, mods, i0, i1 = got
     mods = []
-    from .decoder import operand_type
+    from .decoded import operand_type
 
     size, is_float = operand_type(mn)
     if i0 is not None and d >> 23 & 1:
@@ -159,7 +159,7 @@ def _strip_source(tok: str) -> tuple[str, int]:
 
 def _sdwa_modifiers(text: str, mods: list[str]) -> tuple[int, dict[str, int]]:
     """The SDWA dword's clamp/omod bits and the selector values the modifiers name (LLVM's defaults else)."""
-    from .encoder import EncodeError
+    from .encoded import EncodeError
 
     dword = 0
     values = {"dst_sel": 6, "dst_unused": 2, "src0_sel": 6, "src1_sel": 6}
@@ -209,8 +209,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
     (selectors default to DWORD, dst_unused to UNUSED_PRESERVE, as LLVM's assembler does); the result must
     decode to a learned SDWA form or it is refused."""
     from . import operands as opd
-    from .decoder import get_decoder
-    from .encoder import Encoded, EncodeError
+    from .encoded import Encoded, EncodeError
     from .syntax import split_operands
 
     table = encoder.named.sdwa
@@ -256,7 +255,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
             g = enc.field("VSRC1")
             word = g.insert(word, d >> 32)
         data = word.to_bytes(4, "little") + (d & 0xFFFFFFFF).to_bytes(4, "little")
-        back = get_decoder(encoder.arch).decode_at(data + b"\0" * 8, 0)
+        back = encoder.decoder().decode_at(data + b"\0" * 8, 0)
         if not back.valid or back.name != key.split("|")[0] or not (back.text or "").startswith(mnemonic):
             errors.append("not an accepted SDWA combination")
             continue

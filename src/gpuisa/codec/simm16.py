@@ -91,7 +91,7 @@ def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...]) -> int 
 
 def encode(encoder, entry, plan: Plan, text: str):
     """Bytes of ``text`` for a ``special_form`` plan, or raise EncodeError naming what is not understood."""
-    from .encoder import Encoded, EncodeError
+    from .encoded import Encoded, EncodeError
 
     parts = text.split(None, 1)
     operand = parts[1] if len(parts) > 1 else ""

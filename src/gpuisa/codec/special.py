@@ -232,7 +232,7 @@ def vopd_text(dec, word: int, buf, off: int) -> tuple[str | None, int, str | Non
         lit = int.from_bytes(buf[off + 8:off + 12], "little")
         size = 12
     for name, half in (("SRCX0", halves[0]), ("SRCY0", halves[-1])):
-        from .decoder import operand_type
+        from .decoded import operand_type
 
         tsize, is_float = operand_type(half.split()[0])
         v = f[name]

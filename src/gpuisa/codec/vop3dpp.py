@@ -147,7 +147,7 @@ def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
 def _dpp_dword(encoder, text: str, mods: list[str], kind: str) -> tuple[int, list[str], bool]:
     """(DPP dword without src0, the other modifiers, fi:1 given) of a VOP3 DPP text's modifiers: dpp_ctrl or
     dpp8 lanes, row/bank masks (0xf unless given), bound_ctrl, fi."""
-    from .encoder import EncodeError
+    from .encoded import EncodeError
 
     ctrl_texts = encoder.named.dpp16.get("ctrl", [])
     dpp, rest, fi, ctrl = 0xFF << 24, [], False, None
@@ -194,7 +194,7 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
     0xFA / 0xE9 (0xEA with DPP8 ``fi:1``), then the DPP dword; row/bank masks default to 0xf.  None when
     ``mnemonic`` names no learned VOP3 DPP form (another encoder path may know it)."""
     from . import operands as opd
-    from .encoder import Encoded, EncodeError
+    from .encoded import Encoded, EncodeError
     from .syntax import split_operands
 
     table = encoder.named.vop3dpp
@@ -237,15 +237,9 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         if neg and nf is not None:
             word |= nf.place(neg)
         data = word.to_bytes(8, "little") + (dpp | r[1]).to_bytes(4, "little")
-        back = encoder_decoder(encoder).decode_at(data + b"\0" * 8, 0)
+        back = encoder.decoder().decode_at(data + b"\0" * 8, 0)
         if not back.valid or len(back.data) != 12 or back.text.split()[0] != mnemonic:
             errors.append("not an accepted DPP combination")
             continue
         return Encoded(data, got.encoding, got.name, dict(got.fields, SRC0=s0), None)
     raise EncodeError(f"{text!r} does not assemble for {encoder.arch}: " + "; ".join(errors[:2]))
-
-
-def encoder_decoder(encoder):
-    from .decoder import get_decoder
-
-    return get_decoder(encoder.arch)

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .. import archs
-from ..codec.gfx9 import sendmsg_text
+from ..codec.decoded import sendmsg_text
 from ..codec.plans import load_plans
 from ..codec.syntax import split_operands
 from ..codec.tables import load_arch_tables

@@ -197,11 +197,11 @@ def _learn_counters(mn: str, ops: dict[int, str | None]) -> dict | None:
 def probe_scalar_printers(arch_name: str) -> dict:
     """{"counters": {mnemonic: layout}, "sendmsg": {mnemonic: table}, "sendmsg_rtn": {mnemonic: [token per value]}}:
     each learned from llvm-mc and kept only where it reproduces LLVM's text on every probed value
-    (the message tables: on all 65536 values, ``gfx9.sendmsg_text``'s compact form)."""
+    (the message tables: on all 65536 values, ``decoded.sendmsg_text``'s compact form)."""
     import random
 
     from ..codec import oracle
-    from ..codec.gfx9 import sendmsg_text
+    from ..codec.decoded import sendmsg_text
 
     t = load_arch_tables(arch_name)
     plans = load_plans(arch_name)
