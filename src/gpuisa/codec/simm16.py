@@ -3,15 +3,21 @@ fields: ``s_waitcnt vmcnt(0) lgkmcnt(0)``, ``s_delay_alu instid0(VALU_DEP_1) | i
 ``s_waitcnt_depctr depctr_va_vdst(0)``, ``s_sendmsg sendmsg(MSG_DEALLOC_VGPRS)``, ``s_barrier_wait -1``.
 
 The decoder prints every value of the immediate from the tables learned from llvm-mc (``rdna.py``,
-``gfx9.py``); reading them backwards gives the encoder exactly LLVM's spelling of each value: all 65,536
-values of the field are decoded once per instruction (about a second; kept in the data folder's cache for
-the next process, remade when the decoder's fingerprint changes), keyed by
-the set of their tokens, so the order of the fields and the separators (`` ``, ``&``, ``,``, ``|``) are free
-and omitted counters take the value LLVM gives them (their maximum: nothing to wait for)."""
+``gfx9.py``, ``special.py``); reading them backwards gives the encoder exactly LLVM's spelling of each value:
+a table from the set of tokens each value prints to the first value printing it, so the order of the fields
+and the separators (`` ``, ``&``, ``,``, ``|``) are free and omitted counters take the value LLVM gives them
+(their maximum: nothing to wait for).  The table is made from the layout the decoder prints the field from
+(``_built_values``: the counters' bits, the message names below bit 10, the version code and flags, the GPR
+index modes; each counter's values printed alone and combined, values printed as numbers written without
+printing; tens of milliseconds), checked by decoding zero, each bit alone and all bits, and equal to decoding
+all 65,536 values (``_decode_values``, about a second; what an instruction no layout covers still gets; the
+equality is tested on rdna3, rdna4, cdna3 and gfx1250); it is kept in the data folder's cache for the next
+process, remade when the decoder's fingerprint changes."""
 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import TYPE_CHECKING
 
@@ -35,7 +41,8 @@ def special_form(plan: Plan) -> bool:
 @functools.lru_cache(maxsize=64)
 def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
     """The table of ``key``'s immediate: from the data folder's cache where it was made by a decoder with the
-    same fingerprint (all the decoder's output depends on), else decoded now and cached."""
+    same fingerprint (all the decoder's output depends on), else made now (``_built_values``, or decoded where
+    no printing rule here covers the instruction) and cached."""
     from ..cachefile import cache_path, read_stamped, write_stamped
     from .batch_data import fingerprint
     from .decoder import get_decoder
@@ -46,12 +53,16 @@ def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
     got = read_stamped(path, stamp)  # (missing, damaged, of another format or stale: None, made again)
     if isinstance(got, dict):
         return got
-    out = _decode_values(dec, key)
+    out = _built_values(dec, key)
+    if out is None:
+        out = _decode_values(dec, key)
     write_stamped(path, stamp, out)  # (not writable: this process keeps its own)
     return out
 
 
 def _decode_values(dec, key: str) -> dict[tuple[str, ...], int]:
+    """The table by brute force: each of the 65,536 values decoded, the first value printing each set of
+    tokens kept (the reference ``_built_values`` is tested against)."""
     enc = dec.tables.encodings[key.split("|")[1]]
     f = enc.field("SIMM16")
     base = f.insert(dec.plans[key].word, 0)
@@ -64,6 +75,120 @@ def _decode_values(dec, key: str) -> dict[tuple[str, ...], int]:
             parts = d.text.split(None, 1)
             out.setdefault(_norm(parts[1] if len(parts) > 1 else ""), v)
     return out
+
+
+# -- the same table from the layout the decoder prints the field from -------------------------------------
+# A layout (printer, named, numeric, fmt): ``printer(v)`` is the operand text the decoder prints for value v;
+# ``named`` gives (tokens, value) for the values that print names (those of the named bits, the other bits 0:
+# a value outside ``numeric`` prints as the one with its named bits), and a value in ``numeric`` prints
+# ``fmt(v)``, one token no other value prints.
+def _built_values(dec, key: str) -> dict[tuple[str, ...], int] | None:
+    """``_decode_values``'s table made from the instruction's learned layout (counters, messages, version
+    codes, GPR index modes) without decoding: its named values printed (a counter list: each counter's values
+    alone, then combined), its numeric ones written as numbers; None where no layout here covers the
+    instruction, or where the decoder does not print what the layout says for the values that check it (zero,
+    each bit alone, all bits)."""
+    layout = _layout(dec, key)
+    if layout is None:
+        return None
+    printer, named, numeric, fmt = layout
+    f = dec.tables.encodings[key.split("|")[1]].field("SIMM16")
+    base = f.insert(dec.plans[key].word, 0)
+    name, pad = key.split("|")[0], b"\0" * 12
+    for v in [0, 0xFFFF] + [1 << b for b in range(16)]:
+        d = dec.decode_at(f.insert(base, v).to_bytes(4, "little") + pad, 0)
+        if not (d.valid and d.name == name and len(d.data) == 4 and d.text.split(None, 1)[-1] == printer(v)):
+            return None
+    out: dict[tuple[str, ...], int] = {(fmt(v),): v for v in numeric}
+    for k, u in named:
+        if out.get(k, 1 << 16) > u:  # (the first value printing each text)
+            out[k] = u
+    return out
+
+
+def _printed(printer, values):
+    return ((_norm(printer(u)), u) for u in values)
+
+
+def _counter_list(printer, masks: list[int]):
+    """(tokens, value) of every combination of counter values: each counter at its default (all its bits) is
+    left out, the others are named as when alone, and all are named when all are at their default."""
+    top = sum(masks)
+    alone = [[(x, () if x == m else _norm(printer(x | top & ~m))) for x in _subsets(m)] for m in masks]
+    every = _norm(printer(top))
+    for combo in itertools.product(*alone):
+        yield tuple(sorted(t for _, ts in combo for t in ts)) or every, sum(x for x, _ in combo)
+
+
+def _subsets(mask: int) -> list[int]:
+    """Every value made of ``mask``'s bits."""
+    vals = [0]
+    for b in range(16):
+        if mask >> b & 1:
+            vals += [x | 1 << b for x in vals]
+    return vals
+
+
+def _layout(dec, key: str):
+    """The layout (see above) of the rule the decoder prints ``key``'s field with; None where none here applies."""
+    from . import gfx9, rdna
+
+    name, encoding = key.split("|")
+    plan = dec.plans[key]
+    f = dec.tables.encodings[encoding].field("SIMM16")
+    if f is None or f.width != 16 or plan.alternatives or plan.rejected or dec.named.bad_values.get(key) \
+            or dec.named.must_zero.get(encoding, 0) & f.insert(0, 0xFFFF):
+        return None  # (some values rejected, or printed from another operand list: decoded)
+    entry = next(e for e in dec.tables.entries if e.name == name and e.encoding == encoding)
+    if dec.gfx == "GFX9" and name in gfx9.SCALAR_TEXT:  # (the decoder's whole-text forms, in its order)
+        def whole(v: int) -> str:
+            return (gfx9.scalar_text(dec, name, {"SIMM16": v}) or "").split(None, 1)[-1]
+        if name == "s_waitcnt":  # GFX9's fixed counters: the bits whose flip alone changes the text
+            bits = sum(1 << b for b in range(16) if whole(1 << b) != whole(0))
+            return whole, _printed(whole, _subsets(bits)), [], str
+    elif encoding == "SOPP" and dec.gfx != "GFX9" and name in rdna.SOPP_PRINTED:
+        def whole(v: int) -> str:
+            return (rdna.scalar_text(dec, entry, {"SIMM16": v}) or "").split(None, 1)[-1]
+        spec = dec.named.counters.get(name)
+        if spec is not None:  # learned counters: their bits; a value with a hex bit set prints in hex
+            hexa = spec.get("hex_bits", 0)
+            masks = [sum(1 << b for b in field[1]) & ~hexa for field in spec["fields"]]
+            named = _counter_list(whole, masks) if spec["form"] == "list" else _printed(whole, _subsets(sum(masks)))
+            return whole, named, [v for v in range(1 << 16) if v & hexa], _hex
+    else:
+        return _operand_layout(dec, entry, plan)
+    table = dec.named.sendmsg.get(name)
+    if table is not None:  # the low 10 bits name a message; above them only the kept messages print by name
+        kept = {k for k in table["keep"] if str(k) in table["low"]}
+        return whole, _printed(whole, range(1024)), [v for v in range(1024, 1 << 16) if v & 1023 not in kept], str
+    return None
+
+
+def _operand_layout(dec, entry, plan: Plan):
+    """s_version's code and flag bits (hex with any other bit); GFX9's s_set_gpr_idx_mode's mode (probed
+    below 256, else hex; the plan's own values from its table)."""
+    from . import special
+
+    spec = plan.operands[0]
+    if plan.modifiers or set(spec.tables) != {"SIMM16"}:
+        return None
+    if spec.text.startswith("UC_VERSION") and dec.named.version_codes:
+        bits = 0xFF | sum(1 << b for b, _ in dec.named.version_flags)
+        def version(v: int) -> str:
+            return special.version_text(dec.named, v)
+        return version, _printed(version, _subsets(bits)), [v for v in range(1 << 16) if v & ~bits], _hex
+    if dec.gfx == "GFX9" and spec.text == "gpr_idx()" and dec.named.gpr_idx:
+        def printer(v: int) -> str:
+            fields = {"SIMM16": v}
+            return special.operand(dec, entry, spec, fields) or special.fallback(dec, entry, spec, fields, plan) or ""
+        own = {int(k) for k in spec.tables["SIMM16"]}
+        own.add(dec.tables.encodings[entry.encoding].field("SIMM16").extract(plan.word))
+        return printer, _printed(printer, own | set(range(256))), [v for v in range(256, 1 << 16) if v not in own], _hex
+    return None
+
+
+def _hex(v: int) -> str:
+    return f"0x{v:x}"
 
 
 def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...]) -> int | None:
