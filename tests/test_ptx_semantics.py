@@ -94,7 +94,7 @@ def test_more_integer_vectors():
     assert ev("shf.l.wrap.b32 d, a, b, c", a=0x80000000, b=1, c=1) == 3
     assert ev("shf.r.clamp.b32 d, a, b, c", a=0x80000000, b=1, c=4) == 0x18000000
     assert evaluate_ptx("testp.subnormal.f32 p, a", {"a": 1})["outputs"]["p"] == 1
-    assert evaluate_ptx("testp.normal.f32 p, a", {"a": 0})["outputs"]["p"] == 0  # zero is not normal
+    assert evaluate_ptx("testp.normal.f32 p, a", {"a": 0})["outputs"]["p"] == 1  # the document: +-0 counts as normal
     assert evaluate_ptx("testp.notanumber.f64 p, a", {"a": 0x7FF8000000000000})["outputs"]["p"] == 1
     assert evaluate_ptx("testp.finite.f32 p, a", {"a": 0x7F800000})["outputs"]["p"] == 0
 

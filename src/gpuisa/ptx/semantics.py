@@ -259,10 +259,10 @@ def _arith(op: str, mods: set[str], vals: list[int], src: list[int], signed: boo
         a24, b24 = _as(vals[0], signed, 24), _as(vals[1], signed, 24)
         p = a24 * b24
         t = (p >> 16) if ".hi" in mods else p
-        if op == "mad24":
-            t = (t & _mask(32)) + src[2]
+        if op == "mad24":  # the 32-bit part read in the instruction's type, plus c
+            t = _as(t, signed, 32) + src[2]
             if ".sat" in mods:
-                t = _clamp(_signed(t, 64), True, 32)
+                t = _clamp(t, True, 32)
     elif op == "sad":
         t = abs(src[0] - src[1]) + src[2]
     elif op in ("min", "max"):
@@ -479,7 +479,7 @@ def _testp(toks: list[str], items: list[dict], inputs) -> dict:
     zero = kind == "num" and mag == 0
     sub = kind == "num" and not zero and mag < Fraction(2) ** ff.emin(fmt)
     tests = {".finite": kind == "num", ".infinite": kind == "inf", ".number": kind != "nan",
-             ".notanumber": kind == "nan", ".normal": kind == "num" and not zero and not sub, ".subnormal": sub}
+             ".notanumber": kind == "nan", ".normal": kind == "num" and not sub, ".subnormal": sub}  # +-0 is normal
     test = next(t for t in toks if t in tests)
     return {"outputs": {items[0]["name"]: int(tests[test])}, "fidelity": "exact"}
 

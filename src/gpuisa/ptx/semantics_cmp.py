@@ -3,7 +3,8 @@
 setp/set compare two integers or floats with any comparison operator (unsigned lo/ls/hi/hs;
 ordered eq..ge which are false on NaN, unordered equ..geu which are true on NaN, num, nan),
 optionally combine with a predicate c (.and/.or/.xor, ``!c`` negates).  setp writes p = cmp OP c
-and, for ``p|q``, q = !cmp OP c; set writes all ones (integer) or 1.0 (f32) for true.  selp picks a
+and, for ``p|q``, q = !cmp OP c; set writes all ones (integer destination) or 1.0 in the float
+destination's format (f32, f16, bf16) for true.  selp picks a
 when the predicate c is 1; slct picks a when c >= 0 (signed integer or float).  Predicates are 0/1.
 
 Extended precision: add.cc/addc/sub.cc/subc/mad.cc/madc read and write the carry flag as the
@@ -26,6 +27,9 @@ FLOAT_CMP = (".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".equ", ".neu", ".ltu", "
 BOOL = {".and": lambda x, y: x & y, ".or": lambda x, y: x | y, ".xor": lambda x, y: x ^ y}
 INT_TYPE = {f".{k}{n}": (k == "s", n) for k in "usb" for n in (8, 16, 32, 64)}
 CARRY = "CC.CF"
+# what set writes for true: 1.0 in a float destination's format, all ones in an integer one
+SET_TRUE = {".f32": 0x3F800000, ".f16": 0x3C00, ".bf16": 0x3F80, ".u16": 0xFFFF, ".s16": 0xFFFF,
+            ".u32": 0xFFFFFFFF, ".s32": 0xFFFFFFFF}
 
 
 def _mask(bits: int) -> int:
@@ -81,12 +85,8 @@ def setp_set(op: str, toks: list[str], items: list[dict], inputs: dict, read) ->
         if len(dest) > 1:
             out[dest[1].strip()] = BOOL[boolop](t ^ 1, c) if boolop else t ^ 1
     else:
-        dtype = types[0]
         r = BOOL[boolop](t, c) if boolop else t
-        if dtype == ".f32":
-            out[items[0]["name"]] = 0x3F800000 if r else 0
-        else:
-            out[items[0]["name"]] = _mask(32) if r else 0
+        out[items[0]["name"]] = SET_TRUE[types[0]] if r else 0
     return {"outputs": out, "fidelity": "exact"}
 
 

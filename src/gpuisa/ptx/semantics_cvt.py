@@ -3,7 +3,8 @@
 Covered: integer <-> integer (truncate or, with .sat, clamp to the destination range), float ->
 integer (.rni/.rzi/.rmi/.rpi; NaN gives 0; out-of-range values clamp), integer -> float and
 float -> float (.rn/.rz/.rm/.rp, .rna for tf32; widening is exact; .rni.. on a float destination
-rounds to an integral float), .ftz, .sat (clamp to [0, 1], NaN -> 0), .relu (negative -> +0) and
+rounds to an integral float), .ftz (f32 subnormal inputs and results only, as the document says:
+it flushes single-precision values), .sat (clamp to [0, 1], NaN -> 0), .relu (negative -> +0) and
 .satfinite (overflow -> largest finite), for u8..u64/s8..s64/f16/bf16/tf32/f32/f64, the packed
 f16x2/bf16x2 from two f32 (a goes to the upper half), e4m3x2/e5m2x2 from two f32 or from an f16x2,
 and f16x2 from e4m3x2/e5m2x2.  Sub-word integer results are reported at the destination type's
@@ -79,7 +80,8 @@ def convert(raw: int, atype: str, dtype: str, mods: set) -> int:
         if ".sat" in mods:
             v = _clamp01(v)
         return ff.encode(v, dtype, frnd or "rn", ftz=ftz, satfinite=".satfinite" in mods, relu=".relu" in mods)
-    v = ff.decode(raw, atype, ftz)
+    v = ff.decode(raw, atype, ftz and atype == ".f32")  # .ftz flushes single-precision subnormals only
+    ftz = ftz and dtype == ".f32"
     if dtype in INT_TYPES:
         return _to_int(v, *INT_TYPES[dtype], irnd or "rz")
     if irnd and v[0] == "num" and v[2]:

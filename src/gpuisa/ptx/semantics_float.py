@@ -2,8 +2,10 @@
 
 add sub mul fma mad div min max abs neg rcp sqrt rsqrt copysign on f16/bf16/f32/f64 and the packed
 f16x2/bf16x2/f32x2 forms (lane by lane, lane 0 in the low half), with rounding modifiers .rn/.rz/.rm/.rp (default .rn), .ftz
-(subnormal inputs and results become zero of the same sign) and .sat (clamp to [0, 1], NaN -> +0);
-min/max .xorsign.abs compare magnitudes and give the result the XOR of the two signs.
+(subnormal inputs and results become zero of the same sign), .sat (clamp to [0, 1], NaN -> +0) and
+.relu (a negative result becomes +0, NaN stays NaN); the mixed-precision add/sub.f32.{f16,bf16}
+d, a, c and fma.f32.{f16,bf16} d, a, b, c (a and b in the half format, c and d f32);
+min/max .xorsign.abs compare magnitudes and give the result the XOR of the two sign bits.
 Exact operations round the exact result once (see floatfmt).  Approximate instructions (sin cos
 lg2 ex2 tanh, and the .approx/.full forms of div rcp sqrt rsqrt) return the correctly rounded value
 of the real function and report ``fidelity: approximate`` with the documented error bound in our
@@ -138,6 +140,21 @@ def _minmax(op, x, y, nan_mode):
     return x if kx >= ky else y
 
 
+def _minmax_result(op: str, mods: set, fmt: str, raws: list[int], vals: list) -> Result:
+    """min/max of two or three values (already flushed under .ftz): .abs compares magnitudes,
+    .xorsign.abs gives the result the XOR of the two sources' sign bits (a NaN's too), .NaN makes any
+    NaN input a NaN result; otherwise a NaN loses to a number and -0.0 < +0.0."""
+    nan_mode = ".NaN" in mods
+    if ".abs" in mods:
+        vals = [(k, 0, m) for k, _, m in vals]
+    v = vals[0]
+    for w in vals[1:]:
+        v = _minmax(op, v, w, nan_mode)
+    if ".xorsign" in mods and v[0] != "nan":
+        v = (v[0], (raws[0] ^ raws[1]) >> (ff.FORMATS[fmt][2] - 1) & 1, v[2])
+    return Result(ff.encode(v, fmt, ftz=".ftz" in mods))
+
+
 def _approx(op: str, x, fmt: str):
     xf = ff.to_float(x)
     try:
@@ -156,12 +173,13 @@ def _approx(op: str, x, fmt: str):
     return ff.from_float(r)
 
 
-def scalar(op: str, mods: set, fmt: str, raws: list[int]) -> Result:
-    """One lane of a float instruction: raws are the source bits in fmt."""
+def scalar(op: str, mods: set, fmt: str, raws: list[int], in_fmts: list[str] | None = None) -> Result:
+    """One lane of a float instruction: raws are the source bits in fmt (or, for the mixed-precision
+    forms, each in its own format of in_fmts); the result is in fmt."""
     ftz = ".ftz" in mods
     mode = next((ROUNDING[m] for m in mods if m in ROUNDING), "rn")
     m_bits = ff.FORMATS[fmt][1]
-    vals = [ff.decode(r, fmt, ftz) for r in raws]
+    vals = [ff.decode(r, f, ftz) for r, f in zip(raws, in_fmts or [fmt] * len(raws))]
     approx = None
     if op in ("abs", "neg"):
         width = ff.FORMATS[fmt][2]
@@ -206,14 +224,7 @@ def scalar(op: str, mods: set, fmt: str, raws: list[int]) -> Result:
             v = r if r[0] != "num" else ("num", 0, 1 / r[2])
         approx = APPROX_BOUNDS["rsqrt.approx"]
     elif op in ("min", "max"):
-        if ".xorsign" in mods:  # compare magnitudes; the result takes the XOR of the two signs
-            sign = vals[0][1] ^ vals[1][1]
-            v = _minmax(op, (vals[0][0], 0, vals[0][2]), (vals[1][0], 0, vals[1][2]), ".NaN" in mods)
-            return Result(ff.encode(v if v[0] == "nan" else (v[0], sign, v[2]), fmt, ftz=ftz))
-        v = _minmax(op, vals[0], vals[1], ".NaN" in mods)
-        if v[0] == "num" and v[2] == 0 or v[0] != "num":
-            return Result(ff.encode(v, fmt))
-        return Result(raws[0] if v is vals[0] else raws[1]) if not ftz else Result(ff.encode(v, fmt, ftz=True))
+        return _minmax_result(op, mods, fmt, raws, vals)
     elif op in ("sin", "cos", "lg2", "ex2", "tanh"):
         v = _approx(op, vals[0], fmt)
         approx = APPROX_BOUNDS[op]
@@ -221,7 +232,7 @@ def scalar(op: str, mods: set, fmt: str, raws: list[int]) -> Result:
         raise ValueError(op)
     if ".sat" in mods:
         v = _saturate(v)
-    return Result(ff.encode(v, fmt, mode, ftz=ftz), approx)
+    return Result(ff.encode(v, fmt, mode, ftz=ftz, relu=".relu" in mods), approx)  # .relu: negative -> +0
 
 
 def _saturate(v):
@@ -232,6 +243,16 @@ def _saturate(v):
     if v[0] == "inf" or v[2] > 1:
         return ("num", 0, ff.ONE)
     return v
+
+
+def _mixed_formats(op: str, toks: list[str], count: int) -> list[str] | None:
+    """The sources' formats of a mixed-precision form (.f32 then .f16/.bf16 in the opcode), else None."""
+    types = [t for t in toks if t in FLOAT_TYPES]
+    if len(types) != 2 or types[0] != ".f32" or types[1] not in (".f16", ".bf16"):
+        return None
+    if op not in ("add", "sub", "fma"):
+        raise UnsupportedInstruction(f"{op}{''.join(types)} is not a mixed-precision form the evaluator covers")
+    return [types[1]] * (count - 1) + [".f32"]
 
 
 def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
@@ -245,8 +266,12 @@ def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
     lane_fmt = fmt[:-2] if packed else fmt
     lane_bits = ff.FORMATS[lane_fmt][2]
     width = 2 * lane_bits if packed else lane_bits
-    raws = [float_operand(it, inputs, lane_fmt, width) for it in items[1:]]
-    if packed:  # lane 0 in the low half
+    mixed = _mixed_formats(op, toks, len(items) - 1)
+    if mixed:  # add/sub.f32.atype d, a, c and fma.f32.abtype d, a, b, c: c and d are f32
+        raws = [float_operand(it, inputs, f, ff.FORMATS[f][2]) for it, f in zip(items[1:], mixed)]
+        res = scalar(op, mods, ".f32", raws, mixed)
+    elif packed:  # lane 0 in the low half
+        raws = [float_operand(it, inputs, lane_fmt, width) for it in items[1:]]
         out, approx = 0, None
         for lane in range(2):
             r = scalar(op, mods, lane_fmt, [(x >> (lane_bits * lane)) & ((1 << lane_bits) - 1) for x in raws])
@@ -254,7 +279,7 @@ def evaluate(op: str, toks: list[str], items: list[dict], inputs: dict) -> dict:
             approx = approx or r.approx
         res = Result(out, approx)
     else:
-        res = scalar(op, mods, lane_fmt, raws)
+        res = scalar(op, mods, lane_fmt, [float_operand(it, inputs, lane_fmt, width) for it in items[1:]])
     doc = {"outputs": {items[0]["name"]: res.value}, "fidelity": "approximate" if res.approx else "exact"}
     if res.approx:
         doc["error_bound"] = res.approx
