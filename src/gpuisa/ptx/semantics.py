@@ -85,8 +85,8 @@ def _video_scalar(op: str, toks: list[str], items: list[dict], inputs) -> tuple[
     types = [t for t in toks if t in (".u32", ".s32")]
     mods = set(toks)
     d_signed = types[0] == ".s32"
-    if op == "vset":
-        a_s, b_s = types[0] == ".s32", types[1] == ".s32"
+    if op == "vset":  # the comparison's result, d and c are unsigned whatever the source types
+        d_signed, a_s, b_s = False, types[0] == ".s32", types[1] == ".s32"
     else:
         a_s, b_s = types[1] == ".s32", types[2] == ".s32"
     a = _select(_value(items[1], inputs), a_s, (items[1]["suffixes"] or [None])[0])
