@@ -114,3 +114,29 @@ def test_ds_swizzle_modes_encode(llvm_mc, arch):
              "swizzle(BROADCAST,4,3)", "swizzle(ROTATE,1,7)", "swizzle(FFT,9)", "0x8123", "0xc5e1", "1234"]
     bad = _disagreements(arch, [f"ds_swizzle_b32 v9, v3 offset:{m}" for m in modes])
     assert not bad, bad[:5]
+
+
+_FLOATS = ["v_fract_f64 v[2:3], 0x4000000000000000", "v_fract_f64 v[2:3], 0xbfe0000000000000", "v_fract_f64 v[2:3], 0x3ff4000000000000",
+           "v_fract_f64 v[2:3], 0x3fc45f306dc9c882", "v_sqrt_f32 v2, 0x4000000000000000", "s_mov_b64 s[4:5], 0xc010000000000000",
+           "s_mov_b64 s[4:5], 0x3fc45f306dc9c882", "v_fract_f64 v[2:3], 0.0", "v_fract_f64 v[2:3], -0.0",
+           "v_sqrt_f32 v2, 0.0", "v_sqrt_f32 v2, -0.0", "v_or_b32 v2, 0.0, v3", "v_or_b32 v2, -2.0, v3",
+           "v_or_b32 v2, 0.1591549430918953357, v3", "v_or_b32 v2, 2.25, v3", "s_mov_b64 s[4:5], 0.1591549430918953357",
+           "s_mov_b64 s[4:5], -4.0", "s_mov_b64 s[4:5], 2.25", "v_mul_f16 v2, 0.1591549430918953357, v3",
+           "v_mul_f16 v2, 0.1591549, v3", "v_sqrt_f32 v2, 3.7e-60", "v_sqrt_f32 v2, 2e-46", "v_sqrt_f32 v2, 5e40",
+           "v_mul_f16 v2, 3e-9, v3", "v_mul_f16 v2, 1e5, v3", "v_fract_f64 v[2:3], 3e-321", "v_fract_f64 v[2:3], -2.718281828",
+           "v_fract_f64_e32 v[2:3], lit(2.0)", "v_fract_f64_e32 v[2:3], lit(2.75)", "v_sqrt_f32 v2, lit(2.0)",
+           "v_or_b32 v2, lit(-1.0), v3", "v_mul_f16 v2, lit(2.0), v3", "s_mov_b64 s[4:5], lit(2.0)",
+           "v_fract_f64_e32 v[2:3], lit(0x4000000000000000)", "v_sqrt_f32 v2, 2.75", "v_fract_f64 v[2:3], 2.0e0",
+           "v_sqrt_f32 v2, .25", "v_sqrt_f32 v2, 25e-2", "v_sqrt_f32 v2, 4.0E+0", "v_sqrt_f32_e64 v2, 0.5e0",
+           "s_add_i32 s1, vccz, s2", "s_add_i32 s1, s2, execz", "s_or_b64 s[0:1], src_vccz, s[2:3]",
+           "v_add_f32 v1, src_execz, v2"]
+
+
+@pytest.mark.parametrize("arch", ["cdna3", "rdna2", "rdna3", "rdna4", "cdna5"])
+def test_float_and_wide_literals(llvm_mc, arch):
+    """Decimal floats take the operand format's bits (inline where those are an inline constant, 0.0 too;
+    a 64-bit operand's literal is the high dword; refused where they overflow or underflow); lit(X) of a
+    float is its bits; a 64-bit integer with an inline double's bits is that constant; vccz/execz exist
+    before GFX11 only."""
+    bad = _disagreements(arch, _FLOATS)
+    assert not bad, bad[:6]

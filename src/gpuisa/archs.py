@@ -18,7 +18,7 @@ _GFX940 = replace(_GFX90A, memory_syntax="gfx940")
 _GFX10 = Features(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True,
                   memory_syntax="gfx10")
 _GFX11 = Features(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, vopd=True, vop3_literal=True,
-                  memory_syntax="gfx10")
+                  memory_syntax="gfx10", src_vccz_execz=False)
 _GFX1150 = replace(_GFX11, dpp_src1_sgpr=True)  # (llvm-mc-22: gfx1100 refuses an SGPR or constant src1 with DPP)
 _GFX12 = replace(_GFX1150, encoding_family="GFX12", true16=False, memory_syntax="gfx12")
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)

@@ -203,6 +203,7 @@ class Features:
     nv_modifier: bool = True  # LLVM's assembler accepts the nv modifier (it refuses it for gfx1200/gfx1201)
     literal64: bool = False  # source value 254 reads a 64-bit literal (gfx1250)
     dpp_src1_sgpr: bool = False  # a VOP3 DPP form's src1 may be an SGPR or a constant (gfx1150 and later; gfx1100: a VGPR)
+    src_vccz_execz: bool = True  # src_vccz / src_execz (vccz, execz) are source operands (not on GFX11 and later)
     memory_syntax: str = ""  # cache-policy modifiers: gfx9 (glc slc), gfx940 (sc0 sc1 nt), gfx10 (glc slc dlc), gfx12 (th scope)
 
 

@@ -184,6 +184,71 @@ def inline_float_name(tok: str, size: int | str) -> str:
     return tok if got is None else got
 
 
+_F64_INLINE = {int.from_bytes(struct.pack("<d", x), "little"): repr(x) for x in _INLINE_FLOATS if x} \
+    | {0: "0", 0x3FC45F306DC9C882: "0.15915494309189532"}
+_FLOAT_TOKEN = re.compile(r"^-?(?:\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)$")
+_NORMAL_MIN = {16: 2.0 ** -14, 32: 2.0 ** -126}
+
+
+def _float_operand_bits(text: str, size: int) -> int:
+    """The bits of a decimal float in a 16-, 32- or 64-bit operand; EncodeError where it overflows, or
+    underflows to zero or to an inexact denormal (llvm-mc-22: invalid operand; a double is taken as read)."""
+    x = float(text)
+    if size == 64:
+        return int.from_bytes(struct.pack("<d", x), "little")
+    try:
+        bits = int.from_bytes(struct.pack(_PACK[size], x), "little")
+    except OverflowError:
+        raise EncodeError(f"{text} does not fit a {size}-bit float") from None
+    y = struct.unpack(_PACK[size], bits.to_bytes(size // 8, "little"))[0]
+    if x and abs(y) < _NORMAL_MIN[size] and y != x:
+        raise EncodeError(f"{text} underflows a {size}-bit float")
+    return bits
+
+
+def float_token(tok: str, size: int, is_float: bool, literal64: bool) -> str:
+    """A decimal float in a (non-packed, non-bf16) source as llvm-mc-22 reads it, written as the token the
+    encoder takes: the inline constant of its bits in the operand's format (0.0 is 0; 1/(2*pi) in any
+    spelling), else those bits as a hex literal (a 64-bit operand: the high dword, gfx1250 a 64-bit literal
+    where the low dword is not zero; a 64-bit integer operand an inline value only); ``lit(1.0)`` the bits
+    as a literal.  A 64-bit operand's integer wider than 32 bits with an inline double's bits is that
+    constant (0x3ff0000000000000 is 1.0).  Other tokens come back as they are."""
+    wrapped = tok.startswith("lit(") and tok.endswith(")")
+    inner = tok[4:-1].strip() if wrapped else tok
+    if wrapped and size == 64 and NUM_TOKEN.match(inner) and not -(1 << 31) <= int(inner, 0) < (1 << 32):
+        if not literal64:
+            raise EncodeError(f"{tok}: a literal has 32 bits")
+        return f"lit(0x{int(inner, 0) & 0xFFFFFFFF:x})" if is_float else tok  # (gfx1250 keeps the low dword)
+    if not _FLOAT_TOKEN.match(inner):
+        if size == 64 and not wrapped and NUM_TOKEN.match(tok):
+            n = int(tok, 0)
+            if not -(1 << 31) <= n < (1 << 32):
+                if literal64 and is_float and n & 0xFFFFFFFF == 0 and 0 < n < (1 << 64) and n not in _F64_INLINE:
+                    return f"0x{n >> 32:x}"  # (gfx1250: the high dword as a 32-bit literal)
+                return _F64_INLINE.get(n & ((1 << 64) - 1), tok)
+        return tok
+    bits = _float_operand_bits(inner, size)
+    if wrapped and size == 64 and not is_float:
+        raise EncodeError(f"{tok}: a float literal of a 64-bit integer operand")
+    if wrapped:
+        return f"lit(0x{bits >> 32 if size == 64 else bits:x})"
+    if size != 64:
+        return "0" if bits == 0 else _INLINE_BITS[size].get(bits) or f"0x{bits:x}"
+    if bits in _F64_INLINE:
+        return _F64_INLINE[bits]
+    if bits & 0xFFFFFFFF and literal64 and is_float:
+        return f"lit64(0x{bits:x})"
+    hi = bits >> 32 << 32
+    if hi in _F64_INLINE:
+        return _F64_INLINE[hi]
+    if not is_float:
+        raise EncodeError(f"{tok} is no inline constant of a 64-bit integer operand")
+    return f"0x{bits >> 32:x}"
+
+
+NUM_TOKEN = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
+
+
 def check_16_bit_literal(tok: str, name: str, size: int) -> None:
     """A 16-bit operand (not a packed one) takes no integer wider than 16 bits (llvm-mc-22: invalid operand)."""
     if size != 16 or name.startswith("v_pk_") or _PACKED_F16.match(name) or _PACKED_BF16.match(name):

@@ -176,6 +176,8 @@ class _Form:
             tok = "v" + tok[1:]
         if self.e.encoding not in ("VOP3P", "VOP3P_MAI"):  # (packed math takes no |x|: llvm-mc-22 refuses it)
             tok = asm_rules.fold_constant_modifiers(tok, osize, self.is_float or self.e.name.startswith("v_cndmask"))
+            if "bf16" not in self.e.name:  # (a decimal float: its bits in the operand's format, llvm-mc-22)
+                tok = asm_rules.float_token(tok, osize, self.is_float, coder.features.literal64)
         asm_rules.check_16_bit_literal(tok, self.e.name, osize)
         isize = asm_rules.inline_bits_size(self.e.name, osize, self.is_float)
         if isize is not None:
@@ -267,6 +269,8 @@ class _Form:
         values = self.values
         if self.tsize == 16 and self.e.encoding != "VOP3P":  # (a true16 source: |-4.0| with no modifier bits is 4.0)
             tok = asm_rules.fold_constant_modifiers(tok, 16, self.is_float)
+            if "bf16" not in self.e.name:
+                tok = asm_rules.float_token(tok, 16, self.is_float, False)
         if self.tsize == 16:
             asm_rules.check_16_bit_literal(tok, self.e.name, 16)
         if self.tsize == 16 and self.is_float:

@@ -313,6 +313,8 @@ class Encoder:
             if got64 is not None:
                 return got64
         got = opd.parse_src(self.gfx, tok, n)
+        if got is not None and got[0] in (251, 252) and got[1] is None and not self.features.src_vccz_execz:
+            return None  # (src_vccz, src_execz: llvm-mc-22 says not available on GFX11 and later)
         if got is not None and tok.startswith("lit("):
             return got  # a literal LLVM keeps even where an inline constant would do
         if got is not None:
