@@ -125,12 +125,13 @@ def target_of(run: dict) -> tuple[str | None, bool, str]:
         a = archs.resolve_arch(run["cpu"])
     except archs.UnknownArch:
         return None, False, run["cpu"] or "?"
-    wave64 = "+wavefrontsize64" in run["attrs"] and a.features.encoding_family != "GFX9"
+    attrs = {x.lower() for x in run["attrs"]}  # (llvm-mc takes feature names in any case: +WavefrontSize64)
+    wave64 = "+wavefrontsize64" in attrs and a.features.encoding_family != "GFX9"
     key = a.name
     true16 = bool(getattr(a.features, "true16", False))  # LLVM 22's default: true16 syntax on GFX11 only
-    if "-real-true16" in run["attrs"] and true16:
+    if "-real-true16" in attrs and true16:
         key += "-fake16"
-    elif "+real-true16" in run["attrs"] and not true16:
+    elif "+real-true16" in attrs and not true16:
         key += "-true16"
     if wave64 and 64 not in a.features.waves:
         key += "-w64"  # a wave size the target does not have: every line should be rejected
