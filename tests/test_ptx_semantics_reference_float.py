@@ -762,3 +762,125 @@ def test_min_max_three_inputs(op):
                               nan_mode, False, False)
             got = d_of(f"{op}{mods}.f32 d, a, b, c", a=a, b=b, c=c)
             assert got == want, (op, mods, hex(a), hex(b), hex(c), hex(got), hex(want))
+
+
+# -- more forms: half-precision approximations, f64 approximations, packing, immediates ------------------
+
+def test_approx_half_and_f64_bounds():
+    """ex2/tanh on f16/bf16 within their relative bounds (plus half an ulp of the format); the f64
+    .approx.ftz reciprocals within 2^-50 / 2^-52.2 relative error."""
+    for (a,) in combos("f16", 1, 150):
+        x = to_float(a, "f16")
+        if not math.isfinite(x) or abs(x) > 14:
+            continue
+        r = to_float(d_of("ex2.approx.f16 d, a", a=a), "f16")
+        e = 2.0 ** x
+        assert abs(r - e) <= e * 2 ** -9.9 + float(np.spacing(np.float16(e))) / 2 or e < 2 ** -14, hex(a)
+        r = to_float(d_of("tanh.approx.f16 d, a", a=a), "f16")
+        t = math.tanh(x)
+        assert abs(r - t) <= abs(t) * 2 ** -8 + 2 ** -24, hex(a)
+    for (a,) in combos("bf16", 1, 150):
+        x = to_float(a, "bf16")
+        if not math.isfinite(x) or abs(x) > 100:
+            continue
+        r = to_float(d_of("ex2.approx.ftz.bf16 d, a", a=a), "bf16")
+        e = 2.0 ** x
+        assert abs(r - e) <= e * 2 ** -7, hex(a)
+        r = to_float(d_of("tanh.approx.bf16 d, a", a=a), "bf16")
+        assert abs(r - math.tanh(x)) <= abs(math.tanh(x)) * 2 ** -7 + 2 ** -133, hex(a)
+    for (a,) in combos("f64", 1, 150):
+        x = to_float(a, "f64")
+        if not math.isfinite(x) or x == 0 or abs(x) < 2.0 ** -1000 or abs(x) > 2.0 ** 1000:
+            continue
+        r = to_float(d_of("rcp.approx.ftz.f64 d, a", a=a), "f64")
+        assert abs(Fraction(r) * Fraction(x) - 1) <= Fraction(2) ** -50, hex(a)
+        if x > 0:
+            r = to_float(d_of("rsqrt.approx.ftz.f64 d, a", a=a), "f64")
+            assert abs(r * math.sqrt(x) - 1) <= 2 ** -52.2 + 2 ** -52, hex(a)
+
+
+@pytest.mark.parametrize("fmt", ["f16x2", "bf16x2"])
+def test_packed_abs_neg_min_max(fmt):
+    lane = fmt[:-2]
+    for (a0, b0), (a1, b1) in zip(combos(lane, 2, 25), combos(lane, 2, 25)):
+        a, b = a1 << 16 | a0, b1 << 16 | b0
+        for op in ("min", "max"):
+            want = minmax_ref(op, a1, b1, lane, False, False, False) << 16 | minmax_ref(op, a0, b0, lane, False,
+                                                                                          False, False)
+            assert d_of(f"{op}.{fmt} d, a, b", a=a, b=b) == want, (op, fmt, hex(a), hex(b))
+        for op, f in (("abs", lambda v: v & 0x7FFF), ("neg", lambda v: v ^ 0x8000)):
+            got = d_of(f"{op}.{fmt} d, a", a=a)
+            for half, src in ((got >> 16, a1), (got & 0xFFFF, a0)):
+                assert is_nan(half, lane) if is_nan(src, lane) else half == f(src), (op, fmt, hex(a))
+
+
+def test_cvt_pack_two_f32():
+    """cvt.rn.f16x2.f32 d, a, b: a converted into the upper half, b into the lower one (bf16x2 too)."""
+    def one(v: int, dst: str, mode: str) -> int:
+        x = to_float(v, "f32")
+        if math.isnan(x):
+            return CANON[dst]
+        return bits_of_float(x, dst) if math.isinf(x) else round_frac(Fraction(x), dst, mode, v >> 31)
+
+    for a, b in combos("f32", 2, 60):
+        for dst in ("f16", "bf16"):
+            for mode in ("rn", "rz"):
+                got = d_of(f"cvt.{mode}.{dst}x2.f32 d, a, b", a=a, b=b)
+                assert got == one(a, dst, mode) << 16 | one(b, dst, mode), (dst, mode, hex(a), hex(b), hex(got))
+
+
+def test_cvt_f8_from_f16x2():
+    for kind in ("e4m3", "e5m2"):
+        for a0, a1 in combos("f16", 2, 60):
+            got = d_of(f"cvt.rn.satfinite.{kind}x2.f16x2 d, a", a=a1 << 16 | a0)
+            want = f8_encode(to_float(a1, "f16"), kind) << 8 | f8_encode(to_float(a0, "f16"), kind)
+            assert got == want, (kind, hex(a0), hex(a1), hex(got), hex(want))
+
+
+def test_cvt_integer_to_integer():
+    """Truncation (or sign/zero extension) to the destination's width; .sat clamps to its range."""
+    for src, (s_signed, s_bits) in INTS.items():
+        vals = [0, 1, 0x7F, 0x80, 0xFF, 0x7FFF, 0x8000, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 1 << 63,
+                (1 << 64) - 1] + [int(x) for x in RNG.integers(0, 1 << 62, 10)]
+        for a in vals:
+            a &= (1 << s_bits) - 1
+            v = a - (1 << s_bits) if s_signed and a >> (s_bits - 1) else a
+            for dst, (d_signed, d_bits) in INTS.items():
+                assert d_of(f"cvt.{dst}.{src} d, a", a=a) == v & ((1 << d_bits) - 1), (dst, src, hex(a))
+                lo, hi = (-(1 << (d_bits - 1)), (1 << (d_bits - 1)) - 1) if d_signed else (0, (1 << d_bits) - 1)
+                got = d_of(f"cvt.sat.{dst}.{src} d, a", a=a)
+                assert got == max(lo, min(hi, v)) & ((1 << d_bits) - 1), ("sat", dst, src, hex(a))
+
+
+def test_lop3_predicate_form():
+    for a, b, c in [[int(x) for x in RNG.integers(0, 1 << 32, 3)] for _ in range(40)] + [[0, 0, 0]]:
+        for lut in (0x00, 0x96, 0xE8, 0xFF, 0x80):
+            d = sum(((lut >> ((a >> i & 1) << 2 | (b >> i & 1) << 1 | (c >> i & 1))) & 1) << i for i in range(32))
+            for bop in ("and", "or"):
+                for q in (0, 1):
+                    o = out(f"lop3.{bop}.b32 d|p, a, b, c, {lut}, q", a=a, b=b, c=c, q=q)
+                    want_p = (int(d != 0) & q) if bop == "and" else (int(d != 0) | q)
+                    assert (o["d"], o["p"]) == (d, want_p), (bop, lut, q)
+                    o = out(f"lop3.{bop}.b32 d|p, a, b, c, {lut}, !q", a=a, b=b, c=c, q=q)
+                    assert o["p"] == ((int(d != 0) & (1 - q)) if bop == "and" else (int(d != 0) | (1 - q)))
+
+
+def test_float_immediates_and_mad():
+    """0f/0d hexadecimal and decimal immediates; mad.rnd.f32/f64 is fma."""
+    assert d_of("add.f32 d, a, 0f3F800000", a=0x40000000) == 0x40400000
+    assert d_of("add.f64 d, a, 0d3FF0000000000000", a=0x4000000000000000) == 0x4008000000000000
+    assert d_of("mul.f32 d, a, 0.5", a=0x40000000) == 0x3F800000
+    for raws in combos("f32", 3, 40):
+        for mode in MODES:
+            assert run(f"mad.{mode}.f32 d, a, b, c", raws) == reference("fma", "f32", raws, mode)
+    for raws in combos("f64", 3, 20):
+        assert same(run("mad.rn.f64 d, a, b, c", raws), reference("fma", "f64", raws), "f64")
+
+
+def test_negated_and_foreign_literals():
+    """A `-` before a literal negates it; an 0f (f32) literal in an f64 instruction is that f32 value."""
+    assert d_of("add.f32 d, a, -0f3F800000", a=0x40000000) == 0x3F800000  # 2 + (-1)
+    assert d_of("add.f32 d, a, -1.5", a=0x40000000) == 0x3F000000
+    assert d_of("mul.f64 d, a, 0f40000000", a=0x3FF8000000000000) == 0x4008000000000000  # 1.5 * 2.0
+    assert d_of("add.f64 d, a, -0d3FF0000000000000", a=0x4000000000000000) == 0x3FF0000000000000
+    assert out("setp.lt.f32 p, a, -0f3F800000", a=0xC0000000)["p"] == 1  # -2 < -1

@@ -60,13 +60,22 @@ def float_type(toks: list[str]) -> str | None:
 
 
 def float_operand(item: dict, inputs: dict, fmt: str, width: int) -> int:
-    """Raw bits of a float operand: a named input, 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX, or a decimal literal."""
+    """Raw bits of a float operand: a named input, 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX (an f32 / f64 value,
+    converted when the instruction's format differs), or a decimal literal; a leading `-` negates."""
     name = item.get("name", item["text"])
-    if name in inputs:
-        return int(inputs[name]) & ((1 << width) - 1)
+    raw = int(inputs[name]) & ((1 << width) - 1) if name in inputs else _literal(name, fmt, width)
+    if item.get("prefix") == "-":
+        raw ^= 1 << (width - 1)
+    return raw
+
+
+def _literal(name: str, fmt: str, width: int) -> int:
     low = name.lower()
     if low[:2] in ("0f", "0d") and len(low) in (10, 18):
-        return int(low[2:], 16)
+        bits, own = int(low[2:], 16), (".f32" if low[1] == "f" else ".f64")
+        if own == fmt or fmt not in ff.FORMATS:
+            return bits
+        return ff.encode(ff.decode(bits, own), fmt)
     try:
         if "." in name or "e" in low:
             return ff.encode(ff.from_float(float(name)), fmt)
