@@ -12,7 +12,7 @@ index modes; each counter's values printed alone and combined, values printed as
 printing; tens of milliseconds), checked by decoding zero, each bit alone and all bits, and equal to decoding
 all 65,536 values (``_decode_values``, about a second; what an instruction no layout covers still gets; the
 equality is tested on rdna3, rdna4, cdna3 and gfx1250); it is kept in the data folder's cache for the next
-process, remade when the decoder's fingerprint changes."""
+process, remade when a file the decoder's printing depends on changes size or time."""
 
 from __future__ import annotations
 
@@ -40,15 +40,14 @@ def special_form(plan: Plan) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
-    """The table of ``key``'s immediate: from the data folder's cache where it was made by a decoder with the
-    same fingerprint (all the decoder's output depends on), else made now (``_built_values``, or decoded where
-    no printing rule here covers the instruction) and cached."""
+    """The table of ``key``'s immediate: from the data folder's cache where it was made from the same sources
+    (``_sources``), else made now (``_built_values``, or decoded where no layout here covers the instruction)
+    and cached."""
     from ..cachefile import cache_path, read_stamped, write_stamped
-    from .batch_data import fingerprint
     from .decoder import get_decoder
 
     dec = get_decoder(arch, wave64)
-    stamp = (fingerprint(dec, cached=True), arch, wave64, key)
+    stamp = (_sources(dec), arch, wave64, key)
     path = cache_path(f"simm16-{arch}{'-wave64' if wave64 else ''}-{key.replace('|', '-')}.marshal")
     got = read_stamped(path, stamp)  # (missing, damaged, of another format or stale: None, made again)
     if isinstance(got, dict):
@@ -57,6 +56,28 @@ def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
     if out is None:
         out = _decode_values(dec, key)
     write_stamped(path, stamp, out)  # (not writable: this process keeps its own)
+    return out
+
+
+def _sources(dec) -> list[list]:
+    """Name, size and modification time of every file the decoder's printing depends on (the codec's modules
+    and its plans, named tables and layouts, the modules they share, the store): stat calls, where the
+    decoder's fingerprint parses its modules (a fifth of a second in a new data folder, several times the
+    table)."""
+    import os
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    files = sorted(here.glob("*.py")) + sorted(p for p in (here / "data").glob("*.json")
+                                               if not p.name.startswith("batch_"))
+    files += [here.parent / "archs.py", here.parent / "model.py"] + ([Path(dec.tables.store_path)] if dec.tables.store_path else [])
+    out = []
+    for p in files:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        out.append([str(p), st.st_size, st.st_mtime_ns])
     return out
 
 
