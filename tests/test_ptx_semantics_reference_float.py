@@ -884,3 +884,27 @@ def test_negated_and_foreign_literals():
     assert d_of("mul.f64 d, a, 0f40000000", a=0x3FF8000000000000) == 0x4008000000000000  # 1.5 * 2.0
     assert d_of("add.f64 d, a, -0d3FF0000000000000", a=0x4000000000000000) == 0x3FF0000000000000
     assert out("setp.lt.f32 p, a, -0f3F800000", a=0xC0000000)["p"] == 1  # -2 < -1
+
+
+@pytest.mark.parametrize("fmt", ["f16x2", "bf16x2"])
+def test_setp_set_packed(fmt):
+    """Each half compared on its own: setp gives lane 0 (low half) to p and lane 1 to q; set writes
+    1.0 (packed float destination) or 0xffff (u32/s32 destination) into each half."""
+    lane = fmt[:-2]
+    one = bits_of_float(1.0, lane)
+    cmps = [*FCMP, "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"]
+    for (a0, b0), (a1, b1) in zip(combos(lane, 2, 20), combos(lane, 2, 20)):
+        a, b = a1 << 16 | a0, b1 << 16 | b0
+        for cmp in cmps:
+            r0 = fcmp_ref(cmp, to_float(a0, lane), to_float(b0, lane))
+            r1 = fcmp_ref(cmp, to_float(a1, lane), to_float(b1, lane))
+            o = out(f"setp.{cmp}.{fmt} p|q, a, b", a=a, b=b)
+            assert (o["p"], o["q"]) == (r0, r1), (cmp, fmt, hex(a), hex(b))
+            for c in (0, 1):
+                o = out(f"setp.{cmp}.or.{fmt} p|q, a, b, c", a=a, b=b, c=c)
+                assert (o["p"], o["q"]) == (r0 | c, r1 | c)
+            assert d_of(f"set.{cmp}.{fmt}.{fmt} d, a, b", a=a, b=b) == (one if r0 else 0) | (one if r1 else 0) << 16
+            assert d_of(f"set.{cmp}.u32.{fmt} d, a, b", a=a, b=b) == (0xFFFF if r0 else 0) | (0xFFFF if r1 else 0) << 16
+    # .ftz on f16x2 reads subnormal halves as zeros
+    assert out("setp.eq.ftz.f16x2 p|q, a, b", a=0x00010001, b=0x80000000) == {"p": 1, "q": 1}
+    assert out("setp.eq.f16x2 p|q, a, b", a=0x00010001, b=0x80000000) == {"p": 0, "q": 0}

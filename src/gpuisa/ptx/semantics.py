@@ -11,7 +11,7 @@ video SIMD (vadd2/4 vsub2/4 vavrg2/4 vabsdiff2/4 vmin2/4 vmax2/4 vset2/4 with la
 selects, masks and .add), integer/logic instructions (add sub mul mad mul24 mad24
 sad min max abs neg popc clz brev bfe bfi and or xor not cnot shl shr lop3 prmt
 (generic and .f4e .b4e .rc8 .ecl .ecr .rc16) dp4a dp2a div rem bfind bmsk szext shf;
-.pred logic; min/max on s16x2/u16x2, .relu on min/max.s32 and .s16x2),
+.pred logic; add/min/max on s16x2/u16x2, .relu on min/max.s32 and .s16x2),
 floating point (semantics_float: add sub mul fma mad div min max abs neg rcp sqrt
 rsqrt copysign, approximate sin cos lg2 ex2 tanh; testp here), comparison/selection and carry arithmetic (semantics_cmp: setp set selp
 slct, add.cc addc sub.cc subc mad.cc madc) and conversions (semantics_cvt: cvt).
@@ -197,13 +197,13 @@ def _int_type(toks: list[str]) -> tuple[bool, int]:
 
 
 def _packed_minmax(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
-    """min/max on .s16x2/.u16x2 lane by lane (lane 0 low); .relu clamps negative results to 0."""
+    """add/min/max on .s16x2/.u16x2 lane by lane (lane 0 low; add wraps); .relu clamps negative results to 0."""
     signed = ".s16x2" in toks
     a, b = _value(items[1], inputs), _value(items[2], inputs)
     d = 0
     for lane in range(2):
         x, y = _as(a >> (16 * lane), signed, 16), _as(b >> (16 * lane), signed, 16)
-        t = min(x, y) if op == "min" else max(x, y)
+        t = x + y if op == "add" else min(x, y) if op == "min" else max(x, y)
         if ".relu" in toks:
             t = max(t, 0)
         d |= (t & 0xFFFF) << (16 * lane)
@@ -211,7 +211,7 @@ def _packed_minmax(op: str, toks: list[str], items: list[dict], inputs) -> tuple
 
 
 def _integer(op: str, toks: list[str], items: list[dict], inputs) -> tuple[str, int]:
-    if op in ("min", "max") and (".s16x2" in toks or ".u16x2" in toks):
+    if op in ("add", "min", "max") and (".s16x2" in toks or ".u16x2" in toks):
         return _packed_minmax(op, toks, items, inputs)
     signed, bits = _int_type(toks)
     mods = set(toks)

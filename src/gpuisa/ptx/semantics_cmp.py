@@ -4,7 +4,8 @@ setp/set compare two integers or floats with any comparison operator (unsigned l
 ordered eq..ge which are false on NaN, unordered equ..geu which are true on NaN, num, nan),
 optionally combine with a predicate c (.and/.or/.xor, ``!c`` negates).  setp writes p = cmp OP c
 and, for ``p|q``, q = !cmp OP c; set writes all ones (integer destination) or 1.0 in the float
-destination's format (f32, f16, bf16) for true.  selp picks a
+destination's format (f32, f16, bf16) for true.  On .f16x2/.bf16x2 each half is compared on its
+own: setp writes the low half's result to p and the high half's to q, set one result per half.  selp picks a
 when the predicate c is 1; slct picks a when c >= 0 (signed integer or float).  Predicates are 0/1.
 
 Extended precision: add.cc/addc/sub.cc/subc/mad.cc/madc read and write the carry flag as the
@@ -71,7 +72,7 @@ def setp_set(op: str, toks: list[str], items: list[dict], inputs: dict, read) ->
     types = [t for t in toks if t in INT_TYPE or t in ff.FORMATS or t in (".f16x2", ".bf16x2")]
     stype = types[-1]
     if stype.endswith("x2"):
-        raise UnsupportedInstruction(f"{op} on packed {stype} is not covered")
+        return _packed(op, cmp, boolop, ftz, types, items, inputs, read)
     width = INT_TYPE[stype][1] if stype in INT_TYPE else ff.FORMATS[stype][2]
     first = 1
     a = float_operand(items[first], inputs, stype, width)
@@ -88,6 +89,31 @@ def setp_set(op: str, toks: list[str], items: list[dict], inputs: dict, read) ->
         r = BOOL[boolop](t, c) if boolop else t
         out[items[0]["name"]] = SET_TRUE[types[0]] if r else 0
     return {"outputs": out, "fidelity": "exact"}
+
+
+def _packed(op: str, cmp: str, boolop: str | None, ftz: bool, types: list[str], items: list[dict], inputs: dict,
+            read) -> dict:
+    """setp/set on .f16x2/.bf16x2: each half compared on its own (lane 0 low); setp writes lane 0's
+    result to p and lane 1's to q, set writes each lane's result into its half of d (1.0 in a packed
+    float destination, 0xffff in an integer one)."""
+    lane_fmt = types[-1][:-2]
+    a, b = (float_operand(it, inputs, lane_fmt, 32) for it in items[1:3])
+    c = _pred(items[3], inputs, read) if boolop else None
+    res = []
+    for lane in range(2):
+        t = compare(cmp, a >> (16 * lane) & 0xFFFF, b >> (16 * lane) & 0xFFFF, lane_fmt, ftz)
+        res.append(BOOL[boolop](t, c) if boolop else t)
+    if op == "setp":
+        dest = [x.strip() for x in items[0]["text"].split("|")]
+        if len(dest) != 2:
+            raise UnsupportedInstruction(f"setp on {types[-1]} writes two predicates p|q")
+        out = {name: r for name, r in zip(dest, res) if name != "_"}
+        return {"outputs": out, "fidelity": "exact"}
+    true = SET_TRUE[types[0][:-2]] if types[0].endswith("x2") else 0xFFFF
+    if types[0] not in (".f16x2", ".bf16x2", ".u32", ".s32"):
+        raise UnsupportedInstruction(f"set.{types[0][1:]}.{types[-1][1:]} is not a form of set")
+    return {"outputs": {items[0]["name"]: (true if res[0] else 0) | (true if res[1] else 0) << 16},
+            "fidelity": "exact"}
 
 
 def select(op: str, toks: list[str], items: list[dict], inputs: dict, read) -> dict:
