@@ -102,7 +102,7 @@ def _decode_values(dec, key: str) -> dict[tuple[str, ...], int]:
 # A layout (printer, named, numeric, fmt): ``printer(v)`` is the operand text the decoder prints for value v;
 # ``named`` gives (tokens, value) for the values that print names (those of the named bits, the other bits 0:
 # a value outside ``numeric`` prints as the one with its named bits), and a value in ``numeric`` prints
-# ``fmt(v)``, one token no other value prints.
+# ``fmt(v)`` (``str`` or ``hex``), one token no other value prints.
 def _built_values(dec, key: str) -> dict[tuple[str, ...], int] | None:
     """``_decode_values``'s table made from the instruction's learned layout (counters, messages, version
     codes, GPR index modes) without decoding: its named values printed (a counter list: each counter's values
@@ -120,7 +120,7 @@ def _built_values(dec, key: str) -> dict[tuple[str, ...], int] | None:
         d = dec.decode_at(f.insert(base, v).to_bytes(4, "little") + pad, 0)
         if not (d.valid and d.name == name and len(d.data) == 4 and d.text.split(None, 1)[-1] == printer(v)):
             return None
-    out: dict[tuple[str, ...], int] = {(fmt(v),): v for v in numeric}
+    out: dict[tuple[str, ...], int] = dict(zip(zip(map(fmt, numeric)), numeric))  # ({(fmt(v),): v}, faster)
     for k, u in named:
         if out.get(k, 1 << 16) > u:  # (the first value printing each text)
             out[k] = u
@@ -175,7 +175,7 @@ def _layout(dec, key: str):
             hexa = spec.get("hex_bits", 0)
             masks = [sum(1 << b for b in field[1]) & ~hexa for field in spec["fields"]]
             named = _counter_list(whole, masks) if spec["form"] == "list" else _printed(whole, _subsets(sum(masks)))
-            return whole, named, [v for v in range(1 << 16) if v & hexa], _hex
+            return whole, named, [v for v in range(1 << 16) if v & hexa], hex
     else:
         return _operand_layout(dec, entry, plan)
     table = dec.named.sendmsg.get(name)
@@ -197,19 +197,15 @@ def _operand_layout(dec, entry, plan: Plan):
         bits = 0xFF | sum(1 << b for b, _ in dec.named.version_flags)
         def version(v: int) -> str:
             return special.version_text(dec.named, v)
-        return version, _printed(version, _subsets(bits)), [v for v in range(1 << 16) if v & ~bits], _hex
+        return version, _printed(version, _subsets(bits)), [v for v in range(1 << 16) if v & ~bits], hex
     if dec.gfx == "GFX9" and spec.text == "gpr_idx()" and dec.named.gpr_idx:
         def printer(v: int) -> str:
             fields = {"SIMM16": v}
             return special.operand(dec, entry, spec, fields) or special.fallback(dec, entry, spec, fields, plan) or ""
         own = {int(k) for k in spec.tables["SIMM16"]}
         own.add(dec.tables.encodings[entry.encoding].field("SIMM16").extract(plan.word))
-        return printer, _printed(printer, own | set(range(256))), [v for v in range(256, 1 << 16) if v not in own], _hex
+        return printer, _printed(printer, own | set(range(256))), [v for v in range(256, 1 << 16) if v not in own], hex
     return None
-
-
-def _hex(v: int) -> str:
-    return f"0x{v:x}"
 
 
 def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...]) -> int | None:
