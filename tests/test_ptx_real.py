@@ -48,6 +48,12 @@ TMA_LINES = ("\tcp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::co
              "\tmultimem.red.release.gpu.global.add.u32 [%rd1], %r2;\n"
              "\ttcgen05.ld.sync.aligned.16x128b.x1.pack::16b.b32 {%r1, %r2}, [%r3];\n")
 
+WGMMA_LINES = ("\tcvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r1;\n\tcvt.pack.sat.s8.s32.b32 %r1, %r2, %r3, %r1;\n"
+               "\tcvt.pack.u8.s32.b32 %r1, %r2, %r3, %r1;\n"
+               "\twgmma.mma_async.sync.aligned.m64n8k32.s32.s8.u8.satfinite {%r1, %r2, %r3, %r0}, %rd1, %rd2, 1;\n"
+               "\twgmma.mma_async.sync.aligned.m64n8k32.s32.satfinite.s8.u8 {%r1, %r2, %r3, %r0}, %rd1, %rd2, 1;\n"
+               "\twgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.popc.and {%r1, %r2, %r3, %r0}, %rd1, %rd2, 1;\n")
+
 # name -> (module text, the lines ptxas 13 reports errors on (empty: accepted), relocatable (ptxas -c))
 MODULES = {
     # mixed-precision add/sub/fma (sm_100): d and c are .f32, a and b the 16-bit type
@@ -105,6 +111,30 @@ MODULES = {
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"
                    "\tcvt.rn.f16x2.e4m3x2 %r1, %r2;\n\tcvt.rn.satfinite.e4m3x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e4m3x2.f16x2 %h1, %r1;\n" + E, {14, 16, 17}, False),
+    # operands with one immediate value (CCCL's cuda::ptx wrappers given another constant, or a register)
+    "immediate_values": (head("8.6", "sm_100") + K + "\tst.bulk [%rd1], %rd2, 0;\n\tst.bulk [%rd1], %rd2, 1;\n"
+                         "\tst.bulk [%rd1], %rd2, %rd1;\n\tfence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;\n"
+                         "\tfence.proxy.tensormap::generic.acquire.gpu [%rd1], 64;\n"
+                         "\ttensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned"
+                         " [%rd1], [%r1], 0x80;\n"
+                         "\ttensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned"
+                         " [%rd1], [%r1], %r2;\n\tcp.async.ca.shared.global [%r1], [%rd1], %r2;\n" + E,
+                         {14, 15, 17, 19, 20}, False),
+    # set with a .bf16 result of .bf16 sources (cuda_bf16.h's comparisons, sm_90)
+    "set_bf16": (head("7.8", "sm_90") + K + "\tset.nan.bf16.bf16 %h1, %h2, %h1;\n"
+                 "\tset.lt.and.bf16.bf16 %h1, %h2, %h1, %p1;\n\tset.lo.bf16.bf16 %h1, %h2, %h1;\n"
+                 "\tset.lt.ftz.bf16.bf16 %h1, %h2, %h1;\n\tset.lt.f16.bf16 %h1, %h2, %h1;\n" + E, {15, 16, 17}, False),
+    # cvt.pack to 8-bit values; wgmma's .satfinite where nvcc's inline asm puts it, mixed s8/u8 from PTX ISA 8.4
+    "cvt_pack_wgmma_80": (head("8.0", "sm_90a") + K + WGMMA_LINES + E, {15, 16, 17, 18}, False),
+    "cvt_pack_wgmma_84": (head("8.4", "sm_90a") + K + WGMMA_LINES + E, {15, 18}, False),
+    # a multimem scope needs a memory order; bar.red's c is a predicate, its barrier a 32-bit value
+    "multimem_scope_bar_red": (head("8.6", "sm_90") + K + "\tmultimem.ld_reduce.relaxed.sys.global.add.f32 %f1, [%rd1];\n"
+                               "\tmultimem.ld_reduce.acquire.cluster.global.min.f16x2 %r1, [%rd1];\n"
+                               "\tmultimem.ld_reduce.sys.global.add.f32 %f1, [%rd1];\n"
+                               "\tmultimem.ld_reduce.gpu.global.add.f16 %h1, [%rd1];\n\tbar.red.popc.u32 %r1, 3, %p1;\n"
+                               "\tbarrier.red.or.pred %p1, 3, 64, !%p2;\n\tbar.red.popc.u32 %r1, 3, %r2;\n"
+                               "\tbar.red.and.pred %p1, 3, 32, %r2;\n\tbar.red.and.pred %p1, %rd1, 32, %p2;\n" + E,
+                               {15, 16, 19, 20, 21}, False),
 }
 
 
@@ -258,3 +288,37 @@ def test_broken_real_files_agree_with_ptxas(tmp_path):
                 wrong.append((name, what, ok, sorted(lines)[:3], bad[:1]))
     assert not wrong, wrong
     assert len(checked) == 3 * len(RETARGETED) and sum(checked) >= 2 * len(RETARGETED)  # (ptxas named lines)
+
+
+# ------------------------------------------------------------------ targets the catalog was not measured on
+MXF4 = ("mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4.block_scale.f32.e2m1.e2m1.f32.ue8m0"
+        " {v1, v2, v3, v4}, {v5, v6, v7, v8}, {v9, v10, v11, v12}, {v13, v14, v15, v16}, r1, 0, r2, {0, 0}, r3, {0, 0};")
+# (target, instruction, whether ptxas 13 accepts it there, PTX ISA 9.0): the family-specific (f) targets and
+# the newer numbers are judged as check.SAME_AS / check.FAMILY_F say (measured on every catalog example)
+TARGET_LINES = [
+    ("sm_120f", "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f16.e4m3.e4m3.f16 {v1, v2}, {v3, v4, v5, v6}, {v7, v8},"
+                " {v9, v10};", True),
+    ("sm_120f", MXF4, False), ("sm_121f", MXF4, False), ("sm_121a", MXF4, True),
+    ("sm_103f", "tcgen05.ld.red.sync.aligned.16x32bx2.x2.min.f32 {v1, v2}, r1, [r2], 1;", True),
+    ("sm_103f", "cvt.rs.bf16x2.f32 r1, r2, r3, r4;", False),
+    ("sm_110f", "tcgen05.mma.cta_group::1.kind::i8 [r1], [r2], rd1, r3, p1;", False),
+    ("sm_110f", "tcgen05.alloc.cta_group::1.sync.aligned.b32 [rd1], r1;", True),
+    ("sm_110f", "redux.sync.max.f32 r1, r2, r3;", False),
+    ("sm_103", "st.bulk [rd1], rd2, 0;", True),
+    ("sm_103", "tcgen05.alloc.cta_group::1.sync.aligned.b32 [rd1], r1;", False),
+    ("sm_121", "add.bf16 h1, h2, h3;", True),
+    ("sm_88", "cvt.rn.satfinite.e4m3x2.f32 h1, f1, f2;", False),
+]
+
+
+@pytest.mark.parametrize("target,line,accepted", TARGET_LINES)
+def test_unmeasured_target_recorded(target, line, accepted):
+    _, bad = errors(ptxas.wrap([line], target, "9.0"))
+    assert (not bad) == accepted, bad[:1]
+
+
+def test_unmeasured_targets_agree_with_ptxas():
+    tool = ptxas.find_ptxas()
+    need(tool is not None, "ptxas not installed (CUDA 13)")
+    got = [(t, line, not ptxas.compile_lines(tool, [line], t, "9.0")[0]) for t, line, _ in TARGET_LINES]
+    assert got == TARGET_LINES

@@ -115,9 +115,22 @@ def _compute_requirements(form: dict, bind: dict) -> tuple[str, list[str]]:
     return version, sorted(targets, key=catalog.target_key)
 
 
+# targets the catalog was not measured on, judged as a measured one: ptxas 13.0 gives the same verdict on
+# every example of the catalog (tests/test_ptx_real.py); sm_120f/sm_121f: sm_120a's, less the mma.sp
+# kinds corrections.rule_error refuses
+SAME_AS = {"sm_103": "sm_100", "sm_110": "sm_100", "sm_121": "sm_120", "sm_121a": "sm_120a", "sm_88": "sm_87",
+           "sm_120f": "sm_120a", "sm_121f": "sm_120a"}
+# sm_103f, sm_110f: their sm_XXXa's targets, less what sm_100a takes beyond sm_100f (measured the same way)
+FAMILY_F = {"sm_103f": "sm_103a", "sm_110f": "sm_110a"}
+
+
 def _target_ok(target: str, allowed: list[str]) -> bool:
     if target in catalog.PROBE_TARGETS or not allowed:
         return target in allowed
+    if target in SAME_AS:
+        return SAME_AS[target] in allowed
+    if target in FAMILY_F:
+        return FAMILY_F[target] in allowed and ("sm_100f" in allowed or "sm_100a" not in allowed)
     # a target the catalog was not measured on: admit it when a measured target of the same kind is not newer
     num, suffix = catalog.target_key(target)
     return any(catalog.target_key(t)[0] <= num and not catalog.target_key(t)[1] for t in allowed) and not suffix

@@ -8,15 +8,22 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
   operand they come with, TMA ``.tile::gather4``/``.tile::scatter4`` and 64-bit/half types of
   ``cp.reduce.async.bulk`` with probe operands of the wrong shape, multimem's semantics/scope pairs and
   tcgen05.ld/st ``.pack::16b`` pairs that a third value caused;
+* ``cvt.pack``'s ``.u8``/``.s8`` with ``.b32`` were measured as rejected pairs (ptxas 13 takes them
+  wherever cvt.pack is available);
 * pairwise measurements that a triple contradicts: ``mad.wide`` and ``mapa.u64`` were measured
   with registers too narrow for them and recorded as rejected; ``cvt.rzi.f64.f64`` (any integer
   rounding with the same floating-point type on both sides) is accepted although ``.rzi`` with
   ``.f64`` was rejected with integer source types;
 * modifier orders ptxas accepts beyond the grammar's: ``wmma.mma`` layouts after the shape and the
   rounding after the types (``…m8n8k4.f64.f64.f64.f64.rn``, ``…m16n16k8.row.col…``),
-  ``mbarrier.arrive_drop`` with the scope before the state space;
+  ``mbarrier.arrive_drop`` with the scope before the state space; the integer ``wgmma.mma_async``
+  forms with ``.satfinite`` anywhere (nvcc's inline asm: ``…m64n8k32.s32.s8.u8.satfinite``);
 * the destination selector of the three-operand video instructions is optional;
-* ``mov.v2``/``mov.v4`` move a vector register (``mov.v4.u16 %v, {%h1, %h2, %h3, %h4}``).
+* ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
+* ``mov.v2``/``mov.v4`` move a vector register (``mov.v4.u16 %v, {%h1, %h2, %h3, %h4}``);
+* operands that take one immediate value only (``IMMEDIATE_VALUES``): ``st.bulk``'s initval is 0, the
+  size of ``fence.proxy.tensormap::generic.acquire`` and ``tensormap.cp_fenceproxy`` is 128 (ptxas:
+  "unexpected value", and a register is an argument mismatch, as for ``cp.async``'s cp-size).
 
 Rules (``rule_error``, after a form has taken an instruction):
 
@@ -30,6 +37,8 @@ Rules (``rule_error``, after a form has taken an instruction):
 * scalar ``cvt``: rounding, ``.ftz`` and ``.sat`` by type pair, ``.bf16`` by target and PTX ISA version
   (``cvt_rules``, replacing the measured pairs of the general forms);
 * a `%sreg_suffix` name (``%warpid_x``) is not a special register;
+* ``wgmma.mma_async`` with ``.s8`` and ``.u8`` mixed needs PTX ISA 8.4;
+* a ``multimem`` scope needs a memory order (``.relaxed.sys``; ``.sys`` alone: "requires order");
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4;
 * TMA ``.tile::gather4`` into ``.shared::cluster`` (with or without ``.multicast::cluster``) is taken on
   the sm_100a family only (``GATHER4_CLUSTER_TARGETS``), not on sm_100 or sm_120/sm_120a.
@@ -41,6 +50,8 @@ from __future__ import annotations
 
 VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
 ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
+# (instruction, operand) -> the only immediates ptxas takes there (measured with ptxas 13.0)
+IMMEDIATE_VALUES = {("st.bulk", "initval"): ["0"], ("membar", "size"): ["128"], ("tensormap.cp_fenceproxy", "size"): ["128"]}
 DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
 BITWISE = {".and", ".or", ".xor", ".exch"}  # atom .b32 ops ptxas lets take a 4th operand without a hint
 
@@ -55,8 +66,13 @@ def correct_forms(forms: list) -> list:
             extra.append((name, _vector_mov(form)))
         form["corrected"] = True
         _drop_artifacts(name, form)
-        if name in ORDER_FREE:
+        if name in ORDER_FREE or (name == "wgmma.mma_async" and "{.satfinite}" in form["syntax"]):
             form["order_free"] = True
+        if name == "set" and form["syntax"] in SET_BF16:
+            _set_bf16(form)
+        for op in form["operands"]:
+            if (name, op["name"]) in IMMEDIATE_VALUES:
+                op["values"] = IMMEDIATE_VALUES[(name, op["name"])]
         if name in VIDEO3:
             for op in form["operands"][:1]:
                 for suf in op.get("suffixes", []):
@@ -69,13 +85,14 @@ def correct_forms(forms: list) -> list:
 OPERAND_MODIFIERS = {"cache-policy": ".level::cache_hint=", "ctaMask": ".multicast=", "byteMask": ".cp_mask="}
 # values measured as rejected with probe operands of the wrong shape or type (ptxas 13 accepts them as
 # CCCL's cuda::ptx wrappers write them, sm_100a, PTX ISA 8.8)
-DROP_VALUES = {"cp.async.bulk.tensor": {".load_mode=.tile::gather4", ".load_mode=.tile::scatter4"},
+DROP_VALUES = {"multimem.ld_reduce": {".scope=.cluster", ".scope=.sys"},  # measured without a memory order
+               "cp.async.bulk.tensor": {".load_mode=.tile::gather4", ".load_mode=.tile::scatter4"},
                "cp.reduce.async.bulk": {".type=.b64", ".type=.u64", ".type=.s64", ".type=.f64", ".type=.f16",
                                         ".type=.bf16"}}
 # pairs measured as rejected when a third value (the operation, the register count) was the cause:
 # pairs with these keys are not kept
 FREE_KEYS = {"multimem.ld_reduce": (".ldsem=", ".redsem=", ".stsem=", ".scope="), "tcgen05.ld": (".pack=",),
-             "tcgen05.st": (".unpack=",)}
+             "tcgen05.st": (".unpack=",), "cvt.pack": (".convertType=",)}
 
 
 # the targets ptxas takes values kept above on (measured): from sm_100; scatter4 on the sm_100a family only
@@ -100,6 +117,20 @@ def _drop_artifacts(name: str, form: dict) -> None:
     free = FREE_KEYS.get(name)
     if free and form.get("rejected_pairs"):
         form["rejected_pairs"] = [pr for pr in form["rejected_pairs"] if not any(v.startswith(free) for v in pr)]
+
+
+SET_BF16 = {"set.CmpOp.bf16.stype d, a, b;", "set.CmpOp.BoolOp.bf16.stype d, a, b, {!}c;"}
+
+
+def _set_bf16(form: dict) -> None:
+    """`set.CmpOp.bf16.bf16` (a .bf16 result of .bf16 sources): accepted by ptxas 13 from sm_90/PTX ISA 7.8,
+    with the comparisons of the other floating-point source types (not .lo/.ls/.hi/.hs)."""
+    if ".bf16" in form["value_sets"][".stype"]:
+        return
+    form["value_sets"] = dict(form["value_sets"], **{".stype": form["value_sets"][".stype"] + [".bf16"]})
+    pairs = form.get("rejected_pairs") or []
+    form["rejected_pairs"] = pairs + [[".stype=.bf16" if v == ".stype=.f32" else v for v in pr]
+                                      for pr in pairs if ".stype=.f32" in pr]
 
 
 def _vector_mov(form: dict) -> dict:
@@ -154,6 +185,13 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
     if name == "mad" and ".rnd" not in form["value_sets"] and form["syntax"].endswith(".f32 d, a, b, c;"):
         if target is None or _sm(target) >= 20:
             return "mad: a floating-point mad needs a rounding modifier (.rn, .rz, .rm, .rp) on sm_20 and newer"
+    if name.startswith("wgmma.mma_async") and {bind.get(".atype"), bind.get(".btype")} == {".s8", ".u8"} and (
+            version is not None and _vkey(version) < (8, 4)):
+        return f"{name}: mixed integer types ({bind['.atype']}, {bind['.btype']}) need PTX ISA 8.4"
+    if name == "multimem.ld_reduce" and ".scope" in bind and not ({".ldsem", ".stsem", ".redsem"} & set(bind)):
+        return f"multimem: a scope (`{bind['.scope']}`) needs a memory order (.relaxed, .acquire, .release)"
+    if name == "mma.sp" and target in ("sm_120f", "sm_121f") and any(str(v).startswith(".kind::mxf4") for v in bind.values()):
+        return f"mma.sp: `.kind::mxf4`/`.kind::mxf4nvf4` need sm_120a or sm_121a, not {target}"
     if name in ("shfl", "vote") and (target is None or _sm(target) >= 70) and (
             version is None or _vkey(version) >= (6, 4)):
         return f"{name} without `.sync` is refused on sm_70 and newer from PTX ISA 6.4; use {name}.sync"

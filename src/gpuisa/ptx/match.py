@@ -384,9 +384,12 @@ def _item_error(form: dict, pat: dict, got: dict) -> str | None:
     vals = pat.get("values")
     if vals is not None and gk == "reg":
         allowed = _values(form, vals) if isinstance(vals, str) else vals
-        if got.get("name", "").lstrip("-")[:1].isdigit() and got["name"] not in allowed and (
-                _int_value(got["name"]) not in {_int_value(a) for a in allowed}):
-            return f"`{got['name']}` is not a valid {pat['name']}; allowed: {', '.join(allowed)}"
+        text = got.get("name", "")
+        if text.lstrip("-")[:1].isdigit() and text not in allowed and (
+                _int_value(text) not in {_int_value(a) for a in allowed}):
+            return f"`{text}` is not a valid {pat['name']}; allowed: {', '.join(allowed)}"
+        if text[:1] == "%" or text[:1].isalpha() or text[:1] == "_":  # a register: ptxas's argument mismatch
+            return f"operand {pat['name']} takes an immediate ({', '.join(allowed)}), not a register; got `{text}`"
     if pk == "mem" and gk == "mem" and pat.get("inner"):
         lo = sum(1 for x in pat["inner"] if not x["optional"])
         hi = len(pat["inner"])

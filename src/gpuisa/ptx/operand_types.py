@@ -12,6 +12,7 @@ declared type of, and literals: floating-point ones (``0f…``, ``0d…``, ``1.5
 integers for ``.uN``/``.sN`` (``.bN`` takes both) (``.bf16`` is 16 bits, ``.f16x2``/``.bf16x2`` 32, all floating point); 8-bit types
 (``cvt`` sources and destinations in wider registers) are not checked.  Loaded and stored values
 fit registers at least as wide as the type (``ld.param.f32`` into a ``.b64`` register is accepted).
+``bar.red``'s c is a predicate and its barrier and thread count 32-bit values.
 """
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  #
          ("shfl.sync", "membermask"): ".b32", ("vote.sync", "membermask"): ".b32"}
 TYPED |= {"popc", "clz", "bfind", "shfl.sync", "shf", "redux.sync", "prmt", "vote.sync"}
 FIXED[("redux.sync", "membermask")] = ".b32"
+# bar.red: the barrier and thread count are 32-bit, c a predicate (a register: ptxas's argument mismatch)
+TYPED.add("bar")
+PRED_ROLES["bar"] = {"c"}
+FIXED[("bar", "a")] = FIXED[("bar", "b")] = ".b32"
 ALIASES = {"dst": "d", "src": "a"}  # redux.sync's operands: of the instruction's type
 # type tokens (r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$"), and with 8-bit ones: sets, not patterns (start-up)
 TYPE_TOKEN = frozenset([".pred", ".bf16", ".f16x2", ".bf16x2"] + [f".{k}{n}" for k in "usbf" for n in (16, 32, 64)])
@@ -88,9 +93,11 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
     pats = form["operands"]
     texts = [x.strip() for x in ops.split(",")]
     n = len(texts)
+    if name == "bar" and n == len(pats) - 1:
+        pats = [p for p in pats if not p["optional"]]  # bar.red's thread count b left out: a, then c
     first_optional = next((i for i, p in enumerate(pats) if p["optional"]), len(pats))
-    if not types or n > len(pats) or (name == "cvt" and len(types) != 2) or not all(
-            p["optional"] for p in pats[first_optional:]):
+    if not types or n > len(pats) or (name == "cvt" and len(types) != 2) or (name != "bar" and not all(
+            p["optional"] for p in pats[first_optional:])):
         return None  # (optional operands only at the end: zip pairs the operands given in order)
     if name == "atom" and ".cas." in opcode + "." and n == 4:
         pats = pats[:3] + [{"name": "c", "kind": "reg"}]  # the generic form's 4th operand is cas's c
