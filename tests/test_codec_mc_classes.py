@@ -140,3 +140,22 @@ def test_float_and_wide_literals(llvm_mc, arch):
     before GFX11 only."""
     bad = _disagreements(arch, _FLOATS)
     assert not bad, bad[:6]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna3.5"])
+def test_true16_bf16_source_constants_print_as_floats(llvm_mc, arch):
+    """GFX11 v_dot2_bf16_bf16: an inline constant in its 16-bit src2 prints by its float name (1.0,
+    0.15915494), not as the f16 bits (0x3c00)."""
+    import random
+
+    word = int.from_bytes(get_encoder(arch).encode_line("v_dot2_bf16_bf16 v7, v2, v3, v4").data, "little")
+    rng = random.Random(11)
+    probes = []
+    for _ in range(200):
+        w = word
+        for shift in (32, 41, 50):
+            w = w & ~(0x1FF << shift) | rng.choice([*range(128, 249), 3, 106, 260, 255]) << shift
+        probes.append(w.to_bytes(8, "little") + bytes.fromhex("7b410000"))
+    rows = differential.compare(arch, probes)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
+    assert not bad, bad[:5]

@@ -128,7 +128,8 @@ def fallback(dec, entry, spec: OperandPlan, fields: dict[str, int]) -> str | Non
         if f.width == 9 and v < 256:  # a 16-bit source: SGPRs, constants (an integer source's floats as bits)
             from .decoded import operand_type
 
-            return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, operand_type(entry.mnemonic)[1], 256)
+            is_float = operand_type(entry.mnemonic)[1] or "bf16" in entry.mnemonic  # (bf16: float names, llvm-mc-22)
+            return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, is_float, 256)
         r = v - 256 if f.width == 9 else v
         return f"v{r & 127}.{'h' if r & 128 else 'l'}"
     return None
