@@ -908,3 +908,17 @@ def test_setp_set_packed(fmt):
     # .ftz on f16x2 reads subnormal halves as zeros
     assert out("setp.eq.ftz.f16x2 p|q, a, b", a=0x00010001, b=0x80000000) == {"p": 1, "q": 1}
     assert out("setp.eq.f16x2 p|q, a, b", a=0x00010001, b=0x80000000) == {"p": 0, "q": 0}
+
+
+def test_div_approx_large_divisors():
+    """The document: for 2^126 < |b| < 2^128 div.approx.f32 gives 0 (NaN when a is infinite); div.full
+    keeps its 2-ulp bound over the whole range."""
+    for b in (0x7F000001, 0x7F7FFFFF, 0xFF400000, 0x7F200000):
+        for a in (0x3F800000, 0xC0400000, 0x00000000, 0x7F7FFFFF):
+            got = d_of("div.approx.f32 d, a, b", a=a, b=b)
+            assert got == (a ^ b) & 0x80000000, (hex(a), hex(b), hex(got))
+            exact_q = Fraction(to_float(a, "f32")) / Fraction(to_float(b, "f32"))
+            full = to_float(d_of("div.full.f32 d, a, b", a=a, b=b), "f32")
+            assert abs(Fraction(full) - exact_q) <= 2 * Fraction(ulp32(float(exact_q))), (hex(a), hex(b))
+        assert is_nan(d_of("div.approx.f32 d, a, b", a=0x7F800000, b=b), "f32")
+    assert d_of("div.approx.f32 d, a, b", a=0x3F800000, b=0x7E800000) == 0x00800000  # |b| = 2^126: still 1/b

@@ -125,6 +125,14 @@ def _div(x, y):
     return ("num", sign, x[2] / y[2])
 
 
+def _div_approx_large(x, y):
+    """div.approx computes a * (1/b), whose reciprocal is flushed to zero for 2^126 < |b| < 2^128: the
+    document gives 0 there (NaN for an infinite a); None for any other divisor."""
+    if y[0] != "num" or not Fraction(2) ** 126 < y[2] < Fraction(2) ** 128 or x[0] == "nan":
+        return None
+    return ff.NAN if x[0] == "inf" else ("num", x[1] ^ y[1], Fraction(0))
+
+
 def _sqrt(x, m_bits):
     if x[0] == "nan" or (x[1] and not (x[0] == "num" and x[2] == 0)):
         return ff.NAN
@@ -211,7 +219,8 @@ def scalar(op: str, mods: set, fmt: str, raws: list[int], in_fmts: list[str] | N
     elif op in ("fma", "mad"):
         v = _add(_mul(vals[0], vals[1]), vals[2], mode)
     elif op == "div":
-        v = _div(vals[0], vals[1])
+        v = _div_approx_large(vals[0], vals[1]) if ".approx" in mods else None
+        v = v or _div(vals[0], vals[1])
         if ".approx" in mods or ".full" in mods:
             approx = APPROX_BOUNDS["div.approx" if ".approx" in mods else "div.full"]
     elif op == "rcp":
