@@ -97,9 +97,12 @@ PLAYED: list = []  # the toy playground tab's answers asked for
 
 
 def _playground():
-    from gpuisa.web.playground import Mode
+    from gpuisa.web.playground import Button, Field, Mode
 
-    return [Mode("toy", "Toy", "name", lambda pg: PLAYED.append(pg["name"]) or {"name": pg["name"]})]
+    fields = (Field("name", "Toy `t`-instruction", id="toy-name", placeholder="tmul", maxlength=8),
+              Field("times", "Times", "number", id="toy-times", default="2", maxlength=9, code=False))
+    return [Mode("toy", "Toy", "name", lambda pg: PLAYED.append((pg["name"], pg["times"], pg["action"])) or {"name": pg["name"]},
+                 fields, (Button("Run toy", "run"), Button("Dry run", "dry")))]
 
 
 TOY_ISA = isas.Isa("toy", "Toy ISA", "TOY", "Toy Corp", "virtual", "toy instructions", aliases=("toyisa",),
@@ -248,7 +251,10 @@ def test_its_pages_from_the_hook_render_as_html_and_in_the_cli(toy, store, capsy
 
 
 def test_playground_tabs_come_from_the_registry(toy, store):
-    """The playground page's tabs are every registered ISA's modes; the toy's tab answers its own form."""
+    """The playground page's tabs are every registered ISA's modes; the toy's tab has the form its hook gives
+    (fields, buttons; no API, so no script takes it over) and the server answers it."""
+    import re
+
     from starlette.testclient import TestClient
 
     from gpuisa.web.app import create_app
@@ -257,7 +263,17 @@ def test_playground_tabs_come_from_the_registry(toy, store):
         page = c.get("/playground").text
         tabs = [t.split('"')[0] for t in page.split('role="tab" href="?mode=')[1:]]
         assert tabs == ["decode", "encode", "eval", "ptx", "toy"] and ">Toy</a>" in page
-        assert c.get("/playground", params={"mode": "toy", "name": "tmul"}).status_code == 200 and PLAYED == ["tmul"]
+        form = re.search(r'<form class="pg" id="pg-toy"[^>]*>.*?</form>', page, re.S).group(0)
+        assert " hidden>" in form.split("\n")[0] and "data-api" not in form.split("\n")[0]
+        assert "Toy <code>t</code>-instruction" in form and 'id="toy-name"' in form and 'placeholder="tmul"' in form
+        assert re.search(r'<input name="times" id="toy-times" type="number" min="1" max="9" value="2"', form)
+        assert '<button type="submit" name="action" value="run">Run toy</button>' in form and ">Dry run<" in form
+        assert 'id="hex"' not in form and 'name="arch"' not in form
+        r = c.get("/playground", params={"mode": "toy", "name": "tmul", "times": "3", "action": "dry"})
+        assert r.status_code == 200 and PLAYED == [("tmul", "3", "dry")]
+        form = re.search(r'<form class="pg" id="pg-toy"[^>]*>.*?</form>', r.text, re.S).group(0)
+        assert 'value="tmul"' in form and 'value="3"' in form and " hidden>" not in form.split("\n")[0]
+        assert '<dt>name</dt><dd>tmul</dd>' in r.text  # (its answer, drawn as a value)
         assert c.get("/playground", params={"mode": "nonsense"}).status_code == 200  # the first tab, decode
 
 

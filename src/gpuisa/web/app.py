@@ -198,8 +198,7 @@ class Pages:
 
     async def playground_page(self, request: Request):
         ctx: dict = {"title": "Playground", "native": self.site.native_archs(), "pg": await anyio.to_thread.run_sync(
-            _playground_form, request.query_params), "features": playground.available(),
-            "modes": list(playground.modes().values())}
+            playground.form_state, request.query_params), "modes": list(playground.modes().values())}
         body = await anyio.to_thread.run_sync(self.site.render_template, "playground.html", ctx, "playground")
         return HTMLResponse(body, status_code=ctx["pg"].get("status", 200))
 
@@ -421,23 +420,3 @@ def cached_pages_first(pages: Pages, app):
         await app(scope, receive, send)
 
     return fast
-
-
-def _playground_form(params) -> dict:
-    """The no-JavaScript playground: the form's GET parameters answered on the server by the mode's ISA."""
-    modes = playground.modes()
-    mode = params.get("mode", "decode")
-    pg = {"mode": mode if mode in modes else next(iter(modes)), "arch": params.get("arch", "rdna4"),
-          "hex": params.get("hex", ""), "text": params.get("text", ""), "name": params.get("name", ""),
-          "lanes": params.get("lanes", "1"), "operands": params.get("operands", ""),
-          "wave64": params.get("wave64", "") in ("1", "on", "true"), "ptx": params.get("ptx", ""),
-          "action": "eval" if params.get("action") == "eval" else "check"}
-    try:
-        chosen = modes[pg["mode"]]
-        if pg.get(chosen.field):
-            pg["result"] = chosen.answer(pg)
-    except playground.FeatureMissing as exc:
-        pg["error"], pg["status"] = str(exc), 404
-    except playground.BadInput as exc:
-        pg["error"], pg["status"] = str(exc), 422
-    return pg

@@ -317,14 +317,83 @@ def evaluate(arch, name, lanes=1, operands=None, wave64=False) -> dict:
 # -- the page's tabs: each ISA's modes, from the ISA registry's ``playground`` hooks --------------------------
 
 @dataclasses.dataclass(frozen=True)
+class Field:
+    """One input of a tab's form.  ``name``: its parameter in the page's address and the no-JavaScript answer's
+    ``pg`` key; ``kind``: text | textarea | number | checkbox | arch (the native architectures) | operands
+    (``S0=1 S1=0x10``, sent as an object); ``body``: its key in the JSON the page's script posts (None: not
+    sent, "": ``name``); ``only``: sent with that button's action alone.  Text between backquotes in ``label``
+    is shown as code."""
+
+    name: str
+    label: str
+    kind: str = "text"
+    id: str = ""  # the element's id (default: name)
+    body: str | None = ""
+    default: str = ""
+    placeholder: str = ""
+    maxlength: int = 1024  # (number: the largest value)
+    only: str = ""
+    code: bool = True  # (typed in a monospaced font, not spell-checked)
+
+    @property
+    def dom_id(self) -> str:
+        return self.id or self.name
+
+    @property
+    def body_key(self) -> str | None:
+        return self.name if self.body == "" else self.body
+
+    def label_parts(self) -> list[tuple[str, bool]]:
+        """The label as (text, is code) pieces."""
+        return [(t, i % 2 == 1) for i, t in enumerate(self.label.split("`")) if t]
+
+
+@dataclasses.dataclass(frozen=True)
+class Button:
+    """A submit button; ``action`` (the form's ``action`` parameter) and ``api`` (default: the tab's) choose
+    what it asks."""
+
+    label: str
+    action: str = ""
+    api: str = ""
+
+
+RESULTS = ("listing", "bytes", "verdict", "value")  # how a tab's answer is drawn (template and script alike)
+
+
+@dataclasses.dataclass(frozen=True)
 class Mode:
     """One tab of the playground page: ``?mode=KEY``; a filled ``field`` asks the server for ``answer(form)``
-    (the no-JavaScript form; the page's script calls the same actions through ``/api/...``)."""
+    (the no-JavaScript form; the page's script posts the same inputs to ``api``; a tab without one is answered
+    by the server alone).  ``fields`` (default: one text input named ``field``), ``buttons`` (default: one
+    titled ``title``) and ``result`` (one of RESULTS) are its form and how its answer is drawn; ``feature``: the
+    FEATURES entry it needs (the page says when it is absent); ``command``: the command line it reads input as."""
 
     key: str
     title: str
     field: str
     answer: Callable[[dict], dict]
+    fields: tuple[Field, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    api: str = ""
+    result: str = "value"
+    feature: str = ""
+    command: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.fields:
+            object.__setattr__(self, "fields", (Field(self.field, self.title),))
+        if not self.buttons:
+            object.__setattr__(self, "buttons", (Button(self.title),))
+        if self.result not in RESULTS:
+            raise ValueError(f"playground tab {self.key}: result {self.result!r} is not one of {', '.join(RESULTS)}")
+
+    def missing(self) -> str:
+        """What the page says when the tab's feature is absent ('' when present or none)."""
+        if not self.feature or resolve(self.feature) is not None:
+            return ""
+        return f"{FEATURE_WHAT[self.feature][:1].upper()}{FEATURE_WHAT[self.feature][1:]} is not available " \
+               "in this installation yet."
 
 
 def _evaluate_form(pg: dict) -> dict:
@@ -340,16 +409,41 @@ def _ptx_form(pg: dict) -> dict:
     return ptx_evaluate(pg["ptx"], ops) if pg["action"] == "eval" else ptx_check(pg["ptx"])
 
 
+def _arch(mode: str) -> Field:
+    return Field("arch", "Architecture", "arch", id=f"arch-{mode}", default="rdna4", code=False)
+
+
+def _wave(mode: str) -> Field:
+    return Field("wave64", "wave64", "checkbox", id=f"wave-{mode}")
+
+
 def amd_modes() -> list[Mode]:
     """The AMD GPU ISA's tabs (its ``playground`` hook)."""
-    return [Mode("decode", "Decode", "hex", lambda pg: decode(pg["arch"], pg["hex"], pg["wave64"])),
-            Mode("encode", "Encode", "text", lambda pg: encode(pg["arch"], pg["text"], pg["wave64"])),
-            Mode("eval", "Evaluate", "name", _evaluate_form)]
+    hex_field = Field("hex", "Machine code: bytes `05 00 39 d6`, dwords `0xd6390005` or one hex string",
+                      placeholder="0xd6390005 0x000e0501", maxlength=MAX_HEX_CHARS)
+    text = Field("text", "Assembly (LLVM syntax, one instruction a line)", "textarea",
+                 placeholder="v_msad_u8 v5, v1, v2, s3", maxlength=MAX_TEXT)
+    name = Field("name", "Instruction", placeholder="v_msad_u8", maxlength=MAX_NAME)
+    lanes = Field("lanes", "Lanes", "number", default="1", maxlength=MAX_LANES, code=False)
+    operands = Field("operands", "Operands", "operands", placeholder="S0=0x01020304 S1=0x01010101 S2=0")
+    return [Mode("decode", "Decode", "hex", lambda pg: decode(pg["arch"], pg["hex"], pg["wave64"]),
+                 (_arch("decode"), hex_field, _wave("decode")), api="/api/decode", result="listing",
+                 feature="decode", command="gpuisa decode"),
+            Mode("encode", "Encode", "text", lambda pg: encode(pg["arch"], pg["text"], pg["wave64"]),
+                 (_arch("encode"), text, _wave("encode")), api="/api/encode", result="bytes", feature="encode",
+                 command="gpuisa encode"),
+            Mode("eval", "Evaluate", "name", _evaluate_form, (_arch("eval"), name, lanes, operands, _wave("eval")),
+                 api="/api/eval", feature="evaluate", command="gpuisa eval")]
 
 
 def ptx_modes() -> list[Mode]:
     """PTX's tab (its ``playground`` hook): check, or evaluate, a statement."""
-    return [Mode("ptx", "PTX", "ptx", _ptx_form)]
+    fields = (Field("ptx", "PTX instruction", body="text", placeholder="vsub.u32.u32.u32 d, a, b;", maxlength=512),
+              Field("operands", "Inputs (for Evaluate)", "operands", id="ptx-operands", placeholder="a=7 b=3",
+                    only="eval"))
+    return [Mode("ptx", "PTX", "ptx", _ptx_form, fields,
+                 (Button("Check", "check"), Button("Evaluate", "eval", "/api/ptx/eval")), api="/api/ptx/check",
+                 result="verdict", command="gpuisa ptx check")]
 
 
 def modes() -> dict[str, Mode]:
@@ -361,3 +455,28 @@ def modes() -> dict[str, Mode]:
         for m in isas.get(key).hook("playground")():
             out.setdefault(m.key, m)
     return out
+
+
+def form_state(params) -> dict:
+    """The page's state (``pg``) from its address's parameters: the tab, every tab's field values (the first
+    tab's defaults where absent) and the chosen button's action; where the tab's field is filled, the server's
+    answer (``result``) or its one-line error (``error``, ``status`` 404/422): the no-JavaScript playground."""
+    tabs = modes()
+    mode = params.get("mode", "")
+    chosen = tabs.get(mode) or next(iter(tabs.values()))
+    pg: dict = {"mode": chosen.key}
+    for m in tabs.values():
+        for f in m.fields:
+            if f.name not in pg:
+                v = params.get(f.name, f.default)
+                pg[f.name] = v in ("1", "on", "true") if f.kind == "checkbox" else v
+    actions = [b.action for b in chosen.buttons]
+    pg["action"] = params.get("action") if params.get("action") in actions else actions[0]
+    try:
+        if pg.get(chosen.field):
+            pg["result"] = chosen.answer(pg)
+    except FeatureMissing as exc:
+        pg["error"], pg["status"] = str(exc), 404
+    except BadInput as exc:
+        pg["error"], pg["status"] = str(exc), 422
+    return pg

@@ -272,10 +272,10 @@ class Site:
         if parts == ["search"]:
             return "search.html", {"title": "Search"}
         if parts == ["playground"]:
-            from .playground import modes
+            from .playground import form_state, modes
 
             return "playground.html", {"title": "Playground", "native": self.native_archs(),
-                                       "modes": list(modes().values())}
+                                       "modes": list(modes().values()), "pg": form_state({})}
         if parts[0] == "diff":
             if len(parts) == 1:
                 return "diff_index.html", self.diff_index()

@@ -275,10 +275,11 @@
     return el("span", null, v);
   }
 
-  function renderResult(mode, data) {
+  // how a tab's answer is drawn: its form's data-result (web.playground.RESULTS), as the page's template does
+  function renderResult(kind, data) {
     out.textContent = "";
     var div = el("div"); div.id = "pg-result";
-    if (mode === "decode" && Array.isArray(data.instructions)) {
+    if (kind === "listing" && Array.isArray(data.instructions)) {
       var ol = el("ol", "decoded");
       data.instructions.forEach(function (i) {
         var li = el("li");
@@ -297,10 +298,10 @@
         ol.appendChild(li);
       });
       div.appendChild(ol);
-    } else if (mode === "encode" && data.hex !== undefined) {
+    } else if (kind === "bytes" && data.hex !== undefined) {
       var p = el("p"); p.appendChild(el("code", "asm", data.hex)); div.appendChild(p);
       if (data.lines) div.appendChild(renderValue(data.lines));
-    } else if (mode === "ptx" && data.valid !== undefined) {
+    } else if (kind === "verdict" && data.valid !== undefined) {
       var v = el("p", data.valid ? "ok" : "error", (data.valid ? "valid" : "invalid") +
         (data.form ? ": form " + data.form : "") + (data.error ? ": " + data.error : ""));
       div.appendChild(v);
@@ -331,39 +332,41 @@
     form.insertBefore(p, btn && btn.parentNode === form ? btn : form.querySelector(".buttons"));
   }
 
+  // the JSON the tab's API reads: each field marked data-body, by its kind (web.playground.Field)
+  function bodyOf(form, action) {
+    var body = {};
+    form.querySelectorAll("[data-body]").forEach(function (input) {
+      var key = input.dataset.body, kind = input.dataset.kind;
+      if (!key || (input.dataset.only && input.dataset.only !== action)) return;
+      if (kind === "checkbox") body[key] = input.checked;
+      else if (kind === "number") body[key] = parseInt(input.value || "1", 10);
+      else if (kind === "operands") body[key] = operandsOf(String(input.value || ""));
+      else body[key] = input.value;
+    });
+    return body;
+  }
+
   function submit(form, submitter) {
-    var fd = new FormData(form), mode = fd.get("mode"), bodyObj = { arch: fd.get("arch") }, api = form.dataset.api;
-    var wave64 = fd.get("wave64") === "1";
-    if (mode === "decode") { bodyObj.hex = fd.get("hex"); bodyObj.wave64 = wave64; }
-    if (mode === "encode") { bodyObj.text = fd.get("text"); bodyObj.wave64 = wave64; }
-    if (mode === "eval") {
-      bodyObj.name = fd.get("name");
-      bodyObj.lanes = parseInt(fd.get("lanes") || "1", 10);
-      bodyObj.operands = operandsOf(String(fd.get("operands") || ""));
-      bodyObj.wave64 = wave64;
-    }
-    var action = submitter && submitter.value === "eval" ? "eval" : "check";
-    if (mode === "ptx") {
-      bodyObj = { text: fd.get("ptx") };
-      if (action === "eval") { api = submitter.dataset.api; bodyObj.operands = operandsOf(String(fd.get("operands") || "")); }
-    }
+    var action = submitter && submitter.value ? submitter.value : "";
+    var api = (submitter && submitter.dataset.api) || form.dataset.api;
     var params = new URLSearchParams();
-    fd.forEach(function (v, k) { if (v !== "") params.set(k, v); });
-    if (mode === "ptx") params.set("action", action);
+    new FormData(form).forEach(function (v, k) { if (v !== "") params.set(k, v); });
+    if (action) params.set("action", action);
     history.replaceState(null, "", "?" + params.toString());
     showError(form, "");
     out.textContent = "";
     out.appendChild(el("p", "muted", "Working\u2026"));
-    fetch(api, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(bodyObj) })
+    fetch(api, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(bodyOf(form, action)) })
       .then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); })
       .then(function (res) {
         out.textContent = "";
         if (res[0] !== 200) showError(form, (res[1] && res[1].error) || ("request failed (" + res[0] + ")"));
-        else renderResult(mode, res[1]);
+        else renderResult(form.dataset.result, res[1]);
       }, function () { out.textContent = ""; showError(form, "The server did not answer."); });
   }
 
   document.querySelectorAll("form.pg").forEach(function (form) {
+    if (!form.dataset.api) return;  // a tab without an API: the server answers the form (no JavaScript needed)
     form.addEventListener("submit", function (ev) { ev.preventDefault(); submit(form, ev.submitter); });
   });
   document.querySelectorAll(".tabs a").forEach(function (tab) {
