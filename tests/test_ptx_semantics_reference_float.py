@@ -697,6 +697,12 @@ def test_cvt_tf32():
         else:
             want = (a + 0x1000) & ~0x1FFF & 0xFFFFFFFF
         assert d_of("cvt.rna.tf32.f32 d, a", a=a) == want, hex(a)
+        if math.isfinite(x):  # .rn (ties to even at bit 13) and .rz (cut), .satfinite keeps the largest finite
+            rn = (a + 0xFFF + (a >> 13 & 1)) & ~0x1FFF & 0xFFFFFFFF
+            assert d_of("cvt.rn.tf32.f32 d, a", a=a) == rn, hex(a)
+            assert d_of("cvt.rz.tf32.f32 d, a", a=a) == a & ~0x1FFF, hex(a)
+            sat = rn if rn & 0x7FFFFFFF < 0x7F800000 else (a & 0x80000000) | 0x7F7FE000
+            assert d_of("cvt.rn.satfinite.tf32.f32 d, a", a=a) == sat, hex(a)
 
 
 def f8_values(kind: str) -> dict[int, float]:

@@ -97,7 +97,7 @@ def _packed(op: str, cmp: str, boolop: str | None, ftz: bool, types: list[str], 
     result to p and lane 1's to q, set writes each lane's result into its half of d (1.0 in a packed
     float destination, 0xffff in an integer one)."""
     lane_fmt = types[-1][:-2]
-    a, b = (float_operand(it, inputs, lane_fmt, 32) for it in items[1:3])
+    a, b = float_operand(items[1], inputs, lane_fmt, 32), float_operand(items[2], inputs, lane_fmt, 32)
     c = _pred(items[3], inputs, read) if boolop else None
     res = []
     for lane in range(2):
