@@ -749,9 +749,12 @@ def test_cvt_f8(kind):
             assert got == want, (kind, relu, hex(a), hex(b), hex(got), hex(want))
     for code in range(0, 0x10000, 97):
         got = d_of(f"cvt.rn.f16x2.{kind}x2 d, a", a=code)
-        for half, c in ((got >> 16, code >> 8), (got & 0xFFFF, code & 0xFF)):
+        relu = d_of(f"cvt.rn.relu.f16x2.{kind}x2 d, a", a=code)
+        for half, r, c in ((got >> 16, relu >> 16, code >> 8), (got & 0xFFFF, relu & 0xFFFF, code & 0xFF)):
             v = table[c]
             assert (is_nan(half, "f16") and math.isnan(v)) or to_float(half, "f16") == v, (kind, hex(code))
+            want = 0x7FFF if math.isnan(v) else 0 if math.copysign(1, v) < 0 else half
+            assert r == want, ("relu", kind, hex(code), hex(r))
 
 
 @pytest.mark.parametrize("op", ["min", "max"])
