@@ -333,13 +333,18 @@ def swizzle_offset(name: str, mods: list[str]) -> tuple[int | None, list[str]]:
     return None, mods
 
 
-def atomic_return_policy(plan: Plan, ret_bit: int | None, mods: list[str]) -> None:
-    """GFX12/GFX12.5: an atomic written with its returned value must say so in its th: token (th:TH_ATOMIC_RETURN,
-    th:TH_ATOMIC_NT_RETURN, ...); llvm-mc-22 (gfx1200, gfx1250) rejects it without one."""
+def atomic_return_policy(plan: Plan, ret_bit: int | None, mods: list[str], returns: bool = False) -> None:
+    """An atomic written with its returned value must say so: GFX12/GFX12.5 in its th: token (th:TH_ATOMIC_RETURN,
+    th:TH_ATOMIC_NT_RETURN, ...), GFX9-GFX11 with the return bit's modifier (glc; sc0 on gfx940); llvm-mc-22
+    (gfx908, gfx942, gfx1010, gfx1100, gfx1200, gfx1250) rejects it without."""
     ret = plan.returning
     if ret_bit and ret is not None and ret.field == "TH" and \
             not any(m.startswith("th:") and m.endswith("RETURN") for m in mods):
         raise EncodeError("instruction must use th:TH_ATOMIC_RETURN")
+    mod = plan.modifiers.get(ret.field) if returns and ret is not None and ret.field != "TH" else None
+    names = {t for add, _ in (mod.tokens or {}).values() for t in add} if mod is not None else set()
+    if names and not names & {m.strip().lower() for m in mods}:
+        raise EncodeError(f"instruction must use {' or '.join(sorted(names))}")
 
 
 def lds_form_ops(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> list[str]:

@@ -88,6 +88,7 @@ class _Form:
         self.specs = plan.operands
         self.values: dict[str, int] = {f.name: f.extract(self.word) for f in self.enc.fields if f.value is None}
         self.ret_bit = 0
+        self.returns = False  # written with its returned value first
         self.opsel_halves = 0
         self.t16_forms: set = set()
         self.count_given: list = []
@@ -104,7 +105,7 @@ class _Form:
         if r is None or r[0] not in (ret.reg_class, "a") or r[2] != ret.count or (r[0] == "a" and ret.acc is None):
             raise EncodeError(f"{ops[0]!r}: expected the returned value's register(s) ({ret.count} x {ret.reg_class})")
         values[ret.dst], values[ret.field] = r[1], values.get(ret.field, 0) | (1 if ret.bit is None else ret.bit)
-        self.ret_bit = ret.bit or 0
+        self.ret_bit, self.returns = ret.bit or 0, True
         if r[0] == "a" and ret.acc is not None:  # (checked above: an AGPR only where the bit exists)
             values[ret.acc[0]] = values.get(ret.acc[0], 0) | ret.acc[1]
         return ops[1:]
@@ -396,7 +397,7 @@ def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) ->
     asm_rules.flat_offset_error(coder, e, mods)
     ops = asm_rules.lds_form_ops(coder, e, plan, ops, mods)
     ops = form.returned(ops)
-    asm_rules.atomic_return_policy(plan, form.ret_bit, mods)  # GFX12: th:TH_ATOMIC_RETURN written out
+    asm_rules.atomic_return_policy(plan, form.ret_bit, mods, form.returns)  # th:TH_ATOMIC_RETURN, glc, sc0 written
     if not specs and ops:  # no operands: the words after the mnemonic are modifiers (buffer_wbl2 sc0)
         ops, mods = [], [o.strip() for o in ops] + list(mods)
     if len(ops) != len(specs):
