@@ -208,27 +208,45 @@ def _operand_layout(dec, entry, plan: Plan):
     return None
 
 
-def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...]) -> int | None:
+def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...], derived=None) -> int | None:
     """The value of a set of fields: LLVM's own spelling, else each field taken from the value that prints it
     alone (the others at their default) -- a field written at its default value (``depctr_hold_cnt(1)``,
     which LLVM leaves out) changes nothing -- checked by printing the result: every field it shows must have
-    been given."""
+    been given.  ``derived()``: the table's ``_derive``, where it is kept (made from the table otherwise)."""
     if tokens in table:
         return table[tokens]
-    singles = {t[0]: v for t, v in table.items() if len(t) == 1}
+    singles, default, names, shown_by_value = derived() if derived is not None else _derive(table)
     if not singles:
         return None
-    bits = max(v.bit_length() for v in singles.values())
-    default = sum(1 << b for b in range(bits) if 2 * sum(v >> b & 1 for v in singles.values()) > len(singles))
-    names = {t.split("(")[0] for t in singles}
     v = default
     for t in tokens:
         if t in singles:
             v ^= (singles[t] ^ default)
         elif t.split("(")[0] not in names:
             return None
-    shown = next((k for k, x in table.items() if x == v), None)
+    shown = shown_by_value.get(v)
     return v if shown is not None and set(shown) <= set(tokens) else None
+
+
+def _derive(table: dict[tuple[str, ...], int]):
+    """What ``_compose`` reads of a table beyond its keys: the one-token entries, the default value (each bit as
+    most of them have it), the field names, and the tokens of each value (the first entry printing it)."""
+    singles = {t[0]: v for t, v in table.items() if len(t) == 1}
+    bits = max((v.bit_length() for v in singles.values()), default=0)
+    counts = [0] * bits
+    for v in singles.values():
+        for b in range(v.bit_length()):
+            counts[b] += v >> b & 1
+    default = sum(1 << b for b in range(bits) if 2 * counts[b] > len(singles))
+    shown_by_value: dict[int, tuple[str, ...]] = {}
+    for k, x in table.items():
+        shown_by_value.setdefault(x, k)
+    return singles, default, {t.split("(")[0] for t in singles}, shown_by_value
+
+
+@functools.lru_cache(maxsize=64)
+def _derived(arch: str, wave64: bool, key: str):
+    return _derive(_values(arch, wave64, key))
 
 
 def encode(encoder, entry, plan: Plan, text: str):
@@ -249,7 +267,8 @@ def encode(encoder, entry, plan: Plan, text: str):
             raise EncodeError(f"{operand.strip()} does not fit the 16-bit immediate of {entry.name}")
         v = n & 0xFFFF
     else:
-        composed = _compose(_values(encoder.arch, encoder.wave64, key), _norm(operand))
+        composed = _compose(_values(encoder.arch, encoder.wave64, key), _norm(operand),
+                            lambda: _derived(encoder.arch, encoder.wave64, key))
         if composed is None:
             raise EncodeError(f"{operand.strip()!r} is not an operand of {entry.name} (the fields LLVM prints for it,"
                               " e.g. vmcnt(0) lgkmcnt(0), in any order)")
