@@ -135,6 +135,23 @@ MODULES = {
                                "\tbarrier.red.or.pred %p1, 3, 64, !%p2;\n\tbar.red.popc.u32 %r1, 3, %r2;\n"
                                "\tbar.red.and.pred %p1, 3, 32, %r2;\n\tbar.red.and.pred %p1, %rd1, 32, %p2;\n" + E,
                                {15, 16, 19, 20, 21}, False),
+    # an address in a .b128, floating-point or predicate register, in any instruction (a tensor map with
+    # coordinates takes any register); special registers and .L2::cache_hint newer than the target or version
+    "address_types": (head("8.6", "sm_90") + K + "\t.reg .b128 %q<2>;\n\tmbarrier.init.shared.b64 [%q1], %r1;\n"
+                      "\tmbarrier.init.shared.b64 [%f1], %r1;\n"
+                      "\tcp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%p1];\n"
+                      "\tcp.async.bulk.prefetch.tensor.2d.L2.global.tile [%f1, {%r2, %r3}];\n\tprefetch.tensormap [%q1];\n"
+                      "\tmbarrier.init.shared.b64 [%rd1+8], %r1;\n" + E, {14, 15, 16, 18}, False),
+    "sreg_targets": (head("9.0", "sm_75") + K + "\tmov.u32 %r1, %clusterid.x;\n\tmov.u32 %r1, %reserved_smem_offset_0;\n"
+                     "\tmov.u32 %r1, %dynamic_smem_size;\n\tmov.pred %p1, %is_explicit_cluster;\n\tmov.u32 %r1, %laneid;\n" + E,
+                     {13, 14, 16}, False),
+    "sreg_versions": (head("7.5", "sm_86") + K + "\tmov.u32 %r1, %cluster_ctarank;\n\tmov.u32 %r1, %aggr_smem_size;\n"
+                      "\tmov.u32 %r1, %reserved_smem_offset_end;\n\tmov.u32 %r1, %total_smem_size;\n" + E, {13, 14, 15}, False),
+    "cache_hint_targets": (head("9.0", "sm_75") + K + "\tst.global.L2::cache_hint.b32 [%rd1], %r1, %rd2;\n"
+                           "\tld.global.L1::evict_last.b32 %r1, [%rd1];\n\tred.global.L2::cache_hint.add.u32 [%rd1], %r2, %rd2;\n"
+                           + E, {13, 15}, False),
+    "cache_hint_versions": (head("7.3", "sm_80") + K + "\tld.global.nc.L2::cache_hint.b32 %r1, [%rd1], %rd2;\n"
+                            "\tld.global.b32 %r1, [%rd1];\n" + E, {13}, False),
 }
 
 

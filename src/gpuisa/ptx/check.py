@@ -151,8 +151,8 @@ def check_instruction(text: str, target: str | None = None, version: str | None 
     items = operands[0]
     # an accepted instruction's result depends on its opcode and its operands' signatures only
     shape = (opcode, operands[1], target, version)
-    if "%" in operand_text and "_" in operand_text:  # register names are not in the shape
-        bad_name = special_error(items)
+    if "%" in operand_text and ("_" in operand_text or "cluster" in operand_text):  # (names are not in the shape)
+        bad_name = special_error(items, target, version)
         if bad_name:
             return {"valid": False, "name": None, "form": None, "error": bad_name, "min_target": None,
                     "ptx_version": None}

@@ -19,6 +19,7 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
   ``mbarrier.arrive_drop`` with the scope before the state space; the integer ``wgmma.mma_async``
   forms with ``.satfinite`` anywhere (nvcc's inline asm: ``…m64n8k32.s32.s8.u8.satfinite``);
 * the destination selector of the three-operand video instructions is optional;
+* ``.L2::cache_hint`` needs sm_80 and PTX ISA 7.4 (ld, st, atom, red, ld.global.nc, cp.async);
 * ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
 * ``mov.v2``/``mov.v4`` move a vector register (``mov.v4.u16 %v, {%h1, %h2, %h3, %h4}``);
 * operands that take one immediate value only (``IMMEDIATE_VALUES``): ``st.bulk``'s initval is 0, the
@@ -36,7 +37,8 @@ Rules (``rule_error``, after a form has taken an instruction):
 * ``cvt.rn.f64.f64`` (a floating-point rounding between equal types) is refused;
 * scalar ``cvt``: rounding, ``.ftz`` and ``.sat`` by type pair, ``.bf16`` by target and PTX ISA version
   (``cvt_rules``, replacing the measured pairs of the general forms);
-* a `%sreg_suffix` name (``%warpid_x``) is not a special register;
+* a `%sreg_suffix` name (``%warpid_x``) is not a special register; the cluster, reserved shared memory and
+  other newer special registers need their PTX ISA version and target (``SREG_NEEDS``);
 * ``wgmma.mma_async`` with ``.s8`` and ``.u8`` mixed needs PTX ISA 8.4;
 * a ``multimem`` scope needs a memory order (``.relaxed.sys``; ``.sys`` alone: "requires order");
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4;
@@ -101,8 +103,16 @@ VALUE_TARGETS = {".load_mode=.tile::gather4": SM100_UP, ".cp_mask=.cp_mask": SM1
                  ".load_mode=.tile::scatter4": ["sm_100a", "sm_100f", "sm_103a", "sm_110a"]}
 
 
+SM80_UP = ["sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"] + SM100_UP
+HINT = ".level::cache_hint=.L2::cache_hint"
+
+
 def _drop_artifacts(name: str, form: dict) -> None:
     drop = DROP_REJECTS.get(name, set()) | DROP_VALUES.get(name, set())
+    if ".L2::cache_hint" in form["value_sets"].get(".level::cache_hint", ()) and HINT not in (
+            form.get("value_requirements") or {}):  # (measured without its operand: no requirement recorded)
+        form["value_requirements"] = dict(form.get("value_requirements") or {}, **{HINT: {
+            "targets": SM80_UP, "ptx_version": "7.4"}})
     for value in set(VALUE_TARGETS) & set(form.get("rejects") or ()):
         form.setdefault("value_requirements", {})[value] = {"targets": VALUE_TARGETS[value]}
     if form.get("rejects"):
@@ -231,12 +241,29 @@ SPECIAL = ("%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid
            "%cluster_nctarank", "%dynamic_smem_size", "%total_smem_size")
 
 
-def special_error(items: list) -> str | None:
-    """An operand that misspells a special register as `%sreg_suffix`."""
+# special registers newer than the rest: (PTX ISA version, sm) they need (measured with ptxas 13.0, which
+# names the version first)
+SREG_NEEDS = {"%clusterid": ("7.8", 90), "%nclusterid": ("7.8", 90), "%cluster_ctaid": ("7.8", 90),
+              "%cluster_nctaid": ("7.8", 90), "%cluster_ctarank": ("7.8", 90), "%cluster_nctarank": ("7.8", 90),
+              "%is_explicit_cluster": ("7.8", 90), "%aggr_smem_size": ("8.1", 90), "%dynamic_smem_size": ("4.1", 0),
+              "%total_smem_size": ("4.1", 0), "%current_graph_exec": ("8.0", 0), "%reserved_smem_offset_begin": ("7.6", 80),
+              "%reserved_smem_offset_end": ("7.6", 80), "%reserved_smem_offset_cap": ("7.6", 80),
+              "%reserved_smem_offset_0": ("7.6", 80), "%reserved_smem_offset_1": ("7.6", 80)}
+
+
+def special_error(items: list, target: str | None = None, version: str | None = None) -> str | None:
+    """An operand that misspells a special register as `%sreg_suffix`, or names one newer than the
+    .version or .target."""
     for item in items:
-        sreg = _near_special(item.get("name") or "")
+        name = item.get("name") or ""
+        sreg = _near_special(name)
         if sreg:
             return f"`{item['name']}` is not a special register (did you mean `{sreg}`?)"
+        need = SREG_NEEDS.get(name.split(".", 1)[0])
+        if need and version is not None and _vkey(version) < _vkey(need[0]):
+            return f"`{name}` needs PTX ISA {need[0]} (.version is {version})"
+        if need and target is not None and _sm(target) < need[1]:
+            return f"`{name}` needs sm_{need[1]} or newer (.target is {target})"
     return None
 
 

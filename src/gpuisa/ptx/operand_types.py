@@ -127,6 +127,16 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
 
 
 MEMORY = {"ld", "st", "ldu", "ld.global.nc", "atom", "red", "prefetch"}
+# every other instruction with a memory operand [a] (the catalog's, less the texture and surface ones whose
+# brackets hold a handle and coordinates): its address registers are checked the same way
+MEMORY |= {"applypriority", "clusterlaunchcontrol.try_cancel", "cp.async", "cp.async.bulk", "cp.async.bulk.prefetch",
+           "cp.async.bulk.prefetch.tensor", "cp.async.bulk.tensor", "cp.async.mbarrier.arrive", "cp.reduce.async.bulk",
+           "cp.reduce.async.bulk.tensor", "createpolicy", "discard", "ldmatrix", "mbarrier.arrive",
+           "mbarrier.arrive_drop", "mbarrier.complete_tx", "mbarrier.expect_tx", "mbarrier.init", "mbarrier.inval",
+           "mbarrier.test_wait", "membar", "multimem.ld_reduce", "red.async", "st.async", "st.bulk", "stmatrix",
+           "tcgen05.alloc", "tcgen05.commit", "tcgen05.cp", "tcgen05.ld", "tcgen05.mma", "tcgen05.mma.sp",
+           "tcgen05.mma.ws", "tcgen05.mma.ws.sp", "tcgen05.shift", "tcgen05.st", "tensormap.cp_fenceproxy",
+           "tensormap.replace", "wmma.load", "wmma.store"}
 
 
 # registers of the packed small-float conversions: exactly this many bits (measured with ptxas 13:
@@ -159,15 +169,19 @@ def _fits_value(t: str, reg: str) -> bool:
 
 
 def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
-    """An address in a floating-point or predicate register, or a load/store value register that
-    does not fit the type.  (A generic or .global address in a 32- or 16-bit register is accepted
-    by ptxas 13 with a warning under .address_size 64: measured, not an error.)"""
+    """An address in a floating-point, predicate or .b128 register (in any of the instruction's
+    brackets), or a load/store value register that does not fit the type.  (A generic or .global address in
+    a 32- or 16-bit register is accepted by ptxas 13 with a warning under .address_size 64: measured, not an
+    error.)"""
     if name not in MEMORY or "[" not in ops:
         return None
-    inner = ops[ops.index("[") + 1:].split("]", 1)[0].split("+", 1)[0].strip()
-    t = reg_type(inner) if inner[:1] == "%" else None
-    if t and (t == ".pred" or t[1] == "f"):
-        return f"`{inner}` is a {t} register: an address is an integer (.b, .u or .s) register"
+    for piece in ops.split("[")[1:]:
+        if "{" in piece.split("]", 1)[0]:
+            continue  # a tensor map with coordinates: ptxas takes a register of any type there (measured)
+        inner = piece.split("]", 1)[0].split("+", 1)[0].strip()
+        t = reg_type(inner) if inner[:1] == "%" else None
+        if t and (t == ".pred" or t[1] == "f" or t == ".b128"):
+            return f"`{inner}` is a {t} register: an address is an integer (.b, .u or .s) register of 64 bits or less"
     if name in ("ld", "st", "ldu", "ld.global.nc"):
         types = [x for x in opcode.split(".")[1:] if "." + x in VALUE_TYPE]
         value = ops.split("]", 1)[1].lstrip(" ,") if name == "st" else ops.split("[", 1)[0].rstrip(" ,")
