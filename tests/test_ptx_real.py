@@ -54,6 +54,8 @@ WGMMA_LINES = ("\tcvt.pack.sat.u8.s32.b32 %r1, %r2, %r3, %r1;\n\tcvt.pack.sat.s8
                "\twgmma.mma_async.sync.aligned.m64n8k32.s32.satfinite.s8.u8 {%r1, %r2, %r3, %r0}, %rd1, %rd2, 1;\n"
                "\twgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.popc.and {%r1, %r2, %r3, %r0}, %rd1, %rd2, 1;\n")
 
+R2, R4 = "{%r1, %r2}", "{%r0, %r1, %r2, %r3}"  # mma fragments
+
 # name -> (module text, the lines ptxas 13 reports errors on (empty: accepted), relocatable (ptxas -c))
 MODULES = {
     # mixed-precision add/sub/fma (sm_100): d and c are .f32, a and b the 16-bit type
@@ -152,6 +154,13 @@ MODULES = {
                            + E, {13, 15}, False),
     "cache_hint_versions": (head("7.3", "sm_80") + K + "\tld.global.nc.L2::cache_hint.b32 %r1, [%rd1], %rd2;\n"
                             "\tld.global.b32 %r1, [%rd1];\n" + E, {13}, False),
+    # mma.sp's sparsity selector: its range by shape and type
+    "sparsity_selector": (head("8.6", "sm_90") + K + "".join(
+        f"\tmma.sp::ordered_metadata.sync.aligned.{shape}.row.col.{types} {d}, {ab}, {ab}, {d}, %r3, {sel};\n"
+        for shape, types, d, ab, sel in (
+            ("m16n8k16", "f16.f16.f16.f16", R2, R2, "3"), ("m16n8k32", "f16.f16.f16.f16", R2, R4, "2"),
+            ("m16n8k32", "s32.u8.u8.s32", R4, R2, "1"), ("m16n8k64", "s32.u8.u8.s32", R4, R4, "0x1"))) + E,
+        {14, 16}, False),
 }
 
 

@@ -40,6 +40,7 @@ Rules (``rule_error``, after a form has taken an instruction):
 * a `%sreg_suffix` name (``%warpid_x``) is not a special register; the cluster, reserved shared memory and
   other newer special registers need their PTX ISA version and target (``SREG_NEEDS``);
 * ``wgmma.mma_async`` with ``.s8`` and ``.u8`` mixed needs PTX ISA 8.4;
+* ``mma.sp``'s sparsity selector: 0..3, 0..1 or 0 by shape and type (``_sparsity_max``);
 * a ``multimem`` scope needs a memory order (``.relaxed.sys``; ``.sys`` alone: "requires order");
 * ``shfl`` and ``vote`` without ``.sync`` are refused on sm_70 and newer from PTX ISA 6.4;
 * TMA ``.tile::gather4`` into ``.shared::cluster`` (with or without ``.multicast::cluster``) is taken on
@@ -200,6 +201,10 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
         return f"{name}: mixed integer types ({bind['.atype']}, {bind['.btype']}) need PTX ISA 8.4"
     if name == "multimem.ld_reduce" and ".scope" in bind and not ({".ldsem", ".stsem", ".redsem"} & set(bind)):
         return f"multimem: a scope (`{bind['.scope']}`) needs a memory order (.relaxed, .acquire, .release)"
+    if name == "mma.sp":
+        err = _sparsity_error(form, bind, items)
+        if err:
+            return err
     if name == "mma.sp" and target in ("sm_120f", "sm_121f") and any(str(v).startswith(".kind::mxf4") for v in bind.values()):
         return f"mma.sp: `.kind::mxf4`/`.kind::mxf4nvf4` need sm_120a or sm_121a, not {target}"
     if name in ("shfl", "vote") and (target is None or _sm(target) >= 70) and (
@@ -216,6 +221,36 @@ def rule_error(name: str, form: dict, bind: dict, items: list, target: str | Non
 # gather4 into .shared::cluster (with or without .multicast::cluster): the sm_100a family only (measured with
 # ptxas 13: refused on sm_100, sm_120, sm_120a, sm_120f, sm_121, sm_121a; .shared::cta accepted on all of them)
 GATHER4_CLUSTER_TARGETS = {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f"}
+
+
+def _sparsity_max(form: dict, bind: dict) -> int:
+    """The largest sparsity selector ptxas 13 takes in an mma.sp (measured on every form's example, sm_90 and
+    sm_120a, selectors 0..3)."""
+    syn = form["syntax"]
+    shape = bind.get(".shape") or next((t for t in syn.split(".") if t.startswith("m16n8k")), "")
+    k = shape.rsplit("k", 1)[-1]
+    if k == "8":
+        return 3
+    if k == "16":
+        return 1 if "tf32" in syn else 3
+    if k == "32":
+        return 3 if ".f16.f16" in syn and bind.get(".dtype") == ".f32" else 1
+    if k == "64":
+        return 1 if bind.get(".atype") in (".u4", ".s4") else 0
+    return 0
+
+
+def _sparsity_error(form: dict, bind: dict, items: list) -> str | None:
+    if len(items) < 6 or not items[5].get("name", "")[:1].isdigit():
+        return None
+    try:
+        value = int(items[5]["name"], 0)
+    except ValueError:
+        return None
+    top = _sparsity_max(form, bind)
+    if value > top:
+        return f"mma.sp: sparsity selector {items[5]['name']} out of range 0..{top} for this shape and type"
+    return None
 
 
 VALUE_OPERAND = {"ld": 0, "ldu": 0, "ld.global.nc": 0, "st": 1}  # which operand holds the value
