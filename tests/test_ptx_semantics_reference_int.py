@@ -173,6 +173,12 @@ def test_min_max(op, t):
             assert d_of(f"{op}.relu.s32 d, a, b", a=a, b=b) == relu, (op, "relu", hex(a), hex(b))
 
 
+def test_relu_issue_values():
+    """Issue 15's worked values: both sources negative, so .relu gives 0."""
+    assert d_of("max.relu.s32 d, a, b", a=0xFFFFFFF0, b=0xFFFFFFFE) == 0
+    assert d_of("min.relu.s32 d, a, b", a=0xFFFFFFF0, b=0xFFFFFFFE) == 0
+
+
 @pytest.mark.parametrize("t", ["u16x2", "s16x2"])
 @pytest.mark.parametrize("op", ["min", "max", "add"])
 def test_min_max_add_packed(op, t):
