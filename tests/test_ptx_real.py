@@ -161,6 +161,12 @@ MODULES = {
             ("m16n8k16", "f16.f16.f16.f16", R2, R2, "3"), ("m16n8k32", "f16.f16.f16.f16", R2, R4, "2"),
             ("m16n8k32", "s32.u8.u8.s32", R4, R2, "1"), ("m16n8k64", "s32.u8.u8.s32", R4, R4, "0x1"))) + E,
         {14, 16}, False),
+    # mma/mma.sp modifiers in any order, but the layouts in theirs and not in the .b1 forms (`.popc.and`)
+    "mma_order": (head("8.6", "sm_90") + K + "".join(f"\t{op} {R4}, {R4}, {R2}, {R4};\n" for op in (
+        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32.satfinite", "mma.aligned.sync.row.col.m16n8k32.s32.s8.s8.s32",
+        "mma.sync.aligned.m16n8k32.col.row.s32.s8.s8.s32", "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.popc.and"))
+        + f"\tmma.sp::ordered_metadata.sync.aligned.row.col.m16n8k32.s32.u8.s8.s32 {R4}, {R2}, {R2}, {R4}, %r3, 0x0;\n" + E,
+        {15, 16}, False),
 }
 
 

@@ -11,8 +11,9 @@ big.cu (over 20,000 distinct instructions) and mid.cu (about 2,500), for the spe
 compiled for sm_90 only.  The sources in EXTRA (CUB block/warp algorithms, cooperative groups,
 textures and surfaces, printf/assert, atomics of every width and scope, half/bfloat16/fp8 math,
 inline assembly, wmma/mma/wgmma/TMA/tcgen05, virtual functions, __int128; LLVM IR with vectors,
-i128, f16/bf16, byval structs, varargs, atomics with scopes, debug info) are compiled only with the
-archs and flags listed there (-G, -lineinfo, --use_fast_math, -rdc=true, sm_90a/sm_100a), the
+i128, f16/bf16, byval structs, varargs, atomics with scopes, debug info; and what the second hunt for
+disagreements added, see EXTRA) are compiled only with the archs and flags listed there (-G, -lineinfo,
+--use_fast_math, -rdc=true, sm_90a/sm_100a/sm_120a/sm_110f/sm_121, compute_86), the
 LLVM IR as NAME.sm_XX.ptxNN.ptx (-O0: NAME.sm_XX.ptxNN.O0.ptx).
 The commands are written at the top of each file as a `//` comment line.  ptxas's verdicts on the
 corpus are tested in tests/test_ptx_frontend.py.
@@ -59,6 +60,23 @@ EXTRA: dict[str, list] = {
     "atomics2.ll": [("sm_90", "83", ())],
     "dbg.ll": [("sm_52", "64", ()), ("sm_90", "83", ()), ("sm_80", "75", ("-O0",))],
     "nvvm_mma.ll": [("sm_90", "83", ())],
+    # issue 15's second hunt: match/reduce/fns/nanosleep and SIMD video intrinsics, fp8/fp6/fp4/e8m0
+    # conversions, bf16x2 math, cooperative_groups reduce/scan/memcpy_async, clusters with DSMEM and PDL,
+    # cuda::atomic_ref/semaphore/annotated_ptr/memcpy_async, inline asm of many kinds (stmatrix, elect.sync,
+    # bulk copies, mbarrier waits, createpolicy, multimem, mma.sp, wgmma with .satfinite, setmaxnreg,
+    # tensormap.replace), LLVM IR with scoped atomics, jump tables, dynamic alloca, bf16/f16 vectors and
+    # nvvm intrinsics (redux, fence.proxy, prmt modes, tcgen05, cp.async.bulk, stmatrix, clusterlaunchcontrol)
+    "warp_sync.cu": [("sm_121", ()), ("compute_86", ())],
+    "fp_small.cu": [("sm_100a", ()), ("sm_120a", ())],
+    "bf16_pairs.cu": [("sm_90", ())],
+    "cg_algos.cu": [("sm_90", ())],
+    "cluster_dsmem.cu": [("sm_90", ()), ("sm_120", ("-rdc=true",))],
+    "cuda_atomics.cu": [("sm_90", ())],
+    "asm_kinds.cu": [("sm_90", ())],
+    "asm_warpspec.cu": [("sm_90a", ())],
+    "ir_misc.ll": [("sm_90", "78", ()), ("sm_100a", "88", ("-O0",))],
+    "ir_intrinsics.ll": [("sm_100a", "88", ()), ("sm_103a", "90", ())],
+    "ir_intrinsics2.ll": [("sm_100a", "88", ())],
 }
 FLAG_TAGS = {"-G": "G", "-lineinfo": "lineinfo", "--use_fast_math": "fastmath", "-rdc=true": "rdc", "-O0": "O0"}
 

@@ -407,6 +407,9 @@ def _is_type(tok: str) -> bool:
 TYPE_WORDS = frozenset([".pred", ".bf16", ".bf16x2", ".f16x2", ".tf32"])
 
 
+LAYOUTS = {".row", ".col"}
+
+
 def _reorder(form: dict, toks: list[str]) -> list[str] | None:
     slots = _slots(form)
     lead = 0  # the tokens that already match the form's leading literal, in order
@@ -423,8 +426,9 @@ def _reorder(form: dict, toks: list[str]) -> list[str] | None:
         keys.append((k, places.get(t, 0)))  # (tokens of one literal, `vote.sync.ballot.b32`: its order)
     order = sorted(range(len(keys)), key=lambda j: keys[j])
     rest = [toks[lead + j] for j in order]
-    types = iter([t for t in toks[lead:] if _is_type(t)])  # types keep their relative order
-    rest = [next(types) if _is_type(t) else t for t in rest]
+    # types keep their relative order, and so do the layouts (`mma….col.row` is not `….row.col`)
+    types = iter([t for t in toks[lead:] if _is_type(t) or t in LAYOUTS])
+    rest = [next(types) if _is_type(t) or t in LAYOUTS else t for t in rest]
     return toks[:lead] + rest
 
 

@@ -16,8 +16,9 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
   ``.f64`` was rejected with integer source types;
 * modifier orders ptxas accepts beyond the grammar's: ``wmma.mma`` layouts after the shape and the
   rounding after the types (``…m8n8k4.f64.f64.f64.f64.rn``, ``…m16n16k8.row.col…``),
-  ``mbarrier.arrive_drop`` with the scope before the state space; the integer ``wgmma.mma_async``
-  forms with ``.satfinite`` anywhere (nvcc's inline asm: ``…m64n8k32.s32.s8.u8.satfinite``);
+  ``mbarrier.arrive_drop`` with the scope before the state space; ``mma``, ``mma.sp`` and
+  ``wgmma.mma_async`` (not their ``.b1`` forms) in any order (nvcc's inline asm:
+  ``…m64n8k32.s32.s8.u8.satfinite``, ``mma.sp…row.col.s32.s8.s8.s32.satfinite``, ``mma.sync.aligned.row.col.m16n8k16``);
 * the destination selector of the three-operand video instructions is optional;
 * ``.L2::cache_hint`` needs sm_80 and PTX ISA 7.4 (ld, st, atom, red, ld.global.nc, cp.async);
 * ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
@@ -53,6 +54,7 @@ from __future__ import annotations
 
 VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}
 ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
+MMA_ORDER_FREE = {"mma", "mma.sp", "wgmma.mma_async"}  # all but the .b1 forms (`.popc.and` is refused)
 # (instruction, operand) -> the only immediates ptxas takes there (measured with ptxas 13.0)
 IMMEDIATE_VALUES = {("st.bulk", "initval"): ["0"], ("membar", "size"): ["128"], ("tensormap.cp_fenceproxy", "size"): ["128"]}
 DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
@@ -69,7 +71,7 @@ def correct_forms(forms: list) -> list:
             extra.append((name, _vector_mov(form)))
         form["corrected"] = True
         _drop_artifacts(name, form)
-        if name in ORDER_FREE or (name == "wgmma.mma_async" and "{.satfinite}" in form["syntax"]):
+        if name in ORDER_FREE or (name in MMA_ORDER_FREE and ".b1.b1" not in form["syntax"]):
             form["order_free"] = True
         if name == "set" and form["syntax"] in SET_BF16:
             _set_bf16(form)
