@@ -167,8 +167,9 @@ def load_index(full: bool = False) -> tuple | None:
         start = len(INDEX_GENERATED_BY) + 4
         key, ignored, spans = marshal.loads(view[start:start + size])
         start += size
-        blobs = {head: view[start + a:start + b] for head, (a, b) in spans.items()}
-        whole = start + max((b for a, b in spans.values()), default=0) == len(data)
+        blobs = _Entries(spans)
+        blobs.view, blobs.start = view, start
+        whole = start + max(map(max, spans.values()), default=0) == len(data)  # (each span: (a, b), a < b)
     except (ValueError, EOFError, TypeError):
         return None
     if not whole or not isinstance(ignored, tuple) or not isinstance(key, tuple) or len(key) != 3:
@@ -176,6 +177,23 @@ def load_index(full: bool = False) -> tuple | None:
     if key[0] != INDEX_FORMAT or key[2] != corrections_text() or (full and key != source_key()):
         return None
     return ignored, blobs
+
+
+class _Entries(dict):
+    """The committed index's heads -> (start, end) of their entries, read as head -> the entry's bytes
+    (a slice of the file, made when asked for: ``get`` and ``[]``; iterating gives the heads)."""
+
+    __slots__ = ("view", "start")
+    view: memoryview
+    start: int
+
+    def get(self, head, default=None):
+        span = dict.get(self, head)
+        return default if span is None else self.view[self.start + span[0]:self.start + span[1]]
+
+    def __getitem__(self, head):
+        a, b = dict.__getitem__(self, head)
+        return self.view[self.start + a:self.start + b]
 
 
 def source_key() -> tuple:

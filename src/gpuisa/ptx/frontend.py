@@ -1,7 +1,7 @@
 """The PTX front end: a whole .ptx module checked as ptxas reads it.
 
 ``check_module(text)`` (every result) and ``errors(text)`` (the count and the errors: what
-``gpuisa ptx check --file`` prints) lex the text (lexer.statements: statements over lines,
+``gpuisa ptx check --file`` prints) lex the text (lexer.chunks: statements over lines,
 comments, scopes, labels, line-ended directives), check the module header (`.version`,
 `.target`, `.address_size`), declarations, function headers and debug sections (directives.py),
 keep the register declarations of each function and the module's symbols, and feed every
@@ -23,9 +23,11 @@ Every result carries its line and column (from 1); errors are one line.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from . import directives as D
 from .check import check_instruction
-from .lexer import LexError, Position, blank_comments, first_char, first_non_ascii, statements
+from .lexer import LexError, Offsets, Position, blank_comments, chunks, first_char, first_non_ascii, run_offsets, where
 from .operand_types import MEMORY, TYPED, memory_error, operand_error, vector_error
 
 TYPE_CHECKING = False  # (scopes is imported at a function's first late or nested declaration: start-up)
@@ -47,10 +49,8 @@ VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
 DIGITS = "0123456789"
 SEPARATORS = str.maketrans(",[]{}()+-*/|!@<>&^~=:", " " * 21)  # operand punctuation: not in names
 NO_DIGITS = str.maketrans("", "", "0123456789ABCDEF")  # and upper-case hex digits: 0f3F800000 -> 0f
-# patterns for rare paths (errors, vector registers): compiled on first use (re's cache)
-LABEL_START = r"\s*([A-Za-z_$][\w$]*)\s*:(?!:)"
+# a pattern for a rare path (vector registers): compiled on first use (re's cache)
 VECTOR_ELEMENT = r"(%[\w$]+)\.[xyzwrgba]\b"
-QUOTED = r"`([^`]+)`"
 
 
 def _result(error: str, kind: str = "directive") -> dict:
@@ -77,7 +77,9 @@ class Module:
         self.defined: set = set()  # functions defined (with a body)
         self.relocatable = False  # ptxas -c: an .extern function may stay undefined
         self.seen: dict = {}
-        self.batch: list[tuple[int, str]] = []
+        self.batch: list[str] = []  # instructions read since the last flush (their texts)
+        # where they are: [first batch index, offset, the run's raw texts (None: one statement), its offsets]
+        self.batch_marks: list[list] = []
         self.name_texts: list[str] = []  # operand texts of the current function's valid instructions
         self.final: dict = {}  # canonical statement -> verdict with operand typing, per function
         self.bad: set = set()  # statements found invalid in the current function
@@ -106,14 +108,22 @@ class Module:
             code = "".join(c if ord(c) < 128 else " " for c in code)
         self.strict = code.lstrip().startswith(".version")
         self.code = code
-        for off, stmt, end in statements(code):
-            if end == ";":
+        for off, stmt, end in chunks(code):
+            if end == "run":  # plain instructions: (texts, raw texts) from the offset of the first
+                if self.func_depth is not None:
+                    self.batch_marks.append([len(self.batch), off, stmt[1], None])
+                    self.batch += stmt[0]  # (multi-line ones are joined at the flush)
+                else:
+                    for o, s in zip(run_offsets(off, stmt[1]), stmt[0]):
+                        self.instruction(o, s)
+            elif end == ";":
                 c = stmt[:1]
                 if c == "." or not c:
                     self.directive(off, stmt) if c else self.add_error(off, "an empty statement (a `;` alone)",
                                                                         "syntax")
                 elif self.func_depth is not None:
-                    self.batch.append((off, stmt))  # an instruction (multi-line ones are joined at the flush)
+                    self.batch_marks.append([len(self.batch), off, None, None])
+                    self.batch.append(stmt)  # an instruction (multi-line ones are joined at the flush)
                 else:
                     self.instruction(off, stmt)
             elif end == "line":
@@ -303,7 +313,8 @@ class Module:
     # ------------------------------------------------------------------ instructions
     def instruction(self, off: int, stmt: str) -> None:
         """An instruction outside any function (inside one, run() adds it to the batch itself)."""
-        self.batch.append((off, stmt))
+        self.batch_marks.append([len(self.batch), off, None, None])
+        self.batch.append(stmt)
         if self.strict:
             self.add_error(off, "an instruction outside a function", "syntax")
 
@@ -314,51 +325,88 @@ class Module:
         upper-case hex digits of float literals) share a verdict when one of them is valid, unless a
         digit can matter (``_exact``): an operand selector (`.b0`, `%tid.x`), a guard, or a head with a
         fixed immediate set (`cp.async`'s cp-size).  The keys are made with one ``str.translate`` over
-        all operand texts at once.  The shared verdict includes the operand typing, so it is kept per
-        function (its registers).
+        all operand texts at once, and the statements split and keyed by C-level ``map``s; only the
+        first statement of each key is checked in Python, then (in text order) the other statements
+        of the keys whose verdict is not shared.  The shared verdict includes the operand typing, so it
+        is kept per function (its registers).
         """
-        batch, self.batch = self.batch, []
-        if not batch:
+        stmts, marks = self.batch, self.batch_marks
+        if not stmts:
             return
-        stmts = [s for _, s in batch]
+        self.batch, self.batch_marks = [], []
+        offs = Offsets(marks)
         whole = "".join(stmts)  # (one C-level look for line breaks and guards)
         if "\n" in whole:  # a statement over lines: its blanks made one space
-            batch = [(o, " ".join(s.split()) if "\n" in s else s) for o, s in batch]
-            stmts = [s for _, s in batch]
-        split = [s.split(None, 1) for s in stmts]
-        operands = [p[1] if len(p) > 1 else "" for p in split]
+            stmts = [" ".join(s.split()) if "\n" in s else s for s in stmts]
+        split = list(map(str.split, stmts, repeat(None), repeat(1)))
+        any(map(list.append, split, repeat("")))  # [opcode, operands, ""] or [opcode, ""]
+        columns = zip(*split)  # (the lists' first items, their second items, ...)
+        opcodes, operands = list(next(columns)), list(next(columns))
         joined = "\n".join(operands)
-        # the shared key: the opcode and the operands without digits (a C-level map, no Python loop)
-        keys = list(map(str.__add__, [p[0] + " " for p in split], joined.translate(NO_DIGITS).split("\n")))
-        final, results, keep = self.final, self.results, self.keep_valid
+        # the shared key: the opcode and the operands without digits (C-level, no Python loop)
+        keys = list(zip(opcodes, joined.translate(NO_DIGITS).split("\n")))
+        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))  # key -> its first statement
+        final = self.final
+        own: set = set()  # keys whose statements are checked one by one
         all_valid = True
-        for key, (off, stmt), parts in zip(keys, batch, split):
-            r = final.get(key)
-            if r is not None:  # (a valid verdict: the common case)
-                if keep:
-                    results.append((off, r))
-                continue
-            ops = parts[1] if len(parts) > 1 else ""
-            r = self.verdict(stmt, parts[0], ops)
-            if r["valid"] and not _exact(parts[0], ops):
+        for key in sorted(first.keys() - final.keys(), key=first.__getitem__):
+            i = first[key]
+            r = self.verdict(stmts[i], opcodes[i], operands[i])
+            if r["valid"] and not _exact(opcodes[i], operands[i]):
                 final[key] = r  # only a valid verdict of a statement whose digits cannot matter
-            if r["valid"]:
-                if keep:
-                    results.append((off, r))
-            else:
-                self.report(off, stmt, r)
-                all_valid = False
-        self.count += len(batch)
+                continue
+            own.add(key)
+            all_valid = self.record(offs, i, stmts[i], r) and all_valid
+        if self.keep_valid:
+            self.results += [(o, r) for o, r in zip(offs.all(), map(final.get, keys)) if r is not None]
+        if own:
+            all_valid = self.check_own(own, keys, first, stmts, opcodes, operands, offs) and all_valid
+        self.count += len(stmts)
         if self.strict:
-            if all_valid and "@" not in whole:  # (no guard)
-                self.name_texts.append(joined)
-            elif all_valid:  # only the guarded ones' names made again: the guard and the operands, not the opcode
-                for i in [i for i, p in enumerate(split) if p[0][0] == "@"]:
-                    operands[i] = _name_text(split[i]) if len(split[i]) > 1 else ""
-                self.name_texts.append("\n".join(operands))
-            else:
-                bad = self.bad
-                self.name_texts += [_name_text(p) for (_, s), p in zip(batch, split) if len(p) > 1 and s not in bad]
+            self.names_of(all_valid, whole, split, opcodes, operands, joined, stmts)
+
+    def record(self, offs: Offsets, i: int, stmt: str, r: dict) -> bool:
+        """Keep the verdict of the batch's statement ``i`` (valid: with ``keep_valid``); whether it is valid."""
+        if r["valid"]:
+            if self.keep_valid:
+                self.results.append((offs[i], r))
+            return True
+        self.report(offs[i], stmt, r)
+        return False
+
+    def check_own(self, own: set, keys: list, first: dict, stmts: list, opcodes: list, operands: list,
+                  offs: Offsets) -> bool:
+        """The statements of the keys in ``own`` after their first, in text order, each with its own
+        verdict until one is shared (as ``flush``); whether all are valid."""
+        final, all_valid = self.final, True
+        at: list[int] = []
+        where(list(map(own.__contains__, keys)), True, at)
+        for i in at:
+            key = keys[i]
+            if first[key] == i:
+                continue
+            r = final.get(key)
+            if r is None:
+                r = self.verdict(stmts[i], opcodes[i], operands[i])
+                if r["valid"] and not _exact(opcodes[i], operands[i]):
+                    final[key] = r
+            all_valid = self.record(offs, i, stmts[i], r) and all_valid
+        return all_valid
+
+    def names_of(self, all_valid: bool, whole: str, split: list, opcodes: list, operands: list, joined: str,
+                 stmts: list) -> None:
+        """The operand texts (and guards) of the valid instructions, for ``check_names``."""
+        if all_valid and "@" not in whole:  # (no guard)
+            self.name_texts.append(joined)
+        elif all_valid:  # only the guarded ones' names made again: the guard and the operands, not the opcode
+            guarded: list[int] = []
+            where(list(map(str.startswith, opcodes, repeat("@"))), True, guarded)
+            for i in guarded:
+                operands[i] = _name_text(split[i]) if len(split[i]) > 2 else ""
+            self.name_texts.append("\n".join(operands))
+        else:
+            bad = self.bad
+            self.name_texts += [_name_text(p) for s, p in zip(stmts, split) if len(p) > 2 and s not in bad]
 
     def verdict(self, stmt: str, opcode: str, ops: str) -> dict:
         """The instruction checker's result, then (whole modules) the operand checks of the front end."""
@@ -391,15 +439,12 @@ class Module:
 
     def report(self, off: int, stmt: str, r: dict) -> None:
         """An invalid instruction: at the part its error names, or a missing `;` where a statement
-        spread over lines is two."""
-        off = first_char(self.code, off)
-        if " " in stmt and "\n" in self.code[off:off + len(stmt) + 200]:
-            split_at = self.split_point(off)
-            if split_at is not None:
-                self.results.append((split_at, _result("missing `;` at the end of this line (the next line "
-                                                        "starts another statement)", "syntax")))
-                return
-        self.results.append((self.locate(off, stmt, r["error"]), r))
+        spread over lines is two (frontend_report.place)."""
+        from .frontend_report import place
+
+        at, split = place(self.code, self.text, off, stmt, r["error"], self.func_names)
+        self.results.append((at, _result("missing `;` at the end of this line (the next line starts another "
+                                         "statement)", "syntax") if split else r))
 
     def check_names(self, start: int) -> set:
         """The names the function's instructions use, read at its end: all its operand texts at once,
@@ -450,60 +495,12 @@ class Module:
 
     def first_use(self, start: int, token: str) -> int:
         """Offset of a name's first use in the function's code (from ``start``)."""
-        import re  # (names used before their declaration, errors: re is not imported at start-up)
+        from .frontend_report import first_use
 
-        rx = re.compile(r"(?<![\w$%.])" + re.escape(token) + r"(?![\w$])")
-        m = rx.search(self.code, start)
-        return m.start() if m else start
+        return first_use(self.code, start, token)
 
     def name_error(self, start: int, token: str, msg: str) -> None:
         self.results.append((self.first_use(start, token), _result(msg, "name")))
-
-    def split_point(self, off: int) -> int | None:
-        """Where a statement that failed, spread over lines, is two statements with the `;` missing:
-        the end of the line before one that starts an instruction, a directive or a label."""
-        end = self.code.find(";", off)
-        raw = self.code[off:end if end >= 0 else len(self.code)]
-        if "\n" not in raw:
-            return None
-        import re  # (errors only)
-
-        from . import catalog
-
-        for line in raw.split("\n")[1:]:  # labels swallowed by the merged statement still name their place
-            m = re.match(LABEL_START, line)
-            if m:
-                self.func_names.add(m.group(1))
-        pos = 0
-        for line in raw.split("\n")[:-1]:
-            pos += len(line) + 1
-            nxt = raw[pos:].lstrip()
-            word = nxt.split(None, 1)[0] if nxt else ""
-            if word.startswith("@") and len(nxt.split(None, 2)) > 1:
-                word = nxt.split(None, 2)[1]
-            if word[:1] == "." or (word.endswith(":") and not word.endswith("::")) or (
-                    word[:1].isalpha() and catalog.head_forms(word.split(".", 1)[0])):
-                return off + pos - 2 - (len(line) - len(line.rstrip()))  # its last character
-        return None
-
-    def find(self, off: int, stmt: str, token: str) -> int:
-        """Offset of a token of the statement at ``off`` in the file, or -1."""
-        end = self.code.find(";", off)
-        return self.text.find(token, off, end if end >= 0 else off + 2 * len(stmt) + 200)
-
-    def locate(self, off: int, stmt: str, error: str) -> int:
-        """Offset of the part an instruction error names (its first `quoted` token that is in the
-        statement), else of the end of the opcode (where a missing part goes)."""
-        import re  # (errors only)
-
-        for token in re.findall(QUOTED, error):
-            p = self.find(off, stmt, token)
-            if p >= 0:
-                return p
-        head = stmt.split(None, 2)
-        skip = len(head[0]) + 1 if stmt[0] == "@" and len(head) > 1 else 0
-        p = self.find(off, stmt, head[1] if skip else head[0])
-        return (p + len(head[1] if skip else head[0])) if p >= 0 else off
 
     def resolve(self, pending: list[tuple[int, str]]) -> None:
         unresolved = {n for n in self.protos if n not in self.defined and n not in SYSTEM_FUNCS

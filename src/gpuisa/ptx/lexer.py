@@ -21,6 +21,8 @@ with those expressions on random texts.
 
 from __future__ import annotations
 
+from itertools import accumulate, repeat
+
 NL = "\n"
 NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$%")
 HEADER_PREFIXES = (".visible", ".weak", ".extern", ".common")
@@ -155,66 +157,212 @@ def statements(code: str):
     closes; text is empty or an unterminated statement), ':' (a label; text is its name),
     'section' (text is a whole `.section name { ... }`) or '' (text left at the end without `;`).
     ``offset`` is that of the statement's first non-blank character, except for plain statements
-    ending in `;` (most of a file), where it is where the text after the previous delimiter starts:
+    ending in `;` (most of a file), where it may be where the text after the previous delimiter starts:
     the blanks before the statement are skipped only when a position is reported (``first_char``).
     """
-    parts = _cut(code)
-    last = parts.pop()  # the text after the last `;`, `{` or `}`
-    it = iter(parts)
-    off = 0
-    for piece, delim in zip(it, it):  # (text, delimiter) pairs; the inner loops below take pairs too
-        start = off
-        off += len(piece) + 1
-        if delim == ";" and ":" not in piece:  # the common case: one statement, no label
-            stripped = piece.strip()
-            if stripped[:1] != "." or not line_directive_at(stripped):
-                yield start, stripped, ";"  # (the piece's start: blanks before the statement not skipped)
-                continue
-        if delim == "{" and piece.strip() and _inner_brace(piece):
-            # a brace inside a statement (initializer, vector operand): read on to its `;` at depth 0
-            depth, chunks, d = 1, [piece, "{"], ""
-            for p, d in zip(it, it):
-                off += len(p) + 1
-                chunks.append(p)
-                if d == "{":
-                    depth += 1
-                elif d == "}" and depth:
-                    depth -= 1
-                else:
-                    break  # `;` (a `;` inside braces ends it too, unbalanced), a scope's `}`
-                chunks.append(d)
-            else:  # the end of the text
-                chunks.append(last)
-                off += len(last)
-                last, d = "", ""
-            piece, delim = "".join(chunks), d
-        sect = None
-        for item in _labels_then(start, piece, delim):
-            if item[2] == "section":
-                sect = item
+    for off, stmt, end in chunks(code):
+        if end == "run":
+            texts, raws = stmt
+            yield from zip(run_offsets(off, raws), texts, repeat(";"))
+        else:
+            yield off, stmt, end
+
+
+def run_offsets(off: int, raws: list) -> list[int]:
+    """The offsets of a run's statements (``chunks``): each after the `;` of the one before."""
+    return [at + k for k, at in enumerate(accumulate(map(len, raws[:-1]), initial=off))]
+
+
+class Offsets:
+    """The offsets of a batch of statements (``frontend.Module.flush``), by index, worked out when asked
+    for (errors, and every valid result with ``keep_valid``) from the batch's marks: [index of the
+    first statement, its offset, the raw texts of a run (``chunks``) or None (one statement), the
+    run's offsets once worked out]."""
+
+    __slots__ = ("marks", "firsts")
+
+    def __init__(self, marks: list[list]):
+        self.marks = marks
+        self.firsts = [m[0] for m in marks]
+
+    def __getitem__(self, i: int) -> int:
+        lo, hi = 0, len(self.firsts)  # the last mark at or before i (a binary search)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self.firsts[mid] <= i:
+                lo = mid
             else:
-                yield item
-        if sect is not None:
-            # read the section body whole: items a line, no `;`
-            j = code.find("}", off)
-            if j < 0:
-                yield sect[0], code[sect[0]:], ""
-                return
-            body = code[off:j]
-            for p, _ in zip(it, it):
-                off += len(p) + 1
-                if off > j:
-                    break
-            yield sect[0], sect[1] + " {" + body + "}", "section"
-    if last.strip():
-        yield from _labels_then(off, last, "")
+                hi = mid
+        mark = self.marks[lo]
+        if mark[2] is None:
+            return mark[1]
+        if mark[3] is None:
+            mark[3] = run_offsets(mark[1], mark[2])
+        return mark[3][i - mark[0]]
+
+    def all(self) -> list[int]:
+        out: list[int] = []
+        for mark in self.marks:
+            out += [mark[1]] if mark[2] is None else run_offsets(mark[1], mark[2])
+        return out
+
+
+def chunks(code: str):
+    """``statements(code)``, except that each stretch of plain statements (text between two `;` with
+    no brace, no `:` but in `::`, neither blank nor starting with `.`: most of a function body) comes
+    as one item (offset of the first, (their texts, their raw texts), "run"): the text is split at
+    `;` and stripped by C-level calls, the other pieces found by ``str.find`` (``_special``), so there
+    is no Python-level step per plain statement; each statement's offset is worked out only when
+    asked for (``run_offsets``).  The other statements (labels, directives, braces) are read one at
+    a time (``_piece``), and from a `.section` on the rest of the text is (``_pieces``)."""
+    segs = code.split(";")
+    segs.pop()  # (the text after the last `;`: read by _pieces below)
+    stripped = list(map(str.strip, segs))
+    special = _special(code, segs, stripped)
+    n, i, k, off = len(segs), 0, 0, 0
+    while i < n:
+        while special[k] < i:
+            k += 1
+        stop = special[k]
+        if stop > i:  # plain statements i..stop-1
+            raws = segs[i:stop]
+            yield off, (stripped[i:stop], raws), "run"
+            off += sum(map(len, raws)) + len(raws)
+            i = stop
+            if i >= n:
+                break
+        seg = segs[i]
+        if ".section" in seg:  # (a section's body may hold `;`: the rest piece by piece)
+            yield from _pieces(code, off)
+            return
+        yield from _pieces(code, off, off + len(seg) + 1)
+        off += len(seg) + 1
+        i += 1
+    yield from _pieces(code, off)
+
+
+def _special(code: str, segs: list, stripped: list) -> list[int]:
+    """Indices of the `;`-ended pieces that are not plain statements, in order, then len(segs): with a
+    brace, blank, starting with `.`, or with a `:` that is not part of a `::` (a label may start
+    there; a `::` is never a label's colon).  Found by C-level scans (``list.index`` for the blank
+    ones, ``str.find`` for the others, each piece's index: the separators before it, counted from the
+    last one found)."""
+    out: list[int] = []
+    where(stripped, "", out)
+    if "{" in code:
+        _pieces_with(code, "{", ";", out)
+    if "}" in code:
+        _pieces_with(code, "}", ";", out)
+    if ":" in code:
+        _pieces_with(code.replace("::", "") if "::" in code else code, ":", ";", out)
+    if "\0" in code:  # (pieces with NULs of their own: one test per piece)
+        out += [i for i, s in enumerate(stripped) if s[:1] == "."]
+    else:
+        _pieces_with("\0" + "\0".join(stripped), "\0.", "\0", out)
+    out = sorted(set(out))
+    out.append(len(segs))
+    return out
+
+
+def _pieces_with(text: str, needle: str, sep: str, out: list[int]) -> None:
+    """Append the indices of the ``sep``-separated pieces of ``text`` where ``needle`` starts (its
+    piece: the separators before it)."""
+    pos, idx, prev = text.find(needle), 0, 0
+    while pos >= 0:
+        idx += text.count(sep, prev, pos)
+        out.append(idx)
+        prev = pos
+        pos = text.find(needle, pos + 1)
+
+
+def where(items: list, value, out: list[int]) -> None:
+    """Append the indices of ``value`` in ``items`` to ``out``."""
+    i = -1
+    try:
+        while True:
+            i = items.index(value, i + 1)
+            out.append(i)
+    except ValueError:
+        pass
+
+
+def _pieces(code: str, start: int, stop: int | None = None):
+    """The statements of ``code[start:stop]`` (to the end: None), one piece at a time: the text cut
+    at `;`, `{` and `}` (``_cut``), each piece read with its delimiter (``_piece``)."""
+    parts = _cut(code[start:stop])
+    last = parts.pop()  # the text after the last `;`, `{` or `}`
+    pieces, delims = parts[0::2], parts[1::2]
+    starts = list(accumulate(map(len, parts), initial=start))[0::2]  # each piece's offset
+    n, i = len(pieces), 0
+    state = [last]
+    while i < n:
+        i = yield from _piece(code, pieces, delims, starts, i, state)
+    if state[0].strip():
+        yield from _labels_then(starts[n], state[0], "")
+
+
+def _piece(code: str, pieces: list, delims: list, starts: list, i: int, state: list):
+    """The items of piece ``i`` (with its delimiter) as ``statements`` reads it; returns the index
+    of the next piece to read (a `{` inside a statement reads on to its `;`, a `.section` to its
+    `}`).  ``state[0]``: the text after the last delimiter, emptied when read here."""
+    piece, delim, start = pieces[i], delims[i], starts[i]
+    i += 1
+    if delim == ";" and ":" not in piece:
+        stripped = piece.strip()
+        if stripped[:1] != "." or not line_directive_at(stripped):
+            yield start, stripped, ";"  # (the piece's start: blanks before the statement not skipped)
+            return i
+    if delim == "{" and piece.strip() and _inner_brace(piece):
+        # a brace inside a statement (initializer, vector operand): read on to its `;` at depth 0
+        depth, parts, d = 1, [piece, "{"], ""
+        n = len(pieces)
+        while i < n:
+            p, d = pieces[i], delims[i]
+            i += 1
+            parts.append(p)
+            if d == "{":
+                depth += 1
+            elif d == "}" and depth:
+                depth -= 1
+            else:
+                break  # `;` (a `;` inside braces ends it too, unbalanced), a scope's `}`
+            parts.append(d)
+        else:  # the end of the text
+            parts.append(state[0])
+            state[0], d = "", ""
+        piece, delim = "".join(parts), d
+    sect = None
+    for item in _labels_then(start, piece, delim):
+        if item[2] == "section":
+            sect = item
+        else:
+            yield item
+    if sect is not None:
+        # read the section body whole: items a line, no `;`
+        off = starts[i] if i < len(pieces) or state[0] else len(code)
+        j = code.find("}", off)
+        if j < 0:
+            yield sect[0], code[sect[0]:], ""
+            state[0] = ""
+            return len(pieces)
+        body = code[off:j]
+        while i < len(pieces) and starts[i] <= j:  # the pieces up to the `}` at j
+            i += 1
+        yield sect[0], sect[1] + " {" + body + "}", "section"
+    return i
 
 
 def _cut(code: str) -> list[str]:
     """The text cut at `;`, `{` and `}`, the delimiters kept between the pieces (``re.split(r"([;{}])",
-    code)``): ``str.split`` at `;` (C, no character-set test per character), and only the pieces
-    with a brace cut again at the braces (``str.split`` too: a long piece with a brace, a function's
-    header after blanked comments, is not read a character at a time)."""
+    code)``): each delimiter made NUL, itself, NUL (``str.replace``) and the text split at NUL, all in C
+    (a text with a NUL of its own: ``_cut_pieces``)."""
+    if "\0" in code:
+        return _cut_pieces(code)
+    return code.replace(";", "\0;\0").replace("{", "\0{\0").replace("}", "\0}\0").split("\0")
+
+
+def _cut_pieces(code: str) -> list[str]:
+    """``_cut`` by ``str.split`` at `;`, then at the braces of the pieces that have one."""
     out: list[str] = []
     for seg in code.split(";"):
         if "{" in seg or "}" in seg:
