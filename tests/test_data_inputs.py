@@ -62,7 +62,8 @@ def _snapshot(home: Path) -> dict:
 
 @pytest.fixture
 def lab(tmp_path, monkeypatch):
-    return Lab(tmp_path, monkeypatch)
+    with Lab(tmp_path, monkeypatch) as lab:
+        yield lab
 
 
 @pytest.fixture
@@ -94,9 +95,7 @@ def test_bad_xml_is_refused_in_one_line_and_the_import_kept(lab, imported, tmp_p
     assert "RDNA3.5" in lab.run(["show", "v_msad_u8", "--arch", "rdna3.5"], imported).stdout
 
 
-def test_zip_bombs_and_member_limits_are_refused_before_reading(lab, imported, tmp_path, monkeypatch):
-    from gpuisa.amdxml import sources
-
+def test_zip_bombs_and_member_limits_are_refused_before_reading(lab, imported, tmp_path):
     before = _snapshot(imported)
     bomb = tmp_path / "bomb.zip"
     with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -106,20 +105,20 @@ def test_zip_bombs_and_member_limits_are_refused_before_reading(lab, imported, t
     with zipfile.ZipFile(many, "w") as zf:
         for i in range(5):
             zf.writestr(f"f{i}.xml", "<Spec/>")
-    monkeypatch.setattr(sources, "MAX_MEMBERS", 4)
+    lab.patch("gpuisa.amdxml.sources", "MAX_MEMBERS", 4)
     _refused(lab.run(["import-amd", str(many)], imported), "5 members; at most 4")
     assert _snapshot(imported) == before
 
 
-def test_record_and_element_caps(lab, imported, tmp_path, xml_text, monkeypatch):
+def test_record_and_element_caps(lab, imported, tmp_path, xml_text):
     from gpuisa.amdxml import parse
 
-    monkeypatch.setattr(parse, "MAX_ELEMENTS", 2000)
+    lab.patch("gpuisa.amdxml.parse", "MAX_ELEMENTS", 2000)
     p = tmp_path / "x.xml"
     p.write_text(xml_text)
     _refused(lab.run(["import-amd", str(p)], imported), "more than 2000 XML elements")
-    monkeypatch.setattr(parse, "MAX_ELEMENTS", 10**6)
-    monkeypatch.setitem(parse.MAX_RECORDS, "instruction", 3)
+    lab.patch("gpuisa.amdxml.parse", "MAX_ELEMENTS", 10**6)
+    lab.patch("gpuisa.amdxml.parse", "MAX_RECORDS", {**parse.MAX_RECORDS, "instruction": 3})
     _refused(lab.run(["import-amd", str(p)], imported), "more than 3 <Instruction> records")
 
 
