@@ -91,6 +91,26 @@ def _trig(cos: bool, w: int):
     return run
 
 
+def _rsq(w: int):
+    """1/sqrt(x) rounded once: binary64's sqrt and quotient are close enough to the real value that
+    rounding them to f16/f32 gives the nearest (or, at a near tie, a neighbouring) value."""
+    def run(R, _m, C):
+        x = _f(R, "S0", w).astype(np.float64)
+        with np.errstate(all="ignore"):
+            y = 1.0 / np.sqrt(x)  # +-0 -> +-inf, inf -> 0, x < 0 and NaN -> NaN
+        return _float_out(R, _m, floats.convert(y, ("f", 64), ("f", w)), w)
+    return run
+
+
+def _cvt_pk_u8(R, _m, C):
+    """Byte S1[1:0] of S2 replaced by S0 rounded to nearest even, clamped to 0..255 (NaN: 0)."""
+    x = _f(R, "S0", 32).astype(np.float64)
+    v = np.where(np.isnan(x), 0.0, np.clip(np.rint(np.nan_to_num(x)), 0.0, 255.0)).astype(np.int64)
+    sh = 8 * (rt.view_u(np.asarray(R["S1"]), 32) & 3)
+    old = rt.view_u(np.asarray(R["S2"]), 32)
+    return _store(R, _m, (old & ~(np.int64(0xFF) << sh)) | (v << sh), 32)
+
+
 # ---------------------------------------------------------------- division helpers
 #
 # LLVM divides n by d as: d' = div_scale(d, d, n), n' = div_scale(n, d, n) (which also sets VCC),
@@ -264,6 +284,13 @@ _WHY_DIV_FIXUP = ("AMD's pseudocode has no overflow result for finite operands (
                   "infinity; x/inf and 0/y zero; an exponent gap S2 - S1 above 128 (f64: 1024) infinity and below "
                   "-150 (-1075) zero, where the correctly rounded quotient is those; else |S0|; the sign S1's xor S2's")
 
+_WHY_RSQ = ("AMD's pseudocode computes 1.0 / sqrt(x) with two roundings in the format, up to about 1.2 ulp away "
+            "from 1/sqrt(x), beyond the hardware's documented 1 ulp; here 1/sqrt(x) is rounded once")
+_WHY_PK_U8 = ("AMD's pseudocode names f32_to_u8 without its rounding, and run like the other float-to-integer "
+              "conversions it truncates (3.7 gives 3); the hardware rounds to nearest even (3.5 gives 4, 2.5 gives 2) "
+              "and clamps to 0..255, NaN giving 0 (as the shadPS4 emulator translates it since its hardware "
+              "conformance test, pull request 5194)")
+
 # name pattern -> (builder(match, reference_fn) -> fn, reason)
 _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^[vs]_rndne_f(16|32|64)$"), lambda m, ref: _rndne(int(m.group(1))), _WHY_RNDNE),
@@ -277,6 +304,8 @@ _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^v_div_scale_f(32|64)$"), lambda m, ref: _div_scale(int(m.group(1))), _WHY_DIV_SCALE),
     (re.compile(r"^v_div_fmas_f(32|64)$"), lambda m, ref: _div_fmas(int(m.group(1))), _WHY_DIV_FMAS),
     (re.compile(r"^v_div_fixup_f(32|64)$"), lambda m, ref: _div_fixup(int(m.group(1))), _WHY_DIV_FIXUP),
+    (re.compile(r"^v_(?:s_)?rsq_f(16|32)$"), lambda m, ref: _rsq(int(m.group(1))), _WHY_RSQ),
+    (re.compile(r"^v_cvt_pk_u8_f32$"), lambda m, ref: _cvt_pk_u8, _WHY_PK_U8),
 ]
 
 
@@ -288,7 +317,7 @@ def _rule(name: str):
     return None
 
 
-APPROXIMATE = re.compile(r"^v_(sin|cos)_f")  # the hardware approximates these; not modelled bit for bit
+APPROXIMATE = re.compile(r"^v_((s_)?rsq|sin|cos)_f")  # the hardware approximates these; not modelled bit for bit
 
 
 def reason(name: str) -> str | None:
