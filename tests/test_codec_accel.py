@@ -249,8 +249,9 @@ def test_exports_from_learned_formats_are_the_numpy_paths(tmp_path, monkeypatch,
     first, second, third = stream(), stream(), stream()
     for data in (first, second, second):
         assert _listing(arch, False, data, accel=True) == _listing(arch, False, data, accel=False)
-    _, spec, answers, _, _ = accel.load_snapshot(arch, False)  # (new sources: no question for the scalar decoder)
+    _, spec, answers = accel.load_current(arch, False)[:3]  # (new sources: no question for the scalar decoder)
     warm = accel.Warm(arch, False, answers)
+    warm.spec = spec  # (the stream's last word from the tables, as a run does)
     accel._run(accel.extension().Tables(spec), third, None, None, warm, accel._Discard())
     assert warm.dec is None and not warm.new
 

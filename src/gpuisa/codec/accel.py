@@ -29,8 +29,10 @@ ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite 
 * A stream's last instruction (the tail loop's, which the C loop leaves to the scalar decoder: fewer than 8
   bytes in view) is rendered by a second copy of the tables from its bytes alone, twice padded with other
   bytes (``Warm.tail_answer``: taken where both give the same line of exactly those bytes).
-* A run without a current cache (``Full``) makes the scalar decoder and the batch decoder and answers the
-  C loop's questions with them (the template of a new word shape, an operand text, a class).
+* A run without a current cache starts from the committed base tables (``accel_base.py``: the batch tables
+  and the export formats, made at regeneration) as a warm run does, its answers kept beside them; only where
+  there are none (wave64, a stale file) it makes the scalar and the batch decoder (``Full``) and answers the C
+  loop's questions with them (the template of a new word shape, an operand text, a class).
 
 The numpy path (``listing.py``) stays the reference and the fallback: it runs when the extension is missing
 (no compiler at install time) or ``GPUISA_NO_ACCEL=1``; ``tests/test_codec_accel.py`` checks that both write
@@ -130,18 +132,39 @@ def _base(path: str) -> tuple:
     return st.st_size, st.st_mtime_ns
 
 
-def _load_added(path: str) -> dict:
-    added = read_stamped(added_path(path), (_VERSION, _base(path)))
+def _load_added(path: str, tie=None) -> dict:
+    added = read_stamped(added_path(path), (_VERSION, _base(path) if tie is None else tie))
     return added if isinstance(added, dict) else {}
 
 
-def save_added(name: str, wave64: bool, added: dict) -> bool:
+def load_current(name: str, wave64: bool, arch: str | None = None):
+    """What a run of ``--arch NAME`` starts from: the data folder's cache where it is current (``load_snapshot``),
+    else the committed base tables of ``arch`` (NAME itself where None: ``accel_base.py``) with the answers kept
+    beside them; (architecture, tables spec, scalar answers, learned events, answers added since, what the added
+    answers are tied to), or None where there is neither."""
+    snap = load_snapshot(name, wave64)
+    path = snapshot_path(name, wave64)
+    if snap is not None and path is not None:
+        return (*snap, _base(path))
+    from .accel_base import load_base
+
+    base = None if path is None else load_base(arch or name, wave64)
+    if base is None or path is None:
+        return None
+    spec, answers, tie = base
+    added = _load_added(path, tie)
+    answers.update(added)
+    return arch or name, spec, answers, [], added, tie
+
+
+def save_added(name: str, wave64: bool, added: dict, tie=None) -> bool:
     """Keeps the scalar answers ``added`` since the cache of ``--arch NAME`` was written beside it (a small file:
-    the cache itself is not written again); False where they are too many (the caller writes the cache)."""
+    the cache itself is not written again), tied to that cache (``tie`` None) or to the committed base tables
+    (their key); False where they are too many (the caller writes the cache)."""
     path = snapshot_path(name, wave64)
     if path is None or len(added) > _ADDED:
         return False
-    write_stamped(added_path(path), (_VERSION, _base(path)), added)
+    write_stamped(added_path(path), (_VERSION, _base(path) if tie is None else tie), added)
     return True
 
 
@@ -537,7 +560,7 @@ def cached_arch(name: str, wave64: bool) -> str | None:
     ``write_listing``); else None (the registry of architectures resolves the name)."""
     if extension() is None:
         return None
-    snap = _CACHED[(name, wave64)] = load_snapshot(name, wave64)
+    snap = _CACHED[(name, wave64)] = load_current(name, wave64)
     return None if snap is None else snap[0]
 
 
@@ -547,9 +570,9 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
     ext = extension()
     if ext is None:
         return False
-    snap = _CACHED.pop((name, wave64), None) or load_snapshot(name, wave64)
+    snap = _CACHED.pop((name, wave64), None) or load_current(name, wave64, arch)
     if snap is not None and snap[0] == arch:
-        _, spec, answers, events, added = snap
+        _, spec, answers, events, added, tie = snap
         tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
         resolver.spec = spec
         _run(tables, data, secs, path, resolver, out)
@@ -561,7 +584,7 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
             tables, full = _full(ext, arch, wave64, resolver.answers, events)  # the cache made again, with what
             _run(tables, data, secs, path, full, _Discard())  # the earlier runs learned
             save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers, full.events)
-        elif not save_added(name, wave64, added):  # (few: the scalar answers kept beside the cache, which stays)
+        elif not save_added(name, wave64, added, tie):  # (few: the scalar answers kept beside the cache, which stays)
             save_snapshot(name, arch, wave64, spec, resolver.answers, events)
         return True
     tables, full = _full(ext, arch, wave64, {}, [])

@@ -19,6 +19,7 @@ STEPS: dict[str, tuple[str, bool, str]] = {
     "aliases": ("gpuisa.regen.aliases", True, "llvm"),
     "accepts": ("gpuisa.regen.accepts", True, "llvm"),
     "batch": ("gpuisa.regen.batch", True, "llvm"),
+    "accel": ("gpuisa.regen.accel", True, "llvm"),  # (the C accelerator's base tables, from the batch tables)
     "examples": ("gpuisa.data.amd.examples.generate", True, "all"),
     "golden": ("gpuisa.regen.golden", True, "llvm"),
     "timing": ("gpuisa.regen.timing", True, "llvm"),
