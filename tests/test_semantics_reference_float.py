@@ -503,10 +503,16 @@ def test_legacy_multiply_zero_wins():
             for a, b, want in cases:
                 got = evaluate(arch, name, S0=a, S1=b)["outputs"]["D0"][0]
                 assert got == want, (arch, name, hex(a), hex(b), hex(got))
-    for name in ("v_fma_dx9_zero_f32",):
-        for arch in archs_with(name):
-            got = evaluate(arch, name, S0=0, S1=inf, S2=0x40000000)["outputs"]["D0"][0]
-            assert got == 0x40000000, (arch, name, hex(got))  # 0 * inf = 0, plus 2
+    for arch in archs_with("v_fma_dx9_zero_f32"):
+        for a, b, c, want in ((0, inf, 0x40000000, 0x40000000), (0x80000000, 0x3F800000, 0x80000000, 0),
+                              (nan, 0x80000000, 0x80000000, 0), (0x40000000, 0x40400000, 0x3F800000, 0x40E00000)):
+            got = evaluate(arch, "v_fma_dx9_zero_f32", S0=a, S1=b, S2=c)["outputs"]["D0"][0]
+            assert got == want, (arch, hex(a), hex(b), hex(c), hex(got))  # +0 product, then + c: +0 + -0 = +0
+        got = evaluate(arch, "v_fma_dx9_zero_f32", S0=0, S1=inf, S2=0x7F800001)["outputs"]["D0"][0]
+        assert got == 0x7FC00001, (arch, hex(got))  # the addend's signalling NaN quieted by the add
+    for arch in archs_with("v_fmac_dx9_zero_f32"):  # the accumulator is D0 (the VOP2 form has no S2)
+        got = evaluate(arch, "v_fmac_dx9_zero_f32", S0=[0, 0x40000000], S1=[inf, 0x40400000], D0=[0x80000000, 0x3F800000])
+        assert got["outputs"]["D0"] == [0, 0x40E00000], arch
 
 
 def test_dot2_exact_cases():

@@ -111,6 +111,18 @@ def _cvt_pk_u8(R, _m, C):
     return _store(R, _m, (old & ~(np.int64(0xFF) << sh)) | (v << sh), 32)
 
 
+def _fma_dx9(acc: str):
+    """fma(S0, S1, acc), where a zero S0 or S1 makes the product +0 whatever the other is (infinity and
+    NaN included): +0 + acc, so a -0 addend gives +0 and a signalling NaN addend is quieted."""
+    def run(R, _m, C):
+        a, b, c = _f(R, "S0", 32), _f(R, "S1", 32), _f(R, acc, 32)
+        with np.errstate(all="ignore"):
+            zero = (a == 0) | (b == 0)
+            y = np.where(zero, np.float32(0.0) + c, floats.fma(np.where(zero, 0, a), np.where(zero, 0, b), c, "f", 32))
+        return _float_out(R, _m, y, 32)
+    return run
+
+
 # ---------------------------------------------------------------- division helpers
 #
 # LLVM divides n by d as: d' = div_scale(d, d, n), n' = div_scale(n, d, n) (which also sets VCC),
@@ -291,6 +303,11 @@ _WHY_PK_U8 = ("AMD's pseudocode names f32_to_u8 without its rounding, and run li
               "and clamps to 0..255, NaN giving 0 (as the shadPS4 emulator translates it since its hardware "
               "conformance test, pull request 5194)")
 
+_WHY_FMA_DX9 = ("AMD's pseudocode writes the addend itself where S0 or S1 is zero, so a -0 addend stays -0 and a "
+                "signalling NaN addend stays signalling; the hardware adds the +0 product to it (+0 + -0 = +0, as LLVM "
+                "folds llvm.amdgcn.fma.legacy).  V_FMAC_DX9_ZERO_F32's pseudocode also names S2, which the VOP2 form does "
+                "not have, for its accumulator D0")
+
 # name pattern -> (builder(match, reference_fn) -> fn, reason)
 _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^[vs]_rndne_f(16|32|64)$"), lambda m, ref: _rndne(int(m.group(1))), _WHY_RNDNE),
@@ -306,7 +323,9 @@ _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^v_div_fixup_f(32|64)$"), lambda m, ref: _div_fixup(int(m.group(1))), _WHY_DIV_FIXUP),
     (re.compile(r"^v_(?:s_)?rsq_f(16|32)$"), lambda m, ref: _rsq(int(m.group(1))), _WHY_RSQ),
     (re.compile(r"^v_cvt_pk_u8_f32$"), lambda m, ref: _cvt_pk_u8, _WHY_PK_U8),
+    (re.compile(r"^v_fma(c?)_dx9_zero_f32$"), lambda m, ref: _fma_dx9("D0" if m.group(1) else "S2"), _WHY_FMA_DX9),
 ]
+_NOT_READ = {"v_fmac_dx9_zero_f32": ("S2",)}  # sources the pseudocode names but the formulation (and encoding) lacks
 
 
 def _rule(name: str):
@@ -345,4 +364,7 @@ def attach(prog) -> bool:
     m, build, _ = r
     prog.reference_fn = prog.fn
     prog.fn = build(m, prog.reference_fn)
+    for reg in _NOT_READ.get(prog.name, ()):
+        prog.inputs.discard(reg)
+        prog.reads.discard(reg)
     return True
