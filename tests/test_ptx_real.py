@@ -167,6 +167,16 @@ MODULES = {
         "mma.sync.aligned.m16n8k32.col.row.s32.s8.s8.s32", "mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.popc.and"))
         + f"\tmma.sp::ordered_metadata.sync.aligned.row.col.m16n8k32.s32.u8.s8.s32 {R4}, {R2}, {R2}, {R4}, %r3, 0x0;\n" + E,
         {15, 16}, False),
+    # registers of a class ptxas refuses at that place (measured per form: data/ptx/measured/register_classes.json)
+    "register_classes": (head("8.8", "sm_100a") + K + "\tbmsk.wrap.b32 %r1, %rd2, %r3;\n\tactivemask.b32 %rd1;\n"
+                         "\tactivemask.b32 %f1;\n\ttcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, %rd2;\n"
+                         "\tszext.wrap.s32 %r1, %r2, %r3;\n\tgetctarank.shared::cluster.u32 %rd1, %r2;\n"
+                         "\tmatch.any.sync.b64 %r1, %rd2, %r3;\n\tdp4a.u32.u32 %r1, %rd2, %r3, %r1;\n"
+                         "\ttestp.finite.f32 %p1, %fd1;\n\ttanh.approx.f32 %f1, %r2;\n"
+                         "\tmovmatrix.sync.aligned.m8n8.trans.b16 %h1, %r2;\n"
+                         "\tcreatepolicy.fractional.L2::evict_last.b64 %rd1, 1.0;\n\tmad.wide.u32 %rd1, %r2, %r3, %rd2;\n"
+                         "\tmul.wide.s16 %r1, %h1, %h2;\n\tmul.wide.s16 %h1, %h1, %h2;\n" + E,
+                         {13, 14, 16, 18, 20, 21, 23, 27}, False),
 }
 
 
@@ -354,3 +364,16 @@ def test_unmeasured_targets_agree_with_ptxas():
     need(tool is not None, "ptxas not installed (CUDA 13)")
     got = [(t, line, not ptxas.compile_lines(tool, [line], t, "9.0")[0]) for t, line, _ in TARGET_LINES]
     assert got == TARGET_LINES
+
+
+def test_measured_register_classes_are_checked():
+    """Every instruction with measured register classes reaches the front end's operand typing."""
+    import json
+
+    from gpuisa.ptx import operand_types
+    from gpuisa.ptx.catalog import DATA_PATH
+
+    with open(Path(DATA_PATH) / "measured" / "register_classes.json") as fh:
+        data = json.load(fh)
+    assert data["generated_by"] == "python -m gpuisa.data.ptx.measure_classes"
+    assert set(data["classes"]) <= operand_types.TYPED

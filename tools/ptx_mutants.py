@@ -123,9 +123,10 @@ def ptxas_verdict(text: str, target: str) -> tuple[bool, set[int]]:
 
     with tempfile.NamedTemporaryFile("w", suffix=".ptx", delete=False) as fh:
         fh.write(text)
-    proc = subprocess.run([ptxas.find_ptxas(), f"-arch={ptxas.arch_for(target)}", fh.name, "-o", "/dev/null"],
+    proc = subprocess.run([ptxas.find_ptxas(), f"-arch={ptxas.arch_for(target)}", fh.name, "-o", fh.name + ".cubin"],
                           capture_output=True, text=True)
     Path(fh.name).unlink()
+    Path(fh.name + ".cubin").unlink(missing_ok=True)
     lines = {int(m.group(1)) for m in LINE_RE.finditer(proc.stdout + proc.stderr)}
     return proc.returncode == 0, lines
 

@@ -22,6 +22,8 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
 * the destination selector of the three-operand video instructions is optional;
 * ``.L2::cache_hint`` needs sm_80 and PTX ISA 7.4 (ld, st, atom, red, ld.global.nc, cp.async);
 * ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
+* the register classes ptxas takes in each plain register operand, measured per form and opcode types
+  (``measured/register_classes.json``; ``reg_classes``, checked by ``operand_types.class_error``);
 * ``mov.v2``/``mov.v4`` move a vector register (``mov.v4.u16 %v, {%h1, %h2, %h3, %h4}``);
 * operands that take one immediate value only (``IMMEDIATE_VALUES``): ``st.bulk``'s initval is 0, the
   size of ``fence.proxy.tensormap::generic.acquire`` and ``tensormap.cp_fenceproxy`` is 128 (ptxas:
@@ -75,6 +77,9 @@ def correct_forms(forms: list) -> list:
             form["order_free"] = True
         if name == "set" and form["syntax"] in SET_BF16:
             _set_bf16(form)
+        classes = _measured_classes().get(name, {}).get(form["syntax"])
+        if classes:
+            form["reg_classes"] = classes
         for op in form["operands"]:
             if (name, op["name"]) in IMMEDIATE_VALUES:
                 op["values"] = IMMEDIATE_VALUES[(name, op["name"])]
@@ -130,6 +135,25 @@ def _drop_artifacts(name: str, form: dict) -> None:
     free = FREE_KEYS.get(name)
     if free and form.get("rejected_pairs"):
         form["rejected_pairs"] = [pr for pr in form["rejected_pairs"] if not any(v.startswith(free) for v in pr)]
+
+
+_CLASSES: dict = {}
+
+
+def _measured_classes() -> dict:
+    """The register classes ptxas takes per form (data/ptx/measured/register_classes.json, made by
+    ``python -m gpuisa.data.ptx.measure_classes``); read once, when forms are corrected (the index is made)."""
+    if not _CLASSES:
+        import json
+        import os
+
+        path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "ptx", "measured", "register_classes.json")
+        try:
+            with open(path) as fh:
+                _CLASSES.update(json.load(fh)["classes"])
+        except OSError:
+            _CLASSES["-"] = {}
+    return _CLASSES
 
 
 SET_BF16 = {"set.CmpOp.bf16.stype d, a, b;", "set.CmpOp.BoolOp.bf16.stype d, a, b, {!}c;"}

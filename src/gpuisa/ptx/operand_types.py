@@ -34,6 +34,27 @@ ALIASES = {"dst": "d", "src": "a"}  # redux.sync's operands: of the instruction'
 # type tokens (r"^\.(pred|[usbf](16|32|64)|bf16|f16x2|bf16x2)$"), and with 8-bit ones: sets, not patterns (start-up)
 TYPE_TOKEN = frozenset([".pred", ".bf16", ".f16x2", ".bf16x2"] + [f".{k}{n}" for k in "usbf" for n in (16, 32, 64)])
 VALUE_TYPE = TYPE_TOKEN | {".u8", ".s8", ".b8", ".f8"}
+# register classes measured per form (data/ptx/measured/register_classes.json, attached to the forms as
+# ``reg_classes`` by corrections.correct_forms): the opcode's type tokens are the key, a declared type is a class
+CLASS_TYPES = frozenset(TYPE_TOKEN | {f".{k}{n}" for k in "usbf" for n in (8, 128)}
+                        | {".tf32", ".e4m3", ".e5m2", ".e4m3x2", ".e5m2x2", ".wide"})  # (.wide: twice the size)
+DECLARED_CLASS = {".pred": "p", ".b128": "q", ".f32": "f", ".f64": "fd"}
+DECLARED_CLASS.update({f".{k}{n}": c for n, c in ((16, "h"), (32, "r"), (64, "rd")) for k in "bus"})
+DECLARED_CLASS.update({".f16": "h", ".bf16": "h"})
+LEGACY = frozenset(TYPED)  # the instructions typed by the rules below (the others: by their measured classes only)
+# instructions with measured register classes (a test checks this against the measured file)
+TYPED |= {"activemask", "alloca", "bar.warp.sync", "bfe", "bfi", "bmsk", "brx.idx", "call",
+          "clusterlaunchcontrol.query_cancel", "cp.async.bulk", "cp.async.bulk.prefetch", "cp.reduce.async.bulk",
+          "createpolicy", "cvt.pack", "dp2a", "dp4a", "elect.sync", "fns", "getctarank", "isspacep", "istypep", "ld",
+          "ld.global.nc", "ldu", "lop3", "mad24", "mapa", "match.sync", "mbarrier.arrive", "mbarrier.arrive_drop",
+          "mbarrier.complete_tx", "mbarrier.expect_tx", "mbarrier.init", "mbarrier.pending_count", "mbarrier.test_wait",
+          "mma", "mma.sp", "movmatrix", "mul24", "multimem.ld_reduce", "nanosleep", "rcp.approx.ftz.f64", "red.async",
+          "rsqrt.approx.ftz.f64", "sad", "set", "slct", "st", "st.async", "st.bulk", "stackrestore", "stacksave",
+          "suld", "suq", "sured", "sust", "szext", "tanh", "tcgen05.alloc", "tcgen05.cp", "tcgen05.ld", "tcgen05.mma",
+          "tcgen05.mma.sp", "tcgen05.mma.ws", "tcgen05.mma.ws.sp", "tensormap.replace", "testp", "txq", "vabsdiff",
+          "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax", "vmax2", "vmax4",
+          "vmin", "vmin2", "vmin4", "vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4",
+          "wgmma.mma_async", "wgmma.mma_async.sp"}
 SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
 ROLES = {"d", "a", "b", "c"}
 MIXED = {"add", "sub", "fma"}  # add/sub/fma.f32.{f16,bf16}: .f32 d and c, 16-bit a (and b)
@@ -85,7 +106,12 @@ def _expected(name: str, role: str, first: bool, types: list[str], wide: bool) -
 def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str | None:
     """An error when a register operand does not fit the instruction's type, else None;
     ``reg_type(register name)`` gives a declared type (".b32") or None."""
-    if name not in TYPED or "{" in ops:
+    classes = form.get("reg_classes")
+    if classes:
+        err = class_error(name, opcode, classes, ops, reg_type)
+        if err or name not in LEGACY:
+            return err
+    if name not in LEGACY or "{" in ops:
         return None
     if name == "cvt" and ("x2." in opcode + "." or "x4." in opcode + "."):
         return _packed_error(opcode, ops, reg_type)
@@ -124,6 +150,45 @@ def operand_error(name: str, opcode: str, form: dict, ops: str, reg_type) -> str
             kind = {"u": "integer", "s": "integer", "b": "bit", "f": "float", "p": "predicate"}[t[1]]
             return f"`{reg}` is a {declared} register; operand {pat['name']} of {name} `{opcode}` needs a {size}-bit {kind} register"
     return None
+
+
+CLASS_WORDS = {"r": ".b32/.u32/.s32", "rd": ".b64/.u64/.s64", "h": ".b16/.u16/.s16/.f16/.bf16", "f": ".f32",
+               "fd": ".f64", "p": ".pred", "q": ".b128"}
+
+
+def class_error(name: str, opcode: str, classes: dict, ops: str, reg_type) -> str | None:
+    """A plain register operand whose declared class ptxas refuses at that place (measured per form and
+    opcode types: ``reg_classes``)."""
+    by_index = classes.get("".join("." + t for t in opcode.split(".")[1:] if "." + t in CLASS_TYPES))
+    if not by_index:
+        return None
+    texts = split_operands(ops) if "{" in ops or "[" in ops else [x.strip() for x in ops.split(",")]
+    for key, allowed in by_index.items():
+        i = int(key)
+        reg = texts[i].lstrip("!") if i < len(texts) else ""
+        if reg[:1] != "%" or "." in reg or "|" in reg:
+            continue
+        declared = reg_type(reg)
+        cls = DECLARED_CLASS.get(declared or "")
+        if cls and cls not in allowed:
+            want = " or ".join(CLASS_WORDS[c] for c in allowed)
+            return f"`{reg}` is a {declared} register; operand {i + 1} of {name} `{opcode}` takes a {want} register"
+    return None
+
+
+def split_operands(text: str) -> list[str]:
+    """The top-level operands of an instruction's operand text (commas inside [] and {} kept)."""
+    out, depth, start = [], 0, 0
+    for k, c in enumerate(text):
+        if c in "[{(":
+            depth += 1
+        elif c in "]})":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(text[start:k].strip())
+            start = k + 1
+    out.append(text[start:].strip())
+    return out
 
 
 MEMORY = {"ld", "st", "ldu", "ld.global.nc", "atom", "red", "prefetch"}
