@@ -253,9 +253,9 @@ def _first_taker(candidates: catalog.HeadForms, toks: list[str], items: list[dic
     takers = _TAKERS.get(tkey)
     if takers is None:
         present = set(toks)  # (a form whose literal tokens are not all here cannot match: not tried, nor loaded)
-        takers = _TAKERS[tkey] = [(name, form, bind) for name, form in candidates.taking(present)
-                                  for bind, _, rejected in [_opcode_match(form, toks, tkey, name)]
-                                  if bind is not None and rejected is None]
+        takers = _TAKERS[tkey] = _Found((name, form, bind) for name, form in candidates.taking(present)
+                                        for bind, _, rejected in [_opcode_match(form, toks, tkey, name)]
+                                        if bind is not None and rejected is None)
     for name, form, bind in takers:
         okey = (id(form), sigs)
         fits = _OPERANDS_FIT.get(okey)
@@ -266,7 +266,37 @@ def _first_taker(candidates: catalog.HeadForms, toks: list[str], items: list[dic
     return None
 
 
-_TAKERS: dict = {}  # opcode tokens -> [(name, form, bind)] of the forms of its head that take the opcode
+_TAKERS: dict = {}  # opcode tokens -> (name, form, bind) of the forms of its head that take the opcode
+
+
+class _Found:
+    """The items of an iterator, kept as they are first read: iterating again reads the kept ones, then
+    on from where the last reading stopped (a head's forms are matched against an opcode only until one
+    takes the instruction; an instruction with other operands may read on)."""
+
+    __slots__ = ("kept", "rest")
+
+    def __init__(self, items):
+        self.kept: list = []
+        self.rest = items
+
+    def __iter__(self):
+        kept = self.kept
+        yield from kept
+        i = len(kept)
+        while True:
+            if i < len(kept):  # (read by another iteration meanwhile)
+                yield kept[i]
+            elif self.rest is None:
+                return
+            else:
+                item = next(self.rest, None)
+                if item is None:
+                    self.rest = None
+                    return
+                kept.append(item)
+                yield item
+            i += 1
 
 
 def _try_forms(candidates, toks: list[str], items: list[dict], sigs: tuple | None = None):

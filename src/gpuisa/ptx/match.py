@@ -117,8 +117,10 @@ def _values(form: dict, name: str) -> list[str]:
 
 def _set_matches(form: dict, name: str, toks: list[str], i: int):
     index = _VALUE_INDEX.get((id(form), name))
-    if index is None:
-        index = _VALUE_INDEX[(id(form), name)] = _value_index(form, name)
+    if index is None:  # (the index of a value list: shared by the forms with the same list)
+        values = tuple(_values(form, name))
+        index = _VALUE_INDEX[(id(form), name)] = _BY_VALUES.get(values) or _BY_VALUES.setdefault(
+            values, _value_index(form, name))
     by_first, linear = index
     if linear:  # a value of no tokens: keep the plain scan, which yields in list order
         for v in _values(form, name):
@@ -135,6 +137,7 @@ def _set_matches(form: dict, name: str, toks: list[str], i: int):
 
 
 _VALUE_INDEX: dict = {}  # (form, value set) -> (first token -> [(tokens, value)] in list order, needs plain scan)
+_BY_VALUES: dict = {}  # the same, by the value list
 
 
 def _value_index(form: dict, name: str) -> tuple[dict, bool]:
@@ -194,21 +197,24 @@ def match_opcode(form: dict, toks: list[str]) -> tuple[dict | None, Failure]:
 # ---------------------------------------------------------------- operands
 
 def split_top(text: str, sep: str = ",") -> list[str]:
+    """``text`` split at each ``sep`` outside brackets (`[]`, `{}`, `()`), the parts stripped (a blank last
+    part dropped): cut at every ``sep`` by ``str.split``, then the parts rejoined while the brackets opened
+    before a cut (counted with ``str.count``) are not all closed."""
     out: list[str] = []
     cur: list[str] = []
     depth = 0
-    for ch in text:
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-        if ch == sep and depth == 0:
-            out.append("".join(cur).strip())
+    for part in text.split(sep):
+        cur.append(part)
+        if "[" in part or "]" in part or "{" in part or "}" in part or "(" in part or ")" in part:
+            depth += (part.count("[") + part.count("{") + part.count("(")
+                      - part.count("]") - part.count("}") - part.count(")"))
+        if depth == 0:
+            out.append(sep.join(cur).strip())
             cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
+    if cur:
+        out.append(sep.join(cur).strip())
+    if out and not out[-1]:
+        out.pop()
     return out
 
 
