@@ -123,6 +123,18 @@ def _fma_dx9(acc: str):
     return run
 
 
+def _bcnt64(bit: int):
+    """The number of S0's 64 bits equal to ``bit`` into the 32-bit D0; SCC = that count is not 0."""
+    def run(R, _m, C):
+        x = rt.view_u(np.asarray(R["S0"]), 64)
+        ones = np.vectorize(lambda v: bin(int(v) & 0xFFFFFFFFFFFFFFFF).count("1"), otypes=[np.int64])(x)
+        n = ones if bit else 64 - ones
+        R["D0"] = n
+        R["SCC"] = (n != 0).astype(np.int64)
+        return R
+    return run
+
+
 # ---------------------------------------------------------------- division helpers
 #
 # LLVM divides n by d as: d' = div_scale(d, d, n), n' = div_scale(n, d, n) (which also sets VCC),
@@ -308,6 +320,10 @@ _WHY_FMA_DX9 = ("AMD's pseudocode writes the addend itself where S0 or S1 is zer
                 "folds llvm.amdgcn.fma.legacy).  V_FMAC_DX9_ZERO_F32's pseudocode also names S2, which the VOP2 form does "
                 "not have, for its accumulator D0")
 
+_WHY_BCNT64 = ("AMD's pseudocode sets SCC from D0.u64, 64 bits of a 32-bit destination, so the SGPR after it "
+               "decided SCC and was taken as part of the destination; the hardware writes the 32-bit count and sets "
+               "SCC where the count is not 0")
+
 # name pattern -> (builder(match, reference_fn) -> fn, reason)
 _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^[vs]_rndne_f(16|32|64)$"), lambda m, ref: _rndne(int(m.group(1))), _WHY_RNDNE),
@@ -324,7 +340,9 @@ _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^v_(?:s_)?rsq_f(16|32)$"), lambda m, ref: _rsq(int(m.group(1))), _WHY_RSQ),
     (re.compile(r"^v_cvt_pk_u8_f32$"), lambda m, ref: _cvt_pk_u8, _WHY_PK_U8),
     (re.compile(r"^v_fma(c?)_dx9_zero_f32$"), lambda m, ref: _fma_dx9("D0" if m.group(1) else "S2"), _WHY_FMA_DX9),
+    (re.compile(r"^s_bcnt([01])_i32_b64$"), lambda m, ref: _bcnt64(int(m.group(1))), _WHY_BCNT64),
 ]
+_D0_BITS = {"s_bcnt0_i32_b64": 32, "s_bcnt1_i32_b64": 32}  # the destination's real width where the pseudocode's is wider
 _NOT_READ = {"v_fmac_dx9_zero_f32": ("S2",)}  # sources the pseudocode names but the formulation (and encoding) lacks
 
 
@@ -367,4 +385,9 @@ def attach(prog) -> bool:
     for reg in _NOT_READ.get(prog.name, ()):
         prog.inputs.discard(reg)
         prog.reads.discard(reg)
+    if prog.name in _D0_BITS:
+        prog.widths["D0"] = _D0_BITS[prog.name]
+        prog.formats["D0"] = Ty("i", _D0_BITS[prog.name])
+        prog.inputs.discard("D0")
+        prog.reads.discard("D0")
     return True

@@ -296,6 +296,8 @@ def setbits(old, lo, w, v):
         lo = np.minimum(lo, 63)
         return (old & ~np.left_shift(np.int64(m), lo)) | np.left_shift(np.asarray(v) & m, lo)
     lo = int(lo)
+    if isinstance(v, int):  # a Python int: its field shifted and wrapped into int64 (bit 63 is the sign)
+        return (old & ~i64((((1 << w) - 1) << lo))) | i64((v & ((1 << w) - 1)) << lo)
     return (old & ~i64((((1 << w) - 1) << lo))) | ((v & m) << lo)
 
 
