@@ -24,7 +24,8 @@ cache (``accel.snapshot_path``) has never seen: before each measured run the cac
 uncounted runs on ANOTHER input of the same kind (seed 17; the measured one is seed 5) left it,
 so a run pays whatever it costs to meet new words (the scalar decoder, any cache writing: the whole process
 is timed).  Printed on their own lines, not in the ratio: a cold
-run (the decode cache removed first) and a memo run (the measured input again right after: what the cache
+run (the decode cache removed first), a run in an empty data folder (a new ``GPUISA_HOME``: the first run
+after install, from the committed base tables, ``codec/accel_base.py``) and a memo run (the measured input again right after: what the cache
 memorised of it).  Then, secondary, ``gpuisa decode --file k.o --json``.
 The gpuisa processes use a bytecode cache in a temporary folder, filled by one uncounted run first (as an
 installed package has its modules compiled; this checkout may run with PYTHONDONTWRITEBYTECODE), and the
@@ -283,7 +284,8 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
         _run_cmd(cmd + [warm_in["obj"]], env=env)  # (not counted: fills the bytecode cache and the decode cache with
         _run_cmd(cmd + [warm_in["bin"]], env=env)  # the other input, as earlier work of the user would)
         warmed = _save_decode_cache(arch.name)
-        runs: dict[str, list] = {k: [] for k in ("objdump", "cli_obj", "mc", "cli_bin", "cli_json", "cold", "memo")}
+        runs: dict[str, list] = {k: [] for k in ("objdump", "cli_obj", "mc", "cli_bin", "cli_json", "cold", "memo",
+                                                 "empty")}
         cold, cold_listing = [], []
         for _ in range(args.repeat):  # interleaved, so that all see the same machine load
             runs["objdump"].append(_run_cmd(dump))
@@ -297,6 +299,7 @@ def run_one(mc: str, objdump: str, arch, args) -> None:
             runs["cli_json"].append(_run_cmd(cli_obj + ["--json"], env=env))
             _clear_decode_cache(arch.name)  # an empty data folder's decode cache (the store stays)
             runs["cold"].append(_run_cmd(cli_obj, env=env))
+            runs["empty"].append(_run_cmd(cli_obj, env={**env, "GPUISA_HOME": tempfile.mkdtemp(dir=tmp)}))
             cold.append(_run_cold(arch.name, bin_path, "text", pycache))
             cold_listing.append(_run_cold(arch.name, bin_path, "listing", pycache))
         agree = _agreement(objdump, arch, obj, env)
@@ -380,6 +383,7 @@ def _report_cli(arch, insts, runs: dict, agree: str, tables: str) -> None:
         print(f"  {label}: wall {_spread([w for w, _, _ in r])}   cpu {_spread([c for _, c, _ in r])}")
     print(f"  listing agreement, gpuisa vs llvm-objdump on k.o: {agree}")
     for key, label in (("cold", "cold: empty decode cache (removed before each run)"),
+                       ("empty", "first run in an empty data folder (a new one each run, as after install)"),
                        ("memo", "memo: the same k.o again right after (what the cache memorised of it)")):
         r = runs[key]
         print(f"  not in the ratio, {label}: gpuisa decode --arch {arch.name} --file k.o: wall "
