@@ -159,3 +159,83 @@ def test_true16_bf16_source_constants_print_as_floats(llvm_mc, arch):
     rows = differential.compare(arch, probes)
     bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
     assert not bad, bad[:5]
+
+
+_ATOMICS = ["flat_atomic_swap v0, v[2:3], v3", "flat_atomic_swap v0, v[2:3], v3 glc", "flat_atomic_swap v0, v[2:3], v3 sc0",
+            "flat_atomic_add v0, v[2:3], v3 slc", "flat_atomic_add v0, v[2:3], v3 glc slc", "flat_atomic_add v[2:3], v3",
+            "global_atomic_add v0, v[2:3], v3, off", "global_atomic_add v0, v[2:3], v3, off glc",
+            "global_atomic_add v0, v2, v3, s[4:5] offset:16 glc", "global_atomic_add v0, v2, v3, s[4:5] offset:16 sc0",
+            "flat_atomic_swap_b32 v0, v[2:3], v3", "flat_atomic_swap_b32 v0, v[2:3], v3 glc",
+            "global_atomic_add_u32 v0, v2, v3, s[4:5]", "global_atomic_add_u32 v0, v2, v3, s[4:5] glc",
+            "global_atomic_cmpswap_x2 v[0:1], v[2:3], v[4:7], off glc", "global_atomic_cmpswap_x2 v[0:1], v[2:3], v[4:7], off",
+            "global_atomic_add_u32 v0, v2, v3, s[4:5] th:TH_ATOMIC_RETURN", "flat_atomic_swap v[2:3], v3 glc",
+            "flat_atomic_swap v[2:3], v3 sc0", "flat_atomic_swap_b32 v[2:3], v3 glc", "global_atomic_add v[2:3], v3, off glc",
+            "buffer_atomic_add v1, off, s[4:7], s3 glc", "flat_atomic_swap v[2:3], v3 slc"]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna3", "rdna2", "rdna3", "rdna4"])
+def test_returning_atomic_names_its_return_bit(llvm_mc, arch):
+    """An atomic written with its returned value must also write the return bit's modifier: glc (GFX9, GFX10,
+    GFX11), sc0 (gfx940), a *_RETURN th (GFX12); a FLAT/GLOBAL one written without it must not (buffer atomics
+    may)."""
+    bad = _disagreements(arch, _ATOMICS)
+    assert not bad, bad[:5]
+
+
+_GFX10_FLAT = ["flat_load_ubyte v5, v[1:2]", "flat_load_dwordx3 v[5:7], v[1:2] offset:12", "flat_load_dword v5, v[1:2] glc slc dlc",
+               "flat_store_dwordx2 v[1:2], v[2:3] offset:2047", "flat_atomic_add v[1:2], v2 dlc",
+               "flat_atomic_cmpswap_x2 v[4:5], v[1:2], v[2:5] glc", "flat_atomic_fmax_x2 v[1:2], v[2:3]",
+               "flat_load_dword v5, v[1:2] offset:4096", "flat_load_dword v5, v[1:2], off",
+               "scratch_load_dword v1, v2, off", "scratch_load_dword v1, v2, off offset:-16 glc",
+               "scratch_store_dword v2, v1, off offset:8", "scratch_load_dword v1, off, off", "scratch_load_dword v1, off, s2"]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna2", "rdna1", "rdna2"])
+def test_gfx9_gfx10_flat_and_scratch_vgpr_address(llvm_mc, arch):
+    """GFX10 has FLAT (flat_*) instructions (SADDR 0x7d); GFX9/GFX10 scratch with SADDR off reads a VGPR address
+    (``scratch_load_dword v1, v2, off``), in both directions."""
+    bad = _disagreements(arch, _GFX10_FLAT)
+    assert not bad, bad[:5]
+    enc = get_encoder(arch)
+    words = []
+    for line in _GFX10_FLAT:
+        try:
+            words.append(enc.encode_line(line).data)
+        except EncodeError:
+            continue
+    rows = differential.compare(arch, words)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4"])
+def test_wave64_wmma_source_notes(llvm_mc, arch):
+    """Wave64 WMMA: an SGPR or constant where a VGPR tuple belongs keeps llvm-mc-22's note, with the VGPR class
+    of the wave64 (half as wide) accumulator."""
+    import random
+
+    rng = random.Random(3)
+    words = []
+    for op in (0x40, 0x41, 0x42, 0x43, 0x44):
+        for _ in range(12):
+            w = 0x1C00000000CC0004 | op << 16 | 0x40 << 8
+            for shift in (32, 41, 50):
+                w = w & ~(0x1FF << shift) | rng.choice([0, 2, 4, 106, 128, 242, 256, 260, 272]) << shift
+            words.append(w.to_bytes(8, "little"))
+    rows = differential.compare(arch, words, wave64=True)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
+    assert not bad, bad[:5]
+
+
+_FORMATS = ["format:[BUF_FMT_8_UNORM] offset:16", "format:1", "format:2", "format:0", "format:63", "format:77", "format:128",
+            "format:[BUF_DATA_FORMAT_8, BUF_NUM_FORMAT_UNORM]", "format:[BUF_DATA_FORMAT_8, BUF_NUM_FORMAT_SNORM]",
+            "format:[BUF_DATA_FORMAT_16_16, BUF_NUM_FORMAT_FLOAT]", "format:[BUF_DATA_FORMAT_32, BUF_NUM_FORMAT_UINT]",
+            "format:[BUF_DATA_FORMAT_32]", "format:[BUF_NUM_FORMAT_FLOAT]", "format:[BUF_FMT_32_32_UINT]", ""]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna3", "rdna1", "rdna3", "rdna4"])
+def test_typed_buffer_format_spellings(llvm_mc, arch):
+    """A typed buffer access's format as a number, as data and number formats, or by the default's name."""
+    lines = [f"tbuffer_load_format_x v4, off, s[8:11], s3 {f}".strip() for f in _FORMATS]
+    bad = _disagreements(arch, lines)
+    assert not bad, bad[:5]

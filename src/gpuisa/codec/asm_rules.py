@@ -335,16 +335,20 @@ def swizzle_offset(name: str, mods: list[str]) -> tuple[int | None, list[str]]:
 
 def atomic_return_policy(plan: Plan, ret_bit: int | None, mods: list[str], returns: bool = False) -> None:
     """An atomic written with its returned value must say so: GFX12/GFX12.5 in its th: token (th:TH_ATOMIC_RETURN,
-    th:TH_ATOMIC_NT_RETURN, ...), GFX9-GFX11 with the return bit's modifier (glc; sc0 on gfx940); llvm-mc-22
-    (gfx908, gfx942, gfx1010, gfx1100, gfx1200, gfx1250) rejects it without."""
+    th:TH_ATOMIC_NT_RETURN, ...), GFX9-GFX11 with the return bit's modifier (glc; sc0 on gfx940), which one
+    written without it must not use; llvm-mc-22 (gfx908, gfx942, gfx1010, gfx1100, gfx1200, gfx1250) rejects
+    either."""
     ret = plan.returning
     if ret_bit and ret is not None and ret.field == "TH" and \
             not any(m.startswith("th:") and m.endswith("RETURN") for m in mods):
         raise EncodeError("instruction must use th:TH_ATOMIC_RETURN")
-    mod = plan.modifiers.get(ret.field) if returns and ret is not None and ret.field != "TH" else None
+    mod = plan.modifiers.get(ret.field) if ret is not None and ret.field != "TH" else None
     names = {t for add, _ in (mod.tokens or {}).values() for t in add} if mod is not None else set()
-    if names and not names & {m.strip().lower() for m in mods}:
+    given = names & {m.strip().lower() for m in mods}
+    if names and returns and not given:
         raise EncodeError(f"instruction must use {' or '.join(sorted(names))}")
+    if given and not returns:  # (the bit says "return": a form without the returned value must not set it)
+        raise EncodeError(f"instruction must not use {' or '.join(sorted(given))}")
 
 
 def lds_form_ops(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> list[str]:

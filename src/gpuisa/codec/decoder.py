@@ -174,8 +174,17 @@ class Decoder:
         i = st["ops"].get(key, {}).get(str(k) + ("a" if acc else ""))
         if i is None or not (self.wave64 and self.gfx != "GFX9"):
             return None if i is None else st["tables"][i]
-        if rdna.wave_sized(load_plans(self.arch).get(key), self.plans.get(key), k):
-            return None  # (a carry or mask operand: 32-bit in wave32, 64-bit in wave64)
+        plan64 = self.plans.get(key)
+        if rdna.wave_sized(load_plans(self.arch).get(key), plan64, k):
+            # a carry or mask operand (32-bit in wave32, 64-bit in wave64): no table; a WMMA accumulator
+            # (half as wide in wave64): our text with the note of its wave64 VGPR class (llvm-mc-22)
+            n = plan64.operands[k].count if plan64 is not None and k < len(plan64.operands) else 0
+            table = st["tables"][i]
+            if not n or not any(t is not None and _VREG_NOTE in t for t in table):
+                return None
+            note = f"{_VREG_NOTE}{32 * n}' register class*/"
+            return [t if t is None else "{}" + (note if _VREG_NOTE in t else t[t.index("/*"):] if "/*" in t else "")
+                    for t in table]
         tables = self.__dict__.setdefault("_wave64_tables", {})
         if i not in tables:
             tables[i] = [t if t is None or "vcc" not in t else "{}" for t in st["tables"][i]]
@@ -272,6 +281,9 @@ class Decoder:
 
 
 _DECODERS: dict[tuple[str, bool], Decoder] = {}
+
+
+_VREG_NOTE = "/*Invalid register, operand has 'VReg_"
 
 
 def get_decoder(arch: str, wave64: bool = False) -> Decoder:

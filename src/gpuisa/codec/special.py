@@ -198,11 +198,30 @@ def export_fields(named: NamedTables, ops: list[str], mods: list[str], fields: l
 
 
 def format_value(named: NamedTables, token: str | None) -> int | None:
-    """The format field value printed as ``token`` ('' when none is printed)."""
-    for v, t in named.format.items():
-        if t == (token or ""):
-            return int(v)
-    return None
+    """The format field value printed as ``token`` ('' when none is printed), or spelled otherwise as
+    llvm-mc-22 takes it: a number the field holds (``format:2``), a unified format as its data and number
+    formats (``format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_SNORM]``), the default's name (8 UNORM: printed as
+    nothing)."""
+    by_text = {t: int(v) for v, t in named.format.items()}
+    if (token or "") in by_text:
+        return by_text[token or ""]
+    body = (token or "")[len("format:"):]
+    if body.isdigit():
+        return int(body) if body in named.format else None
+    unified = any("BUF_FMT_" in t for t in by_text)  # (GFX10+: one format field; GFX9: DFMT and NFMT)
+    if body == "[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_UNORM]" or (unified and body == "[BUF_FMT_8_UNORM]"):
+        return by_text.get("")
+    m = _SPLIT_FORMAT.fullmatch(body)
+    if m is None:
+        return None
+    if unified:
+        return by_text.get(f"format:[BUF_FMT_{m.group(1)}_{m.group(2)}]")
+    d = 1 if m.group(1) == "8" else by_text.get(f"format:[BUF_DATA_FORMAT_{m.group(1)}]")
+    n = 1 if m.group(2) == "UNORM" else by_text.get(f"format:[BUF_NUM_FORMAT_{m.group(2)}]")
+    return None if d is None or n is None else (n >> 4) << 4 | (d & 15)
+
+
+_SPLIT_FORMAT = re.compile(r"\[BUF_DATA_FORMAT_(\w+?),BUF_NUM_FORMAT_(\w+)\]")
 
 
 _VOPD_SLOT = re.compile(r"\{([A-Z0-9]+)\}")

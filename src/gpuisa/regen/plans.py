@@ -286,6 +286,18 @@ def _encoder_words_of_vgpr_forms(target: str, tables, plans: dict, keys: list, t
 SADDR_OFF = (0x7F, 0x7D, 0x7C)  # the "off" (no scalar address) value of SADDR: GFX9, GFX10, GFX11+
 
 
+def _saddr_off_operand(sp: dict, printed: str, enc) -> dict:
+    """An operand of a SADDR-off form whose text SADDR's value chooses: ``off`` there, or (GFX9/GFX10
+    scratch: ``scratch_load_dword v1, v5, off``) the VGPR address LLVM prints in its place, read from
+    ADDR/VADDR."""
+    if not (sp.get("table", {}).keys() == {"SADDR"} or sp.get("f") == "SADDR"):
+        return sp
+    field = next((f for f in ("ADDR", "VADDR") if enc.field(f) is not None), None)
+    if sp.get("f") != "SADDR" and field is not None and re.fullmatch(r"v\d+", printed):
+        return {"t": printed, "k": "vreg", "n": 1, "c": "v", "f": field}
+    return {"t": "off"}  # chosen by SADDR's value: a constant token here
+
+
 def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
     """Global, flat and scratch forms whose SADDR says ``off`` print another operand list (a 64-bit VGPR
     address, ``off`` in SADDR's place): each is probed as a plan of its own, kept under the base plan's
@@ -302,22 +314,25 @@ def _saddr_off_forms(target: str, tables, plans: dict, wave64: bool) -> None:
             continue
         cands += [(key, pos, v, f.insert(plan["w"], v)) for v in SADDR_OFF if v < (1 << f.width)]
     got = oracle.disassemble(target, [word_bytes(w, by_key[k].width) for k, _, _, w in cands], wave64)
-    base: dict[str, tuple] = {}
-    for (key, pos, _v, w), items in zip(cands, got):
+    # per SADDR value (gfx1030 scratch: 0x7d reads a VGPR address, 0x7f none): each value that prints "off" in
+    # SADDR's place, or (gfx1250 FLAT) no scalar address operand at all
+    bases: dict[int, dict[str, tuple]] = {}
+    for (key, pos, v, w), items in zip(cands, got):
         text = items[0].text if items and items[0].offset == 0 else None
         ops = split_operands(text)[0] if text else []
-        # "off" in SADDR's place, or (gfx1250 FLAT) no scalar address operand at all
-        if key not in base and text and text.split()[0] == by_key[key].mnemonic and (
+        if text and text.split()[0] == by_key[key].mnemonic and (
                 ops[pos:pos + 1] == ["off"] or len(ops) < len(plans[key]["ops"])):
-            base[key] = (by_key[key], w, text, items[0].size)
-    for key, rec in probe_fields(target, tables, base, wave64).items():
-        v = tables.encodings[key.split("|")[1]].field("SADDR").extract(rec["word"])
-        alt = build_plan(tables.encodings[key.split("|")[1]], rec)
-        _returning_form(alt, tables.encodings[key.split("|")[1]], rec)
-        alt["ops"] = [{"t": "off"} if sp.get("table", {}).keys() == {"SADDR"} or sp.get("f") == "SADDR" else sp
-                      for sp in alt["ops"]]  # chosen by SADDR's value: a constant token here
-        if alt["ops"] != plans[key]["ops"]:
-            plans[key]["alt"] = {"SADDR": {str(v): alt}}
+            bases.setdefault(v, {})[key] = (by_key[key], w, text, items[0].size)
+    for v, base in sorted(bases.items(), key=lambda kv: SADDR_OFF.index(kv[0])):
+        for key, rec in probe_fields(target, tables, base, wave64).items():
+            enc = tables.encodings[key.split("|")[1]]
+            alt = build_plan(enc, rec)
+            _returning_form(alt, enc, rec)
+            alt["ops"] = [_saddr_off_operand(sp, printed, enc)
+                          for sp, printed in zip(alt["ops"], split_operands(base[key][2])[0] + [""] * len(alt["ops"]))]
+            known = [plans[key]["ops"], *(a["ops"] for a in plans[key].get("alt", {}).get("SADDR", {}).values())]
+            if alt["ops"] not in known:
+                plans[key].setdefault("alt", {}).setdefault("SADDR", {})[str(v)] = alt
 
 
 def wave64_overlay(plans32: dict[str, dict], plans64: dict[str, dict]) -> dict[str, dict | None]:

@@ -104,6 +104,7 @@ FILL_VARIANTS: tuple[dict[str, int], ...] = (
     {"SRC0": 256, "SRC1": 256, "SRC2": 256, "VSRC0": 0, "OP_SEL_HI": 0b111, "DMASK": 1},
     {"DMASK": 0xF, "UNRM": 1, "R128": 1},  # ray-tracing image forms (image_bvh*_intersect_ray) require these
     {"GDS": 1},  # GDS-only LDS forms (ds_add_gs_reg_rtn on gfx1100)
+    {"SADDR": 0x7D},  # GFX10 FLAT: decoded only with SADDR = 0x7d (off), not 0, 0x7c or 0x7f
 )
 
 
