@@ -44,6 +44,12 @@ def test_base_tables_are_a_regeneration(monkeypatch, tmp_path):
         assert fh.read() == build("rdna3"), f"accel_rdna3.bin is not what a regeneration writes: run {_REGEN}"
 
 
+@pytest.fixture(scope="module")
+def ref_home(tmp_path_factory) -> str:
+    """One data folder for the numpy path's reference runs (its store built once)."""
+    return str(tmp_path_factory.mktemp("ref-home"))
+
+
 def _input(arch: str) -> bytes:
     """Code of known kinds: the example word of every (instruction, encoding) the scalar decoder takes, twice with
     other vector registers (as ``benchmarks/bench_decode.py`` makes its input)."""
@@ -80,11 +86,11 @@ def _run(args: list[str], home: str, accel_on: bool = True) -> tuple[str, set]:
 
 @needs_accel
 @pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna3"])
-def test_first_run_in_an_empty_data_folder_needs_nothing_but_the_base(tmp_path, arch):
+def test_first_run_in_an_empty_data_folder_needs_nothing_but_the_base(tmp_path, ref_home, arch):
     path = tmp_path / "k.bin"
     path.write_bytes(_input(arch))
     args = ["--arch", arch, "--file", str(path)]
-    ref = run_cli(["decode", *args], dict(os.environ, GPUISA_HOME=str(tmp_path / "ref"), GPUISA_NO_ACCEL="1"))
+    ref = run_cli(["decode", *args], dict(os.environ, GPUISA_HOME=ref_home, GPUISA_NO_ACCEL="1"))
     assert ref.returncode == 0 and len(ref.stdout.splitlines()) > 1000
     out, heavy = _run(args, str(tmp_path / "home"))
     assert out == ref.stdout and not heavy, heavy
@@ -93,7 +99,7 @@ def test_first_run_in_an_empty_data_folder_needs_nothing_but_the_base(tmp_path, 
 
 
 @needs_accel
-def test_answers_beyond_the_base_are_kept_beside_it(tmp_path, monkeypatch):
+def test_answers_beyond_the_base_are_kept_beside_it(tmp_path, ref_home, monkeypatch):
     """Words the base tables leave to the scalar decoder: answered by it in the first run and kept beside the base
     (the ``.add`` file, tied to the base's key; no cache file made), so the second run needs no scalar decoder."""
     known = _input("rdna3")[:2000]
@@ -101,7 +107,7 @@ def test_answers_beyond_the_base_are_kept_beside_it(tmp_path, monkeypatch):
     path = tmp_path / "k.bin"
     path.write_bytes(known + odd + known)
     args = ["--arch", "rdna3", "--file", str(path)]
-    ref, _ = _run(args, str(tmp_path / "ref"), accel_on=False)
+    ref, _ = _run(args, ref_home, accel_on=False)
     home = str(tmp_path / "home")
     first, heavy = _run(args, home)
     assert first == ref and "gpuisa.codec.decoder" in heavy and "numpy" not in heavy, heavy
