@@ -200,9 +200,10 @@ def test_cube_against_llvm_fold():
 
 
 def test_med3_against_llvm_fold():
-    """fmed3 of ordered values (LLVM folds NaN operands by its own IEEE-mode choice, not compared)."""
+    """fmed3 of ordered values, signed zeros and quiet NaNs (a quiet NaN operand: the smaller or larger of the
+    other two, by its place)."""
     rng = random.Random(11)
-    pool = f32_values(12, nan=False) + [0, 0x80000000] * 8
+    pool = f32_values(12, nan=False) + [0, 0x80000000] * 8 + [0x7FC00000] * 6
     vals = [[rng.choice(pool) for _ in range(96)] for _ in range(3)]
     calls = [("float", "llvm.amdgcn.fmed3.f32", ", ".join(f"float {llvm_float(v)}" for v in t)) for t in zip(*vals)]
     for arch, n in archs_with("v_med3_f32", "v_med3_num_f32"):

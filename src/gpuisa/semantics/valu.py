@@ -221,6 +221,10 @@ def _scalar_inputs(p: _Plan) -> None:
         if reg in prog.widths:
             arr = np.full(L, f.get(fld, 0), dtype=_I64)
             p.getters.append((reg, lambda ws, a=arr: a))
+    for reg in ("SDWA_SRC0_SEL", "SDWA_SRC1_SEL"):  # GFX9 fp8 conversions' byte/word select outside SDWA:
+        if reg in prog.widths and p.sdwa is None:  # the whole dword (6), which the pseudocode reads as byte/word 0
+            arr = np.full(L, 6, dtype=_I64)
+            p.getters.append((reg, lambda ws, a=arr: a))
     for reg in ("SIMM32", "SIMM16"):
         if reg in prog.widths:
             val = b.literal(p.insn) if reg == "SIMM32" else f.get("SIMM16", 0)
