@@ -1,7 +1,7 @@
 """Small on-disk caches that keep ``gpuisa show`` fast: the pseudocode tables as read from
 the installed wheel (so the wheel's Python file is parsed once) and each instruction's
 coverage result.  They live in the user's cache folder (never in the repository) and are
-keyed by the source file's size and mtime and by this package's code, so any change
+keyed by the source file's size and mtime and by this package's code (its contents), so any change
 rebuilds them.  Writes go through the one safe writer (gpuisa.cachefile).
 """
 
@@ -22,11 +22,11 @@ def cache_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> str:
+    """This package's code by content (not by times: a fresh checkout of the same code keeps the caches)."""
     h = hashlib.sha1()
     here = Path(__file__).parent
     for p in sorted(here.glob("*.py")) + sorted(here.glob("*.lark")):
-        st = p.stat()
-        h.update(f"{p.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+        h.update(f"{p.name}:".encode() + p.read_bytes())
     return h.hexdigest()[:12]
 
 
