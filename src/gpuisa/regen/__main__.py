@@ -10,7 +10,7 @@ Order (each step reads what the ones before it wrote):
  7. ``aliases``   other mnemonics LLVM's assembler accepts -> named_<arch>.json["aliases"]
     ``accepts``   the kinds of source value each operand takes -> named_<arch>.json["src_rejects"]
  8. ``batch``     the bulk decoder's tables -> codec/data/batch_<arch>.json
-    ``accel``     the C accelerator's base tables, from them -> codec/data/accel_<arch>.bin
+    ``accel``     the C accelerator's base tables, from them (run by ``batch`` too) -> codec/data/accel_<arch>.bin
  9. ``examples``  page examples verified by llvm-mc-22 -> data/amd/examples/<arch>.json
 10. ``golden``    (text, bytes) corpora of llvm-mc-22 -> tests/golden/<target>.jsonl
 11. ``timing``    latency / reciprocal throughput of LLVM 22's scheduling models (llvm-mca-22) -> data/amd/timing/<arch>.json

@@ -41,6 +41,9 @@ def _default(kind: str) -> list[str]:
 
 def run_steps(steps: list[str], arch_names: list[str]) -> int:
     names = [archs.resolve_arch(a).name for a in arch_names]
+    if "batch" in steps and "accel" not in steps:  # (made from the batch tables: regenerated with them)
+        at = steps.index("batch") + 1
+        steps = steps[:at] + ["accel"] + steps[at:]
     for step in steps:
         module, per_arch, kind = STEPS[step]
         targets = [a for a in _default(kind) if not names or a in names]
