@@ -38,7 +38,7 @@ def run(arch, name, **ops):
     n = len(ops["S0"])
     got = []
     for i in range(0, n, wave):
-        chunk = {k: v[i:i + wave] for k, v in ops.items()}
+        chunk = {k: v[i:i + wave] if isinstance(v, list) else v for k, v in ops.items()}
         got += evaluate(arch, name, lanes=len(chunk["S0"]), **chunk)["outputs"]["D0"]
     return got
 
@@ -536,3 +536,74 @@ def test_dot2_exact_cases():
             bad = [(hex(x), hex(y), hex(z), hex(g & mask), hex(wv)) for x, y, z, g, wv in zip(a, b, c, got, want)
                    if g & mask != wv]
             assert not bad, (arch, name, bad[:4])
+
+
+def fma_exact(a, b, c, w):
+    """fma of three binary-w values rounded once (None where a NaN or an infinity is involved)."""
+    x, y, z = fl(a, w), fl(b, w), fl(c, w)
+    if not all(map(math.isfinite, (x, y, z))):
+        return None
+    r = Fraction(x) * Fraction(y) + Fraction(z)
+    neg = r == 0 and (math.copysign(1, x) * math.copysign(1, y) < 0 and math.copysign(1, z) < 0)
+    return rne(r, w, negative=neg)
+
+
+@pytest.mark.parametrize("op", ["add", "mul", "fma"])
+def test_packed_f32(op):
+    """CDNA's v_pk_{add,mul,fma}_f32: each 32-bit half of the 64-bit operands on its own, rounded once."""
+    name = f"v_pk_{op}_f32"
+    rng = random.Random(len(op))
+    pool = finite(32, 60, 31)
+    a, b, c = ([rng.choice(pool) | rng.choice(pool) << 32 for _ in range(64)] for _ in range(3))
+
+    def ref(x, y, z):
+        out = 0
+        for h in (0, 32):
+            p, q, r = (x >> h) & M32, (y >> h) & M32, (z >> h) & M32
+            if op == "add":
+                v = fma_exact(p, 0x3F800000, q, 32)
+            elif op == "mul":
+                v = fma_exact(p, q, 0x80000000, 32)  # + -0: keeps the product's sign, exact product rounded once
+            else:
+                v = fma_exact(p, q, r, 32)
+            if v is None:
+                return None
+            out |= v << h
+        return out
+    for arch in archs_with(name):
+        got = run(arch, name, S0=a, S1=b, S2=c) if op == "fma" else run(arch, name, S0=a, S1=b)
+        bad = [(hex(x), hex(y), hex(z), hex(g), hex(ref(x, y, z))) for x, y, z, g in zip(a, b, c, got)
+               if ref(x, y, z) is not None and g != ref(x, y, z)]
+        assert not bad, (arch, name, bad[:3])
+
+
+def test_fma_mix_f32():
+    """v_fma_mix_f32 with OPSEL_HI = 0b111 and OPSEL = 0b010: S0 low half, S1 high half, S2 low half as f16,
+    widened exactly to f32, one fma rounded to f32."""
+    rng = random.Random(17)
+    pool = finite(16, 60, 18)
+    a, b, c = ([rng.choice(pool) | rng.choice(pool) << 16 for _ in range(64)] for _ in range(3))
+    for arch in archs_with("v_fma_mix_f32"):
+        got = run(arch, "v_fma_mix_f32", S0=a, S1=b, S2=c, OPSEL=0b010, OPSEL_HI=0b111)
+        for x, y, z, g in zip(a, b, c, got):
+            p, q, r = (bits_of(fl(v, 16), 32) for v in (x & 0xFFFF, y >> 16, z & 0xFFFF))
+            want = fma_exact(p, q, r, 32)
+            if want is not None:
+                assert g & M32 == want, (arch, hex(x), hex(y), hex(z), hex(g), hex(want))
+
+
+def test_div_fixup_f16():
+    """The f16 division fix-up on the special operands, and |S0| with the quotient's sign otherwise."""
+    inf, nan, one, two = 0x7C00, 0x7E00, 0x3C00, 0x4000
+    cases = [  # (S0 approximation, S1 denominator, S2 numerator, expected)
+        (0x3800, two, one, 0x3800), (0x3800, two | 0x8000, one, 0xB800), (0xB800, two, one, 0x3800),
+        (one, 0, one, inf), (one, 0x8000, one, 0xFC00), (one, inf, one, 0), (one, one, inf, inf),
+        (one, one, 0, 0), (one, 0x8000 | one, 0, 0x8000), (one, 0, 0, None), (one, inf, inf, None),
+        (one, nan, one, None), (one, one, nan, None)]
+    for arch in archs_with("v_div_fixup_f16"):
+        for s0, s1, s2, want in cases:
+            g = evaluate(arch, "v_div_fixup_f16", S0=s0, S1=s1, S2=s2)["outputs"]["D0"][0] & 0xFFFF
+            if want is None:
+                assert (g >> 10) & 0x1F == 0x1F and g & 0x3FF and (g >> 9) & 1, (arch, hex(s1), hex(s2), hex(g))
+            else:
+                assert g == want, (arch, hex(s0), hex(s1), hex(s2), hex(g), hex(want))

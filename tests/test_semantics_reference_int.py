@@ -280,3 +280,44 @@ def test_carry_chain(name):
             d, co = CARRY[name](x, y, (vcc >> i) & 1)
             got_c = (flags[0] >> i) & 1 if len(flags) == 1 else flags[i]
             assert (res["D0"][i], got_c) == (d, co), (arch, name, i, hex(x), hex(y))
+
+
+def sad_u8(a, b, acc, masked):
+    """Sum of |byte of a - byte of b| plus acc; masked: bytes where b is 0 are left out."""
+    return acc + sum(abs(byte(a, i) - byte(b, i)) for i in range(4) if not (masked and byte(b, i) == 0))
+
+
+@pytest.mark.parametrize("name", ["v_qsad_pk_u16_u8", "v_mqsad_pk_u16_u8", "v_mqsad_u32_u8"])
+def test_quad_sad(name):
+    """Four SADs of S1 against the 32-bit windows of the 64-bit S0 at bytes 0..3, each accumulated onto its
+    field of S2 (16 bits, the result truncated to them; v_mqsad_u32_u8: 32 bits of a 128-bit S2)."""
+    rng = random.Random(sum(map(ord, name)))
+    field = 32 if name == "v_mqsad_u32_u8" else 16
+    n = 64
+    a = [rng.getrandbits(64) for _ in range(n)]
+    b = [rng.getrandbits(32) & rng.choice([M32, 0xFF00FF00, 0x00FFFF00]) for _ in range(n)]
+    c = [rng.getrandbits(4 * field) for _ in range(n)]
+    for arch in archs_with(name):
+        got = run(arch, name, S0=a, S1=b, S2=c)
+        for x, y, z, g in zip(a, b, c, got):
+            want = 0
+            for k in range(4):
+                acc = (z >> (field * k)) & ((1 << field) - 1)
+                want |= (sad_u8((x >> (8 * k)) & M32, y, acc, name != "v_qsad_pk_u16_u8") & ((1 << field) - 1)) << (field * k)
+            assert g == want, (arch, name, hex(x), hex(y), hex(z), hex(g), hex(want))
+
+
+@pytest.mark.parametrize("table", [0x96, 0x80, 0x01, 0xE8, 0xCA, 0x3C, 0xFE, 0x00, 0xFF, 0x5A, 0x1D])
+def test_bitop3(table):
+    """CDNA4's v_bitop3: each result bit is bit (a << 2 | b << 1 | c) of the 8-bit truth table."""
+    from gpuisa.semantics.encoded import evaluate_encoded
+
+    a, b, c = (inputs(40 + k)[:64] for k in range(3))
+    for name, width in (("v_bitop3_b32", 32), ("v_bitop3_b16", 16)):
+        if sources.lookup("cdna4", name) is None:
+            continue
+        got = evaluate_encoded("cdna4", f"{name} v1, v2, v3, v4 bitop3:{table:#x}", {"V2": a, "V3": b, "V4": c},
+                               lanes=64)["writes"]["V1"]
+        for x, y, z, g in zip(a, b, c, got):
+            want = sum(((table >> (((x >> i) & 1) << 2 | ((y >> i) & 1) << 1 | ((z >> i) & 1))) & 1) << i for i in range(width))
+            assert g & ((1 << width) - 1) == want, (name, hex(table), hex(x), hex(y), hex(z), hex(g))

@@ -109,7 +109,9 @@ class Gen(ExprGen, CallGen, StoreGen):
                     self.formats.setdefault(r, vt)
             if n[0] == "slice" and n[1][0] == "name" and n[2][0] == "num" and n[3][0] == "num":
                 r = "D0" if n[1][1] == "D" else n[1][1]
-                self.widths[r] = max(self.widths.get(r, 0), int(max(n[2][1], n[3][1])) + 1)
+                bits = int(max(n[2][1], n[3][1])) + 1
+                bits = bits if bits <= 32 else -(-bits // 32) * 32  # beyond one register: whole registers (S0[55:24])
+                self.widths[r] = max(self.widths.get(r, 0), bits)
         if self.scalar:
             return
         for s in _walk(stmts):
