@@ -105,9 +105,12 @@ MODULES = {
                         "\tvote.sync.all.pred %p1, %p2, %p1;\n\tvote.sync.all.pred %p1, !%p2, %r1;\n"
                         "\tvote.sync.ballot.b32 %r1, %p2, %r1;\n\tvote.sync.ballot.b32 %p1, %p2, %r1;\n" + E,
                         {13, 15, 18}, False),
-    "short_addresses": (head() + K + "\tld.global.b32 %r1, [%r2];\n\tst.b32 [%r2+8], %r1;\n"
-                        "\tatom.global.add.u32 %r1, [%r2], 1;\n\tld.global.v2.b32 {%r1, %r3}, [%h1];\n"
-                        "\tld.global.b32 %r1, [%f1];\n" + E, {17}, False),
+    "short_addresses": (head() + K + "\tld.global.b32 %r1, [%h2];\n\tst.b32 [%h2+8], %r1;\n"
+                        "\tatom.global.add.u32 %r1, [%h2], 1;\n\tld.global.v2.b32 {%r1, %r3}, [%h1];\n"
+                        "\tld.shared.b32 %r1, [%r2];\n\tld.global.b32 %r1, [%f1];\n" + E, {18}, False),
+    # a generic or .global address in a 32-bit register: ptxas 13's fatal error (no line; 16-bit: a warning)
+    "address_32": (head() + K + "\tld.shared.b32 %r1, [%r2];\n\tst.b32 [%r2+8], %r1;\n" + E, {"fatal"}, False),
+    "address_32_global": (head("8.6", "sm_80") + K + "\tatom.global.add.u32 %r1, [%r2], 1;\n" + E, {"fatal"}, False),
     # packed small floats: the registers have exactly the packed size
     "packed_cvt": (head("8.8", "sm_100a") + K + "\tcvt.rn.satfinite.e2m1x2.f32 %b1, %f1, %f2;\n"
                    "\tcvt.rn.satfinite.e2m1x2.f32 %h1, %f1, %f2;\n\tcvt.rn.f16x2.e4m3x2 %r1, %h1;\n"

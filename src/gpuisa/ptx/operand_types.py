@@ -159,7 +159,10 @@ CLASS_WORDS = {"r": ".b32/.u32/.s32", "rd": ".b64/.u64/.s64", "h": ".b16/.u16/.s
 def class_error(name: str, opcode: str, classes: dict, ops: str, reg_type) -> str | None:
     """A plain register operand whose declared class ptxas refuses at that place (measured per form and
     opcode types: ``reg_classes``)."""
-    by_index = classes.get("".join("." + t for t in opcode.split(".")[1:] if "." + t in CLASS_TYPES))
+    key = "".join("." + t for t in opcode.split(".")[1:] if "." + t in CLASS_TYPES)
+    by_index = classes.get(key)
+    if by_index is None and (".u" in key or ".s" in key):  # measured with .bN only: its classes (as lenient)
+        by_index = classes.get(key.replace(".u", ".b").replace(".s", ".b"))
     if not by_index:
         return None
     texts = split_operands(ops) if "{" in ops or "[" in ops else [x.strip() for x in ops.split(",")]
@@ -192,6 +195,8 @@ def split_operands(text: str) -> list[str]:
 
 
 MEMORY = {"ld", "st", "ldu", "ld.global.nc", "atom", "red", "prefetch"}
+ADDRESS64 = frozenset(MEMORY)  # a generic or .global address of these in a 32-bit register is fatal (measured)
+NOT_GENERIC = {".shared", ".local", ".const", ".param"}  # (.shared::cta, .param::entry: their first part)
 # every other instruction with a memory operand [a] (the catalog's, less the texture and surface ones whose
 # brackets hold a handle and coordinates): its address registers are checked the same way
 MEMORY |= {"applypriority", "clusterlaunchcontrol.try_cancel", "cp.async", "cp.async.bulk", "cp.async.bulk.prefetch",
@@ -235,9 +240,9 @@ def _fits_value(t: str, reg: str) -> bool:
 
 def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
     """An address in a floating-point, predicate or .b128 register (in any of the instruction's
-    brackets), or a load/store value register that does not fit the type.  (A generic or .global address in
-    a 32- or 16-bit register is accepted by ptxas 13 with a warning under .address_size 64: measured, not an
-    error.)"""
+    brackets), a generic or .global address of ld/st/atom/red/prefetch in a 32-bit register (ptxas 13:
+    "32-bit compilation is no longer supported", a fatal error without a line; a 16-bit one is only a
+    warning: measured), or a load/store value register that does not fit the type."""
     if name not in MEMORY or "[" not in ops:
         return None
     for piece in ops.split("[")[1:]:
@@ -247,6 +252,10 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
         t = reg_type(inner) if inner[:1] == "%" else None
         if t and (t == ".pred" or t[1] == "f" or t == ".b128"):
             return f"`{inner}` is a {t} register: an address is an integer (.b, .u or .s) register of 64 bits or less"
+        if t in (".b32", ".u32", ".s32") and name in ADDRESS64 and not any(
+                "." + x.split("::", 1)[0] in NOT_GENERIC for x in opcode.split(".")[1:]):
+            return (f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (ptxas 13 compiles "
+                    "64-bit addressing only)")
     if name in ("ld", "st", "ldu", "ld.global.nc"):
         types = [x for x in opcode.split(".")[1:] if "." + x in VALUE_TYPE]
         value = ops.split("]", 1)[1].lstrip(" ,") if name == "st" else ops.split("[", 1)[0].rstrip(" ,")
