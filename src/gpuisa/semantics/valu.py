@@ -31,6 +31,7 @@ from .execute import (
     reg_text,
     writer_vgpr,
 )
+from .intclamp import saturate
 from .machine import EXEC_LO, VCC_LO, MachineError
 
 _I64 = np.int64
@@ -297,7 +298,7 @@ def _d0(p: _Plan) -> None:
 
         def put_sdwa(ws, R, wmask, active):
             f_ = ws.v if file == "v" else ws.a
-            new = mods.sdwa_dest(R["D0"] if out is None else out(R["D0"]), f_[n], sel, unused)
+            new = mods.sdwa_dest(R["D0"] if out is None else out(R["D0"], R), f_[n], sel, unused)
             f_[n] = new if wmask is None else np.where(wmask, new, f_[n])
         p.post.append(put_sdwa)
         return
@@ -307,7 +308,7 @@ def _d0(p: _Plan) -> None:
 
     def put_modified(ws, R, wmask, active):  # omod/clamp only where the instruction wrote
         d = R["D0"]
-        store(ws, out(d) if wmask is None else np.where(wmask, out(d), d), wmask)
+        store(ws, out(d, R) if wmask is None else np.where(wmask, out(d, R), d), wmask)
     p.post.append(put_modified)
 
 
@@ -320,11 +321,14 @@ def _output_modifiers(p: _Plan, fmt):
     if not (clamp or omod):
         return None
     fk = float_kind(fmt)
+    sat = saturate(p.insn.name) if clamp and not omod and p.insn.encoding != "VOP3P" else None
+    if sat is not None and (fk is None or fk[0] != "f"):
+        return sat  # integer add/sub: the exact result saturated (intclamp)
     if fk is None or fk[0] != "f" or p.insn.encoding == "VOP3P":
         what = "clamp" if clamp else "omod"
         raise MachineError(f"{p.insn.name}: {what} on a non-float (or packed) result is not modelled")
     kind, width = fk
-    return lambda x: mods.omod_clamp(x, kind, width, omod, clamp)
+    return lambda x, R: mods.omod_clamp(x, kind, width, omod, clamp)
 
 
 def _check_inputs(insn: Insn, prog, getters: list, n_lanes: int) -> None:
