@@ -284,6 +284,9 @@ PK = {  # name -> reference(S0, S1) -> D0 or None where a NaN makes the bits uns
     "v_cvt_pk_i16_f32": lambda a, b: pk2(f2int(a, 32, -32768, 32767), f2int(b, 32, -32768, 32767)),
     "v_cvt_pk_u16_f32": lambda a, b: pk2(f2int(a, 32, 0, 65535), f2int(b, 32, 0, 65535)),
     "v_pack_b32_f16": lambda a, b: pk2(a, b),
+    "v_cvt_pk_f16_f32": lambda a, b: None if math.isnan(fl(a, 32)) or math.isnan(fl(b, 32)) else
+    pk2(rne(Fraction(fl(a, 32)), 16, a >> 31) if math.isfinite(fl(a, 32)) else 0x7C00 | (a >> 31 << 15),
+        rne(Fraction(fl(b, 32)), 16, b >> 31) if math.isfinite(fl(b, 32)) else 0x7C00 | (b >> 31 << 15)),
     "v_cvt_pk_bf16_f32": lambda a, b: None if None in (bf16_rne(a), bf16_rne(b)) else pk2(bf16_rne(a), bf16_rne(b)),
 }
 
@@ -607,3 +610,18 @@ def test_div_fixup_f16():
                 assert (g >> 10) & 0x1F == 0x1F and g & 0x3FF and (g >> 9) & 1, (arch, hex(s1), hex(s2), hex(g))
             else:
                 assert g == want, (arch, hex(s0), hex(s1), hex(s2), hex(g), hex(want))
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "cdna3"])
+def test_inherited_generations_run_the_hardware_formulations(arch):
+    """RDNA3 and CDNA3 run their donors' pseudocode (RDNA3.5, CDNA4) and so the same hardware formulations."""
+    assert evaluate(arch, "v_cvt_pk_u8_f32", S0=bits_of(3.5, 32), S1=1, S2=0)["outputs"]["D0"] == [4 << 8]
+    assert evaluate(arch, "v_cvt_pk_u8_f32", S0=bits_of(2.5, 32), S1=0, S2=0xFF)["outputs"]["D0"] == [2]
+    x = bits_of(1126.6, 32)
+    g = evaluate(arch, "v_rsq_f32", S0=x)["outputs"]["D0"][0]
+    assert ulps(g, 1 / math.sqrt(fl(x, 32)), 32) <= Fraction(1, 2) + Fraction(1, 1 << 20), (arch, hex(g))
+    if sources.lookup(arch, "v_fma_dx9_zero_f32") is not None:
+        assert evaluate(arch, "v_fma_dx9_zero_f32", S0=0x80000000, S1=0x3F800000, S2=0x80000000)["outputs"]["D0"] == [0]
+    out = evaluate(arch, "s_bcnt1_i32_b64", S0=0)["outputs"]
+    assert (out["D0"], out["SCC"]) == ([0], [0]), arch
+

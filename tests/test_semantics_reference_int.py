@@ -321,3 +321,19 @@ def test_bitop3(table):
         for x, y, z, g in zip(a, b, c, got):
             want = sum(((table >> (((x >> i) & 1) << 2 | ((y >> i) & 1) << 1 | ((z >> i) & 1))) & 1) << i for i in range(width))
             assert g & ((1 << width) - 1) == want, (name, hex(table), hex(x), hex(y), hex(z), hex(g))
+
+
+DOTC = {  # CDNA's accumulating dot products: D0 += sum of products of signed fields
+    "v_dot4c_i32_i8": (8, 4), "v_dot2c_i32_i16": (16, 2), "v_dot8c_i32_i4": (4, 8),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOTC))
+def test_accumulating_dot(name):
+    bits, n = DOTC[name]
+    a, b, d = triples(sum(map(ord, name)))
+    for arch in archs_with(name):
+        got = run(arch, name, S0=a, S1=b, D0=d)
+        for x, y, z, g in zip(a, b, d, got):
+            want = (s(z, 32) + sum(s(x >> (bits * i), bits) * s(y >> (bits * i), bits) for i in range(n))) & M32
+            assert g & M32 == want, (arch, name, hex(x), hex(y), hex(z), hex(g))
