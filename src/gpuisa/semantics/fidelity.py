@@ -1,9 +1,10 @@
 """Per-instruction fidelity: exact (runs, and a property test checks its family against an
 independent reference), untested (runs, no test covers its family) or unsupported (why).
 
-``TESTED_FAMILIES`` names the families that ``tests/test_semantics_properties.py`` checks;
-that test asserts each family listed here is exercised, so this table cannot claim more
-than the tests do.
+``TESTED_FAMILIES`` names the families that ``tests/test_semantics_properties.py`` checks, and
+(``REFERENCE_FAMILIES``) those the reference tests ``tests/test_semantics_reference_*.py`` check;
+the properties test asserts each family listed here is exercised, so this table cannot claim
+more than the tests do.
 """
 
 from __future__ import annotations
@@ -55,6 +56,77 @@ TESTED_FAMILIES: dict[str, tuple[str, ...]] = {
     "VGPR file moves (M0-relative)": ("v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32",
                                       "v_swaprel_b32"),
 }
+
+
+# families checked by tests/test_semantics_reference_{int,float,scalar,fp8}.py and test_semantics_llvm_fold.py
+REFERENCE_FAMILIES: dict[str, tuple[str, ...]] = {
+    "integer three-operand, 16-bit, packing and byte": tuple("""
+        v_add3_u32 v_add_i16 v_add_i32 v_add_lshl_u32 v_add_nc_i16 v_add_nc_i32 v_add_nc_u16 v_add_u16
+        v_alignbit_b32 v_alignbyte_b32 v_and_b16 v_and_or_b32 v_ashr_pk_i8_i32 v_ashr_pk_u8_i32
+        v_ashrrev_i16 v_bfm_b32 v_bitop3_b16 v_bitop3_b32 v_cvt_i32_i16 v_cvt_pk_i16_i32
+        v_cvt_pk_u16_u32 v_cvt_u32_u16 v_dot2_i32_i16 v_dot2_u32_u16 v_dot2c_i32_i16 v_dot4_i32_i8
+        v_dot4_u32_u8 v_dot4c_i32_i8 v_dot8_i32_i4 v_dot8_u32_u4 v_dot8c_i32_i4 v_lerp_u8 v_lshl_add_u32
+        v_lshl_or_b32 v_lshlrev_b16 v_lshrrev_b16 v_mad_i16 v_mad_i32_i16 v_mad_u16 v_mad_u32_u16
+        v_max3_i16 v_max3_i32 v_max3_u16 v_max3_u32 v_max_i16 v_max_u16 v_maxmin_i32 v_maxmin_u32
+        v_mbcnt_hi_u32_b32 v_mbcnt_lo_u32_b32 v_med3_i16 v_med3_i32 v_med3_u16 v_med3_u32 v_min3_i16
+        v_min3_i32 v_min3_u16 v_min3_u32 v_min_i16 v_min_u16 v_minmax_i32 v_minmax_u32 v_mqsad_pk_u16_u8
+        v_mqsad_u32_u8 v_mul_lo_u16 v_not_b16 v_not_b32 v_or3_b32 v_or_b16 v_perm_b32 v_qsad_pk_u16_u8
+        v_sat_pk_u8_i16 v_sub_i16 v_sub_i32 v_sub_nc_i16 v_sub_nc_i32 v_sub_nc_u16 v_sub_u16
+        v_subrev_u16 v_xad_u32 v_xnor_b32 v_xor3_b32 v_xor_b16
+    """.split()),
+    "64-bit shifts and multiply-add": tuple("""
+        v_ashrrev_i64 v_lshlrev_b64 v_lshrrev_b64 v_mad_co_u64_u32 v_mad_u64_u32
+    """.split()),
+    "carry chains": tuple("""
+        v_add_co_ci_u32 v_add_co_u32 v_addc_co_u32 v_sub_co_ci_u32 v_sub_co_u32 v_subb_co_u32
+        v_subbrev_co_u32 v_subrev_co_ci_u32 v_subrev_co_u32
+    """.split()),
+    "float rounding to integral, frexp, ldexp": tuple("""
+        s_ceil_f16 s_ceil_f32 s_floor_f16 s_floor_f32 s_trunc_f16 s_trunc_f32 v_ceil_f16 v_ceil_f32
+        v_ceil_f64 v_floor_f16 v_floor_f32 v_floor_f64 v_frexp_mant_f16 v_frexp_mant_f32
+        v_frexp_mant_f64 v_ldexp_f32 v_ldexp_f64 v_trunc_f16 v_trunc_f32 v_trunc_f64
+    """.split()),
+    "conversions and packing": tuple("""
+        s_cvt_f16_f32 s_cvt_f32_f16 s_cvt_f32_i32 s_cvt_f32_u32 s_cvt_hi_f32_f16 s_cvt_i32_f32
+        s_cvt_pk_rtz_f16_f32 s_cvt_u32_f32 v_cvt_f16_i16 v_cvt_f16_u16 v_cvt_f32_bf16 v_cvt_f32_bf8
+        v_cvt_f32_fp8 v_cvt_f32_ubyte0 v_cvt_f32_ubyte1 v_cvt_f32_ubyte2 v_cvt_f32_ubyte3
+        v_cvt_floor_i32_f32 v_cvt_flr_i32_f32 v_cvt_i16_f16 v_cvt_norm_i16_f16 v_cvt_norm_u16_f16
+        v_cvt_off_f32_i4 v_cvt_pk_bf16_f32 v_cvt_pk_f16_f32 v_cvt_pk_f32_bf8 v_cvt_pk_f32_fp8
+        v_cvt_pk_i16_f32 v_cvt_pk_norm_i16_f16 v_cvt_pk_norm_i16_f32 v_cvt_pk_norm_u16_f16
+        v_cvt_pk_norm_u16_f32 v_cvt_pk_rtz_f16_f32 v_cvt_pk_u16_f32 v_cvt_pknorm_i16_f16
+        v_cvt_pknorm_i16_f32 v_cvt_pknorm_u16_f16 v_cvt_pknorm_u16_f32 v_cvt_pkrtz_f16_f32 v_cvt_u16_f16
+        v_pack_b32_f16
+    """.split()),
+    "float min/max/median of two and three": tuple("""
+        s_maximum_f16 s_maximum_f32 s_minimum_f16 s_minimum_f32 v_max3_f16 v_max3_f32 v_max3_num_f16
+        v_max3_num_f32 v_max_f16 v_max_f64 v_maximum3_f16 v_maximum3_f32 v_maximum_f16 v_maximum_f32
+        v_maximum_f64 v_maximumminimum_f16 v_maximumminimum_f32 v_maxmin_f16 v_maxmin_f32
+        v_maxmin_num_f16 v_maxmin_num_f32 v_med3_f16 v_med3_f32 v_med3_num_f16 v_med3_num_f32 v_min3_f16
+        v_min3_f32 v_min3_num_f16 v_min3_num_f32 v_min_f16 v_min_f64 v_minimum3_f16 v_minimum3_f32
+        v_minimum_f16 v_minimum_f32 v_minimum_f64 v_minimummaximum_f16 v_minimummaximum_f32 v_minmax_f16
+        v_minmax_f32 v_minmax_num_f16 v_minmax_num_f32
+    """.split()),
+    "cube map, legacy multiply, packed f32, fma_mix": tuple("""
+        v_cubeid_f32 v_cubema_f32 v_cubesc_f32 v_cubetc_f32 v_div_fixup_f16 v_fma_mix_f32
+        v_mul_dx9_zero_f32 v_mul_legacy_f32 v_pk_add_f32 v_pk_fma_f32 v_pk_mul_f32 v_trig_preop_f64
+    """.split()),
+    "scalar ALU (bit, 64-bit, compare, pack)": tuple("""
+        s_abs_i32 s_absdiff_i32 s_add_co_ci_u32 s_add_co_i32 s_add_co_u32 s_add_nc_u64 s_and_b64
+        s_and_not1_b32 s_and_not1_b64 s_andn2_b32 s_ashr_i64 s_bcnt0_i32_b32 s_bfe_i32 s_bfe_i64
+        s_bfe_u64 s_bfm_b32 s_bfm_b64 s_bitcmp0_b32 s_bitcmp0_b64 s_bitcmp1_b32 s_bitcmp1_b64
+        s_bitreplicate_b64_b32 s_bitset0_b32 s_bitset0_b64 s_bitset1_b32 s_bitset1_b64 s_brev_b32
+        s_brev_b64 s_cls_i32 s_cls_i32_i64 s_clz_i32_u32 s_clz_i32_u64 s_cmov_b32 s_cmov_b64
+        s_cmp_eq_i32 s_cmp_eq_u64 s_cmp_ge_i32 s_cmp_gt_i32 s_cmp_gt_u32 s_cmp_le_i32 s_cmp_le_u32
+        s_cmp_lg_i32 s_cmp_lg_u32 s_cmp_lg_u64 s_cmp_lt_u32 s_cselect_b32 s_cselect_b64 s_ctz_i32_b32
+        s_ctz_i32_b64 s_ff1_i32_b32 s_ff1_i32_b64 s_flbit_i32 s_flbit_i32_b32 s_flbit_i32_b64
+        s_flbit_i32_i64 s_lshl1_add_u32 s_lshl2_add_u32 s_lshl3_add_u32 s_lshl4_add_u32 s_lshl_b64
+        s_lshr_b64 s_max_i32 s_min_u32 s_mul_hi_i32 s_mul_u64 s_nand_b64 s_nor_b64 s_not_b32 s_not_b64
+        s_or_b64 s_or_not1_b32 s_or_not1_b64 s_orn2_b32 s_pack_hh_b32_b16 s_pack_hl_b32_b16
+        s_pack_lh_b32_b16 s_pack_ll_b32_b16 s_quadmask_b32 s_quadmask_b64 s_sext_i32_i16 s_sext_i32_i8
+        s_sub_co_ci_u32 s_sub_co_i32 s_sub_co_u32 s_sub_nc_u64 s_wqm_b32 s_wqm_b64 s_xnor_b64 s_xor_b64
+    """.split()),
+}
+TESTED_FAMILIES.update(REFERENCE_FAMILIES)
 
 
 def family_of(name: str) -> str | None:
