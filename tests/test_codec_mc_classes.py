@@ -239,3 +239,13 @@ def test_typed_buffer_format_spellings(llvm_mc, arch):
     lines = [f"tbuffer_load_format_x v4, off, s[8:11], s3 {f}".strip() for f in _FORMATS]
     bad = _disagreements(arch, lines)
     assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("arch", ["cdna1", "cdna2", "cdna3", "rdna2"])
+def test_acc_register_spelling(llvm_mc, arch):
+    """acc0 and acc[0:3] are LLVM's other spelling of the AGPRs a0 and a[0:3] (refused where there are none)."""
+    lines = ["v_accvgpr_read_b32 v2, acc0", "v_accvgpr_write_b32 acc2, -2.0", "v_accvgpr_mov_b32 acc1, acc255",
+             "v_mfma_f32_32x32x1f32 acc[0:31], acc0, acc1, acc[32:63]", "global_load_dword acc5, v[2:3], off",
+             "v_mfma_f32_4x4x1f32 acc[0:3], v0, v1, acc[4:7]"]
+    bad = _disagreements(arch, lines)
+    assert not bad, bad[:5]

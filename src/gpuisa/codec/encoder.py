@@ -75,6 +75,8 @@ class Encoder:
         text = _DIM.sub(r"dim:SQ_RSRC_IMG_\1", text)  # dim:2D is LLVM's short spelling of dim:SQ_RSRC_IMG_2D
         text = _MOD_LIST.sub(lambda m: m.group(1) + "[" + ",".join(x.strip() for x in m.group(2).split(",")) + "]", text)
         text = _SWIZZLE_ARGS.sub(lambda m: "swizzle(" + "".join(m.group(1).split()) + ")", text)  # (ds_swizzle_b32)
+        if "acc" in text:
+            text = _ACC_NAME.sub("a", text)
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
@@ -344,6 +346,7 @@ _DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bc
                        r"|wave_(?:shl|shr|rol|ror)|row_mask|bank_mask)\b")
 _SUFFIXES = ("_dpp", "_sdwa", "_e32", "_e64")
 _SWIZZLE_ARGS = re.compile(r"swizzle\(([^)]*)\)")
+_ACC_NAME = re.compile(r"\bacc(?=\d|\[)")  # acc0, acc[0:3]: LLVM's other spelling of the AGPRs a0, a[0:3]
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
 def get_encoder(arch: str, wave64: bool = False) -> Encoder:
