@@ -8,8 +8,10 @@ RDNA4 and CDNA4 wherever the generation has the instruction (CDNA spells some di
 
 from __future__ import annotations
 
+import math
 import random
 import re
+import struct
 
 import pytest
 
@@ -215,3 +217,28 @@ def test_bcnt_b64_writes_one_sgpr():
         assert r["writes"] == {"S5": 0, "SCC": 0}, (arch, r["writes"])
         r = evaluate_encoded(arch, "s_bcnt0_i32_b64 s5, s[2:3]", {"S5": 0xF0, "S6": 1, "S2": 0xF0F0, "S3": 1, "SCC": 0})
         assert r["writes"] == {"S5": 55, "SCC": 1}, (arch, r["writes"])
+
+
+FCMP = {"lt": lambda x, y: x < y, "eq": lambda x, y: x == y, "le": lambda x, y: x <= y, "gt": lambda x, y: x > y,
+        "lg": lambda x, y: x < y or x > y, "ge": lambda x, y: x >= y,
+        "o": lambda x, y: not (math.isnan(x) or math.isnan(y)), "u": lambda x, y: math.isnan(x) or math.isnan(y),
+        "nge": lambda x, y: not x >= y, "nlg": lambda x, y: not (x < y or x > y), "ngt": lambda x, y: not x > y,
+        "nle": lambda x, y: not x <= y, "neq": lambda x, y: not x == y, "nlt": lambda x, y: not x < y}
+
+
+@pytest.mark.parametrize("w", [16, 32])
+def test_scalar_float_compares(w):
+    """RDNA4's s_cmp_<cond>_f16/f32: SCC from IEEE comparisons (NaN unordered, -0 == +0)."""
+    fmt = "<e" if w == 16 else "<f"
+    ufmt = "<H" if w == 16 else "<I"
+    rng = random.Random(w)
+    pool = [0, 1 << (w - 1), 0x7E00 if w == 16 else 0x7FC00000, 0x7C00 if w == 16 else 0x7F800000, 1]
+    pool += [struct.unpack(ufmt, struct.pack(fmt, rng.uniform(-4, 4)))[0] for _ in range(12)]
+    for cond, f in FCMP.items():
+        name = f"s_cmp_{cond}_f{w}"
+        for arch in archs_with(name):
+            for _ in range(16):
+                a, b = rng.choice(pool), rng.choice(pool)
+                x, y = (struct.unpack(fmt, struct.pack(ufmt, v))[0] for v in (a, b))
+                got = evaluate(arch, name, S0=a, S1=b)["outputs"]["SCC"][0]
+                assert got == int(f(x, y)), (arch, name, hex(a), hex(b), got)
