@@ -636,3 +636,21 @@ def test_inherited_generations_run_the_hardware_formulations(arch):
     out = evaluate(arch, "s_bcnt1_i32_b64", S0=0)["outputs"]
     assert (out["D0"], out["SCC"]) == ([0], [0]), arch
 
+
+@pytest.mark.parametrize("op", ["exp", "log"])
+def test_exp_log_f32_have_no_denormals(op):
+    """The transcendental unit gives no denormal exp results (+0 below 2**-126) and reads denormal log inputs
+    as zero (-inf), as LLVM's scaling around v_exp_f32/v_log_f32 shows; normal cases stay within 1 ulp."""
+    if op == "exp":
+        cases = [(-126.0, 2.0 ** -126), (-126.5, 0.0), (-130.0, 0.0), (-149.0, 0.0), (-200.0, 0.0), (-125.0, 2.0 ** -125)]
+        ins = [bits_of(x, 32) for x, _ in cases]
+    else:
+        cases = [(2.0 ** -130, -math.inf), (-(2.0 ** -140), -math.inf), (2.0 ** -149, -math.inf), (2.0 ** -126, -126.0),
+                 (2.0 ** 100, 100.0)]
+        ins = [bits_of(x, 32) for x, _ in cases]
+    for name in (f"v_{op}_f32", f"v_s_{op}_f32"):
+        for arch in archs_with(name):
+            for b, (x, want) in zip(ins, cases):
+                g = evaluate(arch, name, S0=b)["outputs"]["D0"][0]
+                assert g == bits_of(want, 32), (arch, name, x, hex(g))
+

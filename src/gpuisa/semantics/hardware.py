@@ -135,6 +135,23 @@ def _bcnt64(bit: int):
     return run
 
 
+def _exp2_no_denormal(R, _m, C):
+    """2**x rounded once to f32, a result below the smallest normal (x < -126) flushed to +0."""
+    with np.errstate(all="ignore"):
+        y = np.exp2(_f(R, "S0", 32).astype(np.float64))
+        y = np.where(y < 2.0 ** -126, 0.0, y)
+    return _float_out(R, _m, floats.convert(y, ("f", 64), ("f", 32)), 32)
+
+
+def _log2_no_denormal(R, _m, C):
+    """log2 x rounded once to f32, a denormal x read as a zero of its sign (so -inf)."""
+    x = _f(R, "S0", 32).astype(np.float64)
+    with np.errstate(all="ignore"):
+        x = np.where((x != 0) & (np.abs(x) < 2.0 ** -126), np.copysign(0.0, x), x)
+        y = np.log2(x)  # +-0 -> -inf, x < 0 -> NaN
+    return _float_out(R, _m, floats.convert(y, ("f", 64), ("f", 32)), 32)
+
+
 # ---------------------------------------------------------------- division helpers
 #
 # LLVM divides n by d as: d' = div_scale(d, d, n), n' = div_scale(n, d, n) (which also sets VCC),
@@ -324,6 +341,12 @@ _WHY_BCNT64 = ("AMD's pseudocode sets SCC from D0.u64, 64 bits of a 32-bit desti
                "decided SCC and was taken as part of the destination; the hardware writes the 32-bit count and sets "
                "SCC where the count is not 0")
 
+_WHY_EXP = ("AMD's pseudocode computes 2**x for every x; the hardware's transcendental unit returns no denormal "
+            "results: below 2**-126 (x < -126) it gives +0 (LLVM 22 adds 64 to such x and scales the result by 2**-64 "
+            "even with f32 denormals enabled)")
+_WHY_LOG = ("AMD's pseudocode computes log2 x for every x; the hardware's transcendental unit reads a denormal x as "
+            "zero, giving -inf (LLVM 22 scales such x by 2**32 and subtracts 32 even with f32 denormals enabled)")
+
 # name pattern -> (builder(match, reference_fn) -> fn, reason)
 _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^[vs]_rndne_f(16|32|64)$"), lambda m, ref: _rndne(int(m.group(1))), _WHY_RNDNE),
@@ -341,6 +364,8 @@ _RULES: list[tuple[re.Pattern, object, str]] = [
     (re.compile(r"^v_cvt_pk_u8_f32$"), lambda m, ref: _cvt_pk_u8, _WHY_PK_U8),
     (re.compile(r"^v_fma(c?)_dx9_zero_f32$"), lambda m, ref: _fma_dx9("D0" if m.group(1) else "S2"), _WHY_FMA_DX9),
     (re.compile(r"^s_bcnt([01])_i32_b64$"), lambda m, ref: _bcnt64(int(m.group(1))), _WHY_BCNT64),
+    (re.compile(r"^v_(?:s_)?exp_f32$"), lambda m, ref: _exp2_no_denormal, _WHY_EXP),
+    (re.compile(r"^v_(?:s_)?log_f32$"), lambda m, ref: _log2_no_denormal, _WHY_LOG),
 ]
 _D0_BITS = {"s_bcnt0_i32_b64": 32, "s_bcnt1_i32_b64": 32}  # the destination's real width where the pseudocode's is wider
 _NOT_READ = {"v_fmac_dx9_zero_f32": ("S2",)}  # sources the pseudocode names but the formulation (and encoding) lacks
@@ -354,7 +379,7 @@ def _rule(name: str):
     return None
 
 
-APPROXIMATE = re.compile(r"^v_((s_)?rsq|sin|cos)_f")  # the hardware approximates these; not modelled bit for bit
+APPROXIMATE = re.compile(r"^v_((s_)?(rsq|exp|log)|sin|cos)_f")  # the hardware approximates these; not modelled bit for bit
 
 
 def reason(name: str) -> str | None:
