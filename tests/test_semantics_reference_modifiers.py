@@ -97,3 +97,23 @@ def test_float_output_and_source_modifiers(ty, mods):
             s = fl(rne(Fraction(-abs(x)) + Fraction(y), w), w) if math.isfinite(x) else -math.inf
             want = modified(s, scale, clamp, w)
             assert g & ((1 << w) - 1) == want, (arch, text, x, y, hex(g), hex(want))
+
+
+@pytest.mark.parametrize("arch", ["rdna3.5", "rdna4"])
+@pytest.mark.parametrize("neg", ["[0,0,0]", "[1,0,0]", "[0,1,0]", "[1,1,0]"])
+def test_mixed_sign_dot_neg_lo_is_signedness(arch, neg):
+    """v_dot4_i32_iu8 / v_dot8_i32_iu4: neg_lo[0] and neg_lo[1] make S0's and S1's fields signed (no negation)."""
+    sa, sb = neg[1] == "1", neg[3] == "1"
+    rng = random.Random(len(arch) + int(sa) + 2 * int(sb))
+    a, b, c = ([rng.getrandbits(32) for _ in range(32)] for _ in range(3))
+    for name, bits in (("v_dot4_i32_iu8", 8), ("v_dot8_i32_iu4", 4)):
+        got = evaluate_encoded(arch, f"{name} v1, v2, v3, v4 neg_lo:{neg}", {"V2": a, "V3": b, "V4": c},
+                               lanes=32)["writes"]["V1"]
+
+        def field(v, i, signed, bits=bits):
+            x = (v >> (bits * i)) & ((1 << bits) - 1)
+            return x - (1 << bits) if signed and x >> (bits - 1) else x
+        for x, y, z, g in zip(a, b, c, got):
+            acc = z - (1 << 32) if z >> 31 else z
+            want = (acc + sum(field(x, i, sa) * field(y, i, sb) for i in range(32 // bits))) & 0xFFFFFFFF
+            assert g == want, (arch, name, neg, hex(x), hex(y), hex(z), hex(g), hex(want))

@@ -142,7 +142,8 @@ def _sources(p: _Plan) -> None:
             half = max(width // 2, 16)
             if 128 <= code <= 208 or 240 <= code <= 248:
                 get = _packed_constant(p.insn.name, code, half, p.b.L)
-            sl, sh, nl, nh = bit("OP_SEL"), bit("OP_SEL_HI"), bit("NEG"), bit("NEG_HI")
+            sl, sh = bit("OP_SEL"), bit("OP_SEL_HI")  # NEG/NEG_HI read by the pseudocode (v_dot*_iu*: signedness)
+            nl, nh = "NEG" not in prog.widths and bit("NEG"), "NEG_HI" not in prog.widths and bit("NEG_HI")  # are no negation
             if sl or not sh or nl or nh:
                 get = (lambda g, h, *a: (lambda ws: mods.packed_source(g(ws), h, *a)))(get, half, sl, sh, nl, nh)
         else:
