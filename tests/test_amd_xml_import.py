@@ -32,6 +32,19 @@ def fixtures(shared_dir):
     return shared_dir / "fixtures" / "amd-mrisa"
 
 
+def show_json(args: list[str], env: dict, monkeypatch, capsys) -> dict:
+    """``gpuisa show ARGS --json`` on ``env``'s data folder, in this process (the commands that write the
+    folder run as processes: these only read it)."""
+    from gpuisa.cli import main
+
+    monkeypatch.setenv("GPUISA_HOME", env["GPUISA_HOME"])
+    capsys.readouterr()
+    rc = main(["show", *args, "--json"])
+    out, err = capsys.readouterr()
+    assert rc == 0, err
+    return json.loads(out)
+
+
 def snapshot(env) -> dict:
     root = Path(env["GPUISA_HOME"])
     return {str(p.relative_to(root)): hashlib.sha1(p.read_bytes()).hexdigest()
@@ -78,7 +91,7 @@ def test_condition_tree_evaluates(fixtures):
     assert evaluate(sop1, {"SSRC0": 255}) is False and evaluate(sop1, {"SSRC0": 3}) is True
 
 
-def test_import_pages_carry_amd_facts(home, fixtures):
+def test_import_pages_carry_amd_facts(home, fixtures, monkeypatch, capsys):
     r = run_cli(["import-amd", str(fixtures), "--report", str(Path(home["GPUISA_HOME"]) / "r.json")], home)
     assert r.returncode == 0, r.stderr
     assert "rdna3.5: imported; release 2026-02-20, schema 1.1.1: 3 encodings, 4 instructions" in r.stdout
@@ -88,7 +101,7 @@ def test_import_pages_carry_amd_facts(home, fixtures):
     root = ET.parse(fixtures / RDNA35).getroot()
     for inst in root.iter("Instruction"):
         name = inst.findtext("InstructionName").lower()
-        page = json.loads(run_cli(["show", name, "--arch", "rdna3.5", "--json"], home).stdout)
+        page = show_json([name, "--arch", "rdna3.5"], home, monkeypatch, capsys)
         assert page["description"] == inst.findtext("Description")
         assert page["description_source"].startswith("AMD machine-readable ISA XML 2026-02-20")
         assert page["sources"][0]["source"] == "AMD machine-readable ISA XML"
@@ -101,9 +114,9 @@ def test_import_pages_carry_amd_facts(home, fixtures):
         for ie in inst.iter("InstructionEncoding"):
             name_ = ie.findtext("EncodingName").removeprefix("ENC_")
             assert (name_, ie.findtext("EncodingCondition")) in conds
-    fmt = json.loads(run_cli(["show", "FMT_NUM_I24", "--kind", "format", "--json"], home).stdout)
+    fmt = json.loads(run_cli(["show", "FMT_NUM_I24", "--kind", "format", "--json"], home).stdout)  # (a process too)
     assert fmt["bits"] == 24 and fmt["fields"][0]["signedness"] == "Signed" and fmt["fields"][0]["ranges"] == [[23, 0]]
-    opr = json.loads(run_cli(["show", "OPR_SRC", "--kind", "operand-type", "--arch", "cdna3", "--json"], home).stdout)
+    opr = show_json(["OPR_SRC", "--kind", "operand-type", "--arch", "cdna3"], home, monkeypatch, capsys)
     values = {v["name"]: v["value"] for v in opr["values"]}
     assert values["M0"] == 124 and values["s0"] == 0  # CDNA3 encodes M0 as 124 (RDNA3.5: 125)
 
@@ -123,7 +136,7 @@ def test_reimport_is_a_noop_and_newer_release_replaces(home, fixtures, tmp_path)
     assert "skipped (release 2026-09-01 is already imported" in run_cli(["import-amd", str(older)], home).stdout
 
 
-def test_disagreement_is_reported_and_xml_wins(home, fixtures, tmp_path):
+def test_disagreement_is_reported_and_xml_wins(home, fixtures, tmp_path, monkeypatch, capsys):
     tampered = tmp_path / "t.xml"
     text = (fixtures / RDNA35).read_text()
     assert text.count('<Opcode Radix="10">569</Opcode>') >= 1
@@ -133,7 +146,7 @@ def test_disagreement_is_reported_and_xml_wins(home, fixtures, tmp_path):
     assert r.returncode == 0 and "1 of" in r.stdout
     dis = json.loads(rep.read_text())[0]["disagreements"]
     assert dis == [{"what": "opcode", "encoding": "VOP3", "xml": 570, "default": 569, "instruction": "v_msad_u8"}]
-    page = json.loads(run_cli(["show", "v_msad_u8", "--arch", "rdna3.5", "--json"], home).stdout)
+    page = show_json(["v_msad_u8", "--arch", "rdna3.5"], home, monkeypatch, capsys)
     assert page["encodings"][0]["opcode"] == 570
     assert page["disagreements"][0]["default"] == 569
 
