@@ -117,3 +117,26 @@ def test_mixed_sign_dot_neg_lo_is_signedness(arch, neg):
             acc = z - (1 << 32) if z >> 31 else z
             want = (acc + sum(field(x, i, sa) * field(y, i, sb) for i in range(32 // bits))) & 0xFFFFFFFF
             assert g == want, (arch, name, neg, hex(x), hex(y), hex(z), hex(g), hex(want))
+
+
+def test_fma_mix_neg_abs():
+    """v_fma_mix*: neg_lo negates and neg_hi takes the absolute value of each source in the format it is read
+    as (f32, or the f16 half op_sel picks), before one fma (products of small halves: exact)."""
+    import struct
+
+    def h(x):
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+
+    cases = [  # (assembly, V1, V2, V3, expected f32 or f16 result)
+        ("v_fma_mix_f32 v0, -v1, |v2|, v3 op_sel_hi:[1,1,0]", h(2.0) | h(-3.0) << 16, h(-4.0), bits_of(1.0, 32), -7.0),
+        ("v_fma_mix_f32 v0, |v1|, v2, -v3 op_sel:[1,0,0] op_sel_hi:[1,1,0]", h(2.0) | h(-3.0) << 16, h(-4.0),
+         bits_of(1.0, 32), -13.0),
+        ("v_fma_mix_f32 v0, -|v1|, -v2, |v3| op_sel:[0,1,1] op_sel_hi:[0,1,1]", bits_of(-0.5, 32), h(9.0) | h(-6.0) << 16,
+         h(1.0) | h(-2.5) << 16, -0.5),
+        ("v_fma_mixlo_f16 v0, -|v1|, v2, v3 op_sel_hi:[0,1,1]", bits_of(-1.5, 32), h(-4.0), h(0.5), 6.5),
+    ]
+    for arch in ("rdna3.5", "rdna4", "cdna4"):
+        for text, v1, v2, v3, want in cases:
+            got = evaluate_encoded(arch, text, {"V0": [0], "V1": [v1], "V2": [v2], "V3": [v3]}, lanes=1)["writes"]["V0"][0]
+            w = 16 if "mixlo" in text else 32
+            assert fl(got & ((1 << w) - 1), w) == want, (arch, text, hex(got))

@@ -107,11 +107,26 @@ def _src_code(p: _Plan, reg: str) -> int | None:
     return code
 
 
+def _mixed_abs_neg(get, f: dict, i: int):
+    """neg (NEG bit i) and abs (NEG_HI bit i) of a mixed-precision source, on the sign bit of what it is read as:
+    bit 31 for an f32 source (OP_SEL_HI bit i clear) or an f16 high half (OP_SEL bit i set), else bit 15."""
+    neg, use_abs = bool((f.get("NEG", 0) >> i) & 1), bool((f.get("NEG_HI", 0) >> i) & 1)
+    if not (neg or use_abs):
+        return get
+    hi = not (f.get("OP_SEL_HI", 0) >> i) & 1 or bool((f.get("OP_SEL", 0) >> i) & 1)
+    sign = np.int64(1 << (31 if hi else 15))
+
+    def read(ws):
+        v = np.asarray(get(ws)).astype(_I64)
+        v = v & ~sign if use_abs else v
+        return v ^ sign if neg else v
+    return read
+
+
 def _sources(p: _Plan) -> None:
     prog, f, enc = p.prog, p.f, p.insn.encoding
     packed = enc == "VOP3P" and "OPSEL" not in prog.widths
-    if enc == "VOP3P" and not packed and "NEG" not in prog.widths and (f.get("NEG", 0) or f.get("NEG_HI", 0)):
-        raise MachineError(f"{p.insn.name}: neg/abs of mixed-precision operands is not modelled")
+    mixed = enc == "VOP3P" and not packed and "NEG" not in prog.widths  # v_fma_mix*: neg_lo is neg, neg_hi abs
     acc_src = p.insn.name in ("v_accvgpr_read_b32", "v_accvgpr_mov_b32")
     for i, reg in enumerate(("S0", "S1", "S2")):
         if reg not in prog.widths:
@@ -135,6 +150,8 @@ def _sources(p: _Plan) -> None:
             get = (lambda g, s, x: (lambda ws: mods.sdwa_select(g(ws), s, x)))(get, sel, sext)
             neg, use_abs = bool((p.sdwa >> (20 + 8 * i)) & 1), bool((p.sdwa >> (21 + 8 * i)) & 1)
             get = abs_neg_source(get, cw, use_abs, neg)
+        elif mixed:
+            get = _mixed_abs_neg(get, f, i)
         elif packed:
             def bit(name: str, i: int = i) -> bool:
                 return bool((f.get(name, 0) >> i) & 1)
