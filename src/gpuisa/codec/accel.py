@@ -360,9 +360,22 @@ class Warm:
         return None
 
     def tpl(self, eid, key, key3, word, data, off):
-        return None
+        """The template of a word keyed whole whose text is a prefix and its 16-bit immediate as a number (a
+        branch, ``s_wait_loadcnt``, ...: the base's ``("n16", high half of the word)``, ``regen/accel.number_formats``)."""
+        got = self.answers.get(("n16", (word >> 16) & 0xFFFF))
+        if got is None:
+            return None
+        num = word & 0xFFFF
+        return (got[0] + (hex(num) if num >= got[1] else str(num))).replace("%", "%%").encode(), []
 
     def pool(self, ix):
+        """The text of a 16-bit field's value printed as a number (the base's ``("n16seg",)``: segment starts and
+        where hex begins, ``regen/accel.number_segments``); None for any other."""
+        segs = self.answers.get(("n16seg",), ())
+        for start, hex_from in segs:
+            if start <= ix < start + 65536:
+                v = ix - start
+                return (hex(v) if v >= hex_from else str(v)).encode()
         return None
 
     def scalar(self, data: bytes, off: int, tail: int):
@@ -397,7 +410,7 @@ class Warm:
             return None
         seen = []
         for pad in (bytes(_CONTEXT), b"\xff" * _CONTEXT):
-            probe = _Probe()
+            probe = _Probe(self.answers)
             lines = self.fast().listing(left + pad, 0, None, None, probe, None).split(b"\n")
             text, _, dwords = lines[0].partition(b"// 000000000000: ")
             if probe.asked or not text.startswith(b"\t") or 4 * len(dwords.split()) != len(left):
@@ -416,8 +429,8 @@ class Warm:
 class _Probe(Warm):
     """Asks nothing: what the tables do not render is marked, not answered."""
 
-    def __init__(self) -> None:
-        self.asked = 0
+    def __init__(self, answers: dict) -> None:
+        self.asked, self.answers = 0, answers
 
     def scalar(self, data: bytes, off: int, tail: int):
         self.asked += off == 0  # (the first word's: what follows it is padding)

@@ -14,6 +14,11 @@ from ..codec import accel
 from ..codec.accel_base import VERSION, base_path, code_fingerprint, header
 
 _FIELDS_AT_MOST = 16  # export shapes enumerated where their named fields have at most this many bits
+_SADDR_SEEDS = (*range(0, 32, 2), 0x7C, 0x7D, 0x7E, 0x7F)  # (see ``seed_saddr``)
+_ALL_AT_MOST = 2048  # named-field immediates whose every printed form gets a template (s_delay_alu)
+# (values of a 16-bit immediate checked against a number format: both ends, the sign bit, a spread between)
+_NUMBER_PROBES = sorted({0, 1, 2, 3, 7, 10, 15, 16, 100, 255, 256, 1000, 0x7FFF, 0x8000, 0xFFFE, 0xFFFF}
+                        | {i * 1031 % 65536 for i in range(48)})
 
 
 class StaleBatch(Exception):
@@ -47,6 +52,169 @@ def export_formats(dec) -> dict:
     return out
 
 
+def _number_format(dec, ab, eid: int, rows) -> tuple | None:
+    """(text before the number, the smallest value printed in hex, the word's high half) of a one-dword entry
+    keyed by its whole word whose text is that prefix and its 16-bit immediate (the low half of the word; the
+    high half fixed by the entry) as an unsigned number, decimal below that value and ``0x`` hex from it (65536:
+    never hex), for every probe value and every value where the style changes, in two contexts; else None."""
+    entry = ab.entries[eid]
+    if int(rows[0][eid]) != 1 or ab.rows[eid][5] or int(rows[3][eid]) != 0xFFFFFFFF or entry.width != 32:
+        return None
+    enc = dec.tables.encodings.get(entry.encoding)
+    f = None if enc is None else enc.field("SIMM16")
+    plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+    if f is None or plan is None or tuple(f.ranges) != ((15, 0),):
+        return None
+    high = (f.insert(plan.word, 0) & 0xFFFFFFFF) >> 16
+    styles: dict[int, tuple] = {}
+    for v in _NUMBER_PROBES:
+        got = _printed_as(dec, ab, eid, high, v)
+        if got is None:
+            return None
+        styles[v] = got
+    prefix = styles[0][0]
+    if any(p != prefix for p, _ in styles.values()):
+        return None
+    lo = max([v for v, (_, h) in styles.items() if not h], default=-1)
+    hi = min([v for v, (_, h) in styles.items() if h], default=65536)
+    if lo >= hi:
+        return None
+    while hi - lo > 1:  # (the value where the printing turns to hex, found between the probes)
+        mid = (lo + hi) // 2
+        got = _printed_as(dec, ab, eid, high, mid)
+        if got is None or got[0] != prefix:
+            return None
+        lo, hi = (lo, mid) if got[1] else (mid, hi)
+    return prefix, hi, high
+
+
+def _printed_as(dec, ab, eid: int, high: int, v: int) -> tuple | None:
+    """(text before the number, whether in hex) of the word ``high``:``v`` of entry ``eid``; None where it is
+    another entry's, its text is not a prefix and ``v`` or differs between two contexts."""
+    import numpy as np
+
+    word = high << 16 | v
+    w = word.to_bytes(4, "little")
+    if int(ab.classify(np.frombuffer(w + bytes(4), dtype="<u4"))[0]) != eid:
+        return None
+    a, b = dec.decode_at(w + bytes(12), 0), dec.decode_at(bytes(4) + w + b"\xff" * 12, 4)
+    if not (a.valid and b.valid and a.text == b.text and len(a.data) == len(b.data) == 4
+            and a.name == ab.entries[eid].name):
+        return None
+    for is_hex, num in ((False, str(v)), (True, hex(v))):
+        if a.text.endswith(" " + num):
+            return a.text[:-len(num)], is_hex
+    return None
+
+
+def number_formats(dec, ab) -> dict:
+    """``("n16", high half of the word)`` -> ``_number_format`` of every entry that has one (branches, ``s_wait_*cnt``,
+    ``s_setprio``, ...): the C loop's whole-word templates of such words are made from it (``accel.Warm.tpl``)."""
+    rows = ab.np_rows()
+    out = {}
+    for eid in range(1, len(ab.entries)):
+        got = _number_format(dec, ab, eid, rows)
+        if got is not None:
+            out[("n16", got[2])] = got[:2]
+    return out
+
+
+def special_values(dec, key: str) -> list[int]:
+    """The values of the named-field immediate of plan ``key`` (``s_waitcnt``, ``s_delay_alu``, ...) given a
+    template: every printed form where they are few, else the forms of one field, or of two where one of them
+    is at 0 (``vmcnt(0) lgkmcnt(0)``): what compilers write most; each as the first value printing it."""
+    from ..codec import simm16
+
+    try:
+        table = simm16._values(dec.arch, False, key)
+    except Exception:  # (a form the encoder's tables do not cover: no seeds)
+        return []
+    if len(table) <= _ALL_AT_MOST:
+        return sorted(table.values())
+    return sorted(v for toks, v in table.items() if toks and all("(" in t for t in toks) and
+                  (len(toks) == 1 or len(toks) == 2 and any(t.endswith("(0)") for t in toks)))
+
+
+def number_segments(dec, ab) -> dict:
+    """``("n16seg",)`` -> ((start, the smallest value printed in hex), ...) of the operand-text segments of 16-bit
+    fields whose text is the value as an unsigned number, decimal below that value and ``0x`` hex from it (a
+    branch's offset on GFX9); the C loop's texts of the values the stored ones leave out are made from it
+    (``accel.Warm.pool``).  Only segments the batch tables make (their places are the same in every process)."""
+    out = []
+    for start, info in zip(ab.seg_starts, ab.seg_info):
+        if info[0] != "alone" or not isinstance(info[1], int) or info[3] != 16:
+            continue  # (["alone", entry index, operand, width, stored texts, ...]: as the batch file has them)
+        entry, k = dec.tables.entries[info[1]], info[2]
+        styles = {v: _number_text(dec._operand_alone(entry, k, v), v) for v in _NUMBER_PROBES}
+        if None in styles.values():
+            continue
+        lo = max([v for v, h in styles.items() if not h], default=-1)
+        hi = min([v for v, h in styles.items() if h], default=65536)
+        while lo < hi and hi - lo > 1:
+            mid = (lo + hi) // 2
+            got = _number_text(dec._operand_alone(entry, k, mid), mid)
+            if got is None:
+                break
+            lo, hi = (lo, mid) if got else (mid, hi)
+        else:
+            if lo < hi:
+                out.append((start, hi))
+    return {("n16seg",): tuple(out)} if out else {}
+
+
+def _number_text(text, v: int) -> bool | None:
+    """Whether ``text`` is ``v`` in hex (``0x``), not in decimal; None where it is neither."""
+    return False if text == str(v) else True if text == hex(v) else None
+
+
+def seed_special(dec, ab) -> None:
+    """Templates of the named-field immediates' common values (``special_values``) in ``ab``."""
+    import numpy as np
+
+    from ..codec.simm16 import special_form
+
+    rows = ab.np_rows()
+    for key, plan in sorted(dec.plans.items()):
+        enc = dec.tables.encodings.get(key.split("|")[1])
+        f = None if enc is None else enc.field("SIMM16")
+        if f is None or plan.size != 4 or not special_form(plan):
+            continue
+        for v in special_values(dec, key):
+            data = (f.insert(plan.word, v) & 0xFFFFFFFF).to_bytes(4, "little") + bytes(12)
+            dws = np.frombuffer(data[:12], dtype="<u4")
+            eid = int(ab.classify(dws[:2])[0])
+            if eid and int(rows[0][eid]) == 1 and not ab.rows[eid][5]:
+                word = int(dws[0])
+                ab.template_id(eid, word & int(rows[3][eid]), 0, word, data, 0)
+
+
+def seed_saddr(dec, ab) -> None:
+    """Templates of the plan words of the entries whose SADDR field is in the template key with that field at each
+    value that can mean ``off`` (0x7c-0x7f: the 64-bit VGPR address, ``global_load_b32 v2, v[2:3], off``) and at
+    the SGPR pairs below s32 (where compilers keep kernel arguments' pointers); values that print otherwise give
+    no template."""
+    import numpy as np
+
+    rows = ab.np_rows()
+    for eid in range(1, len(ab.entries)):
+        entry = ab.entries[eid]
+        enc = dec.tables.encodings.get(entry.encoding)
+        f = None if enc is None else enc.field("SADDR")
+        plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+        key_mask = int(rows[3][eid]) | int(rows[4][eid]) << 64
+        if f is None or plan is None or entry.width not in (64, 96) or int(rows[0][eid]) != entry.width // 32 or \
+                not (f.insert(0, (1 << f.width) - 1) & key_mask):
+            continue
+        for v in _SADDR_SEEDS:
+            data = f.insert(plan.word, v).to_bytes(entry.width // 8, "little") + bytes(12)
+            dws = np.frombuffer(data[:12], dtype="<u4")
+            if int(ab.classify(dws[:2])[0]) != eid:
+                continue
+            word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
+            w3 = int(dws[2]) & int(rows[2][eid])
+            ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
+
+
 def build(arch: str) -> bytes:
     """The file's bytes for ``arch`` (wave32)."""
     from ..codec.batch_arch import ArchBatch
@@ -61,7 +229,12 @@ def build(arch: str) -> bytes:
     from ..codec.batch_data import data_path, read_tables
 
     batch_fp = read_tables(data_path(arch))["fingerprint"]
-    payload = (VERSION, arch, False, batch_fp, code_fingerprint(), accel.export(ab, {}), export_formats(dec))
+    answers = export_formats(dec)
+    answers.update(number_segments(dec, ab))  # (before the seeds below make segments of their own)
+    seed_special(dec, ab)
+    seed_saddr(dec, ab)
+    answers.update(number_formats(dec, ab))
+    payload = (VERSION, arch, False, batch_fp, code_fingerprint(), accel.export(ab, {}), answers)
     return header(arch, False) + zlib.compress(marshal.dumps(payload, 2), 9)
 
 
