@@ -171,7 +171,7 @@ def _check(arch: str, name: str) -> str | None:
     from . import compiler
 
     if sources.lookup(arch, name) is None:
-        return sources.missing_reason(arch)
+        return sources.missing_reason(arch, name)
     try:
         prog = compiler.program(arch, name)
     except compiler.NoSemantics as exc:

@@ -74,7 +74,7 @@ def amd_semantics(arch: str, name: str) -> dict | None:
     if entry is None:
         src = sources.default_source()
         return {"source": src.label, "pseudocode": None, "fidelity": "unsupported",
-                "reason": sources.missing_reason(arch), "generations": others, **extra}
+                "reason": sources.missing_reason(arch, name), "generations": others, **extra}
     from .fidelity import page_fidelity
 
     fid, reason = page_fidelity(arch, name)

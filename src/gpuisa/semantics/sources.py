@@ -262,6 +262,14 @@ _RENAMES = ((re.compile(r"^s_andn1_"), "s_and_not0_"), (re.compile(r"^s_andn2_")
             (re.compile(r"^s_rfe_i64$"), "s_rfe_b64"))
 # Same name, another operation: GFX9/10's v_interp_* (VINTRP, attribute reads) are not GFX11's VINTERP forms.
 _NOT_ACROSS_FAMILIES = re.compile(r"^v_interp_")
+# FP8/BF8 are OCP's E4M3/E5M2 on gfx950 (CDNA4) and GFX12 (RDNA4), whose pseudocode the source has, but the FNUZ
+# variants (bias 8/16, 0x80 the only NaN, no -0) on gfx940-942 (CDNA3): their conversions and matrix operations
+# are not carried across.
+_FP8 = re.compile(r"fp8|bf8")
+_FNUZ_FP8 = frozenset({"cdna3"})
+_WHY_FNUZ = ("CDNA3 (gfx940-942) reads and writes FP8/BF8 in the FNUZ formats (E4M3 bias 8, E5M2 bias 16, 0x80 the "
+             "only NaN, no -0); the pseudocode source describes only the OCP formats of CDNA4 and RDNA4, so it is not "
+             "carried to CDNA3")
 # CDNA1/2 spell MFMAs without the separator gfx940 added: v_mfma_f32_32x32x1f32 = v_mfma_f32_32x32x1_2b_f32
 # (the block count is not in the old name); the old bf16 forms with ``_1k`` are the newer bf16 forms.
 _OLD_MFMA = re.compile(r"^v_mfma_(f32|i32|f64)_(\d+x\d+x\d+)(f32|f16|bf16_1k|i8|f64)$")
@@ -316,6 +324,8 @@ def donor(arch: str, name: str) -> tuple[str, str] | None:
         return None  # the source's own pseudocode
     for d in donors(arch):
         if _NOT_ACROSS_FAMILIES.match(name) and _gfx(d) != _gfx(arch):
+            continue
+        if _FP8.search(name) and (arch in _FNUZ_FP8) != (d in _FNUZ_FP8):
             continue
         have = default_source().entries(d)
         for spelled in spellings(name, have):
@@ -372,9 +382,11 @@ def inferred_label(arch: str, name: str) -> str | None:
     return f"inferred from {archs.by_name(d).title}" + (f" ({spelled})" if spelled != name else "")
 
 
-def missing_reason(arch: str) -> str:
+def missing_reason(arch: str, name: str = "") -> str:
     from .. import archs
 
+    if arch in _FNUZ_FP8 and _FP8.search(name):
+        return _WHY_FNUZ
     looked = ", ".join(archs.by_name(d).title for d in donors(arch))
     if native(arch):
         return f"the pseudocode source has no entry for this instruction, for this or any other generation ({looked})"

@@ -165,7 +165,7 @@ def evaluate(arch: str, name: str, lanes: int | None = None, wave: int | None = 
     key = name.strip().lower()
     entry = sources.lookup(akey, key)
     if entry is None:
-        raise EvalError(f"no pseudocode for {key} in {archs.by_name(akey).title}")
+        raise EvalError(f"no pseudocode for {key} in {archs.by_name(akey).title}: {sources.missing_reason(akey, key)}")
     try:
         prog = compiler.program(akey, key)
     except compiler.NoSemantics as exc:
