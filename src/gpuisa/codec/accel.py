@@ -361,10 +361,12 @@ class Warm:
 
     def tpl(self, eid, key, key3, word, data, off):
         """The template of a word keyed whole whose text is a prefix and its 16-bit immediate as a number (a
-        branch, ``s_wait_loadcnt``, ...: the base's ``("n16", high half of the word)``, ``regen/accel.number_formats``)."""
+        branch, ``s_wait_loadcnt``, ...: the base's ``("n16", high half of the word)``, ``regen/accel.number_formats``),
+        or of a literal form's new constant (``regen/accel.literal_formats``)."""
         got = self.answers.get(("n16", (word >> 16) & 0xFFFF))
-        if got is None:
-            return None
+        if got is None:  # (a form that always reads a literal: the base's ``("lit", key's first dword)``)
+            lit = self.answers.get(("lit", key & 0xFFFFFFFF))
+            return None if lit is None else ((lit[0] + hex(key >> 32) + lit[1]).encode(), list(lit[2]))
         num = word & 0xFFFF
         return (got[0] + (hex(num) if num >= got[1] else str(num))).replace("%", "%%").encode(), []
 

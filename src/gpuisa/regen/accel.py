@@ -167,6 +167,44 @@ def _number_text(text, v: int) -> bool | None:
     return False if text == str(v) else True if text == hex(v) else None
 
 
+_LITERALS = (0x3F820000, 0x12345678, 0xFFFFFFFF, 0xC2F60000, 0x8000)  # (probe values of a form's literal)
+
+
+def literal_formats(dec, ab) -> dict:
+    """``("lit", the template key's first dword)`` -> (format before the literal, format after it, pool bases) of
+    the one-dword forms that always read a literal (``v_fmamk_f32``, ``s_movk``-like: the batch tables key the
+    template by the literal too, so each new constant is a new template) whose text is the same format with the
+    literal in ``0x`` hex for every probe value; the C loop's template of another constant is made from it
+    (``accel.Warm.tpl``).  Only bases of segments the batch tables make."""
+    import numpy as np
+
+    rows = ab.np_rows()
+    out: dict = {}
+    seeded = ab.pool_used  # (segments made from here on are this process's)
+    for eid in range(1, len(ab.entries)):
+        entry = ab.entries[eid]
+        plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+        if plan is None or entry.width != 32 or int(rows[0][eid]) != 2 or int(rows[3][eid]) >> 32 != 0xFFFFFFFF:
+            continue
+        got = None
+        for lit in _LITERALS:
+            data = (plan.word & 0xFFFFFFFF).to_bytes(4, "little") + lit.to_bytes(4, "little") + bytes(12)
+            dws = np.frombuffer(data[:12], dtype="<u4")
+            if int(ab.classify(dws[:2])[0]) != eid:
+                break
+            made = ab._template(eid, int(dws[0]) | int(dws[1]) << 32, data, 0)
+            if made is None or made[0].count(hex(lit)) != 1 or max(made[1], default=0) >= seeded:
+                break
+            before, after = made[0].split(hex(lit))
+            if got is not None and got != (before, after, tuple(made[1])):
+                break
+            got = (before, after, tuple(made[1]))
+        else:
+            if got is not None:
+                out[("lit", plan.word & int(rows[3][eid]) & 0xFFFFFFFF)] = got
+    return out
+
+
 def seed_special(dec, ab) -> None:
     """Templates of the named-field immediates' common values (``special_values``) in ``ab``."""
     import numpy as np
@@ -231,6 +269,7 @@ def build(arch: str) -> bytes:
     batch_fp = read_tables(data_path(arch))["fingerprint"]
     answers = export_formats(dec)
     answers.update(number_segments(dec, ab))  # (before the seeds below make segments of their own)
+    answers.update(literal_formats(dec, ab))
     seed_special(dec, ab)
     seed_saddr(dec, ab)
     answers.update(number_formats(dec, ab))
