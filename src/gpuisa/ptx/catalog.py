@@ -152,25 +152,27 @@ def corrections_text() -> str:
 
 def load_index(full: bool = False) -> tuple | None:
     """(``forms_index.load``) (ignored tokens, {head: marshalled entry}) from the committed index when it was made with the
-    form corrections present (``full``: and from the family files present), else None.  The heads'
-    entries stay bytes (slices of the file) until used."""
+    form corrections present (``full``: and from the family files present), else None.  Only the header is
+    read here; a head's entry is read from the file when first asked for (``_Entries``: the file is ~0.7 MB,
+    a check uses a few dozen of its entries; reading it whole is ~160 more page faults of a small check)."""
     try:
-        with open(INDEX_PATH, "rb") as fh:
-            data = fh.read()
+        fd = os.open(INDEX_PATH, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
-    if not data.startswith(INDEX_GENERATED_BY):
-        return None
-    view = memoryview(data)
+    blobs = _Entries()
+    blobs.fd = fd  # (closed with blobs)
     try:
-        size = int.from_bytes(view[len(INDEX_GENERATED_BY):len(INDEX_GENERATED_BY) + 4], "little")
-        start = len(INDEX_GENERATED_BY) + 4
-        key, ignored, spans = marshal.loads(view[start:start + size])
-        start += size
-        blobs = _Entries(spans)
-        blobs.view, blobs.start = view, start
-        whole = start + max(map(max, spans.values()), default=0) == len(data)  # (each span: (a, b), a < b)
-    except (ValueError, EOFError, TypeError):
+        lead = len(INDEX_GENERATED_BY) + 4
+        first = os.read(fd, lead)
+        if not first.startswith(INDEX_GENERATED_BY) or len(first) != lead:
+            return None
+        size = int.from_bytes(first[len(INDEX_GENERATED_BY):], "little")
+        header = os.read(fd, size)
+        key, ignored, spans = marshal.loads(header)
+        blobs.update(spans)
+        blobs.start = lead + size
+        whole = len(header) == size and blobs.start + max(map(max, spans.values()), default=0) == os.fstat(fd).st_size
+    except (ValueError, EOFError, TypeError, OSError):  # (each span: (a, b), a < b)
         return None
     if not whole or not isinstance(ignored, tuple) or not isinstance(key, tuple) or len(key) != 3:
         return None
@@ -181,19 +183,31 @@ def load_index(full: bool = False) -> tuple | None:
 
 class _Entries(dict):
     """The committed index's heads -> (start, end) of their entries, read as head -> the entry's bytes
-    (a slice of the file, made when asked for: ``get`` and ``[]``; iterating gives the heads)."""
+    (read from the open file when asked for: ``get`` and ``[]``; iterating gives the heads)."""
 
-    __slots__ = ("view", "start")
-    view: memoryview
+    __slots__ = ("fd", "start")
+    fd: int
     start: int
 
     def get(self, head, default=None):
         span = dict.get(self, head)
-        return default if span is None else self.view[self.start + span[0]:self.start + span[1]]
+        return default if span is None else self._read(span)
 
     def __getitem__(self, head):
-        a, b = dict.__getitem__(self, head)
-        return self.view[self.start + a:self.start + b]
+        return self._read(dict.__getitem__(self, head))
+
+    def _read(self, span: tuple) -> bytes:
+        a, b = span
+        if hasattr(os, "pread"):
+            return os.pread(self.fd, b - a, self.start + a)
+        os.lseek(self.fd, self.start + a, os.SEEK_SET)
+        return os.read(self.fd, b - a)
+
+    def __del__(self):
+        try:
+            os.close(self.fd)
+        except (AttributeError, OSError):
+            pass
 
 
 def source_key() -> tuple:
