@@ -245,17 +245,35 @@ static int64_t template_of(Run *r, uint32_t eid, uint64_t key, uint32_t key3, ui
 
 /* renders the word at dword i of entry eid into r->scratch: 0, 1 where the batch path cannot vouch for it (the
  * scalar path decides), -1 on error; *ascii: whether the text is ASCII (one column per byte) */
-static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *ascii) {
+/* whether a 32-bit literal prints as something else than its hex (an integer or float inline constant's value) */
+static int inline_like(uint32_t v) {
+    static const uint32_t floats[] = {0x3F000000, 0xBF000000, 0x3F800000, 0xBF800000, 0x40000000, 0xC0000000, 0x40800000,
+                                      0xC0800000, 0x3E22F983, 0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400,
+                                      0x3118, 0x3F00, 0xBF00, 0x3F80, 0xBF80, 0x4080, 0xC080, 0x3E22};
+    if (v <= 64 || v >= 0xFFFFFFF0u) return 1;
+    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
+        if (v == floats[k]) return 1;
+    return 0;
+}
+
+static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *ascii, int *extra) {
     Tables *t = r->t;
     const Row rw = t->rows[eid]; /* (the resolver may grow the rows) */
     uint64_t w64 = ((uint64_t)dword_at(r, 4 * i) | (uint64_t)dword_at(r, 4 * i + 4) << 32) & rw.wm;
     uint32_t w3 = rw.w3m ? dword_at(r, 4 * (i + 2 < n4 ? i + 2 : n4 - 1)) & rw.w3m : 0;
     uint64_t vals[MAXC];
-    int all_ascii = 1;
+    int all_ascii = 1, litc = -1; /* (litc: the column holding the literal marker, its text the next dword in hex) */
+    int64_t *lc = rw.dw == 1 && t->lits.n ? map_find(&t->lits, (uint64_t)eid, 0) : NULL;
+    *extra = 0;
     for (int j = 0; j < rw.cnt; j++) {
         uint64_t pk = rw.cols[j], w = pk & 0x8000 ? (uint64_t)w3 : w64;
         unsigned wd = (pk >> 8) & 63;
         vals[j] = (w >> (pk & 63)) & ((1ULL << wd) - 1);
+        if (lc && *lc == j && vals[j] == 255) {
+            if (i + 1 >= n4 || inline_like(dword_at(r, 4 * i + 4))) return 1;
+            litc = j;
+            continue;
+        }
         int st = pool_ok(r, (int64_t)(pk >> 16) + (int64_t)vals[j]);
         if (st != 1 && st != 3) return st < 0 ? -1 : 1;
     }
@@ -263,7 +281,11 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
     if (tid <= 0) return tid < 0 ? -1 : 1;
     if (t->tpl[tid].nph > rw.cnt || t->tpl[tid].bad) return 1;
     int64_t ix[MAXC];
+    char lit_text[16];
+    int lit_len = litc >= 0 ? snprintf(lit_text, sizeof lit_text, "0x%x", (unsigned)dword_at(r, 4 * i + 4)) : 0;
+    if (litc >= t->tpl[tid].nph) return 1; /* (the template does not print the column: not a source) */
     for (int j = 0; j < t->tpl[tid].nph; j++) {
+        if (j == litc) continue;
         ix[j] = t->tpl[tid].bases[j] + (int64_t)vals[j];
         int st = pool_ok(r, ix[j]);
         if (st != 1 && st != 3) return st < 0 ? -1 : 1;
@@ -271,7 +293,7 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
     }
     const Tpl *tp = &t->tpl[tid];
     Py_ssize_t total = tp->len;
-    for (int j = 0; j < tp->nph; j++) total += t->pool_len[ix[j]];
+    for (int j = 0; j < tp->nph; j++) total += j == litc ? lit_len : t->pool_len[ix[j]];
     Buf *b = &r->scratch;
     b->n = 0;
     if (buf_reserve(b, total) < 0) return -1;
@@ -282,12 +304,18 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
         memcpy(w, lit + at, tp->cut[j] - at);
         w += tp->cut[j] - at;
         at = tp->cut[j];
+        if (j == litc) {
+            memcpy(w, lit_text, lit_len);
+            w += lit_len;
+            continue;
+        }
         memcpy(w, t->pool_text.p + t->pool_off[ix[j]], t->pool_len[ix[j]]);
         w += t->pool_len[ix[j]];
     }
     memcpy(w, lit + at, tp->len - at);
     b->n = total;
     *ascii = all_ascii && tp->ascii;
+    *extra = litc >= 0;
     return 0;
 }
 
@@ -467,11 +495,12 @@ static int walk(Run *r, const Syms *sy, Py_ssize_t *next, int64_t *restart) {
             if (i + (dw > 2 ? dw : 2) > n4) dw = 0; /* (the scalar path wants 8 bytes in view, 96-bit words 12) */
             if (dw == 3 && t->has_vopd && (dword_at(r, off) & t->vopd_mask) == t->vopd_value && !t->rows[eid].vopd) dw = 0;
             if (dw > 0) {
-                int rc = word_text(r, eid, i, n4, &ascii);
+                int extra = 0;
+                int rc = word_text(r, eid, i, n4, &ascii, &extra);
                 if (rc < 0) return -1;
                 if (rc == 0) {
                     batch = 1;
-                    step = 4 * dw;
+                    step = 4 * (dw + extra);
                     if (emit_line(r, sy, r->scratch.p, r->scratch.n, ascii ? (Py_ssize_t)r->scratch.n : -1, off, step) < 0)
                         return -1;
                 }

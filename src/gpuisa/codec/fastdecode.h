@@ -75,6 +75,7 @@ typedef struct {
     uint32_t vopd_mask, vopd_value;
     int64_t *cls; Py_ssize_t ncls;
     Map wide, two, tpls;
+    Map lits; /* entry id -> the column whose value 255 is a literal in the next dword (optional: lit_eid/lit_col) */
     Row *rows; Py_ssize_t nrows, caprows;
     Tpl *tpl; Py_ssize_t ntpl, captpl;
     Buf tpl_text;

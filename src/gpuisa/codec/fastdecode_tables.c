@@ -242,11 +242,12 @@ int Tables_init(Tables *t, PyObject *args, PyObject *kw) {
     if (load_rows(t, spec) < 0 || load_pairs(&t->wide, spec, "wide_sel", "wide_eid") < 0 ||
         load_pairs(&t->two, spec, "two_key", "two_eid") < 0 || load_templates(t, spec) < 0 || load_pool(t, spec) < 0)
         return -1;
+    if (PyDict_GetItemString(spec, "lit_eid") && load_pairs(&t->lits, spec, "lit_eid", "lit_col") < 0) return -1;
     return 0;
 }
 
 void Tables_dealloc(Tables *t) {
-    free(t->cls); map_free(&t->wide); map_free(&t->two); map_free(&t->tpls);
+    free(t->cls); map_free(&t->wide); map_free(&t->two); map_free(&t->tpls); map_free(&t->lits);
     free(t->rows); free(t->tpl); free(t->tpl_text.p); free(t->pool_state); free(t->pool_off); free(t->pool_len);
     free(t->pool_text.p);
     Py_TYPE(t)->tp_free((PyObject *)t);

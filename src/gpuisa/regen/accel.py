@@ -205,6 +205,57 @@ def literal_formats(dec, ab) -> dict:
     return out
 
 
+_SOURCE_LITERALS = (0x3FF, 0x4F800000, 0x12345678, 0xFFFFFFEF, 0x80000000, 0x10000, 0x41)  # (none inline)
+
+
+def literal_columns(dec, ab, seeded: int) -> dict:
+    """The spec's ``lit_eid``/``lit_col``: the one-dword entries (among the ``seeded`` ones, the batch tables' own,
+    whose ids every process shares) with the column whose value 255 (the literal marker) the C loop fills with the
+    next dword in ``0x`` hex (``fastdecode.c``'s ``word_text``; a value an inline constant has goes to the scalar
+    path): where the plan word's template with that text is the scalar decoder's line of the word and each probe
+    literal, 8 bytes long (``v_xor_b32_e32 v1, 0x3ff, v2``, ``s_mov_b32 s0, 0x4f800000``)."""
+    import numpy as np
+
+    rows = ab.np_rows()
+    eids, cols = [], []
+    for eid in range(1, seeded):
+        entry, row = ab.entries[eid], ab.rows[eid]
+        plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+        if plan is None or entry.width != 32 or int(rows[0][eid]) != 1:
+            continue
+        tid = ab.tpl_ids.get((eid, plan.word & int(rows[3][eid]), 0))
+        if not tid:
+            continue
+        for j, (_, _, w, *_rest) in enumerate(row[5]):
+            if j >= ab.tpl_nph[tid] or w < 8 or _literal_text_ok(dec, ab, eid, tid, plan.word, j) is not True:
+                continue
+            eids.append(eid)
+            cols.append(j)
+            break
+    return {"lit_eid": np.array(eids, np.uint64).tobytes(), "lit_col": np.array(cols, np.int64).tobytes()}
+
+
+def _literal_text_ok(dec, ab, eid: int, tid: int, word: int, j: int) -> bool:
+    """Whether the template ``tid`` with column ``j`` the literal in hex is the scalar decoder's line of ``word``
+    with the literal marker in that column, for each probe literal."""
+    import numpy as np
+
+    slots = ab.rows[eid][5]
+    lo, w = slots[j][1], slots[j][2]
+    word = (word & ~(((1 << w) - 1) << lo) | 255 << lo) & 0xFFFFFFFF
+    ix = [int(ab.tpl_base[tid, m]) + ((word >> slots[m][1]) & ((1 << slots[m][2]) - 1)) for m in range(ab.tpl_nph[tid])]
+    ab.fill(np.array(ix))
+    if not all(ab.pool_ok[x] for m, x in enumerate(ix) if m != j):
+        return False
+    texts = [t for t in ab.texts(np.array(ix)).tolist()]
+    for lit in _SOURCE_LITERALS:
+        texts[j] = hex(lit)
+        d = dec.decode_at(word.to_bytes(4, "little") + lit.to_bytes(4, "little") + bytes(16), 0)
+        if not d.valid or len(d.data) != 8 or d.name != ab.entries[eid].name or d.text != ab.tpl_fmt[tid] % tuple(texts):
+            return False
+    return True
+
+
 def seed_special(dec, ab) -> None:
     """Templates of the named-field immediates' common values (``special_values``) in ``ab``."""
     import numpy as np
@@ -267,13 +318,16 @@ def build(arch: str) -> bytes:
     from ..codec.batch_data import data_path, read_tables
 
     batch_fp = read_tables(data_path(arch))["fingerprint"]
+    seeded = len(ab.entries)
     answers = export_formats(dec)
     answers.update(number_segments(dec, ab))  # (before the seeds below make segments of their own)
     answers.update(literal_formats(dec, ab))
     seed_special(dec, ab)
     seed_saddr(dec, ab)
     answers.update(number_formats(dec, ab))
-    payload = (VERSION, arch, False, batch_fp, code_fingerprint(), accel.export(ab, {}), answers)
+    spec = accel.export(ab, {})
+    spec.update(literal_columns(dec, ab, seeded))
+    payload = (VERSION, arch, False, batch_fp, code_fingerprint(), spec, answers)
     return header(arch, False) + zlib.compress(marshal.dumps(payload, 2), 9)
 
 
