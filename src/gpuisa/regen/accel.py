@@ -304,6 +304,34 @@ def seed_saddr(dec, ab) -> None:
             ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
 
 
+_KERNARG_OFFSETS = range(0, 0x100, 4)  # (see ``seed_kernarg_loads``)
+
+
+def seed_kernarg_loads(dec, ab) -> None:
+    """Templates of ``s_load_*`` at the dword offsets below 0x100 (the kernel arguments every kernel loads first:
+    ``s_load_b64 s[0:1], s[4:5], 0x3c``; the offset is in the template key), for each form the batch tables already
+    have a template of (SOFFSET and cache bits as they are there, IMM set): GFX9's SMEM only."""
+    import numpy as np
+
+    rows = ab.np_rows()
+    known = [k for k, tid in sorted(ab.tpl_ids.items()) if tid]
+    for eid, key, key3 in known:
+        entry = ab.entries[eid]
+        enc = dec.tables.encodings.get(entry.encoding)
+        f = None if enc is None else enc.field("OFFSET")
+        if f is None or not entry.name.startswith("s_load_") or entry.width != 64 or \
+                f.insert(0, (1 << f.width) - 1) & ~int(rows[3][eid]):
+            continue
+        imm = enc.field("IMM")  # (GFX9: the offset is an immediate where IMM is set)
+        if imm is None:
+            continue  # (GFX10+: the form compilers write has SOFFSET null, which the C loop leaves to the scalar path)
+        for v in _KERNARG_OFFSETS:
+            word = f.insert(imm.insert(key, 1), v)
+            data = word.to_bytes(8, "little") + bytes(12)
+            if int(ab.classify(np.frombuffer(data[:8], dtype="<u4"))[0]) == eid:
+                ab.template_id(eid, word & int(rows[3][eid]), key3, word, data, 0)
+
+
 def build(arch: str) -> bytes:
     """The file's bytes for ``arch`` (wave32)."""
     from ..codec.batch_arch import ArchBatch
@@ -324,6 +352,7 @@ def build(arch: str) -> bytes:
     answers.update(literal_formats(dec, ab))
     seed_special(dec, ab)
     seed_saddr(dec, ab)
+    seed_kernarg_loads(dec, ab)
     answers.update(number_formats(dec, ab))
     spec = accel.export(ab, {})
     spec.update(literal_columns(dec, ab, seeded))
