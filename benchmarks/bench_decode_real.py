@@ -90,13 +90,17 @@ def make_objects(llc: str, mc: str, target: str, steps: int, tmp: str) -> dict:
 
 
 def agreement(objdump: str, arch, obj: str, env: dict) -> tuple[int, int, bool]:
-    """(lines of ``gpuisa decode``'s listing equal to llvm-objdump's at the same place, llvm-objdump's lines, whether
-    the two listings are byte-equal)."""
+    """(lines of llvm-objdump's listing that ``gpuisa decode``'s has in the same order (a longest common
+    subsequence: a line split in two does not shift the rest), llvm-objdump's lines, whether the two listings are
+    byte-equal)."""
     ours = subprocess.run(_gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj], capture_output=True,
                           env=env, check=False).stdout
     theirs = subprocess.run([objdump, "-d", f"--mcpu={arch.llvm_target}", obj], capture_output=True, check=False).stdout
+    import difflib
+
     a, b = ours.splitlines(), theirs.splitlines()
-    return sum(x == y for x, y in zip(a, b)), len(b), ours == theirs
+    same = sum(m.size for m in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
+    return same, len(b), ours == theirs
 
 
 def _left(home: str, arch: str) -> str:
