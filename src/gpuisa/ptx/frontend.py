@@ -46,11 +46,11 @@ SREG_SCALAR |= {f"%pm{i}" for i in range(8)} | {f"%pm{i}_64" for i in range(8)} 
 PREDEFINED = {"WARP_SZ", "_"}
 SPECIAL = SREG_VECTOR | SREG_SCALAR | PREDEFINED
 VECTOR_FIELDS = {".x", ".y", ".z", ".w"}
+PART = 1024  # instructions checked together at most (flush: pass by pass over lists that fit the caches)
 DIGITS = "0123456789"
 SEPARATORS = str.maketrans(",[]{}()+-*/|!@<>&^~=:", " " * 21)  # operand punctuation: not in names
 NO_DIGITS = str.maketrans("", "", "0123456789ABCDEF")  # and upper-case hex digits: 0f3F800000 -> 0f
-# a pattern for a rare path (vector registers): compiled on first use (re's cache)
-VECTOR_ELEMENT = r"(%[\w$]+)\.[xyzwrgba]\b"
+VECTOR_ELEMENT = r"(%[\w$]+)\.[xyzwrgba]\b"  # (vector registers, a rare path: compiled on first use, re's cache)
 
 
 def _result(error: str, kind: str = "directive") -> dict:
@@ -80,6 +80,7 @@ class Module:
         self.batch: list[str] = []  # instructions read since the last flush (their texts)
         # where they are: [first batch index, offset, the run's raw texts (None: one statement), its offsets]
         self.batch_marks: list[list] = []
+        self.flushed = False  # whether a part of the current function's instructions was checked already
         self.name_texts: list[str] = []  # operand texts of the current function's valid instructions
         self.final: dict = {}  # canonical statement -> verdict with operand typing, per function
         self.bad: set = set()  # statements found invalid in the current function
@@ -113,6 +114,9 @@ class Module:
                 if self.func_depth is not None:
                     self.batch_marks.append([len(self.batch), off, stmt[1], None])
                     self.batch += stmt[0]  # (multi-line ones are joined at the flush)
+                    if len(self.batch) >= PART:  # (checked a part at a time: its lists stay in the caches)
+                        self.flush()
+                        self.flushed = True
                 else:
                     for o, s in zip(run_offsets(off, stmt[1]), stmt[0]):
                         self.instruction(o, s)
@@ -179,6 +183,7 @@ class Module:
             self.flush()
             self.regs, self.reg_ranges, self.final, self.bad, self.vector_regs = {}, {}, {}, set(), set()
             self.visibility = None
+            self.flushed = False
             self.func_start = off
             self.func_depth = self.depth + 1
             self.need_header(off)
@@ -297,7 +302,7 @@ class Module:
             return
         if vector:
             self.vector_regs.update(n for n, _ in names)
-        nested, late = self.depth > self.func_depth, bool(self.batch)
+        nested, late = self.depth > self.func_depth, bool(self.batch) or self.flushed
         if self.visibility is None and (nested or late):  # (those before: all at the function's top)
             from .scopes import Visibility
 
@@ -324,12 +329,10 @@ class Module:
         Statements that differ only in the digits of their operands (register numbers, immediates,
         upper-case hex digits of float literals) share a verdict when one of them is valid, unless a
         digit can matter (``_exact``): an operand selector (`.b0`, `%tid.x`), a guard, or a head with a
-        fixed immediate set (`cp.async`'s cp-size).  The keys are made with one ``str.translate`` over
-        all operand texts at once, and the statements split and keyed by C-level ``map``s; only the
-        first statement of each key is checked in Python, then (in text order) the other statements
-        of the keys whose verdict is not shared.  The shared verdict includes the operand typing, so it
-        is kept per function (its registers).
-        """
+        fixed immediate set (`cp.async`'s cp-size).  The statements are split and keyed (one ``str.translate``
+        over all operand texts) by C-level calls; the first statement of each key is checked in Python,
+        then the others of the keys whose verdict is not shared.  The shared verdict includes the operand
+        typing, so it is kept per function (its registers)."""
         stmts, marks = self.batch, self.batch_marks
         if not stmts:
             return
@@ -349,8 +352,9 @@ class Module:
         final = self.final
         own: set = set()  # keys whose statements are checked one by one
         all_valid = True
-        for key in sorted(first.keys() - final.keys(), key=first.__getitem__):
-            i = first[key]
+        for key, i in first.items():  # (in any order: a verdict does not depend on those before it)
+            if key in final:
+                continue
             r = self.verdict(stmts[i], opcodes[i], operands[i])
             if r["valid"] and not _exact(opcodes[i], operands[i]):
                 final[key] = r  # only a valid verdict of a statement whose digits cannot matter
@@ -359,8 +363,7 @@ class Module:
             all_valid = self.record(offs, i, stmts[i], r) and all_valid
         if self.keep_valid:
             self.results += [(o, r) for o, r in zip(offs.all(), map(final.get, keys)) if r is not None]
-        if own:
-            all_valid = self.check_own(own, keys, first, stmts, opcodes, operands, offs) and all_valid
+        all_valid = (not own or self.check_own(own, keys, first, stmts, opcodes, operands, offs)) and all_valid
         self.count += len(stmts)
         if self.strict:
             self.names_of(all_valid, whole, split, opcodes, operands, joined, stmts)

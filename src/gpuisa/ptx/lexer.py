@@ -28,6 +28,7 @@ NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$%"
 HEADER_PREFIXES = (".visible", ".weak", ".extern", ".common")
 HEADER_WORDS = (".entry", ".func", ".section")
 LINE_WORDS = (".version", ".target", ".address_size", ".file", ".loc")
+RUN_MAX = 1024  # statements of a run at most (the front end checks a batch's statements pass by pass: cache-sized)
 
 
 class LexError(Exception):
@@ -223,7 +224,7 @@ def chunks(code: str):
     while i < n:
         while special[k] < i:
             k += 1
-        stop = special[k]
+        stop = min(special[k], i + RUN_MAX)
         if stop > i:  # plain statements i..stop-1
             raws = segs[i:stop]
             yield off, (stripped[i:stop], raws), "run"
@@ -258,7 +259,11 @@ def _special(code: str, segs: list, stripped: list) -> list[int]:
     if "\0" in code:  # (pieces with NULs of their own: one test per piece)
         out += [i for i, s in enumerate(stripped) if s[:1] == "."]
     else:
-        _pieces_with("\0" + "\0".join(stripped), "\0.", "\0", out)
+        if stripped and stripped[0][:1] == ".":
+            out.append(0)
+        dots: list[int] = []  # (the others: the NUL before each is the piece's index - 1 of them)
+        _pieces_with("\0".join(stripped), "\0.", "\0", dots)
+        out += [k + 1 for k in dots]
     out = sorted(set(out))
     out.append(len(segs))
     return out
