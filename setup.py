@@ -26,7 +26,8 @@ class BuildPyWithStore(build_py):
             sys.path.remove(str(lib))
 
 
-FASTDECODE = Extension("gpuisa.codec.fastdecode", ["src/gpuisa/codec/fastdecode.c", "src/gpuisa/codec/fastdecode_tables.c"],
+FASTDECODE = Extension("gpuisa.codec.fastdecode", ["src/gpuisa/codec/fastdecode.c", "src/gpuisa/codec/fastdecode_tables.c",
+                        "src/gpuisa/codec/fastdecode_input.c"],
                        depends=["src/gpuisa/codec/fastdecode.h"], optional=True, extra_compile_args=["-O2"])
 
 setup(cmdclass={"build_py": BuildPyWithStore}, ext_modules=[FASTDECODE])

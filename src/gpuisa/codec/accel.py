@@ -4,7 +4,7 @@ later process run it without numpy, the store or the scalar decoder.
 Why: the whole process is what a user waits for (``benchmarks/bench_decode.py``); importing numpy is 60-70
 ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite and JSON) another ~67 ms.
 
-* The tables the C loop reads are the batch decoder's (``batch_arch.ArchBatch``), exported by ``export``
+* The tables the C loop reads are the batch decoder's (``batch_arch.ArchBatch``), exported by ``accel_export.export``
   as plain bytes and numbers.  After a run that made the batch decoder (the first one, or one that met
   something the tables did not hold) they are written to the data folder's cache (``snapshot_path``:
   ``marshal``, sealed with a CRC by ``cachefile.seal``), with the templates, operand texts and classes
@@ -16,9 +16,9 @@ ms and loading the scalar decoder's tables (``tables.load_arch_tables``: SQLite 
   scalar decoder, made only then (the store and the architecture's tables; not numpy).  What that costs is
   kept at the cost of what is new: the scalar answers of a run go to a small file beside the cache
   (``added_path``, tied to the cache file by its size and time, merged at load), the cache itself written
-  again only when they are many (``_ADDED``).  Only a run whose C loop asked many questions (``_REMAKE``: a
-  kind of code the tables have not met) makes the cache again after the listing is written, the batch
-  decoder first learning again what the earlier runs learned (``Full.replay``: classes by selector,
+  again only when they are many (``_ADDED``).  Only a run whose C loop asked many questions (``_REMAKE``, and
+  one per ``_REMAKE_BYTES`` of code: a kind of code the tables have not met) makes the cache again after the
+  listing is written, the batch decoder first learning again what the earlier runs learned (``Full.replay``: classes by selector,
   templates by the word that made them, kept in the cache as events), so the next run of this input, an
   earlier one or one like it needs nothing.
 * Exports, which the batch path leaves to the scalar decoder, are answered from learned formats: the first
@@ -55,7 +55,10 @@ _CONTEXT = 24  # bytes of context that key a scalar answer (the longest instruct
 _ANSWERS = 1 << 16  # scalar answers kept in the cache at most (the newest)
 _EVENTS = 4096  # learned templates and classes kept to be learned again (the newest)
 _ADDED = 8192  # scalar answers kept beside the cache at most (more: the cache is written again with them)
-_REMAKE = 64  # questions of the C loop a warm run may leave to the scalar decoder before the cache is remade
+_REMAKE = 64  # questions of the C loop a warm run may leave to the scalar decoder before the cache is remade,
+_REMAKE_BYTES = 32  # ... where there is also one per this many bytes of code or more (a new kind of code; a
+# remake imports numpy and makes the batch decoder, ~0.5 s CPU: a few scattered words, 1-8 % of llc-22 output's
+# instructions, cost less from the scalar decoder and are kept beside the cache)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -180,69 +183,6 @@ def save_snapshot(name: str, arch: str, wave64: bool, spec: dict, answers: dict,
             os.unlink(added_path(path))
         except OSError:
             pass
-
-
-# -- the batch decoder's tables as the C loop reads them ------------------------------------------------
-def export(ab, wide: dict) -> dict:
-    """The tables of ``ab`` (an ``ArchBatch``) as bytes and numbers (``fastdecode.Tables``'s spec); ``wide``: the
-    selectors of wide buckets classified in this run (selector -> entry id)."""
-    import numpy as np
-
-    from .batch_arch import MAXC
-
-    dw, wm, w3m, rlo, rhi = ab.np_rows()[:5]
-    n = len(dw)
-    cols = np.zeros((n, MAXC), np.uint64)
-    cols[:, :ab.s_cols.shape[0]] = ab.s_cols.T
-    wide = dict(wide)
-    wide.update(zip(ab.wide_sel.tolist(), ab.wide_eid.tolist()))
-    two = ab.sel64_ids
-    spec = {"cls_base": ab.cls_base32.astype("<i4").tobytes(), "cls_sh": ab.cls_sh.astype("<u4").tobytes(),
-            "cls_mk": ab.cls_mk.astype("<u4").tobytes(), "sel_mask": ab.sel_mask.astype("<u4").tobytes(),
-            "cls_two": ab.cls_two.astype(np.uint8).tobytes(),
-            "two_mask": (ab.two_mask if ab.two_mask is not None else np.zeros(512, np.uint64)).astype("<u8").tobytes(),
-            "vopd": None if ab.dec.vopd is None else tuple(int(x) for x in ab.dec.vopd),
-            "cls_table": ab.cls_table.astype("<i8").tobytes(),
-            "dw": dw.astype("<i4").tobytes(), "wm": wm.astype("<u8").tobytes(), "w3m": w3m.astype("<u4").tobytes(),
-            "rlo": rlo.astype("<u8").tobytes(), "rhi": rhi.astype("<u4").tobytes(),
-            "vopd_rows": np.asarray(ab.vopd_rows, np.uint8).tobytes(),
-            "count": np.asarray(ab.s_count, np.uint8).tobytes(), "cols": cols.astype("<u8").tobytes(),
-            "wide_sel": np.array(list(wide), np.uint64).tobytes(), "wide_eid": np.array(list(wide.values()), np.int64).tobytes(),
-            "two_key": np.array(list(two), np.uint64).tobytes(), "two_eid": np.array(list(two.values()), np.int64).tobytes()}
-    spec.update(_export_templates(ab))
-    spec.update(_export_pool(ab))
-    return spec
-
-
-def _export_templates(ab) -> dict:
-    import numpy as np
-
-    from .batch_arch import MAXC
-
-    keys = sorted(ab.tpl_ids.items(), key=lambda kv: (kv[1] == 0, kv[1]))  # (templates in id order, then failures)
-    fmts = [ab.tpl_fmt[tid].encode() if tid else b"" for _, tid in keys]
-    bases = np.zeros((len(keys), MAXC), np.int64)
-    for i, (_, tid) in enumerate(keys):
-        if tid:
-            bases[i, :ab.tpl_nph[tid]] = ab.tpl_base[tid, :ab.tpl_nph[tid]]
-    return {"tpl_eid": np.array([k[0] for k, _ in keys], "<i4").tobytes(),
-            "tpl_key": np.array([k[1] for k, _ in keys], "<u8").tobytes(),
-            "tpl_key3": np.array([k[2] for k, _ in keys], "<u4").tobytes(),
-            "tpl_len": np.array([len(f) if tid else -1 for f, (_, tid) in zip(fmts, keys)], "<i4").tobytes(),
-            "tpl_nph": np.array([ab.tpl_nph[tid] for _, tid in keys], np.int8).tobytes(),
-            "tpl_bases": bases.astype("<i8").tobytes(), "tpl_text": b"".join(fmts)}
-
-
-def _export_pool(ab) -> dict:
-    import numpy as np
-
-    ix = np.flatnonzero(ab.pool_known[:ab.pool_used])
-    ok = ab.pool_ok.take(ix)
-    texts = ab.texts_bytes(ix[ok]).tolist()
-    lens = np.full(len(ix), -1, np.int32)
-    lens[ok] = [len(t) for t in texts]
-    return {"pool_ix": ix.astype("<i8").tobytes(), "pool_len": lens.astype("<i4").tobytes(),
-            "pool_text": b"".join(texts), "pool_size": int(ab.pool_used)}
 
 
 # -- answering the C loop ---------------------------------------------------------------------------
@@ -557,6 +497,7 @@ class _Discard:
 def _full(ext, arch: str, wave64: bool, answers: dict, events: list):
     """The C tables made from the batch decoder (after learning ``events`` again), with the resolver that answers
     from it."""
+    from .accel_export import export
     from .batch_arch import arch_batch
     from .decoder import get_decoder
 
@@ -585,6 +526,8 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
     ext = extension()
     if ext is None:
         return False
+    from .accel_export import export
+
     snap = _CACHED.pop((name, wave64), None) or load_current(name, wave64, arch)
     if snap is not None and snap[0] == arch:
         _, spec, answers, events, added, tie = snap
@@ -595,7 +538,9 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
             return True
         out.flush()
         added.update(resolver.new)
-        if tables.stats()["misses"] > _REMAKE:  # much the batch decoder would have learned (a new kind of code):
+        size = len(data) if secs is None else sum(len(sec.data) for sec in secs)
+        misses = tables.stats()["misses"]
+        if misses > _REMAKE and misses * _REMAKE_BYTES > size:  # much the batch decoder would learn (new code):
             tables, full = _full(ext, arch, wave64, resolver.answers, events)  # the cache made again, with what
             _run(tables, data, secs, path, full, _Discard())  # the earlier runs learned
             save_snapshot(name, arch, wave64, export(full.ab, full.wide), full.answers, full.events)

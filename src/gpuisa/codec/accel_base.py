@@ -5,7 +5,7 @@
 Why: a run without the data folder's decode cache (``accel.snapshot_path``: the first run after install) would
 otherwise import numpy, open the store (building it where the package has none) and load the batch decoder
 only to hand the C loop the tables that the batch decoder's precomputed file (``batch_<arch>.json``) already
-fixes.  The file holds them as the C loop reads them (``accel.export`` of a fresh ``ArchBatch``), with the
+fixes.  The file holds them as the C loop reads them (``accel_export.export`` of a fresh ``ArchBatch``), with the
 scalar answers that need no input: the export encoding's cut and the format of every export shape whose
 fields are its named fields (``accel.export_format``), so exports need no scalar decoder either.
 
@@ -101,19 +101,19 @@ def load_base(arch: str, wave64: bool) -> tuple | None:
 
 
 def code_fingerprint() -> str:
-    """A digest of what the code that makes the file does: the export (``accel.py``), this module, the generator
+    """A digest of what the code that makes the file does: the export (``accel.py``, ``accel_export.py``), this module, the generator
     (``regen/accel.py``), as syntax without docstrings and comments, and the C loop's reading of the tables
     (``fastdecode_tables.c``, ``fastdecode.h``, as bytes)."""
     import ast
     import hashlib
 
-    from .batch_data import _normalised
+    from .batch_data import normalised
 
     h = hashlib.sha256()
-    for path in (os.path.join(_HERE, "accel.py"), os.path.join(_HERE, "accel_base.py"),
+    for path in (os.path.join(_HERE, "accel.py"), os.path.join(_HERE, "accel_export.py"), os.path.join(_HERE, "accel_base.py"),
                  os.path.join(os.path.dirname(_HERE), "regen", "accel.py")):
         with open(path, encoding="utf-8") as fh:
-            h.update(os.path.basename(path).encode() + b"\0" + _normalised(ast.parse(fh.read())).encode() + b"\0")
+            h.update(os.path.basename(path).encode() + b"\0" + normalised(ast.parse(fh.read())).encode() + b"\0")
     for name in ("fastdecode_tables.c", "fastdecode.h"):
         try:
             with open(os.path.join(_HERE, name), "rb") as fh:

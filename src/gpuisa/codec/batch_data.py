@@ -45,7 +45,7 @@ DATA_DIR = HERE / "data"
 REGEN = ".venv/bin/python -m gpuisa.regen.batch"
 # The code the tables depend on: the codec modules that the scalar decoder, the batch tables' derivation and
 # their loading import (``_ROOTS``, followed through every import, function bodies included), read as syntax
-# (``_normalised``: docstrings, comments and layout do not count), and the registry and model they read.
+# (``normalised``: docstrings, comments and layout do not count), and the registry and model they read.
 _ROOTS = ("decoder", "batch_arch", "batch_data")
 _CONSUMERS = {"batch", "batch_text", "batch_render"}  # the bulk loop and its text forms use the tables: not followed
 _SHARED = ("archs.py", "model.py")
@@ -91,7 +91,7 @@ class _NoDocstrings(ast.NodeTransformer):
         return None if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str) else node
 
 
-def _normalised(tree: ast.AST) -> str:
+def normalised(tree: ast.AST) -> str:
     """The module's syntax tree without its docstrings, as text (comments and layout are not in the tree)."""
     return ast.dump(_NoDocstrings().visit(tree))
 
@@ -117,7 +117,7 @@ def code_digest(codec_dir: Path = HERE) -> str:
     wrapped, a module the decoder does not import changed, and the digest stays."""
     h = hashlib.sha256()
     for path, tree in _code(codec_dir).items():
-        h.update(path.name.encode() + b"\0" + _normalised(tree).encode() + b"\0")
+        h.update(path.name.encode() + b"\0" + normalised(tree).encode() + b"\0")
     return h.hexdigest()
 
 

@@ -23,7 +23,7 @@
  * Measured (benchmarks/bench_decode.py, warm data folder): the whole process 0.04-0.05 s CPU; this loop ~30 ms
  * of it for 200,000 instructions (one pass, no per-word cache: a render from the template is cheaper than a
  * lookup in a table of the distinct words, and touches less fresh memory).  The tables and the map live in
- * fastdecode_tables.c, the shared types in fastdecode.h.
+ * fastdecode_tables.c, the symbols and literal values in fastdecode_input.c, the shared types in fastdecode.h.
  *
  * The pure-Python/numpy path (codec/batch*.py, codec/listing.py) is the reference and the fallback: it runs
  * when this module is missing (no compiler at install time) or GPUISA_NO_ACCEL=1; tests check that both
@@ -245,17 +245,6 @@ static int64_t template_of(Run *r, uint32_t eid, uint64_t key, uint32_t key3, ui
 
 /* renders the word at dword i of entry eid into r->scratch: 0, 1 where the batch path cannot vouch for it (the
  * scalar path decides), -1 on error; *ascii: whether the text is ASCII (one column per byte) */
-/* whether a 32-bit literal prints as something else than its hex (an integer or float inline constant's value) */
-static int inline_like(uint32_t v) {
-    static const uint32_t floats[] = {0x3F000000, 0xBF000000, 0x3F800000, 0xBF800000, 0x40000000, 0xC0000000, 0x40800000,
-                                      0xC0800000, 0x3E22F983, 0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400,
-                                      0x3118, 0x3F00, 0xBF00, 0x3F80, 0xBF80, 0x4080, 0xC080, 0x3E22};
-    if (v <= 64 || v >= 0xFFFFFFF0u) return 1;
-    for (size_t k = 0; k < sizeof floats / sizeof floats[0]; k++)
-        if (v == floats[k]) return 1;
-    return 0;
-}
-
 static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *ascii, int *extra) {
     Tables *t = r->t;
     const Row rw = t->rows[eid]; /* (the resolver may grow the rows) */
@@ -263,14 +252,16 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
     uint32_t w3 = rw.w3m ? dword_at(r, 4 * (i + 2 < n4 ? i + 2 : n4 - 1)) & rw.w3m : 0;
     uint64_t vals[MAXC];
     int all_ascii = 1, litc = -1; /* (litc: the column holding the literal marker, its text the next dword in hex) */
-    int64_t *lc = rw.dw == 1 && t->lits.n ? map_find(&t->lits, (uint64_t)eid, 0) : NULL;
+    int64_t *lc = !t->lits.n || rw.dw > 2 ? NULL : rw.dw == 1 ? map_find(&t->lits, (uint64_t)eid, 0)
+                : map_find(&t->lits, w64 & rw.rlo, 1ULL << 32 | (uint64_t)eid);
+    Py_ssize_t lat = 4 * (i + rw.dw); /* (the literal: the dword after the word) */
     *extra = 0;
     for (int j = 0; j < rw.cnt; j++) {
         uint64_t pk = rw.cols[j], w = pk & 0x8000 ? (uint64_t)w3 : w64;
         unsigned wd = (pk >> 8) & 63;
         vals[j] = (w >> (pk & 63)) & ((1ULL << wd) - 1);
-        if (lc && *lc == j && vals[j] == 255) {
-            if (i + 1 >= n4 || inline_like(dword_at(r, 4 * i + 4))) return 1;
+        if (lc && (*lc >> j & 1) && vals[j] == 255) {
+            if (litc >= 0 || i + rw.dw >= n4 || inline_like(dword_at(r, lat))) return 1; /* (one literal column) */
             litc = j;
             continue;
         }
@@ -282,7 +273,7 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
     if (t->tpl[tid].nph > rw.cnt || t->tpl[tid].bad) return 1;
     int64_t ix[MAXC];
     char lit_text[16];
-    int lit_len = litc >= 0 ? snprintf(lit_text, sizeof lit_text, "0x%x", (unsigned)dword_at(r, 4 * i + 4)) : 0;
+    int lit_len = litc >= 0 ? snprintf(lit_text, sizeof lit_text, "0x%x", (unsigned)dword_at(r, lat)) : 0;
     if (litc >= t->tpl[tid].nph) return 1; /* (the template does not print the column: not a source) */
     for (int j = 0; j < t->tpl[tid].nph; j++) {
         if (j == litc) continue;
@@ -320,8 +311,6 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
 }
 
 /* -- the listing ----------------------------------------------------------------------------------- */
-typedef struct { int64_t off; const char *name; Py_ssize_t len; } Label;
-
 typedef struct {
     Label *labels; Py_ssize_t nlabels; /* sorted: every symbol (headers, targets' <sym+0x..>) */
     Label *plain; Py_ssize_t nplain;   /* sorted: symbols without a type (their name is the operand) */
@@ -519,28 +508,6 @@ static int walk(Run *r, const Syms *sy, Py_ssize_t *next, int64_t *restart) {
         if (r->out.n >= CHUNK && flush_out(r) < 0) return -1;
     }
     return 0;
-}
-
-static int read_labels(PyObject *seq, Label **out, Py_ssize_t *n) {
-    *out = NULL; *n = 0;
-    if (seq == Py_None) return 0;
-    PyObject *fast = PySequence_Fast(seq, "labels: a sequence of (offset, name bytes)");
-    if (!fast) return -1;
-    Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
-    *out = calloc(k ? k : 1, sizeof(Label));
-    int rc = *out ? 0 : -1;
-    for (Py_ssize_t i = 0; i < k && rc == 0; i++) {
-        long long o;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "Ly#", &o, &(*out)[i].name, &(*out)[i].len)) rc = -1;
-        (*out)[i].off = o;
-        if (rc == 0 && i && (*out)[i].off <= (*out)[i - 1].off) {
-            PyErr_SetString(PyExc_ValueError, "labels: not sorted");
-            rc = -1;
-        }
-    }
-    *n = k;
-    Py_DECREF(fast); /* (the names stay alive: the caller holds the list) */
-    return rc;
 }
 
 static PyObject *Tables_listing(Tables *t, PyObject *args) {

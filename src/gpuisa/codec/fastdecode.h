@@ -75,7 +75,8 @@ typedef struct {
     uint32_t vopd_mask, vopd_value;
     int64_t *cls; Py_ssize_t ncls;
     Map wide, two, tpls;
-    Map lits; /* entry id -> the column whose value 255 is a literal in the next dword (optional: lit_eid/lit_col) */
+    Map lits; /* the columns (a mask) whose value 255 is a literal in the dword after the word (optional): (entry id,
+               * 0) of a one-dword entry (lit_eid/lit_col), (template key, 1 << 32 | entry id) of a two-dword one (lit2_*) */
     Row *rows; Py_ssize_t nrows, caprows;
     Tpl *tpl; Py_ssize_t ntpl, captpl;
     Buf tpl_text;
@@ -91,5 +92,10 @@ Py_ssize_t tpl_add(Tables *t, uint32_t eid, uint64_t key, uint32_t key3, const c
                    const int64_t *bases, int nph);
 int Tables_init(Tables *t, PyObject *args, PyObject *kw);
 void Tables_dealloc(Tables *t);
+
+/* the run's inputs (fastdecode_input.c) */
+typedef struct { int64_t off; const char *name; Py_ssize_t len; } Label;
+int read_labels(PyObject *seq, Label **out, Py_ssize_t *n);
+int inline_like(uint32_t v);
 
 #endif

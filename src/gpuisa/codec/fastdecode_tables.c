@@ -150,18 +150,19 @@ static int load_rows(Tables *t, PyObject *spec) {
     return rc;
 }
 
-static int load_pairs(Map *m, PyObject *spec, const char *kkey, const char *vkey) {
-    Py_ssize_t n, k;
-    uint64_t *keys = copy_array(spec, kkey, 8, &n);
+/* (key, second key: bkey's array, 0 where bkey is NULL) -> value */
+static int load_pairs(Map *m, PyObject *spec, const char *kkey, const char *bkey, const char *vkey) {
+    Py_ssize_t n, k, nb = 0;
+    uint64_t *keys = copy_array(spec, kkey, 8, &n), *b = bkey ? copy_array(spec, bkey, 8, &nb) : NULL;
     int64_t *vals = copy_array(spec, vkey, 8, &k);
     int rc = -1;
-    if (keys && vals && n == k) {
+    if (keys && vals && n == k && (!bkey || (b && nb == n))) {
         rc = 0;
-        for (Py_ssize_t i = 0; i < n && rc == 0; i++) rc = map_put(m, keys[i], 0, vals[i]);
+        for (Py_ssize_t i = 0; i < n && rc == 0; i++) rc = map_put(m, keys[i], b ? b[i] : 0, vals[i]);
     } else if (!PyErr_Occurred()) {
         PyErr_Format(PyExc_ValueError, "%s: inconsistent lengths", kkey);
     }
-    free(keys); free(vals);
+    free(keys); free(vals); free(b);
     return rc;
 }
 
@@ -239,10 +240,12 @@ int Tables_init(Tables *t, PyObject *args, PyObject *kw) {
         if (t->cls_sh[p] > 31) { PyErr_SetString(PyExc_ValueError, "class shift"); return -1; }
         if ((int64_t)t->cls_base[p] + t->cls_mk[p] >= t->ncls) { PyErr_SetString(PyExc_ValueError, "class mask"); return -1; }
     }
-    if (load_rows(t, spec) < 0 || load_pairs(&t->wide, spec, "wide_sel", "wide_eid") < 0 ||
-        load_pairs(&t->two, spec, "two_key", "two_eid") < 0 || load_templates(t, spec) < 0 || load_pool(t, spec) < 0)
+    if (load_rows(t, spec) < 0 || load_pairs(&t->wide, spec, "wide_sel", NULL, "wide_eid") < 0 ||
+        load_pairs(&t->two, spec, "two_key", NULL, "two_eid") < 0 || load_templates(t, spec) < 0 || load_pool(t, spec) < 0)
         return -1;
-    if (PyDict_GetItemString(spec, "lit_eid") && load_pairs(&t->lits, spec, "lit_eid", "lit_col") < 0) return -1;
+    if (PyDict_GetItemString(spec, "lit_eid") && load_pairs(&t->lits, spec, "lit_eid", NULL, "lit_col") < 0) return -1;
+    if (PyDict_GetItemString(spec, "lit2_key") && load_pairs(&t->lits, spec, "lit2_key", "lit2_eid", "lit2_col") < 0)
+        return -1;
     return 0;
 }
 

@@ -10,7 +10,7 @@ import marshal
 import sys
 import zlib
 
-from ..codec import accel
+from ..codec import accel, accel_export
 from ..codec.accel_base import VERSION, base_path, code_fingerprint, header
 
 _FIELDS_AT_MOST = 16  # export shapes enumerated where their named fields have at most this many bits
@@ -209,30 +209,37 @@ _SOURCE_LITERALS = (0x3FF, 0x4F800000, 0x12345678, 0xFFFFFFEF, 0x80000000, 0x100
 
 
 def literal_columns(dec, ab, seeded: int) -> dict:
-    """The spec's ``lit_eid``/``lit_col``: the one-dword entries (among the ``seeded`` ones, the batch tables' own,
-    whose ids every process shares) with the column whose value 255 (the literal marker) the C loop fills with the
-    next dword in ``0x`` hex (``fastdecode.c``'s ``word_text``; a value an inline constant has goes to the scalar
-    path): where the plan word's template with that text is the scalar decoder's line of the word and each probe
-    literal, 8 bytes long (``v_xor_b32_e32 v1, 0x3ff, v2``, ``s_mov_b32 s0, 0x4f800000``)."""
+    """The spec's ``lit_eid``/``lit_col`` and ``lit2_key``/``lit2_eid``/``lit2_col``: the one-dword entries (among
+    the ``seeded`` ones, the batch tables' own, whose ids every process shares), and the two-dword ones (VOP3, not
+    dual-issue) at the template key of their plan word (no modifier set: ``neg(0x..)``), with the column whose
+    value 255 (the literal marker) the C loop fills with the dword after the word in ``0x`` hex
+    (``fastdecode.c``'s ``word_text``; a value an inline constant has goes to the scalar path): where the plan
+    word's template with that text is the scalar decoder's line of the word and each probe literal, one dword
+    longer (``v_xor_b32_e32 v1, 0x3ff, v2``, ``s_mov_b32 s0, 0x4f800000``, ``v_add3_u32 v3, v3, v2, 0x7fff``); the
+    columns as a mask (one of them a literal in a word: two go to the scalar path)."""
     import numpy as np
 
     rows = ab.np_rows()
-    eids, cols = [], []
+    one: tuple[list, list] = ([], [])
+    two: tuple[list, list, list] = ([], [], [])
     for eid in range(1, seeded):
         entry, row = ab.entries[eid], ab.rows[eid]
         plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
-        if plan is None or entry.width != 32 or int(rows[0][eid]) != 1:
+        dw = int(rows[0][eid])
+        if plan is None or entry.encoding == "VOPD" or dw * 32 != entry.width or dw > 2:
             continue
-        tid = ab.tpl_ids.get((eid, plan.word & int(rows[3][eid]), 0))
+        key = plan.word & int(rows[3][eid])
+        tid = ab.tpl_ids.get((eid, key, 0))
         if not tid:
             continue
-        for j, (_, _, w, *_rest) in enumerate(row[5]):
-            if j >= ab.tpl_nph[tid] or w < 8 or _literal_text_ok(dec, ab, eid, tid, plan.word, j) is not True:
-                continue
-            eids.append(eid)
-            cols.append(j)
-            break
-    return {"lit_eid": np.array(eids, np.uint64).tobytes(), "lit_col": np.array(cols, np.int64).tobytes()}
+        mask = sum(1 << j for j, (_, _, w, *_rest) in enumerate(row[5])
+                   if j < ab.tpl_nph[tid] and w >= 8 and _literal_text_ok(dec, ab, eid, tid, plan.word, j) is True)
+        if mask:
+            for out, v in zip(one if dw == 1 else two, (eid, mask) if dw == 1 else (key, 1 << 32 | eid, mask)):
+                out.append(v)
+    return {"lit_eid": np.array(one[0], np.uint64).tobytes(), "lit_col": np.array(one[1], np.int64).tobytes(),
+            "lit2_key": np.array(two[0], np.uint64).tobytes(), "lit2_eid": np.array(two[1], np.uint64).tobytes(),
+            "lit2_col": np.array(two[2], np.int64).tobytes()}
 
 
 def _literal_text_ok(dec, ab, eid: int, tid: int, word: int, j: int) -> bool:
@@ -242,7 +249,8 @@ def _literal_text_ok(dec, ab, eid: int, tid: int, word: int, j: int) -> bool:
 
     slots = ab.rows[eid][5]
     lo, w = slots[j][1], slots[j][2]
-    word = (word & ~(((1 << w) - 1) << lo) | 255 << lo) & 0xFFFFFFFF
+    size = ab.entries[eid].width // 8
+    word = (word & ~(((1 << w) - 1) << lo) | 255 << lo) & ((1 << 8 * size) - 1)
     ix = [int(ab.tpl_base[tid, m]) + ((word >> slots[m][1]) & ((1 << slots[m][2]) - 1)) for m in range(ab.tpl_nph[tid])]
     ab.fill(np.array(ix))
     if not all(ab.pool_ok[x] for m, x in enumerate(ix) if m != j):
@@ -250,8 +258,8 @@ def _literal_text_ok(dec, ab, eid: int, tid: int, word: int, j: int) -> bool:
     texts = [t for t in ab.texts(np.array(ix)).tolist()]
     for lit in _SOURCE_LITERALS:
         texts[j] = hex(lit)
-        d = dec.decode_at(word.to_bytes(4, "little") + lit.to_bytes(4, "little") + bytes(16), 0)
-        if not d.valid or len(d.data) != 8 or d.name != ab.entries[eid].name or d.text != ab.tpl_fmt[tid] % tuple(texts):
+        d = dec.decode_at(word.to_bytes(size, "little") + lit.to_bytes(4, "little") + bytes(16), 0)
+        if not d.valid or len(d.data) != size + 4 or d.name != ab.entries[eid].name or d.text != ab.tpl_fmt[tid] % tuple(texts):
             return False
     return True
 
@@ -354,7 +362,7 @@ def build(arch: str) -> bytes:
     seed_saddr(dec, ab)
     seed_kernarg_loads(dec, ab)
     answers.update(number_formats(dec, ab))
-    spec = accel.export(ab, {})
+    spec = accel_export.export(ab, {})
     spec.update(literal_columns(dec, ab, seeded))
     payload = (VERSION, arch, False, batch_fp, code_fingerprint(), spec, answers)
     return header(arch, False) + zlib.compress(marshal.dumps(payload, 2), 9)
