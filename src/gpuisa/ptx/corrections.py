@@ -20,6 +20,7 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
   ``wgmma.mma_async`` (not their ``.b1`` forms) in any order (nvcc's inline asm:
   ``…m64n8k32.s32.s8.u8.satfinite``, ``mma.sp…row.col.s32.s8.s8.s32.satfinite``, ``mma.sync.aligned.row.col.m16n8k16``);
 * the destination selector of the three-operand video instructions is optional;
+* ``.aligned`` is optional in tcgen05.ld/st and the wgmma instructions (``ALIGNED_OPTIONAL``);
 * ``.L2::cache_hint`` needs sm_80 and PTX ISA 7.4 (ld, st, atom, red, ld.global.nc, cp.async);
 * ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
 * the register classes ptxas takes in each plain register operand, measured per form and opcode types
@@ -59,6 +60,10 @@ ORDER_FREE = {"wmma.mma", "mbarrier.arrive_drop"}
 MMA_ORDER_FREE = {"mma", "mma.sp", "wgmma.mma_async"}  # all but the .b1 forms (`.popc.and` is refused)
 # (instruction, operand) -> the only immediates ptxas takes there (measured with ptxas 13.0)
 IMMEDIATE_VALUES = {("st.bulk", "initval"): ["0"], ("membar", "size"): ["128"], ("tensormap.cp_fenceproxy", "size"): ["128"]}
+# `.sync.aligned` instructions ptxas 13 takes without `.aligned` (measured: every catalog example with it
+# dropped; the others, mma/ldmatrix/wmma/tcgen05.alloc/wait/..., refuse that)
+ALIGNED_OPTIONAL = {"tcgen05.ld", "tcgen05.st", "wgmma.mma_async", "wgmma.mma_async.sp", "wgmma.fence",
+                    "wgmma.commit_group", "wgmma.wait_group"}
 DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
 BITWISE = {".and", ".or", ".xor", ".exch"}  # atom .b32 ops ptxas lets take a 4th operand without a hint
 
@@ -83,6 +88,8 @@ def correct_forms(forms: list) -> list:
         for op in form["operands"]:
             if (name, op["name"]) in IMMEDIATE_VALUES:
                 op["values"] = IMMEDIATE_VALUES[(name, op["name"])]
+        if name in ALIGNED_OPTIONAL:
+            form["opcode"] = [{"opt": [part]} if part == {"lit": ".aligned"} else part for part in form["opcode"]]
         if name in VIDEO3:
             for op in form["operands"][:1]:
                 for suf in op.get("suffixes", []):

@@ -432,7 +432,7 @@ class Module:
         if err is None and name in MEMORY:
             err = memory_error(name, opcode, ops, self.reg_type)
         if err is None and "{" in ops:
-            err = vector_error(ops, self.reg_type, opcode[:2] in ("ld", "st"))
+            err = vector_error(ops, self.reg_type, opcode)
         if err is None and name in TYPED:
             err = operand_error(name, opcode, r["_form"], ops, self.reg_type)
         if err:

@@ -263,23 +263,84 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
         if not types or not value:
             return None
         t = "." + types[-1]
-        regs = [x.strip() for x in value.strip("{}").split(",")] if value[:1] == "{" else [value]
-        for reg in regs:
-            declared = reg_type(reg) if reg[:1] == "%" and "." not in reg else None
-            if declared and not _fits_value(t, declared):
-                return f"`{reg}` is a {declared} register; {name} `{opcode}` moves a {t} value"
+        if value[:1] == "{":  # a vector: the type ptxas makes of its elements (vector_type) is checked
+            vec = vector_type([x.strip() for x in value.strip("{}").split(",")], reg_type)
+            if vec and not vector_fits(t, vec):
+                return f"`{value}` moves a {vec} vector; {name} `{opcode}` moves {t} values"
+            return None
+        reg, declared = value, reg_type(value) if value[:1] == "%" and "." not in value else None
+        if declared and not _fits_value(t, declared):
+            return f"`{reg}` is a {declared} register; {name} `{opcode}` moves a {t} value"
     return None
 
 
-def vector_error(ops: str, reg_type, memory: bool = False) -> str | None:
-    """The registers of a vector operand `{a, b, …}` must have one size (and predicates only with
-    predicates): ptxas refuses `{%p1, %r3}` and `{%f1, %rd1}` as incompatible elements, except
-    predicates among the values of a vector load or store (``memory``; measured)."""
+def _goes_with(a: str, b: str) -> bool:
+    """Whether vector elements typed ``a`` and ``b`` may stand next to each other (ptxas 13, measured on
+    ld/st/mov/tex vectors: otherwise "Vector with elements of different types"): equal types, one size
+    with a ``.bN`` among them, ``.uN`` with ``.sN``, and a ``.pred`` next to a ``.b32`` only
+    (``{%f1, %r1, %p1}`` with ``.f32``/``.b32`` registers is taken, ``{%f1, %p1, %r1}`` is not)."""
+    if a == b:
+        return True
+    if ".pred" in (a, b):
+        return {a, b} == {".pred", ".b32"}
+    return _size(a) == _size(b) and (a[1] == "b" or b[1] == "b" or (a[1] in "us" and b[1] in "us"))
+
+
+def vector_type(regs: list[str], reg_type) -> str | None:
+    """The type a vector of registers moves as (predicates aside): ``.bN`` with a ``.bN`` among them, else
+    ``.fN`` when all are floating point, else ``.uN``; ``.pred`` when all are predicates; None when a
+    register's type is not known (the elements' fit: vector_error)."""
+    known = [reg_type(r) if r[:1] == "%" and "." not in r else None for r in regs]
+    types: list[str] = [t for t in known if t]
+    if len(types) != len(regs):
+        return None
+    values = [t for t in types if t != ".pred"] or [".pred"]
+    bits = [t for t in values if t[1] == "b"]
+    if bits or values[0] == ".pred":
+        return (bits or values)[0]
+    return values[0] if all(t[1] == "f" for t in values) else ".u" + values[0][2:]
+
+
+def vector_fits(t: str, vec: str) -> bool:
+    """Whether a vector moving ``vec`` fits a load or store of type ``t`` (measured): a ``.bN`` type or vector
+    takes wider elements, a floating-point one only its own size; integers fit a floating-point type of
+    their size, floating point fits no integer type."""
+    if vec == ".pred" or t == ".pred":
+        return vec == t
+    if t[1] == "b" or vec[1] == "b":
+        return _size(vec) >= _size(t)
+    if t[1] == "f" or vec[1] == "f":
+        return _size(vec) == _size(t) and not (vec[1] == "f" and t[1] in "us")
+    return _size(vec) >= _size(t)
+
+
+STRICT_VECTORS = {"ld", "st", "mov", "tex"}  # where the element types were measured (_goes_with)
+
+
+def vector_error(ops: str, reg_type, opcode: str = "") -> str | None:
+    """The registers of a vector operand `{a, b, …}` must go together, each with the next (``_goes_with``;
+    elsewhere than ld/st/mov/tex: one size, predicates only with predicates); a ``mov`` that packs or
+    unpacks a ``.bN`` value takes elements of N bits in all."""
+    name = opcode.split(".", 1)[0]
     for group in ops.split("{")[1:]:
-        regs = [x.strip() for x in group.split("}", 1)[0].split(",")]
-        types = (reg_type(r) for r in regs if r[:1] == "%" and "." not in r)
-        sizes = {_size(t) for t in types if t and not (memory and t == ".pred")}
-        if len(sizes) > 1:
-            widths = ", ".join(f"{s}-bit" for s in sorted(sizes))
-            return f"the registers of `{{{group.split('}', 1)[0].strip()}}}` differ in size ({widths})"
+        inner = group.split("}", 1)[0]
+        regs = [x.strip() for x in inner.split(",")]
+        known = [reg_type(r) if r[:1] == "%" and "." not in r else None for r in regs]
+        types: list[str] = [t for t in known if t]
+        if len(types) != len(regs):
+            continue
+        for a, b in zip(types, types[1:]):
+            if not (_goes_with(a, b) if name in STRICT_VECTORS else _lenient(a, b)):
+                listed = ", ".join(dict.fromkeys(types))
+                return f"the registers of `{{{inner.strip()}}}` are of types that do not go together ({listed})"
+        if name == "mov" and ".v" not in opcode:
+            t = "." + opcode.rsplit(".", 1)[-1]
+            vec = vector_type(regs, reg_type)
+            if t in TYPE_TOKEN and t != ".pred" and vec and (vec == ".pred" or _size(vec) * len(regs) != _size(t)):
+                return f"the registers of `{{{inner.strip()}}}` do not make a {t} value ({len(regs)} x {vec})"
     return None
+
+
+def _lenient(a: str, b: str) -> bool:
+    """Outside ld/st/mov/tex (not measured there): elements of one size go together whatever their kind."""
+    return a == b or (".pred" not in (a, b) and _size(a) == _size(b))

@@ -1,0 +1,52 @@
+"""Vector operands `{a, b}` whose registers have different declared types, against ptxas 13.
+
+ptxas gives a vector one element type (a `.pred` goes with a `.b32` only; `.bN` with any type of
+size N; `.uN` with `.sN`) and checks it against the instruction's type; one-edit mutants of real
+files (a vector element renamed to a predicate) found the checker refusing what ptxas takes.  Every
+pair of element types below is compiled in one file per instruction and each line's verdict is
+ptxas's own (errors are reported per line).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from conftest import need
+
+from gpuisa.ptx import ptxas
+from gpuisa.ptx.frontend import errors
+
+TYPES = [".pred", ".b16", ".u16", ".f16", ".b32", ".u32", ".s32", ".f32", ".b64", ".u64", ".f64"]
+NAMES = {t: "%" + "abcdeghijkl"[i] + "z" for i, t in enumerate(TYPES)}
+HEAD = (".version 8.7\n.target sm_100a\n.address_size 64\n.global .texref t1;\n.visible .entry k(.param .u64 p)\n{\n"
+        + "".join(f".reg {t} {NAMES[t]}<8>;\n" for t in TYPES) + ".reg .b64 %rd<4>;\n.reg .f32 %f<8>;\n.reg .b32 %r<8>;\n")
+INSTRUCTIONS = [
+    "ld.shared.v2.b32 {{{}, {}}}, [%rd1];", "ld.shared.v2.u32 {{{}, {}}}, [%rd1];", "ld.shared.v2.f32 {{{}, {}}}, [%rd1];",
+    "ld.shared.v2.u16 {{{}, {}}}, [%rd1];", "ld.shared.v2.f64 {{{}, {}}}, [%rd1];", "st.shared.v2.f32 [%rd1], {{{}, {}}};",
+    "st.shared.v2.s32 [%rd1], {{{}, {}}};", "ld.shared.v4.f32 {{%hz1, %hz2, {}, {}}}, [%rd1];",
+    "mov.b64 {{{}, {}}}, %rd1;", "mov.b64 %rd1, {{{}, {}}};", "mov.b32 {{{}, {}}}, %r1;",
+    "tex.level.2d.v4.f32.f32 {{%f1, %f2, {}, {}}}, [t1, {{%f4, %f5}}], %f6;",
+    "tex.level.2d.v4.s32.f32 {{%r1, %r2, {}, {}}}, [t1, {{%f4, %f5}}], %f6;",
+]
+
+
+@pytest.mark.parametrize("template", INSTRUCTIONS)
+def test_vector_element_types_as_ptxas(tmp_path, template):
+    tool = ptxas.find_ptxas()
+    need(tool is not None, "ptxas not installed")
+    pairs = [(a, b) for a in TYPES for b in TYPES]
+    lines = [template.format(NAMES[a] + "1", NAMES[b] + "2") for a, b in pairs]
+    text = HEAD + "\n".join(lines) + "\nret;\n}\n"
+    first = HEAD.count("\n") + 1
+    path = tmp_path / "v.ptx"
+    path.write_text(text)
+    proc = subprocess.run([tool, "-arch=sm_100a", str(path), "-o", str(tmp_path / "v.cubin")], capture_output=True,
+                          text=True)
+    theirs = {int(m.group(1)) for m in re.finditer(r"line (\d+); error", proc.stdout + proc.stderr)}
+    assert theirs, proc.stderr[-300:]  # (some pairs are always refused: the file is judged)
+    ours = {r["line"] for r in errors(text)[1]}
+    wrong = [(pairs[i], "ptxas refuses" if first + i in theirs else "ptxas takes")
+             for i in range(len(pairs)) if (first + i in theirs) != (first + i in ours)]
+    assert not wrong, wrong
