@@ -191,8 +191,10 @@ def test_stored_class_table_and_operand_texts_equal_the_scalar_decoder(arch):
             continue
         _, ei, k, w, blob, invalid = info
         texts = blob.split("\n")
+        aligned = dec.plans[f"{entries[ei].name}|{entries[ei].encoding}"].operands[k].align_note is not None
         for v in rng.sample(range(len(texts)), min(40, len(texts))):
-            want = dec._operand_alone(entries[ei], k, v)
+            # (an odd VGPR starting an even-aligned tuple is left to the scalar path: no stored text)
+            want = False if aligned and v >= 256 and v & 1 else dec._operand_alone(entries[ei], k, v)
             assert (False if v in invalid else texts[v]) == want, (entries[ei].name, k, v)
 
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from . import operands as opd
 from .batch_classes import Classes, distinct
-from .batch_data import MAXC, seed
+from .batch_data import MAXC, even_alone, seed
 from .batch_learned import compile_vopd, learned_operand, template_vopd
 from .fastpath import plan_field_uses
 from .syntax import join
@@ -152,7 +152,7 @@ class ArchBatch(Classes):
             f = spec.field
             kind = spec.kind
             if (kind not in _SIMPLE_KINDS or not f or f in busy or uses.get(f) != 1 or spec.imm_if
-                    or spec.tables or spec.address_fields or spec.align_note is not None or len(slots) == MAXC):
+                    or spec.tables or spec.address_fields or len(slots) == MAXC):
                 continue
             fld = enc.field(f)
             if fld is None or len(fld.ranges) != 1:
@@ -163,7 +163,8 @@ class ArchBatch(Classes):
             if fmask & must_zero or (lo < 64 <= hi) or hi >= entry.width or w > _WIDE:
                 continue
             if kind == "vreg" and spec.note is None:  # the register class and count come with the template
-                if f in reserved:  # its valid values, as the scalar renderer says
+                if f in reserved or spec.align_note is not None:  # its valid values, as the scalar renderer says
+                    # (an even-aligned tuple's odd start: a note, to the scalar path)
                     every = self._reserved_segment(entry, plan, k, lo, w)
                     if every is None:
                         continue
@@ -178,6 +179,8 @@ class ArchBatch(Classes):
                 if not any(sig[-len(_PROBES):]):
                     continue  # the operand printer never prints this operand alone: the field stays in the key
                 compute = functools.partial(dec._operand_alone, entry, k)
+                if spec.align_note is not None:  # (an even-aligned VGPR tuple's odd start: to the scalar path)
+                    sig, compute = sig + ("even",), functools.partial(even_alone, compute)
                 slots.append((k, lo, w, False, None, self._segment(sig, 1 << w, compute,
                                                                    info=["alone", entry.name, entry.encoding, k, w])))
             rest &= ~fmask

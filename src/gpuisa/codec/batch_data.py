@@ -195,6 +195,12 @@ def fingerprint(dec, cached: bool = False) -> str:
     return compute()
 
 
+def even_alone(alone, v: int):
+    """An operand's text alone (``alone``), False for an odd VGPR (a source's 256 + n) starting an even-aligned
+    tuple (``align_note``: CDNA's 64-bit VGPR operands): its note and validity are the scalar path's."""
+    return False if v >= 256 and v & 1 else alone(v)
+
+
 # -- loading ---------------------------------------------------------------------------------------
 def seed(ab) -> None:
     """Fill a new ``ArchBatch`` from the precomputed file when it is current (``ab.precomputed`` says)."""
@@ -241,6 +247,9 @@ def _load(ab, doc: dict) -> None:
         else:  # "alone": [kind, entry index, k, width, texts of the first values (one a line), values with none]
             entry = entries[info[1]]
             compute = functools.partial(dec._operand_alone, entry, info[2])
+            plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
+            if plan is not None and plan.operands[info[2]].align_note is not None:
+                compute = functools.partial(even_alone, compute)
             ok = np.ones(info[4].count("\n") + 1, bool)
             ok[info[5]] = False  # (the texts, one a line, are made into strings when first used)
             segs.append(ab._segment(("stored", len(segs)), size, compute, (info[4], ok), info=info))
