@@ -343,10 +343,10 @@ class Warm:
         """The answer of the tail loop at ``off`` without the scalar decoder, where it can be had: bytes short of a
         dword are no instruction; an instruction the tables render (by a template) from the bytes left, with any
         bytes after them, ends the listing as the scalar decoder would print it; else None."""
-        from .decoded import invalid_line
-
         left = data[off:]
         if len(left) < 4:
+            from .decoded import invalid_line  # (only here: ``decoded`` imports the registry, ~20 ms)
+
             return invalid_line(left).encode(), len(left), len(left), False
         if self.spec is None or len(left) > 20:
             return None
