@@ -134,11 +134,20 @@ def test_pragma_reader_same_as_its_pattern():
 
 @pytest.mark.parametrize("name", ["mid.sm_90.ptx", "big.sm_90.ptx"])
 def test_check_of_compiler_output_imports_no_regular_expressions(name):
-    """`python -m gpuisa.ptx check --file` on nvcc output: neither re nor typing is imported (start-up)."""
+    """`python -m gpuisa.ptx check --file` on nvcc output: neither re nor typing is imported (start-up), nor
+    __future__ (the modules on the check's path do without `from __future__ import annotations`)."""
     code = ("import sys;from gpuisa.ptx.__main__ import main;code=main(['check','--file',sys.argv[1]]);"
-            "print(code, 're' in sys.modules, 'typing' in sys.modules)")
+            "print(code, 're' in sys.modules, 'typing' in sys.modules, '__future__' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(CORPUS / name)], capture_output=True, text=True)
-    assert out.stdout.strip().splitlines()[-1] == "0 False False", out.stdout[-300:] + out.stderr[-300:]
+    assert out.stdout.strip().splitlines()[-1] == "0 False False False", out.stdout[-300:] + out.stderr[-300:]
+
+
+@pytest.mark.parametrize("count", [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 2418, 9999, 10000, 10001, 23456])
+def test_range_names_are_every_declared_name(count):
+    """`.reg .b32 %r<n>` declares %r0 .. %r<n-1> (directives.range_names, built from digit tables)."""
+    ranges = {"%r": (count, ".b32"), "%rd": (7, ".b64"), "%x1_": (count // 3, ".pred")}
+    want = [f"{p}{i}" for p, (n, _) in ranges.items() for i in range(n)]
+    assert directives.range_names(ranges) == want
 
 
 def test_console_command_imports_neither_typing_nor_re():

@@ -21,8 +21,6 @@ killed half-way, only ever sees the old file or the new one.  Users: the store (
 (No imports at module level beyond ``os``: the PTX checker's start-up uses this module.)
 """
 
-from __future__ import annotations
-
 import os
 
 from .errors import UserError

@@ -6,8 +6,6 @@ error message repeats goes through :func:`echo` (``repr``, shortened), and :func
 final message safe to print: no newlines or control characters, bounded length.
 """
 
-from __future__ import annotations
-
 MAX_MESSAGE = 500
 
 

@@ -17,8 +17,6 @@ Start-up, measured with ``python -X importtime`` and ``perf stat`` (``benchmarks
   ``atexit``; in-process callers (tests, embeddings) pass ``argv`` and get a normal return.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 

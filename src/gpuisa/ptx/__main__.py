@@ -4,8 +4,6 @@ Same arguments, output and exit codes as `gpuisa ptx ...`; used where start-up t
 (checking a .ptx file from a build script).
 """
 
-from __future__ import annotations
-
 import os
 import sys
 

@@ -10,8 +10,6 @@ CRC by ``cachefile.seal``), rebuilt from the family files whenever their names, 
 or the file is damaged; json and pathlib are imported only where needed.
 """
 
-from __future__ import annotations
-
 import marshal
 import os
 import sys
@@ -138,7 +136,7 @@ def forms_for_head(head: str) -> list[tuple[str, dict]]:
 
 
 def corrections_text() -> str:
-    """(``forms_index._corrections_text``) corrections.py from its imports to the end of ``correct_forms`` and ``_vector_mov`` (the
+    """(``forms_index._corrections_text``) corrections.py after its docstring to the end of ``correct_forms`` and ``_vector_mov`` (the
     corrections of forms; the rules after them are not in the index), else the whole file: edits to
     the rules do not make the index stale."""
     try:
@@ -146,8 +144,8 @@ def corrections_text() -> str:
             text = fh.read()
     except OSError:
         return ""
-    start, end = text.find("from __future__ import annotations"), text.find("\ndef exempt_pair(")
-    return text[start:end] if 0 <= start < end and text.find("\ndef correct_forms(") < end else text
+    start, end = text.find('\n"""\n') + 5, text.find("\ndef exempt_pair(")  # (from the docstring's end)
+    return text[start:end] if 4 < start < end and text.find("\ndef correct_forms(") < end else text
 
 
 def load_index(full: bool = False) -> tuple | None:

@@ -20,8 +20,6 @@ these patterns at about 0.4 ms per form (0.24 s for the 592 forms, and compiled 
 cached across processes), more than the backtracking matcher spends on the opcodes of a typical file.
 """
 
-from __future__ import annotations
-
 from . import catalog
 from .corrections import exempt_pair, rule_error, special_error
 from .match import (

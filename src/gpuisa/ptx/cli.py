@@ -1,7 +1,5 @@
 """`gpuisa ptx check` and `gpuisa ptx matrix`."""
 
-from __future__ import annotations
-
 import os
 import sys
 

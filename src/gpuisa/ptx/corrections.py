@@ -51,8 +51,6 @@ Rules (``rule_error``, after a form has taken an instruction):
   the sm_100a family only (``GATHER4_CLUSTER_TARGETS``), not on sm_100 or sm_120/sm_120a.
 """
 
-from __future__ import annotations
-
 # (cvt_rules is imported where a cvt is checked: a module's import is ~0.5 M instructions of start-up)
 
 VIDEO3 = {"vadd", "vsub", "vabsdiff", "vmin", "vmax"}

@@ -20,8 +20,6 @@ refuses (``cvt.sat.u32.u16``, ``cvt.rn.f32.f16``), so this rule replaces them (`
 ``corrections``; the sm_90 conversions are asked for here).
 """
 
-from __future__ import annotations
-
 INTS = {".u8", ".u16", ".u32", ".u64", ".s8", ".s16", ".s32", ".s64"}
 FLOATS = {".f16", ".bf16", ".f32", ".f64"}
 WIDTH = {".f16": 16, ".bf16": 16, ".f32": 32, ".f64": 64}

@@ -6,8 +6,6 @@ the newest ``.version`` it reads, the ``.target`` names it knows and the ISA ver
 that 32-bit addressing is refused, that a label difference in a ``.section`` needs ISA 7.5.
 """
 
-from __future__ import annotations
-
 MAX_VERSION = (9, 0)
 # .target -> the oldest .version ptxas 13 accepts it with (measured)
 TARGET_MIN_VERSION = {
@@ -334,3 +332,36 @@ def check_file_directive(text: str) -> str | None:
     if len(parts) < 3 or not parts[1].isdigit() or not parts[2].startswith('"'):
         return '`.file` takes a number and a "file name"'
     return None
+
+
+_DIGITS_K = ["0 1 2 3 4 5 6 7 8 9 "]  # [k-1]: every k-digit string (leading zeros too) in order, each one blank-ended
+
+
+def _with_lead(d: str, k: int) -> str:
+    """Every (k+1)-digit string that starts with the digit ``d``, in order, each one blank-ended."""
+    while len(_DIGITS_K) < k:
+        _DIGITS_K.append("".join(_with_lead(c, len(_DIGITS_K)) for c in "0123456789"))
+    return (d + _DIGITS_K[k - 1].replace(" ", " " + d))[:-1]
+
+
+def _numbers(n: int) -> str:
+    """The decimal numbers 0 .. n-1, each followed by a blank, from slices of digit tables (the k-digit
+    numbers from 10**(k-1) on, k+1 characters each): no int -> str per number.  Numbers of 5 digits and
+    more are formatted one by one (a table of them would be 600 kB)."""
+    parts, lo = [_DIGITS_K[0][:2 * min(n, 10)]], 10
+    for k in (2, 3, 4):
+        if lo >= n:
+            break
+        hi = min(n, 10 ** k)
+        for d in range(lo // 10 ** (k - 1), (hi - 1) // 10 ** (k - 1) + 1):  # (the lead digits needed)
+            start = d * 10 ** (k - 1)
+            parts.append(_with_lead(str(d), k - 1)[(max(lo, start) - start) * (k + 1):(hi - start) * (k + 1)])
+        lo = hi
+    if lo < n:
+        parts.append("%d " * (n - lo) % tuple(range(lo, n)))
+    return "".join(parts)
+
+
+def range_names(ranges: dict) -> list[str]:
+    """Every name the `.reg` ranges declare (``%r<3>``: %r0 %r1 %r2), from ``ranges``: prefix -> (count, type)."""
+    return "".join(p + _numbers(n)[:-1].replace(" ", " " + p) + " " for p, (n, _) in ranges.items() if n > 0).split()

@@ -21,8 +21,6 @@ and snippets): its instructions are checked alone, names are not resolved, and a
 Every result carries its line and column (from 1); errors are one line.
 """
 
-from __future__ import annotations
-
 from itertools import repeat
 
 from . import directives as D
@@ -431,7 +429,7 @@ class Module:
             err = self.param_access(opcode, ops)
         if err is None and name in MEMORY:
             err = memory_error(name, opcode, ops, self.reg_type)
-        if err is None and "{" in ops:
+        if err is None and ("{" in ops or "|" in ops):
             err = vector_error(ops, self.reg_type, opcode)
         if err is None and name in TYPED:
             err = operand_error(name, opcode, r["_form"], ops, self.reg_type)
@@ -457,8 +455,7 @@ class Module:
         if not texts:
             return set()
         names = set("\n".join(texts).translate(SEPARATORS).split())
-        ranged = "".join((p.replace("%", "%%") + "%d ") * n % tuple(range(n))  # (a range's names: one %-format)
-                         for p, (n, _) in self.reg_ranges.items()).split()
+        ranged = D.range_names(self.reg_ranges)  # (a range's names: slices of digit tables, no int -> str each)
         rest = names.difference(self.regs.keys(), SPECIAL, ranged)
         pairs = [tuple(t.split(".", 1)) for t in rest if "." in t and t[0] not in DIGITS]  # (no register has a `.`)
         bases = {n for n, _ in pairs} - names

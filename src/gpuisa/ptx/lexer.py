@@ -19,8 +19,6 @@ next to it as the regular expression it stands for; tests/test_ptx_lexer_fast.py
 with those expressions on random texts.
 """
 
-from __future__ import annotations
-
 from itertools import accumulate, repeat
 
 NL = "\n"

@@ -8,8 +8,6 @@ suffixes such as ``.b0``).  When no form matches, the failure that got
 furthest names the bad part and the allowed set.
 """
 
-from __future__ import annotations
-
 # ``cached``: functools.lru_cache as the PTX checker uses it, without importing functools (here, not in
 # a module of its own: a module's import is ~0.5 M instructions of a check's start-up).
 #

@@ -15,8 +15,6 @@ fit registers at least as wide as the type (``ld.param.f32`` into a ``.b64`` reg
 ``bar.red``'s c is a predicate and its barrier and thread count 32-bit values.
 """
 
-from __future__ import annotations
-
 TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "mul", "mad", "fma", "div", "rem",
          "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt",
          "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
@@ -318,10 +316,14 @@ STRICT_VECTORS = {"ld", "st", "mov", "tex"}  # where the element types were meas
 
 
 def vector_error(ops: str, reg_type, opcode: str = "") -> str | None:
-    """The registers of a vector operand `{a, b, …}` must go together, each with the next (``_goes_with``;
-    elsewhere than ld/st/mov/tex: one size, predicates only with predicates); a ``mov`` that packs or
-    unpacks a ``.bN`` value takes elements of N bits in all."""
+    """A `d|p` whose p is not a predicate (pair_error); the registers of a vector operand `{a, b, …}` must
+    go together, each with the next (``_goes_with``; elsewhere than ld/st/mov/tex: one size, predicates only
+    with predicates); a ``mov`` that packs or unpacks a ``.bN`` value takes elements of N bits in all."""
     name = opcode.split(".", 1)[0]
+    if "|" in ops:
+        err = pair_error(ops, reg_type)
+        if err:
+            return err
     for group in ops.split("{")[1:]:
         inner = group.split("}", 1)[0]
         regs = [x.strip() for x in inner.split(",")]
@@ -338,6 +340,18 @@ def vector_error(ops: str, reg_type, opcode: str = "") -> str | None:
             vec = vector_type(regs, reg_type)
             if t in TYPE_TOKEN and t != ".pred" and vec and (vec == ".pred" or _size(vec) * len(regs) != _size(t)):
                 return f"the registers of `{{{inner.strip()}}}` do not make a {t} value ({len(regs)} x {vec})"
+    return None
+
+
+def pair_error(ops: str, reg_type) -> str | None:
+    """The register after `|` in `d|p` is a predicate (measured with ptxas 13 on shfl.sync, setp, tex, tld4
+    and elect.sync: a register of any other type is refused)."""
+    for op in ops.split(","):
+        if "|" in op:
+            reg = op.split("|", 1)[1].strip().rstrip(";").strip()
+            t = reg_type(reg) if reg[:1] == "%" and "." not in reg else None
+            if t and t != ".pred":
+                return f"`{reg}` is a {t} register; the register after `|` is a predicate"
     return None
 
 

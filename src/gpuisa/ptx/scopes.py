@@ -7,8 +7,6 @@ or after the function's first instruction are recorded with where they are visib
 end of the function the uses of those names only are found in its text and checked.
 """
 
-from __future__ import annotations
-
 
 class Visibility:
     """The register declarations of one function that are not visible everywhere in it."""
@@ -20,7 +18,7 @@ class Visibility:
         self.blocks: list = []  # the declarations of each open nested block
 
     @classmethod
-    def begun(cls, regs: dict, ranges: dict, open_blocks: int) -> Visibility:
+    def begun(cls, regs: dict, ranges: dict, open_blocks: int) -> "Visibility":
         """The record of a function started at its first late or nested declaration: the registers
         declared before it (all at the top: visible everywhere) and the nested blocks open there."""
         vis = cls()
