@@ -50,3 +50,25 @@ def test_vector_element_types_as_ptxas(tmp_path, template):
     wrong = [(pairs[i], "ptxas refuses" if first + i in theirs else "ptxas takes")
              for i in range(len(pairs)) if (first + i in theirs) != (first + i in ours)]
     assert not wrong, wrong
+
+
+PAIRS = ["shfl.sync.up.b32 %r1|{}, %r2, 2, 0, -1;", "setp.eq.s32 %az1|{}, %r1, %r2;",
+         "tex.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}|{}, [t1, {{%f4, %f5}}];", "elect.sync %r1|{}, -1;"]
+
+
+@pytest.mark.parametrize("template", PAIRS)
+def test_register_after_bar_as_ptxas(tmp_path, template):
+    """`d|p`: the register after `|` of each declared type (a one-edit mutant renamed it to a .b32 one)."""
+    tool = ptxas.find_ptxas()
+    need(tool is not None, "ptxas not installed")
+    lines = [template.format(NAMES[t] + "1") for t in TYPES]
+    text = HEAD.replace("sm_100a", "sm_90") + "\n".join(lines) + "\nret;\n}\n"
+    first = HEAD.count("\n") + 1
+    path = tmp_path / "p.ptx"
+    path.write_text(text)
+    proc = subprocess.run([tool, "-arch=sm_90", str(path), "-o", str(tmp_path / "p.cubin")], capture_output=True,
+                          text=True)
+    theirs = {int(m.group(1)) for m in re.finditer(r"line (\d+); error", proc.stdout + proc.stderr)}
+    ours = {r["line"] for r in errors(text)[1]}
+    assert theirs, proc.stderr[-300:]
+    assert [first + i in theirs for i in range(len(TYPES))] == [first + i in ours for i in range(len(TYPES))]
