@@ -12,7 +12,10 @@ Per architecture, each run a fresh process, the tools interleaved so that all se
 /dev/null, wall and CPU (user + system of the child) as median and range and the ratio of the medians:
 
 * first run: ``gpuisa decode --arch A --file k.o`` in an empty data folder (a new ``GPUISA_HOME`` each repeat:
-  the first run after install, from the committed base tables ``codec/data/accel_<arch>.bin``);
+  the first run after install, from the committed base tables ``codec/data/accel_<arch>.bin``; in a checkout the
+  store is built from the facts then);
+* first run with the store: the same in a data folder holding only the store the warm run built (``pip install .``
+  packages the store: what a first run after install costs there);
 * warm: the same command again in a data folder the first run left (what a build script's next run costs);
 * ``llvm-objdump-22 -d --mcpu=gfxNNNN k.o``.
 
@@ -134,12 +137,16 @@ def run_one(tools: dict, arch, args) -> None:
         dump = [tools["objdump"], "-d", f"--mcpu={target}", obj]
         warm_home = os.path.join(tmp, "warm")
         subprocess.run(cmd, stdout=subprocess.DEVNULL, env=_env(pycache, warm_home), check=False)  # (bytecode, warm)
-        runs: dict[str, list] = {"objdump": [], "first": [], "warm": []}
+        runs: dict[str, list] = {"objdump": [], "first": [], "store": [], "warm": []}
         first_home = ""
         for i in range(args.repeat):
             runs["objdump"].append(_timed(dump))
             first_home = os.path.join(tmp, f"first{i}")
             runs["first"].append(_timed(cmd, _env(pycache, first_home)))
+            store_home = os.path.join(tmp, f"store{i}")  # (empty but for the store, as an installed package has it)
+            os.makedirs(os.path.join(store_home, "cache"))
+            shutil.copy(os.path.join(warm_home, "cache", "default.sqlite"), os.path.join(store_home, "cache"))
+            runs["store"].append(_timed(cmd, _env(pycache, store_home)))
             runs["warm"].append(_timed(cmd, _env(pycache, warm_home)))
         insts = subprocess.run(dump, capture_output=True, text=True, check=False).stdout.count("// ")
         print(f"{arch.name} ({target}): k.o from llc-22, {insts} instructions, {os.path.getsize(obj):,} bytes")
@@ -150,8 +157,10 @@ def run_one(tools: dict, arch, args) -> None:
         print(f"  first run left: {_left(first_home, arch.name)}")
         print(_line(f"llvm-objdump-{_MAJOR} -d", runs["objdump"]))
         print(_line("gpuisa decode, first run (empty data folder)", runs["first"]))
+        print(_line("gpuisa decode, first run (empty data folder but the store)", runs["store"]))
         print(_line("gpuisa decode, warm", runs["warm"]))
-        print(f"  RATIO first run: {_ratio(runs['objdump'], runs['first'])};  warm: {_ratio(runs['objdump'], runs['warm'])}"
+        print(f"  RATIO first run: {_ratio(runs['objdump'], runs['first'])};  with the store: "
+              f"{_ratio(runs['objdump'], runs['store'])};  warm: {_ratio(runs['objdump'], runs['warm'])}"
               "  (llvm-objdump time / gpuisa time: above 1 is faster than llvm-objdump)")
 
 
