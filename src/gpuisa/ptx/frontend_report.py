@@ -27,7 +27,8 @@ def place(code: str, text: str, off: int, stmt: str, error: str, func_names: set
 
 def split_point(code: str, off: int, func_names: set) -> int | None:
     """Where a statement that failed, spread over lines, is two statements with the `;` missing:
-    the end of the line before one that starts an instruction, a directive or a label (labels swallowed
+    the end of the line before one that starts an instruction, a directive, a label or a block (a `{`
+    alone on its line, as nvcc's call sequences open; labels swallowed
     by the merged statement still name their place: added to ``func_names``)."""
     end = code.find(";", off)
     raw = code[off:end if end >= 0 else len(code)]
@@ -44,7 +45,7 @@ def split_point(code: str, off: int, func_names: set) -> int | None:
         word = nxt.split(None, 1)[0] if nxt else ""
         if word.startswith("@") and len(nxt.split(None, 2)) > 1:
             word = nxt.split(None, 2)[1]
-        if word[:1] == "." or (word.endswith(":") and not word.endswith("::")) or (
+        if word[:1] == "." or (word.endswith(":") and not word.endswith("::")) or nxt.split("\n", 1)[0].strip() == "{" or (
                 word[:1].isalpha() and catalog.head_forms(word.split(".", 1)[0])):
             return off + pos - 2 - (len(line) - len(line.rstrip()))  # its last character
     return None
