@@ -81,7 +81,8 @@ def _source(fn) -> str:
 
 
 def _called_helpers(fn):
-    """Functions of ``fn``'s own module that its code (nested functions included) names."""
+    """Functions of ``fn``'s own module, or of a helper module beside it, that its code (nested functions included)
+    names."""
     import inspect
 
     module = inspect.getmodule(fn)
@@ -95,8 +96,14 @@ def _called_helpers(fn):
         stack += [k for k in c.co_consts if inspect.iscode(k)]
     for name in sorted(names):
         obj = getattr(module, name, None)
-        if inspect.isfunction(obj) and obj.__module__ == module.__name__:
+        if inspect.isfunction(obj) and (obj.__module__ == module.__name__ or _test_helper(obj)):
             yield obj
+
+
+def _test_helper(fn) -> bool:
+    """Whether ``fn`` is defined in a helper module of this folder (``mc_compare.py``, ``ieee_bits.py``, ...)."""
+    code = getattr(fn, "__code__", None)
+    return code is not None and os.path.dirname(os.path.abspath(code.co_filename)) == os.path.dirname(__file__)
 
 
 def _mentions_oracle(fn, depth: int = 0) -> bool:

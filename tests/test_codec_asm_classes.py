@@ -6,25 +6,11 @@ and refuse the lines it rejects.
 from __future__ import annotations
 
 import pytest
-
-from gpuisa import archs
-from gpuisa.codec import oracle
-from gpuisa.codec.encoded import EncodeError
-from gpuisa.codec.encoder import get_encoder
+from mc_compare import encode_disagreements
 
 
 def _disagreements(arch: str, lines: list[str]) -> list[str]:
-    ref = oracle.assemble(archs.by_name(arch).llvm_target, lines)
-    enc = get_encoder(arch)
-    bad = []
-    for line, (want, msg) in zip(lines, ref):
-        try:
-            got: bytes | None = enc.encode_line(line).data
-        except EncodeError:
-            got = None
-        if got != want:
-            bad.append(f"{arch}: {line!r}: llvm {want.hex() if want else msg!r}, ours {got.hex() if got else None}")
-    return bad
+    return encode_disagreements(arch, lines)
 
 
 _MEMORY = ["global_load_b32 v1, v2, s[2:3]", "global_store_b32 v2, v1, s[2:3]", "global_atomic_add_u32 v2, v3, s[2:3]",

@@ -7,26 +7,15 @@ llvm-mc-22's text.
 from __future__ import annotations
 
 import pytest
+from mc_compare import encode_disagreements
 
-from gpuisa import archs
-from gpuisa.codec import oracle
 from gpuisa.codec.encoded import EncodeError
 from gpuisa.codec.encoder import get_encoder
 from gpuisa.regen import differential
 
 
 def _disagreements(arch: str, lines: list[str]) -> list[str]:
-    ref = oracle.assemble(archs.by_name(arch).llvm_target, lines)
-    enc = get_encoder(arch)
-    bad = []
-    for line, (want, msg) in zip(lines, ref):
-        try:
-            got: bytes | None = enc.encode_line(line).data
-        except EncodeError:
-            got = None
-        if got != want:
-            bad.append(f"{arch}: {line!r}: llvm {want.hex() if want else msg!r}, ours {got.hex() if got else None}")
-    return bad
+    return encode_disagreements(arch, lines)
 
 
 _BARE_DPP = ["v_mov_b32 v7, v3 row_shr:3", "v_mov_b32 v7, v3 quad_perm:[1,0,3,2] row_mask:0x5",

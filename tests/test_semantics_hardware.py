@@ -1,7 +1,7 @@
 """Instructions where AMD's pseudocode run literally differs from the hardware (see
 ``gpuisa.semantics.hardware``), and evaluator fixes found next to them.  Every expected value is
 computed here from first principles: exact rationals (``fractions.Fraction``) rounded by IEEE-754
-rules written out below, ``math``, and bit-casting with ``struct`` -- never by the evaluator."""
+rules written out in ``tests/ieee_bits.py``, ``math``, and bit-casting with ``struct`` -- never by the evaluator."""
 
 from __future__ import annotations
 
@@ -11,50 +11,19 @@ import struct
 from fractions import Fraction
 
 import pytest
-
 from conftest import run_cli
+from ieee_bits import FMT, encode, to_float
+
 from gpuisa.semantics import fidelity, hardware, sources
 from gpuisa.semantics.wave import EvalError, evaluate
 
 pytestmark = pytest.mark.skipif(not sources.available(), reason="pseudocode source (tinygrad wheel) not installed")
 
 ARCHS = ("rdna3.5", "rdna4", "cdna4")
-FMT = {16: (10, 5, "<e", "<H"), 32: (23, 8, "<f", "<I"), 64: (52, 11, "<d", "<Q")}  # mantissa, exponent bits
 
 
 def archs_with(name):
     return [a for a in ARCHS if sources.lookup(a, name) is not None]
-
-
-def to_float(bits: int, w: int) -> float:
-    return struct.unpack(FMT[w][2], struct.pack(FMT[w][3], bits))[0]
-
-
-def encode(value, w: int, negative: bool = False) -> int:
-    """The IEEE binary-w bits nearest to the exact rational ``value`` (ties to even; inf on overflow)."""
-    mbits, ebits, _, _ = FMT[w]
-    sign = (1 if (value < 0 or (value == 0 and negative)) else 0) << (w - 1)
-    a = abs(Fraction(value))
-    if a == 0:
-        return sign
-    bias = (1 << (ebits - 1)) - 1
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    e = max(e, 1 - bias)  # denormals share the smallest normal exponent
-    q = a / Fraction(2) ** (e - mbits)
-    n = math.floor(q)
-    if q - n > Fraction(1, 2) or (q - n == Fraction(1, 2) and n % 2):
-        n += 1
-    if n == 1 << (mbits + 1):
-        n, e = n >> 1, e + 1
-    if e > bias:
-        return sign | (((1 << ebits) - 1) << mbits)
-    if n < 1 << mbits:
-        return sign | n
-    return sign | ((e + bias) << mbits) | (n - (1 << mbits))
 
 
 def finite_patterns(w: int, count: int, seed: int) -> list[int]:

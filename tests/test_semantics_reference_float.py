@@ -1,7 +1,7 @@
 """AMD floating-point VALU/SALU semantics against values computed independently.
 
 Expected values come from the instructions' definitions: exact rationals (``fractions.Fraction``)
-rounded to nearest even by the rule written out in ``rne`` below, ``math`` and ``struct`` for bits, and
+rounded to nearest even by the rule written out in ``tests/ieee_bits.py`` (``rne``), ``math`` and ``struct`` for bits, and
 numpy in the instruction's own dtype; never from the evaluator's helpers (only ``evaluate`` is under
 test).  Instructions the hardware computes approximately (rcp, rsq, sqrt, log, exp) are checked
 against bounds and their exact special cases, not bits.  Families already covered by
@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import math
 import random
-import struct
 from fractions import Fraction
 
 import pytest
+from ieee_bits import FMT, bits_of
+from ieee_bits import encode as rne
+from ieee_bits import to_float as fl
 
 from gpuisa.semantics import sources
 from gpuisa.semantics.wave import evaluate
@@ -25,7 +27,6 @@ from gpuisa.semantics.wave import evaluate
 pytestmark = pytest.mark.skipif(not sources.available(), reason="pseudocode source (tinygrad wheel) not installed")
 
 ARCHS = ("rdna3.5", "rdna4", "cdna4")
-FMT = {16: (10, 5, "<e", "<H"), 32: (23, 8, "<f", "<I"), 64: (52, 11, "<d", "<Q")}  # mantissa, exponent bits
 M32 = (1 << 32) - 1
 
 
@@ -41,41 +42,6 @@ def run(arch, name, **ops):
         chunk = {k: v[i:i + wave] if isinstance(v, list) else v for k, v in ops.items()}
         got += evaluate(arch, name, lanes=len(chunk["S0"]), **chunk)["outputs"]["D0"]
     return got
-
-
-def fl(bits: int, w: int) -> float:
-    return struct.unpack(FMT[w][2], struct.pack(FMT[w][3], bits & ((1 << w) - 1)))[0]
-
-
-def rne(value, w: int, negative: bool = False) -> int:
-    """The binary-w bits nearest to the exact rational ``value`` (ties to even; infinity on overflow)."""
-    mbits, ebits, _, _ = FMT[w]
-    sign = (1 if (value < 0 or (value == 0 and negative)) else 0) << (w - 1)
-    a = abs(Fraction(value))
-    if a == 0:
-        return sign
-    bias = (1 << (ebits - 1)) - 1
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    e = max(e, 1 - bias)
-    q = a / Fraction(2) ** (e - mbits)
-    n = math.floor(q)
-    if q - n > Fraction(1, 2) or (q - n == Fraction(1, 2) and n % 2):
-        n += 1
-    if n == 1 << (mbits + 1):
-        n, e = n >> 1, e + 1
-    if e > bias:
-        return sign | (((1 << ebits) - 1) << mbits)
-    if n < 1 << mbits:
-        return sign | n
-    return sign | ((e + bias) << mbits) | (n - (1 << mbits))
-
-
-def bits_of(x: float, w: int) -> int:
-    return struct.unpack(FMT[w][3], struct.pack(FMT[w][2], x))[0]
 
 
 def edges(w: int) -> list[int]:

@@ -12,6 +12,7 @@ import zlib
 
 from ..codec import accel, accel_export
 from ..codec.accel_base import VERSION, base_path, code_fingerprint, header
+from .batch import seed_template
 
 _FIELDS_AT_MOST = 16  # export shapes enumerated where their named fields have at most this many bits
 _SADDR_SEEDS = (*range(0, 32, 2), 0x7C, 0x7D, 0x7E, 0x7F)  # (see ``seed_saddr``)
@@ -290,7 +291,6 @@ def seed_saddr(dec, ab) -> None:
     value that can mean ``off`` (0x7c-0x7f: the 64-bit VGPR address, ``global_load_b32 v2, v[2:3], off``) and at
     the SGPR pairs below s32 (where compilers keep kernel arguments' pointers); values that print otherwise give
     no template."""
-    import numpy as np
 
     rows = ab.np_rows()
     for eid in range(1, len(ab.entries)):
@@ -303,13 +303,7 @@ def seed_saddr(dec, ab) -> None:
                 not (f.insert(0, (1 << f.width) - 1) & key_mask):
             continue
         for v in _SADDR_SEEDS:
-            data = f.insert(plan.word, v).to_bytes(entry.width // 8, "little") + bytes(12)
-            dws = np.frombuffer(data[:12], dtype="<u4")
-            if int(ab.classify(dws[:2])[0]) != eid:
-                continue
-            word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
-            w3 = int(dws[2]) & int(rows[2][eid])
-            ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
+            seed_template(ab, rows, eid, f.insert(plan.word, v).to_bytes(entry.width // 8, "little"))
 
 
 _KERNARG_OFFSETS = range(0, 0x100, 4)  # (see ``seed_kernarg_loads``)

@@ -55,13 +55,7 @@ def generate(arch: str) -> dict:
         if vdstx is not None:  # dual-issue templates keep VDSTX's low bit (odd and even destinations)
             words += [(int.from_bytes(w[:8], "little") ^ vdstx.place(1)).to_bytes(8, "little") + w[8:] for w in words]
         for data in words:
-            data = data + b"\0" * 12
-            dws = np.frombuffer(data[:12], dtype="<u4")
-            if int(ab.classify(dws[:2])[0]) != eid:
-                continue
-            word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
-            w3 = int(dws[2]) & int(rows[2][eid])
-            ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
+            seed_template(ab, rows, eid, data)
         if ab.tpl_fails.get(eid, 0) > 0:  # its own words all failed: the scalar path takes the entry
             ab.demote(eid)
     seg_of = {s: i for i, s in enumerate(ab.seg_starts)}
@@ -137,3 +131,16 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def seed_template(ab, rows, eid: int, data: bytes) -> bool:
+    """The template of the instruction bytes ``data`` in entry ``eid`` of ``ab`` (``rows``: its ``np_rows()``),
+    made where the batch classifier puts those bytes in that entry; False where it does not."""
+    data = data + b"\0" * 12
+    dws = np.frombuffer(data[:12], dtype="<u4")
+    if int(ab.classify(dws[:2])[0]) != eid:
+        return False
+    word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
+    w3 = int(dws[2]) & int(rows[2][eid])
+    ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
+    return True
