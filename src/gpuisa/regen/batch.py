@@ -97,6 +97,19 @@ def generate(arch: str) -> dict:
             "templates": {k: pack(v) for k, v in templates.items()}, "template_formats": "\n".join(fmts)}
 
 
+def seed_template(ab, rows, eid: int, data: bytes) -> bool:
+    """The template of the instruction bytes ``data`` in entry ``eid`` of ``ab`` (``rows``: its ``np_rows()``),
+    made where the batch classifier puts those bytes in that entry; False where it does not."""
+    data = data + b"\0" * 12
+    dws = np.frombuffer(data[:12], dtype="<u4")
+    if int(ab.classify(dws[:2])[0]) != eid:
+        return False
+    word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
+    w3 = int(dws[2]) & int(rows[2][eid])
+    ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
+    return True
+
+
 def write(arch: str) -> Path:
     doc = generate(arch)
     path = data_path(arch)
@@ -131,16 +144,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
-
-def seed_template(ab, rows, eid: int, data: bytes) -> bool:
-    """The template of the instruction bytes ``data`` in entry ``eid`` of ``ab`` (``rows``: its ``np_rows()``),
-    made where the batch classifier puts those bytes in that entry; False where it does not."""
-    data = data + b"\0" * 12
-    dws = np.frombuffer(data[:12], dtype="<u4")
-    if int(ab.classify(dws[:2])[0]) != eid:
-        return False
-    word = (int(dws[0]) | int(dws[1]) << 32) & int(rows[1][eid])
-    w3 = int(dws[2]) & int(rows[2][eid])
-    ab.template_id(eid, word & int(rows[3][eid]), w3 & int(rows[4][eid]), word | w3 << 64, data, 0)
-    return True
