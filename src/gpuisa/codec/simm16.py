@@ -59,26 +59,13 @@ def _values(arch: str, wave64: bool, key: str) -> dict[tuple[str, ...], int]:
     return out
 
 
-def _sources(dec) -> list[list]:
-    """Name, size and modification time of every file the decoder's printing depends on (the codec's modules
-    and its plans, named tables and layouts, the modules they share, the store): stat calls, where the
-    decoder's fingerprint parses its modules (a fifth of a second in a new data folder, several times the
-    table)."""
-    import os
-    from pathlib import Path
+def _sources(dec) -> list:
+    """Sizes and modification times of what the decoder's output depends on (``accel.stamp``, shared with the
+    decode cache): stat calls, where the decoder's fingerprint parses its modules (a fifth of a second in a new
+    data folder, several times the table)."""
+    from .accel import stamp
 
-    here = Path(__file__).parent
-    files = sorted(here.glob("*.py")) + sorted(p for p in (here / "data").glob("*.json")
-                                               if not p.name.startswith("batch_"))
-    files += [here.parent / "archs.py", here.parent / "model.py"] + ([Path(dec.tables.store_path)] if dec.tables.store_path else [])
-    out = []
-    for p in files:
-        try:
-            st = os.stat(p)
-        except OSError:
-            continue
-        out.append([str(p), st.st_size, st.st_mtime_ns])
-    return out
+    return stamp(dec.arch)
 
 
 def _decode_values(dec, key: str) -> dict[tuple[str, ...], int]:
