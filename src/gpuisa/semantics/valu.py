@@ -339,9 +339,9 @@ def _output_modifiers(p: _Plan, fmt):
     if not (clamp or omod):
         return None
     fk = float_kind(fmt)
-    sat = saturate(p.insn.name) if clamp and not omod and p.insn.encoding != "VOP3P" else None
+    sat = saturate(p.insn.name, f) if clamp and not omod else None
     if sat is not None and (fk is None or fk[0] != "f"):
-        return sat  # integer add/sub: the exact result saturated (intclamp)
+        return sat  # integer add/sub/mad/dot/sad, packed 16-bit: the exact result saturated (intclamp)
     if fk is None or fk[0] != "f" or p.insn.encoding == "VOP3P":
         what = "clamp" if clamp else "omod"
         raise MachineError(f"{p.insn.name}: {what} on a non-float (or packed) result is not modelled")
