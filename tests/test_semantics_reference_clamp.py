@@ -112,3 +112,28 @@ def test_integer_clamp_saturates_exact_result(arch):
         res = evaluate_encoded(arch, text, {"V1": [0] * 32, "V2": a, "V3": b, "V4": c}, lanes=32)
         for x, y, z, g in zip(a, b, c, res["writes"]["V1"]):
             assert g & ((1 << w) - 1) == ref(x, y, z), (arch, text, hex(x), hex(y), hex(z), hex(g))
+
+
+CARRY = {  # arch -> [(assembly, op, carry-in SGPR names)]
+    "rdna3.5": [("v_add_co_ci_u32_e64 v1, s4, v2, v3, s6 clamp", "+", ("S6",)),
+                ("v_sub_co_ci_u32_e64 v1, s4, v2, v3, s6 clamp", "-", ("S6",)),
+                ("v_subrev_co_ci_u32_e64 v1, s4, v2, v3, s6 clamp", "r", ("S6",))],
+    "cdna4": [("v_addc_co_u32_e64 v1, s[4:5], v2, v3, s[6:7] clamp", "+", ("S6", "S7")),
+              ("v_subb_co_u32_e64 v1, s[4:5], v2, v3, s[6:7] clamp", "-", ("S6", "S7")),
+              ("v_subbrev_co_u32_e64 v1, s[4:5], v2, v3, s[6:7] clamp", "r", ("S6", "S7"))],
+}
+
+
+@pytest.mark.parametrize("arch", sorted(CARRY))
+def test_integer_clamp_with_carry_in(arch):
+    rng = random.Random(len(arch))
+    edge = [0, 1, 2, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFE, 0xFFFFFFFF]
+    a, b = ([rng.choice(edge) if rng.random() < 0.7 else rng.getrandbits(32) for _ in range(32)] for _ in range(2))
+    mask = rng.getrandbits(32)
+    for text, op, regs in CARRY[arch]:
+        state = {"V1": [0] * 32, "V2": a, "V3": b, regs[0]: mask, **({regs[1]: 0} if len(regs) > 1 else {})}
+        got = evaluate_encoded(arch, text, state, lanes=32)["writes"]["V1"]
+        for lane, (x, y, g) in enumerate(zip(a, b, got)):
+            c = (mask >> lane) & 1
+            exact = x + y + c if op == "+" else x - y - c if op == "-" else y - x - c
+            assert g == sat(exact, 32, False), (arch, text, lane, hex(x), hex(y), c, hex(g))

@@ -8,8 +8,9 @@ to the destination type's range instead of the wrapped one.  ``saturate(name, fi
 fn(d, R) -> D0 for such an instruction: the result's bits of ``d`` (the unclamped D0) replaced by the
 saturated exact value of the sources R["S0"], R["S1"], R["S2"] as the instruction read them (op_sel
 and inline constants applied; ``fields``: the encoding's fields, NEG giving the signedness of
-v_dot*_iu* sources); None where clamp on that integer instruction is not modelled (carry-in forms,
-64-bit multiply-adds, the accumulating CDNA dot forms, quad SADs).
+v_dot*_iu* sources); the carry-in forms (v_add_co_ci_u32, v_addc_co_u32, ...) saturate a + b + carry-in
+(a - b - borrow-in); None where clamp on that integer instruction is not modelled (64-bit multiply-adds, the
+accumulating CDNA dot forms, quad SADs).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ _MAD = {"v_mad_u32_u24": (24, False, 32), "v_mad_i32_i24": (24, True, 32), "v_ma
         "v_mad_legacy_u16": (16, False, 16), "v_mad_legacy_i16": (16, True, 16)}  # source width, signed, result
 _DOT = re.compile(r"^v_dot(2|4|8)_([iu])32_(iu|[iu])(4|8|16)$")
 _PACKED = re.compile(r"^v_pk_(add|sub|mad)_([iu])16$")
+_CARRY = re.compile(r"^v_(?:(add|sub|subrev)_co_ci|(addc|subb|subbrev)_co)_u32$")
 _SAD = re.compile(r"^v_(sad_u8|sad_hi_u8|sad_u16|sad_u32|msad_u8)$")
 
 
@@ -51,6 +53,18 @@ def _add(op: str, w: int, signed: bool):
     def run(d, R):
         a, b = _lanes(R["S0"], w, signed), _lanes(R["S1"], w, signed)  # |a|, |b| < 2**32: exact in int64
         return _placed(d, a + b if op == "add" else a - b if op == "sub" else b - a, w, signed)
+    return run
+
+
+def _carry(op: str):
+    """a + b + carry-in (a - b - borrow, b - a - borrow): the carry-in recovered from the wrapped result ``d``
+    (it is 0 or 1, so d minus the wrapped sum without it is that bit)."""
+    def run(d, R):
+        a, b, w = _lanes(R["S0"], 32, False), _lanes(R["S1"], 32, False), _lanes(d, 32, False)
+        if op == "add":
+            return _placed(d, a + b + ((w - a - b) & 0xFFFFFFFF), 32, False)
+        x, y = (a, b) if op == "sub" else (b, a)
+        return _placed(d, x - y - ((x - y - w) & 0xFFFFFFFF), 32, False)
     return run
 
 
@@ -103,6 +117,9 @@ def saturate(name: str, fields: dict | None = None):
         return _add(m.group(1), int(m.group(3)), m.group(2) == "i")
     if name in _MAD:
         return _mad(*_MAD[name])
+    m = _CARRY.match(name)
+    if m is not None:
+        return _carry({"addc": "add", "subb": "sub", "subbrev": "subrev"}.get(m.group(2), m.group(1) or ""))
     m = _DOT.match(name)
     if m is not None:
         n, kind, src, ew = int(m.group(1)), m.group(2), m.group(3), int(m.group(4))
