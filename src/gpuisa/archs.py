@@ -17,8 +17,8 @@ _GFX90A = replace(_GFX9, accvgpr_memory=True)
 _GFX940 = replace(_GFX90A, memory_syntax="gfx940")
 _GFX10 = Features(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True,
                   memory_syntax="gfx10")
-_GFX11 = Features(waves=(32, 64), encoding_family="GFX11", true16=True, dpp8=True, vopd=True, vop3_literal=True,
-                  memory_syntax="gfx10", src_vccz_execz=False)
+_GFX11 = Features(waves=(32, 64), encoding_family="GFX11", true16=True, syntax16=("true16", "fake16"), dpp8=True,
+                  vopd=True, vop3_literal=True, memory_syntax="gfx10", src_vccz_execz=False)
 _GFX1150 = replace(_GFX11, dpp_src1_sgpr=True)  # (llvm-mc-22: gfx1100 refuses an SGPR or constant src1 with DPP)
 _GFX12 = replace(_GFX1150, encoding_family="GFX12", true16=False, memory_syntax="gfx12")
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)
@@ -101,3 +101,42 @@ def newest_first(names: list[str]) -> list[str]:
 
 def generation_order(names: list[str]) -> list[str]:
     return sorted(names, key=lambda n: _BY_KEY[n].order)
+
+
+# -- 16-bit register syntax modes (LLVM's -mattr=+real-true16 / -real-true16) --------------------------------------
+MATTR_MODES = {"+real-true16": "true16", "-real-true16": "fake16"}
+
+
+def default_syntax16(arch: Arch) -> str | None:
+    """LLVM 22's default 16-bit syntax of ``arch`` (measured by ``regen.plans``); None where it has no modes."""
+    f = arch.features
+    return ("true16" if f.true16 else "fake16") if f.syntax16 else None
+
+
+def syntax16_mode(arch: Arch, mode: str | None) -> str | None:
+    """The codec's 16-bit syntax key for ``mode`` (true16, fake16, or LLVM's +real-true16 / -real-true16):
+    None for the architecture's default, else the mode's name; UnknownArch for a mode the generation lacks."""
+    if mode is None:
+        return None
+    m = MATTR_MODES.get(mode.strip().lower(), mode.strip().lower())
+    if m not in ("true16", "fake16"):
+        raise UnknownArch(f"unknown 16-bit syntax {mode!r} (allowed: true16, fake16, +real-true16, -real-true16)")
+    if m not in arch.features.syntax16:
+        raise UnknownArch(f"{arch.name} has no {m} syntax (LLVM's real-true16 modes exist on GFX11 and later)")
+    return None if m == default_syntax16(arch) else m
+
+
+def parse_mattr(arch: Arch, text: str) -> tuple[bool, str | None]:
+    """(wave64, 16-bit syntax key) of an LLVM -mattr list (``+real-true16,+wavefrontsize64``); UnknownArch for
+    features the codec does not model."""
+    wave64, mode = False, None
+    for feat in (t.strip() for t in text.lower().split(",") if t.strip()):
+        if feat in ("+wavefrontsize64", "-wavefrontsize32"):
+            wave64 = True
+        elif feat in ("+wavefrontsize32", "-wavefrontsize64"):
+            wave64 = False
+        elif feat in MATTR_MODES:
+            mode = syntax16_mode(arch, feat)
+        else:
+            raise UnknownArch(f"unsupported -mattr feature {feat!r} (allowed: +/-real-true16, +/-wavefrontsize64)")
+    return wave64, mode

@@ -193,7 +193,8 @@ class Features:
 
     waves: tuple[int, ...] = ()  # wave sizes the hardware runs, the default first
     encoding_family: str = ""  # the LLVM encoding generation the codec's rules follow: GFX9, GFX10, GFX11, GFX12
-    true16: bool = False  # LLVM 22's disassembler names 16-bit VGPR halves (v1.l, v1.h)
+    true16: bool = False  # LLVM 22's default 16-bit syntax names VGPR halves (v1.l, v1.h): the default mode is true16
+    syntax16: tuple[str, ...] = ()  # the 16-bit register syntax modes LLVM has (-mattr=+/-real-true16): true16, fake16
     sdwa: bool = False  # SDWA sub-dword forms exist
     dpp8: bool = False  # DPP8 lane selects exist
     vopd: bool = False  # dual-issue VOPD exists

@@ -176,7 +176,7 @@ class Classes:
         caches are emptied for every stream (``Decoder`` instances give identical results)."""
         sd = self.__dict__.get("_scalar")
         if sd is None:
-            sd = self._scalar = type(self.dec)(self.dec.arch, self.dec.wave64)  # (a Decoder: not imported here)
+            sd = self._scalar = type(self.dec)(self.dec.arch, self.dec.wave64, self.dec.syntax16)  # (a Decoder)
         sd.fast.done.clear()
         sd.fast.pick.clear()
         return sd

@@ -45,17 +45,21 @@ class Decoder:
     on first use: a bulk decode whose every instruction the batch decoder's precomputed tables cover
     (``batch_data.py``) needs neither."""
 
-    def __init__(self, arch: str, wave64: bool = False):
-        self.arch = archs.resolve_arch(arch).name
+    def __init__(self, arch: str, wave64: bool = False, syntax16: str | None = None):
+        a = archs.resolve_arch(arch)
+        self.arch = a.name
         self.tables: ArchTables = load_arch_tables(self.arch)
         self.wave64 = wave64
+        # the 16-bit register syntax LLVM 22 does not default to (true16, fake16; ``archs.syntax16_mode``), or None:
+        # the batch decoder's tables model the default, so such a decoder decodes on the scalar path
+        self.syntax16 = archs.syntax16_mode(a, syntax16)
         self.gfx = self.tables.gfx.split(".")[0]
         self.features = archs.by_name(self.arch).features
         self.fast = FastPath(self)
 
     @functools.cached_property
     def plans(self) -> dict[str, Plan]:
-        return load_plans(self.arch, self.wave64)
+        return load_plans(self.arch, self.wave64, self.syntax16)
 
     @functools.cached_property
     def named(self) -> NamedTables:
@@ -280,20 +284,21 @@ class Decoder:
                 gc.enable()
 
 
-_DECODERS: dict[tuple[str, bool], Decoder] = {}
+_DECODERS: dict[tuple[str, bool, str | None], Decoder] = {}
 
 
 _VREG_NOTE = "/*Invalid register, operand has 'VReg_"
 
 
-def get_decoder(arch: str, wave64: bool = False) -> Decoder:
-    key = (arch, wave64)
+def get_decoder(arch: str, wave64: bool = False, syntax16: str | None = None) -> Decoder:
+    """The shared decoder of ``arch`` (wave64; ``syntax16``: true16/fake16 or LLVM's +real-true16/-real-true16)."""
+    key = (arch, wave64, syntax16)
     d = _DECODERS.get(key)
     if d is None:
-        d = _DECODERS[key] = Decoder(arch, wave64)
+        d = _DECODERS[key] = Decoder(arch, wave64, syntax16)
     return d
 
 
-def decode(arch: str, data: bytes, wave64: bool = False) -> list[Decoded]:
+def decode(arch: str, data: bytes, wave64: bool = False, syntax16: str | None = None) -> list[Decoded]:
     """Decode ``data`` (little-endian AMD machine code) into instructions."""
-    return get_decoder(arch, wave64).decode(bytes(data))
+    return get_decoder(arch, wave64, syntax16).decode(bytes(data))

@@ -36,10 +36,12 @@ _COMMENT = re.compile(r"/\*.*?\*/")
 
 
 class Encoder:
-    def __init__(self, arch: str, wave64: bool = False):
-        self.arch = archs.resolve_arch(arch).name
+    def __init__(self, arch: str, wave64: bool = False, syntax16: str | None = None):
+        a = archs.resolve_arch(arch)
+        self.arch = a.name
+        self.syntax16 = archs.syntax16_mode(a, syntax16)  # None: LLVM 22's default 16-bit syntax
         self.tables: ArchTables = load_arch_tables(self.arch)
-        self.plans = load_plans(self.arch, wave64)
+        self.plans = load_plans(self.arch, wave64, self.syntax16)
         self.features = archs.by_name(self.arch).features
         self.gfx = self.tables.gfx.split(".")[0]
         self.wave64 = wave64
@@ -52,7 +54,7 @@ class Encoder:
         ``vop3dpp``) decode a word they built to check it; they get it here, never by importing the decoder."""
         from .decoder import get_decoder
 
-        return get_decoder(self.arch, wave64)
+        return get_decoder(self.arch, wave64, self.syntax16)
 
     def candidates(self, mnemonic: str) -> list[Entry]:
         t = self.tables
@@ -339,7 +341,7 @@ class Encoder:
         return None
 
 
-_ENCODERS: dict[tuple[str, bool], Encoder] = {}
+_ENCODERS: dict[tuple[str, bool, str | None], Encoder] = {}
 
 
 _DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bcast|newbcast|share|xmask)"
@@ -349,10 +351,11 @@ _SWIZZLE_ARGS = re.compile(r"swizzle\(([^)]*)\)")
 _ACC_NAME = re.compile(r"\bacc(?=\d|\[)")  # acc0, acc[0:3]: LLVM's other spelling of the AGPRs a0, a[0:3]
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
-def get_encoder(arch: str, wave64: bool = False) -> Encoder:
-    key = (arch, wave64)
+def get_encoder(arch: str, wave64: bool = False, syntax16: str | None = None) -> Encoder:
+    """The shared encoder of ``arch`` (wave64; ``syntax16``: true16/fake16 or LLVM's +real-true16/-real-true16)."""
+    key = (arch, wave64, syntax16)
     if key not in _ENCODERS:
-        _ENCODERS[key] = Encoder(arch, wave64)
+        _ENCODERS[key] = Encoder(arch, wave64, syntax16)
     return _ENCODERS[key]
 
 
@@ -376,9 +379,9 @@ def _alias(aliases: Mapping[str, str], mnemonic: str) -> str | None:
     return None
 
 
-def encode(arch: str, text: str, wave64: bool = False) -> bytes:
+def encode(arch: str, text: str, wave64: bool = False, syntax16: str | None = None) -> bytes:
     """Assemble one or more instructions (one per line; ``;``/``//`` comments) into bytes."""
-    enc = get_encoder(arch, wave64)
+    enc = get_encoder(arch, wave64, syntax16)
     out = bytearray()
     for lineno, line in enumerate(text.splitlines(), 1):
         line = strip_comment(line)

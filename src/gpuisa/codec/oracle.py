@@ -14,8 +14,10 @@ stdout lines before a run of the separator's ``s_nop`` lines belong to one probe
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..sources.llvm import find_llvm_mc
@@ -43,13 +45,29 @@ class OracleItem:
     size: int  # bytes of the (re-)encoding; 4 for invalid
 
 
+# Features every run of this process adds (``features``: the 16-bit syntax mode a regen step probes).
+_FEATURES: list[str] = []
+
+
+@contextlib.contextmanager
+def features(*attrs: str) -> Iterator[None]:
+    """llvm-mc runs inside the block take these -mattr features too (``+real-true16``)."""
+    was = list(_FEATURES)
+    _FEATURES[:] = was + list(attrs)
+    try:
+        yield
+    finally:
+        _FEATURES[:] = was
+
+
 def _mc(target: str, wave64: bool, extra: list[str]) -> list[str]:
     mc = find_llvm_mc()
     if mc is None:
         raise RuntimeError("llvm-mc-22 not found (apt-get install -y llvm-22)")
     cmd = [mc, "-arch=amdgcn", f"-mcpu={target}", *extra]
-    if wave64:
-        cmd.append("-mattr=+wavefrontsize64")
+    attrs = (["+wavefrontsize64"] if wave64 else []) + _FEATURES
+    if attrs:
+        cmd.append("-mattr=" + ",".join(attrs))
     return cmd
 
 

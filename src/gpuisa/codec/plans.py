@@ -50,11 +50,22 @@ def _read_plans(path: Path) -> dict[str, Plan | None]:
 
 
 @functools.lru_cache(maxsize=None)
-def load_plans(arch_name: str, wave64: bool = False) -> dict[str, Plan]:
+def load_plans(arch_name: str, wave64: bool = False, syntax16: str | None = None) -> dict[str, Plan]:
     """The plans of an architecture, by ``"name|ENCODING"``; with ``wave64`` on an architecture that runs both
     wave sizes, the wave32 plans overlaid with those that print differently in wave64
     (``plans_<arch>_wave64.json``: carry and condition masks as SGPR pairs, ``vcc``), less the forms LLVM
-    rejects in wave64 (VOPD)."""
+    rejects in wave64 (VOPD).  ``syntax16`` (true16 or fake16: the 16-bit register syntax LLVM 22 does not
+    default to, ``archs.syntax16_mode``) overlays ``plans_<arch>_<syntax16>.json`` on those (probed in wave32:
+    a 16-bit form that prints differently in wave64 too takes the 16-bit mode's plan)."""
+    if syntax16 is not None:
+        plans = dict(load_plans(arch_name, wave64))
+        extra = DATA_DIR / f"plans_{arch_name}_{syntax16}.json"
+        for key, plan in (_read_plans(extra) if extra.exists() else {}).items():
+            if plan is None:
+                plans.pop(key, None)
+            else:
+                plans[key] = plan
+        return plans
     path = DATA_DIR / f"plans_{arch_name}.json"
     if not path.exists():
         donor = DONOR.get(arch_name)

@@ -1,6 +1,8 @@
 """Print plans from llvm-mc-22 (generation time): how an (instruction, encoding)'s fields become LLVM syntax.
 
-    python -m gpuisa.regen.plans [arch ...]   # writes codec/data/plans_<arch>.json (and _wave64 overlays)
+    python -m gpuisa.regen.plans [arch ...]   # writes codec/data/plans_<arch>.json (and _wave64 overlays,
+                                             # _true16/_fake16 ones: the 16-bit syntax LLVM 22 does not default to)
+    python -m gpuisa.regen.plans --syntax16 [arch ...]   # only those 16-bit syntax overlays
 
 A plan is derived from the probe record (``regen/probe.py``): for each operand position the field that
 selects its register or value and how (kind, register count, scale), token templates that modifier fields
@@ -10,6 +12,7 @@ dword always follows.  The runtime reads the plans with ``codec.plans.load_plans
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 
@@ -363,6 +366,10 @@ def plain_src0_forms(arch_name: str, encodings, nbytes: int):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--syntax16"]:  # only the 16-bit syntax overlays, against the committed plans
+        for name in argv[1:] or [a.name for a in archs.AMD_ARCHS if a.features.syntax16]:
+            _syntax16_overlay(name, json.loads((DATA_DIR / f"plans_{name}.json").read_text())["plans"])
+        return 0
     names = argv or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
     for name in names:
         doc = build_arch(name)
@@ -376,7 +383,38 @@ def main(argv: list[str] | None = None) -> int:
             head = {**{k: v for k, v in doc64.items() if k != "plans"}, "wave64": True}
             (DATA_DIR / f"plans_{name}_wave64.json").write_text(dumps_one_per_line(head, "plans", over))
             print(f"{name}: {len(over)} plans differ in wave64", file=sys.stderr)
+        if archs.by_name(name).features.syntax16:
+            _syntax16_overlay(name, items)
     return 0
+
+
+def measured_default_syntax16(target: str) -> str:
+    """LLVM 22's default 16-bit syntax for ``target``, measured: true16 where a VOP2 line naming register halves
+    assembles without -mattr, else fake16."""
+    from ..codec.oracle import assemble
+
+    data, _ = assemble(target, ["v_add_f16 v1.l, v2.l, v3.l"])[0]
+    return "true16" if data is not None else "fake16"
+
+
+def _syntax16_overlay(name: str, items: dict) -> None:
+    """``plans_<arch>_<mode>.json``: the plans that print differently in the 16-bit syntax mode that is not
+    LLVM 22's default (probed with -mattr=+real-true16 or -real-true16), None for forms that mode lacks."""
+    from ..codec.oracle import features
+
+    arch = archs.by_name(name)
+    default = measured_default_syntax16(arch.mc_target)
+    if default != archs.default_syntax16(arch):
+        raise SystemExit(f"{name}: llvm-mc-22 defaults to {default}; fix Features.true16 in archs.py")
+    mode = next(m for m in arch.features.syntax16 if m != default)
+    with features("+real-true16" if mode == "true16" else "-real-true16"):
+        doc = build_arch(name)
+    # (compared as the files hold them: JSON keys are strings)
+    over = wave64_overlay(json.loads(json.dumps(items)), json.loads(json.dumps(doc["plans"])))
+    head = {**{k: v for k, v in doc.items() if k != "plans"}, "syntax16": mode, "default_syntax16": default}
+    head["generated_by"] = "python -m gpuisa.regen.plans (--syntax16)"
+    (DATA_DIR / f"plans_{name}_{mode}.json").write_text(dumps_one_per_line(head, "plans", over))
+    print(f"{name}: {len(over)} plans differ in {mode}", file=sys.stderr)
 
 
 if __name__ == "__main__":
