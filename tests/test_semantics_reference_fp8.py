@@ -111,14 +111,17 @@ def test_encode_rounds_to_nearest_even(fmt):
 
 def test_cdna3_fnuz_formats_are_not_taken_from_cdna4():
     """CDNA3 (gfx940-942) uses the FNUZ variants (E4M3 bias 8: code 0x08 is 2**-7, not OCP's 2**-6; 0x80 is NaN,
-    not -0): CDNA4's OCP pseudocode would give wrong values, so CDNA3's FP8/BF8 forms say why they do not run."""
+    not -0): its conversions run the FNUZ formulation (tests/test_semantics_reference_fnuz.py), not CDNA4's OCP
+    pseudocode; its FP8 matrix operations say why they do not run."""
     from gpuisa.semantics import fidelity
     from gpuisa.semantics.wave import EvalError, evaluate
 
     assert decode(0x08, "fp8") == 2.0 ** -6 and math.copysign(1, decode(0x80, "fp8")) < 0  # OCP, for contrast
-    for name in ("v_cvt_f32_fp8", "v_cvt_pk_fp8_f32", "v_mfma_f32_16x16x32_fp8_fp8"):
-        with pytest.raises(EvalError, match="FNUZ"):
-            evaluate("cdna3", name, S0=0x08)
-        level, why = fidelity.fidelity("cdna3", name)
-        assert level == "unsupported" and "FNUZ" in why, (name, level, why)
+    assert evaluate("cdna3", "v_cvt_f32_fp8", S0=0x08)["outputs"]["D0"] == [f32(2.0 ** -7)]
+    assert fidelity.fidelity("cdna3", "v_cvt_f32_fp8")[0] == "exact"
+    assert "FNUZ" in fidelity.fidelity("cdna3", "v_cvt_pk_fp8_f32")[1]
+    with pytest.raises(EvalError, match="FNUZ"):
+        evaluate("cdna3", "v_mfma_f32_16x16x32_fp8_fp8", S0=0x08)
+    level, why = fidelity.fidelity("cdna3", "v_mfma_f32_16x16x32_fp8_fp8")
+    assert level == "unsupported" and "FNUZ" in why, (level, why)
     assert fidelity.fidelity("cdna4", "v_cvt_f32_fp8")[0] == "exact"

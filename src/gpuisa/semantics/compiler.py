@@ -428,6 +428,10 @@ def program(arch: str, name: str) -> Program:
 
     if name in cdna5.DERIVED:  # a bf16 form of an RDNA4 mixed-precision FMA
         return _derived(arch, name)
+    from . import fnuz
+
+    if fnuz.covers(arch, name):  # CDNA3's FP8/BF8 conversions in the FNUZ formats
+        return fnuz.program(arch, name, entry)
     if formulations.covers(name):  # the project's own formulation (pseudocode absent or not runnable)
         return formulations.program(arch, name, entry)
     if matrix.is_matrix(name):  # the manuals give a formula, not code: run natively

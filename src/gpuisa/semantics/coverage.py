@@ -11,7 +11,7 @@ maps each carried instruction to its donor.
 from __future__ import annotations
 
 from .. import archs
-from . import fidelity, formulations, sources
+from . import fidelity, fnuz, formulations, sources
 
 CATEGORIES = ("VALU", "SALU")
 
@@ -43,7 +43,7 @@ def arch_coverage(store, arch: str) -> dict:
             if carried is not None:
                 inferred[carried[0]] = inferred.get(carried[0], 0) + 1
                 carried_names[name] = carried[0]
-            formulated += formulations.covers(name)
+            formulated += formulations.covers(name) or fnuz.covers(arch, name)
         else:
             failed.append({"name": name, "category": cat, "reason": reason})
     return {"title": archs.by_name(arch).title, "total": total, "executable": ok,

@@ -199,9 +199,9 @@ def fidelity(arch: str, name: str) -> tuple[str, str]:
     if carried is not None:  # the donor's fidelity, marked with where it comes from
         level, why = fidelity(*carried)
         return level, f"{sources.inferred_label(arch, name)}; {why}"
-    from . import formulations
+    from . import fnuz, formulations
 
-    own = formulations.fidelity(name)
+    own = fnuz.fidelity(arch, name) or formulations.fidelity(name)
     if own is not None:
         return own
     from . import matrix

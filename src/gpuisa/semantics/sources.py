@@ -264,7 +264,7 @@ _RENAMES = ((re.compile(r"^s_andn1_"), "s_and_not0_"), (re.compile(r"^s_andn2_")
 _NOT_ACROSS_FAMILIES = re.compile(r"^v_interp_")
 # FP8/BF8 are OCP's E4M3/E5M2 on gfx950 (CDNA4) and GFX12 (RDNA4), whose pseudocode the source has, but the FNUZ
 # variants (bias 8/16, 0x80 the only NaN, no -0) on gfx940-942 (CDNA3): their conversions and matrix operations
-# are not carried across.
+# are not carried across (the conversions run the FNUZ formulation of :mod:`.fnuz` instead).
 _FP8 = re.compile(r"fp8|bf8")
 _FNUZ_FP8 = frozenset({"cdna3"})
 _WHY_FNUZ = ("CDNA3 (gfx940-942) reads and writes FP8/BF8 in the FNUZ formats (E4M3 bias 8, E5M2 bias 16, 0x80 the "
@@ -395,12 +395,16 @@ def missing_reason(arch: str, name: str = "") -> str:
 
 
 FORMULATION_LABEL = "gpuisa's own formulation (the pseudocode source lists no entry for this instruction)"
+FNUZ_LABEL = "gpuisa's own formulation (the pseudocode source describes these conversions only in the OCP formats)"
 
 
 def _formulated(arch: str, name: str) -> PcodeEntry | None:
-    """An entry for an instruction no generation's source lists but :mod:`.formulations` runs."""
-    from . import formulations
+    """An entry for an instruction no generation's source lists but :mod:`.formulations` runs (or CDNA3's
+    FNUZ conversions, :mod:`.fnuz`)."""
+    from . import fnuz, formulations
 
+    if fnuz.covers(arch, name):
+        return PcodeEntry(arch, name, fnuz.program(arch, name, None).op_class, fnuz.description(name), FNUZ_LABEL)
     if not formulations.covers(name):
         return None
     known = arch_names(arch)

@@ -240,8 +240,8 @@ def _scalar_inputs(p: _Plan) -> None:
         if reg in prog.widths:
             arr = np.full(L, f.get(fld, 0), dtype=_I64)
             p.getters.append((reg, lambda ws, a=arr: a))
-    for reg in ("SDWA_SRC0_SEL", "SDWA_SRC1_SEL"):  # GFX9 fp8 conversions' byte/word select outside SDWA:
-        if reg in prog.widths and p.sdwa is None:  # the whole dword (6), which the pseudocode reads as byte/word 0
+    for reg in ("SDWA_SRC0_SEL", "SDWA_SRC1_SEL"):  # GFX9 fp8 conversions' byte/word select: the whole dword (6),
+        if reg in prog.widths:  # read as byte/word 0 (in SDWA the source select already moved it to the bottom)
             arr = np.full(L, 6, dtype=_I64)
             p.getters.append((reg, lambda ws, a=arr: a))
     for reg in ("SIMM32", "SIMM16"):
@@ -310,8 +310,8 @@ def _d0(p: _Plan) -> None:
         p.formats[reg_text(kind, n, count)] = fmt
     out = _output_modifiers(p, fmt)
     store = writer_vgpr(kind, n, count, fw == 16, hi16, b.gfx9 and fw == 16 and insn.encoding != "VOP3P")
-    if p.sdwa is not None and insn.encoding in ("VOP1", "VOP2"):
-        sel, unused = (p.sdwa >> 8) & 7, (p.sdwa >> 11) & 3
+    if p.sdwa is not None and insn.encoding in ("VOP1", "VOP2") and (count == 1 or (p.sdwa >> 8) & 7 != 6):
+        sel, unused = (p.sdwa >> 8) & 7, (p.sdwa >> 11) & 3  # (a 64-bit result with dst_sel DWORD: stored whole)
         file = kind
 
         def put_sdwa(ws, R, wmask, active):
