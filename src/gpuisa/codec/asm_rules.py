@@ -359,3 +359,12 @@ def lds_form_ops(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> list[
             and len(ops) == len(specs) - 1 and specs and specs[0].kind == "vreg" and specs[0].count == 1:
         return ["v0"] + list(ops)
     return ops
+
+
+def scalar7(arch: str, encoding: str, field: str, v: int) -> int:
+    """A source value past 127 as llvm-mc-22 writes it into a GFX12 7-bit scalar field (VBUFFER/SMEM SOFFSET,
+    scratch SADDR): src_scc by its low seven bits (0x7d; global/flat SADDR refuse it), and on gfx1250 (the one
+    target taking those names) src_flat_scratch_base_lo/hi (0x66/0x67); other values unchanged (refused)."""
+    if v == 253 and (field != "SADDR" or encoding == "VSCRATCH") or v in (230, 231) and arch == "cdna5":
+        return v & 0x7F
+    return v

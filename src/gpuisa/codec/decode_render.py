@@ -180,6 +180,8 @@ class _Operands:
                 key = f"{self.entry.name}|{self.entry.encoding}"
                 t = opd.literal_token(self.literal(), self.dec._literal_types.get(key)
                                       or literal_type(self.entry.name, 16, self.is_float))
+                if rdna.vgpr_only_note(spec) is not None:  # (v_swap_b16: the whole dword, llvm-mc-22)
+                    t = f"0x{self.literal():x}/*Invalid immediate*/"
             if t is None:
                 t = special.fallback(self.dec, self.entry, spec, self.fields, self.plan)
             if t is None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .. import archs
 from . import operands as opd
-from . import rdna, special
+from . import rdna, special, tensor
 from .decode_render import render
 from .decoded import (  # noqa: F401
     MOD_ORDER,
@@ -211,6 +211,10 @@ class Decoder:
         if n < 4:
             return Decoded(off, bytes(buf[off:]), None, False, error=f"truncated: {n} byte(s) left, an instruction needs 4")
         dw = int.from_bytes(buf[off:off + 4], "little")
+        if tensor.is_tensor(dw) and self.arch in tensor.ARCHS:  # gfx1250's tensor movers (``tensor.py``)
+            got = tensor.decode(buf, off)
+            if got is not None:
+                return got
         reason = None
         for dc in self.tables.prefix_index[dw >> 23]:
             if dc.width > 32:

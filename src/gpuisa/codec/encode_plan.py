@@ -198,7 +198,10 @@ class _Form:
             if v % scale:
                 raise EncodeError(f"operand {k + 1} {tok!r}: register must be a multiple of {scale}")
             v //= scale
-        if v >= 1 << self.enc.field(spec.field).width:
+        width = self.enc.field(spec.field).width
+        if width == 7 and v >= 128:
+            v = asm_rules.scalar7(coder.arch, self.e.encoding, spec.field, v)  # (GFX12: src_scc is 0x7d)
+        if v >= 1 << width:
             raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec.field}")
         values[spec.field] = v
 

@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .. import archs
-from . import asm_rules, dpp16, sdwa, simm16, special, vop3dpp
+from . import asm_rules, dpp16, sdwa, simm16, special, tensor, vop3dpp
 from . import operands as opd
 from .encode_plan import encode_form
 from .encoded import MEMORY_ENCODINGS, Encoded, EncodeError, float_bits  # noqa: F401
@@ -111,6 +111,8 @@ class Encoder:
         if mnemonic.endswith("_sdwa") and self.named.sdwa:
             return sdwa.encode_sdwa(self, text, mnemonic)  # GFX9/GFX10 SDWA (``sdwa.py``)
         cands = self.candidates(mnemonic)
+        if not cands and mnemonic in tensor.MNEMONICS and self.arch in tensor.ARCHS:
+            return tensor.encode(text, mnemonic)  # gfx1250's tensor movers (``tensor.py``: no image encoding)
         if not cands:
             raise EncodeError(self._unknown(mnemonic))
         ops, mods = split_operands(text)

@@ -249,6 +249,11 @@ def encode(encoder, entry, plan: Plan, text: str):
         n = int(operand.strip(), 0)
     except ValueError:
         n = None
+    if n is None and plan.operands and plan.operands[0].text.startswith("UC_VERSION"):  # (s_version)
+        n = version_expression(encoder.named, operand)
+        if n is None:
+            raise EncodeError(f"{operand.strip()!r}: s_version takes an expression over integers and the"
+                              " UC_VERSION_* names")
     if n is not None:
         if not -(1 << 15) <= n < (1 << 16):
             raise EncodeError(f"{operand.strip()} does not fit the 16-bit immediate of {entry.name}")
@@ -262,3 +267,29 @@ def encode(encoder, entry, plan: Plan, text: str):
         v = composed
     word = f.insert(encoder.plans[key].encode_word, v)
     return Encoded(word.to_bytes(4, "little"), entry.encoding, entry.name, {"SIMM16": v}, None)
+
+
+_EXPR_TOKEN = re.compile(r"\s*(?:(0x[0-9a-fA-F]+|\d+)|([A-Za-z_][A-Za-z0-9_]*)|([|&^+\-~()]))")
+
+
+def version_expression(named, operand: str) -> int | None:
+    """``s_version``'s operand as LLVM's assembler reads it: an expression over integers and the names of the
+    version codes and flags (``UC_VERSION_GFX12 | UC_VERSION_W64_BIT``: names as the decoder's tables give them,
+    case-sensitive; probed with llvm-mc-22 on gfx1100/gfx1200/gfx1250); None if it is not one."""
+    symbols = {name: int(code) for code, name in named.version_codes.items()}
+    symbols.update({name: 1 << int(bit) for bit, name in named.version_flags})
+    pieces, pos, text = [], 0, operand.strip()
+    while pos < len(text):
+        m = _EXPR_TOKEN.match(text, pos)
+        if m is None:
+            return None
+        num, name, op = m.groups()
+        if name is not None and name not in symbols:
+            return None
+        pieces.append(str(int(num, 0)) if num else str(symbols[name]) if name else op)
+        pos = m.end()
+    try:
+        value = eval(" ".join(pieces), {"__builtins__": {}}, {})  # noqa: S307 (numbers and | & ^ + - ~ only)
+    except (SyntaxError, TypeError, ValueError, ZeroDivisionError):
+        return None
+    return value if isinstance(value, int) else None

@@ -1,0 +1,89 @@
+"""Disagreement classes tools/mc_agreement.py found on GFX11/GFX12/GFX12.5 test files of LLVM (engineer mcnew),
+each checked against llvm-mc-22 at test time on lines and words of our own making: the encoder gives
+llvm-mc-22's bytes for the lines it assembles and refuses the lines it rejects; the decoder prints its text.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from mc_compare import encode_disagreements
+
+from gpuisa.regen import differential
+
+_TENSOR = ["tensor_load_to_lds s[12:15], s[40:47]", "tensor_store_from_lds s[96:99], s[0:7]",
+           "tensor_load_to_lds s[4:7], s[8:15], s[24:27], s[28:31]",
+           "tensor_store_from_lds ttmp[4:7], ttmp[8:15], s[100:103], ttmp[0:3] nv",
+           "tensor_load_to_lds s[4:7], s[8:15] th:TH_LOAD_HT scope:SCOPE_SE",
+           "tensor_load_to_lds s[4:7], s[8:15] th:TH_LOAD_BYPASS scope:SCOPE_SYS",
+           "tensor_store_from_lds s[4:7], s[8:15] th:TH_STORE_NT_WB scope:SCOPE_DEV",
+           "tensor_store_from_lds s[4:7], s[8:15] th:TH_STORE_RT nv scope:SCOPE_CU",
+           # refused: alignment, range, sizes, three operands, null, other modifiers, th names of the other kind
+           "tensor_load_to_lds s[6:9], s[8:15]", "tensor_load_to_lds s[4:7], s[10:17]",
+           "tensor_load_to_lds s[104:107], s[8:15]", "tensor_load_to_lds s[4:7], s[8:11]",
+           "tensor_load_to_lds s[4:7], s[8:15], s[16:19]", "tensor_load_to_lds s[4:7], s[8:15], null, null",
+           "tensor_load_to_lds v[4:7], s[8:15]", "tensor_load_to_lds s[4:7], s[8:15] offset:16",
+           "tensor_load_to_lds s[4:7], s[8:15] r128", "tensor_load_to_lds s[4:7], s[8:15] th:TH_STORE_WB",
+           "tensor_store_from_lds s[4:7], s[8:15] th:TH_LOAD_LU", "tensor_load_to_lds s[4:7], s[8:15] th:TH_LOAD_BYPASS"]
+
+
+def test_tensor_movers_encode(llvm_mc):
+    """gfx1250's tensor_load_to_lds / tensor_store_from_lds: two or four 4-aligned SGPR tuples, th/scope/nv."""
+    bad = encode_disagreements("cdna5", _TENSOR)
+    assert not bad, bad[:5]
+
+
+def test_tensor_movers_decode(llvm_mc):
+    """Their words with the free bits, cache policy, register bytes (SGPRs, ttmps, null, constants) varied."""
+    rng = random.Random(5)
+    words = []
+    for _ in range(300):
+        d0 = 0xD0710001 | rng.choice((0, 0x4000)) | rng.choice((0, 0x80, 0x10, 0x3F08))
+        d1 = 0x7C000000 | rng.getrandbits(5) << 18 | rng.getrandbits(9) * rng.choice((0, 0, 1))
+        regs = [rng.choice((rng.randrange(0, 128), 0x7C, rng.randrange(128, 256))) for _ in range(4)]
+        if rng.random() < 0.4:
+            regs[2] = regs[3] = 0x7C
+        words.append(d0.to_bytes(4, "little") + d1.to_bytes(4, "little") + bytes(regs))
+    rows = differential.compare("cdna5", words)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
+    assert not bad, bad[:5]
+
+
+def test_vgpr_only_true16_source_notes(llvm_mc):
+    """GFX11's v_swap_b16 reads a VGPR half only: other values print with LLVM's notes (constants by their 32-bit
+    names, the whole literal dword)."""
+    words = [bytes([v, 0xCC, 0x0A, 0x7F]) + bytes.fromhex("12345678")
+             for v in (0x02, 0x6A, 0x7C, 0x7D, 0x7E, 0x6C, 0x80, 0xC1, 0xD0, 0xF2, 0xF8, 0xEB, 0xFD, 0xFF)]
+    words += [bytes([v, 0xCA, 0x0A, 0x7E]) for v in (0x02, 0xF2)]  # (v_swap_b32 alongside)
+    rows = differential.compare("rdna3", words)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
+    assert not bad, bad[:5]
+
+
+_VERSION = ["s_version UC_VERSION_GFX11 | UC_VERSION_W32_BIT", "s_version UC_VERSION_W64_BIT|UC_VERSION_GFX10",
+            "s_version (UC_VERSION_GFX12 | UC_VERSION_MDP_BIT) | UC_VERSION_W32_BIT", "s_version UC_VERSION_GFX7 + 2",
+            "s_version 4 | 0x4000", "s_version UC_VERSION_GFX12", "s_version uc_version_gfx11",
+            "s_version UC_VERSION_GFX12 |", "s_version UC_VERSION_GFX99 | 1"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
+def test_s_version_expressions(llvm_mc, arch):
+    """s_version reads an expression over the version codes' and flags' names (case-sensitive)."""
+    bad = encode_disagreements(arch, _VERSION)
+    assert not bad, bad[:5]
+
+
+_SCC = ["buffer_load_b32 v3, off, s[8:11], src_scc offset:8", "buffer_atomic_add_u32 v3, off, s[8:11], scc",
+        "tbuffer_store_format_x v3, off, s[8:11], scc format:[BUF_FMT_32_FLOAT]", "s_load_b64 s[4:5], s[2:3], scc offset:0x20",
+        "scratch_store_b32 off, v2, src_scc", "global_load_b32 v1, v2, src_scc",
+        "buffer_load_b32 v3, off, s[8:11], src_flat_scratch_base_hi", "s_load_b32 s1, s[2:3], src_flat_scratch_base_lo",
+        "buffer_load_b32 v3, off, s[8:11], src_vccz", "buffer_load_b32 v3, off, s[8:11], src_shared_base"]
+
+
+@pytest.mark.parametrize("arch", ["rdna4", "cdna5"])
+def test_src_scc_in_seven_bit_scalar_fields(llvm_mc, arch):
+    """GFX12's 7-bit SOFFSET / scratch SADDR take src_scc as its low seven bits (gfx1250 also the flat-scratch
+    bases); global SADDR refuses it."""
+    bad = encode_disagreements(arch, _SCC)
+    assert not bad, bad[:5]
