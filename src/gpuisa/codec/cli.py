@@ -17,6 +17,7 @@ def register(sub) -> None:
     s.add_argument("--wave64", action="store_true", help="wave64 syntax (vcc instead of vcc_lo) on RDNA")
     s.add_argument("--fields", action="store_true", help="each instruction's encoding fields and their meanings")
     s.add_argument("--json", action="store_true", help="JSON Lines: one object per instruction, written as decoded")
+    _mode_options(s)
     s.set_defaults(func=cmd_decode)
     s = sub.add_parser("encode", help="assemble AMD instructions in LLVM's syntax",
                        description="With --file every line that does not assemble is reported (FILE:LINE:COLUMN: "
@@ -27,7 +28,35 @@ def register(sub) -> None:
     s.add_argument("-o", "--output", help="write the bytes to this file (only when every line assembles)")
     s.add_argument("--wave64", action="store_true")
     s.add_argument("--json", action="store_true")
+    _mode_options(s)
     s.set_defaults(func=cmd_encode)
+
+def _mode_options(s) -> None:
+    s.add_argument("--mattr", "-mattr", metavar="FEATURES",
+                   help="LLVM's -mattr features: +real-true16 (v1.l/v1.h halves, GFX11's default) or -real-true16 "
+                        "(whole VGPRs, GFX12's and gfx1250's default), +wavefrontsize64")
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--true16", action="store_const", const="true16", dest="syntax16",
+                   help="16-bit operands as VGPR halves (-mattr=+real-true16)")
+    g.add_argument("--fake16", action="store_const", const="fake16", dest="syntax16",
+                   help="16-bit operands as whole VGPRs (-mattr=-real-true16)")
+
+
+def _modes(args, arch: str) -> tuple[bool, str | None]:
+    """(wave64, 16-bit syntax key: None for LLVM 22's default) of --wave64, --mattr, --true16/--fake16."""
+    from .. import archs
+
+    a = archs.resolve_arch(arch)
+    wave64, mode = bool(getattr(args, "wave64", False)), None
+    try:
+        if getattr(args, "mattr", None):
+            w, mode = archs.parse_mattr(a, args.mattr)
+            wave64 = wave64 or w
+        if getattr(args, "syntax16", None):
+            mode = archs.syntax16_mode(a, args.syntax16)
+    except archs.UnknownArch as exc:
+        raise UserError(str(exc)) from None
+    return wave64, mode
 
 
 def _arch(name: str) -> str:
@@ -98,6 +127,10 @@ class _TextOut:
 
 
 def cmd_decode(args) -> int:
+    if getattr(args, "mattr", None) or getattr(args, "syntax16", None):
+        args.wave64, syntax16 = _modes(args, _arch(args.arch))
+        if syntax16 is not None:
+            return _decode_syntax16(args, syntax16)
     fast = not args.json and not args.fields  # (the C loop where it is built: ``accel.py``)
     if fast:
         from .accel import cached_arch
@@ -124,6 +157,31 @@ def cmd_decode(args) -> int:
     from .listing import write_elf, write_raw
 
     dec = get_decoder(arch, args.wave64)
+    if secs is None:
+        write_raw(out, dec, data, args.json)
+    else:
+        write_elf(out, dec, args.file, secs, args.json)
+    out.flush()
+    return 0
+
+
+def _decode_syntax16(args, syntax16: str) -> int:
+    """``decode`` in the 16-bit syntax LLVM 22 does not default to: the scalar decoder (the C and batch tables
+    model the default)."""
+    from .decoder import get_decoder
+    from .listing import write_elf, write_raw
+
+    arch = _arch(args.arch)
+    data = _read_input(args)
+    secs = _code_sections(data) if data[:4] == b"\x7fELF" else None
+    if args.fields:
+        from .fields import write_fields
+
+        write_fields(arch, args.wave64, data if secs is None else secs, args.json, syntax16)
+        return 0
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
+    dec = get_decoder(arch, args.wave64, syntax16)
     if secs is None:
         write_raw(out, dec, data, args.json)
     else:
@@ -162,7 +220,14 @@ def cmd_encode(args) -> int:
 
     arch = _arch(args.arch)
     source, lines = _read_source(args)
-    results, errors = assemble_lines(arch, lines, args.wave64)
+    args.wave64, syntax16 = _modes(args, arch)
+    if syntax16 is None:
+        results, errors = assemble_lines(arch, lines, args.wave64)
+    else:  # (the 16-bit syntax LLVM 22 does not default to)
+        from .asmfile import assemble
+        from .encoder import get_encoder
+
+        results, errors = assemble(get_encoder(arch, args.wave64, syntax16), lines)
     if errors and not source:  # instruction text on the command line: the first error, one line (exit 2)
         e = errors[0]
         raise UserError(e.reason if len(lines) == 1 else f"line {e.line}: {e.reason}")
@@ -177,10 +242,12 @@ def cmd_encode(args) -> int:
         except OSError as exc:
             raise UserError(f"cannot write {args.output}: {exc.strerror}") from None
     if args.json:
+        mode = {"syntax16": syntax16} if syntax16 else {}  # (the 16-bit syntax where it is not LLVM 22's default)
         if len(results) == 1 and not source:
-            sys.stdout.write(json.dumps(results[0][2].to_json(), indent=2) + "\n")
+            sys.stdout.write(json.dumps(dict(results[0][2].to_json(), **mode), indent=2) + "\n")
         else:
-            sys.stdout.write(json.dumps([dict(r.to_json(), offset=o, text=t) for o, t, r in results], indent=2) + "\n")
+            sys.stdout.write(json.dumps([dict(r.to_json(), offset=o, text=t, **mode) for o, t, r in results], indent=2)
+                             + "\n")
         return 0
     if args.output:
         return 0

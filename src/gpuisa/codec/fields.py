@@ -31,11 +31,11 @@ def _field_text(dec, d, enc_cache: dict) -> str:
     return f"          {d.encoding}: " + " ".join(parts)
 
 
-def write_fields(arch: str, wave64: bool, source, as_json: bool) -> None:
-    """``source``: raw bytes, or the ``elf.CodeSection``s of an ELF file."""
+def write_fields(arch: str, wave64: bool, source, as_json: bool, syntax16: str | None = None) -> None:
+    """``source``: raw bytes, or the ``elf.CodeSection``s of an ELF file; ``syntax16``: the decoder's 16-bit syntax."""
     from .decoder import get_decoder
 
-    dec = get_decoder(arch, wave64)
+    dec = get_decoder(arch, wave64, syntax16)
     secs = [(None, 0, source, {})] if isinstance(source, (bytes, bytearray)) else \
         [(s.name, s.address, s.data, s.labels) for s in source]
     out = sys.stdout

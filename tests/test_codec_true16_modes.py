@@ -1,0 +1,101 @@
+"""LLVM's 16-bit register syntax modes as a codec attribute: -mattr=+real-true16 on gfx1200/gfx1250 (v1.l/v1.h
+halves; their default is fake16) and -mattr=-real-true16 on gfx1100/gfx1150 (whole VGPRs; their default is
+true16).  Our encoder and decoder in each mode against llvm-mc-22 run with that -mattr, on lines of our own.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_cli
+
+from gpuisa import archs
+from gpuisa.codec import oracle
+from gpuisa.codec.decoder import get_decoder
+from gpuisa.codec.encoded import EncodeError
+from gpuisa.codec.encoder import get_encoder
+
+# 16-bit operands as halves: VOP2/VOP1/VOPC e32 (v0-v127, bit 7 the half), VOP3 (op_sel from .h), promotion
+# to VOP3 past v127, literals and SGPRs, conversions, DPP16/DPP8/VOP3 DPP
+TRUE16 = [
+    "v_add_f16 v5.l, v1.h, v2.l", "v_add_f16 v5.h, v1.h, v200.l", "v_mul_f16 v127.h, v127.l, v3.h",
+    "v_sqrt_f16 v5.h, v1.l", "v_sqrt_f16 v130.l, v1.l", "v_cmp_lt_f16 vcc_lo, v1.h, v2.l",
+    "v_cmp_lt_f16 s4, v1.h, v200.l", "v_fma_f16 v5.h, v1.l, v2.h, v3.l", "v_add_f16 v5.l, v1.l, 0x1234",
+    "v_add_f16 v5.l, s1, v2.h", "v_cvt_f32_f16 v5, v1.h", "v_cvt_f16_f32 v5.h, v1",
+    "v_add_f16_dpp v5.l, v1.h, v2.l quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
+    "v_fma_f16_e64_dpp v5.h, v1.l, v2.h, v3.l quad_perm:[0,1,2,3]", "v_pack_b32_f16 v5, v1.h, v2.l",
+    "v_cmpx_eq_u16 v1.h, v2.l", "v_add_nc_u16 v5.h, v1.l, v2.h", "v_max_i16 v5.l, v1.h, 4",
+    "v_cvt_f16_i16 v5.h, v1.l", "v_ldexp_f16 v5.h, v1.l, v2", "v_cndmask_b16 v5.h, v1.l, v2.h, s3",
+    "v_mad_u16 v5.h, v1.l, v2.h, v3.l", "v_sqrt_f16 v5.l, v1.h quad_perm:[1,0,3,2]",
+    "v_cmp_class_f16 vcc_lo, v1.h, v2",
+]
+# whole VGPRs: op_sel spelled out, the e32 forms' v0-v127 limit
+FAKE16 = [
+    "v_add_f16 v5, v1, v2", "v_sqrt_f16 v5, v1", "v_cmp_lt_f16 vcc_lo, v1, v2",
+    "v_fma_f16 v5, v1, v2, v3 op_sel:[1,0,1,0]", "v_add_f16_dpp v5, v1, v2 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf",
+    "v_add_f16 v5, v1, v2 dpp8:[7,6,5,4,3,2,1,0]", "v_cvt_f32_f16 v5, v1", "v_mov_b16 v5, v1",
+    "v_add_nc_u16 v5, v1, v2 op_sel:[0,1,1]", "v_cmp_class_f16 vcc_lo, v1, v2",
+    "v_fma_f16_e64_dpp v5, v1, v2, v3 quad_perm:[0,1,2,3]", "v_cndmask_b16 v5, v1, v2, s3",
+    "v_pack_b32_f16 v5, v1, v2 op_sel:[1,0,0]", "v_add_f16 v5, v1, 0x1234",
+]
+CASES = [("rdna4", "true16", TRUE16), ("cdna5", "true16", TRUE16), ("rdna3", "fake16", FAKE16),
+         ("rdna3.5", "fake16", FAKE16)]
+MATTR = {"true16": "+real-true16", "fake16": "-real-true16"}
+
+
+def _disagreements(arch: str, mode: str, lines: list[str]) -> list[str]:
+    target = archs.by_name(arch).llvm_target
+    with oracle.features(MATTR[mode]):
+        ref = oracle.assemble(target, lines)
+        words = [b for b, _ in ref if b]
+        texts = [items[0].text if items else None for items in oracle.disassemble(target, words)]
+    enc, dec = get_encoder(arch, False, mode), get_decoder(arch, False, mode)
+    bad = []
+    for line, (want, msg) in zip(lines, ref):
+        try:
+            got: bytes | None = enc.encode_line(line).data
+        except EncodeError:
+            got = None
+        if got != want:
+            bad.append(f"encode {line!r}: llvm {want.hex() if want else msg}, ours {got.hex() if got else None}")
+    for data, text in zip(words, texts):
+        mine = dec.decode(data + b"\0" * 8)[0].text
+        if mine != text:
+            bad.append(f"decode {data.hex()}: llvm {text!r}, ours {mine!r}")
+    return bad
+
+
+@pytest.mark.parametrize("arch,mode,lines", CASES, ids=[f"{a}-{m}" for a, m, _ in CASES])
+def test_non_default_16_bit_syntax_as_llvm_mc(llvm_mc, arch, mode, lines):
+    assert not _disagreements(arch, mode, lines)
+
+
+def test_default_syntax_is_llvm_mcs(llvm_mc):
+    """The registry's default mode is the one llvm-mc-22 assembles halves in without -mattr."""
+    from gpuisa.regen.plans import measured_default_syntax16
+
+    for a in archs.AMD_ARCHS:
+        if a.features.syntax16:
+            assert measured_default_syntax16(a.mc_target) == archs.default_syntax16(a), a.name
+
+
+def test_cli_decode_and_encode_take_llvms_mattr(llvm_mc, cli_env):
+    word = "81050a64"  # v_add_f16_e32 with bit 7 of SRC0 set: v1.h in true16, v129 (not a Lo128 VGPR) in fake16
+    with oracle.features("+real-true16"):
+        want = oracle.disassemble("gfx1200", [bytes.fromhex(word)])[0][0].text
+    for opts in (["-mattr=+real-true16"], ["--mattr", "+real-true16"], ["--true16"]):
+        got = run_cli(["decode", "--arch", "gfx1200", *opts, "--json", word], cli_env)
+        assert got.returncode == 0 and json.loads(got.stdout)["text"] == want, (opts, got.stderr)
+    got = run_cli(["encode", "--arch", "gfx1200", "--mattr=+real-true16", "--json", want], cli_env)
+    assert json.loads(got.stdout)["bytes"] == word and json.loads(got.stdout)["syntax16"] == "true16"
+
+
+def test_modes_and_their_errors(cli_env):
+    r4, r3 = archs.by_name("rdna4"), archs.by_name("rdna3")
+    assert archs.syntax16_mode(r4, "+real-true16") == "true16" and archs.syntax16_mode(r4, "fake16") is None
+    assert archs.syntax16_mode(r3, "-real-true16") == "fake16" and archs.syntax16_mode(r3, "true16") is None
+    assert archs.parse_mattr(r3, "-real-true16,+wavefrontsize64") == (True, "fake16")
+    for args in (["--arch", "gfx1010", "--true16"], ["--arch", "gfx1200", "--mattr=+xnack"]):
+        got = run_cli(["decode", *args, "00000000"], cli_env)
+        assert got.returncode == 2 and len(got.stderr.strip().splitlines()) == 1 and "Traceback" not in got.stderr
