@@ -21,9 +21,10 @@ itself is the truth: the input lines go through it in one process per run, and
 CHECK lines are ignored, so a test's expectations that llvm-mc-22 no longer
 reproduces do not count.  CPUs we have no architecture for are skipped and
 listed.  Runs whose -mattr departs from LLVM 22's default 16-bit syntax
-(true16 on GFX11, fake16 on GFX12/GFX12.5) are reported under ``<arch>-fake16``
-or ``<arch>-true16``, and wave64 runs of a wave32-only target under
-``<arch>-w64``, since the codec models the defaults.
+(true16 on GFX11, fake16 on GFX12/GFX12.5) run our codec in that mode
+(``archs.syntax16_mode``: the plans' true16/fake16 overlays) and are reported
+apart, under ``<arch>-fake16`` or ``<arch>-true16``; wave64 runs of a
+wave32-only target under ``<arch>-w64`` (every line should be rejected).
 
 Figures per file and per target go to stdout; disagreements to
 ``OUT/<target>.txt`` (one line each: file:line, kind, input, llvm, ours).
@@ -136,6 +137,16 @@ def target_of(run: dict) -> tuple[str | None, bool, str]:
     if wave64 and 64 not in a.features.waves:
         key += "-w64"  # a wave size the target does not have: every line should be rejected
     return a.name, wave64, key
+
+
+def syntax16_of(run: dict) -> str | None:
+    """The RUN line's 16-bit register syntax (true16/fake16) where it departs from the target's default, else None."""
+    from gpuisa import archs
+
+    a = archs.resolve_arch(run["cpu"])
+    attrs = {x.lower() for x in run["attrs"]}
+    mode = next((archs.MATTR_MODES[x] for x in attrs if x in archs.MATTR_MODES), None)
+    return archs.syntax16_mode(a, mode) if mode in a.features.syntax16 else None
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -295,6 +306,7 @@ def check(job: tuple[str, str, dict]) -> dict:
     from gpuisa.codec.encoder import EncodeError, get_encoder
 
     arch, wave64, key = target_of(run)
+    mode = syntax16_of(run)  # the RUN line's 16-bit syntax where it is not LLVM 22's default: the codec's mode
     text = Path(path).read_text(errors="replace")
     name = Path(path).name
     res = {"file": name, "cpu": run["cpu"], "llvm_cpu": run.get("llvm_cpu"), "attrs": list(run["attrs"]), "target": key, "mode": run["mode"],
@@ -303,7 +315,7 @@ def check(job: tuple[str, str, dict]) -> dict:
     if run["mode"] == "asm":
         items = asm_inputs(text)
         ref = llvm_assemble(run, [t for _, t in items])
-        enc = get_encoder(arch, wave64)
+        enc = get_encoder(arch, wave64, mode)
         for (n, line), (rb, rtext) in zip(items, ref):
             if rb is None and rtext == "fixup":
                 res["fixup"] += 1
@@ -331,7 +343,7 @@ def check(job: tuple[str, str, dict]) -> dict:
     else:
         items = txt_inputs(text)
         ref = llvm_disassemble(run, [b for _, b in items])
-        dec = get_decoder(arch, wave64)
+        dec = get_decoder(arch, wave64, mode)
         for i, ((n, data), r) in enumerate(zip(items, ref)):
             if r is None:
                 res["llvm_crash"] += 1
