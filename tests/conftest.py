@@ -140,3 +140,29 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if _uses_oracle(item):
             item.add_marker(pytest.mark.oracle)
+
+
+# -- costs shared by the whole session ------------------------------------------------------------------
+@pytest.fixture(scope="session", autouse=True)
+def _code_digest_once_per_state():
+    """``batch_data.code_digest`` parses the codec's modules (~0.2 s CPU); every architecture's table fingerprint
+    and every fresh data folder asks for it again.  In this session the package's own digest is computed once per
+    state of the files it may read (the sizes and modification times of every module of the codec folder and of
+    the package's top level, as the data folder's remembered fingerprint is keyed), so it is the value recomputing
+    gives; a copy of the codec (``test_batch_fingerprint.py`` edits one) is digested afresh each time."""
+    from gpuisa.codec import batch_data
+
+    real, memo = batch_data.code_digest, {}
+
+    def stamped(codec_dir=batch_data.HERE):
+        if codec_dir != batch_data.HERE:
+            return real(codec_dir)
+        key = tuple((str(p), st.st_size, st.st_mtime_ns) for folder in (codec_dir, codec_dir.parent)
+                    for p in sorted(Path(folder).glob("*.py")) for st in [p.stat()])
+        if key not in memo:
+            memo[key] = real(codec_dir)
+        return memo[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batch_data, "code_digest", stamped)
+        yield

@@ -43,15 +43,18 @@ def one_at_a_time(dec: Decoder, data: bytes, base: int = 0) -> list[tuple[int, s
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _variant_pool(arch: str) -> tuple:
+    """Every (entry, example words) of the architecture, made once per test process (the same list each call)."""
+    return tuple((e, data) for e in load_arch_tables(arch).entries for _, data in variant_words(arch, e.name, e.encoding))
+
+
 def stream_like_code(arch: str, count: int, seed: int) -> list[bytes]:
     """Instructions of every (instruction, encoding) the plans know, register fields randomised."""
     rng = random.Random(seed)
     t = load_arch_tables(arch)
     plans = load_plans(arch)
-    pool = []
-    for e in t.entries:
-        for _, data in variant_words(arch, e.name, e.encoding):
-            pool.append((e, data))
+    pool = _variant_pool(arch)
     out = []
     for _ in range(count):
         e, data = rng.choice(pool)
@@ -208,7 +211,7 @@ def test_stored_templates_equal_fresh_scalar_renders(arch, monkeypatch):
     rng = random.Random(6)
     words = []
     stored = batch_data.stored_templates(doc)
-    for eid, key, key3, fmt, bases in rng.sample(stored, min(600, len(stored))):
+    for eid, key, key3, _fmt, bases in rng.sample(stored, min(600, len(stored))):
         nd, _, _, _, _, slots = ab.rows[eid]
         if not nd:
             continue
