@@ -87,3 +87,16 @@ def test_src_scc_in_seven_bit_scalar_fields(llvm_mc, arch):
     bases); global SADDR refuses it."""
     bad = encode_disagreements(arch, _SCC)
     assert not bad, bad[:5]
+
+
+_SCALE_OFFSET = ["s_load_b32 s4, s[2:3], 0x10 scale_offset", "s_load_b64 s[4:5], s[2:3], s7 offset:16 scale_offset",
+                 "s_buffer_load_b32 s4, s[8:11], m0 scale_offset", "s_load_b32 s4, s[2:3], 0x10",
+                 "s_load_u16 s4, s[6:7], 0x10 scale_offset", "s_prefetch_data s[8:9], 0x40, s10, 3 scale_offset",
+                 "s_atc_probe 5, s[4:5], s0 scale_offset"]
+
+
+@pytest.mark.parametrize("arch", ["rdna4", "cdna5"])
+def test_scale_offset_assembles_on_gfx1250_only(llvm_mc, arch):
+    """scale_offset: decoded on gfx1200 and gfx1250, taken by the assembler on gfx1250 only."""
+    bad = encode_disagreements(arch, _SCALE_OFFSET)
+    assert not bad, bad[:5]

@@ -83,10 +83,17 @@ def check_operands(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> Non
 _LDS_DIRECT = re.compile(r"(?<![\w])(?:src_)?lds_direct(?![\w])")
 
 
+_SCALE_OFFSET = re.compile(r"\bscale_offset\b")
+
+
 def check_text(coder, text: str) -> None:
-    """Rules on the whole line, whatever form encodes it (SDWA and DPP included): gfx90a+ lds_direct."""
+    """Rules on the whole line, whatever form encodes it (SDWA and DPP included): gfx90a+ lds_direct; GFX12's
+    ``scale_offset``, which llvm-mc-22 decodes on gfx1200 (scalar memory) but assembles on gfx1250 only, and there
+    not on ``s_buffer_*`` loads."""
     if coder.tables.gfx == "GFX9" and coder.features.accvgpr_memory and _LDS_DIRECT.search(text):
         raise EncodeError(f"lds_direct is not supported on {coder.arch}")
+    if _SCALE_OFFSET.search(text) and (coder.tables.gfx == "GFX12" or text.startswith("s_buffer_")):
+        raise EncodeError(f"scale_offset is not supported on {coder.arch} or not by this instruction")
 
 
 def flat_offset_error(coder, e, mods: list[str]) -> None:
