@@ -18,6 +18,7 @@ import re
 
 import numpy as np
 
+from . import lanexchange
 from .execute import Builder, Insn, Step, operand_register, reg_text
 from .machine import M32, MachineError
 
@@ -105,6 +106,8 @@ def _atomic(mem, addr: int, size: int, op: str, data: int, cmp: int, signed: boo
 
 
 def build(b: Builder, insn: Insn) -> Step:
+    if insn.name in lanexchange.NAMES:  # through the LDS unit, but a lane exchange: no memory
+        return lanexchange.build(b, insn)
     m = _PREFIX.match(insn.name)
     if not m:
         raise MachineError(f"{insn.name} is not modelled by the wave machine")

@@ -4,7 +4,7 @@ Sources: the 9-bit source encoding's constants (inline integers 128-208, inline 
 240-248 in the operand's float format), input ``abs``/``neg`` (a sign-bit operation in the
 operand's width), ``op_sel`` halves of 16-bit and packed operands.  Results: ``omod``
 (times 2, 4 or 0.5) and ``clamp`` to [0, 1] of float results.  Lane moves: DPP16 controls
-(quad_perm, row shifts and rotates, mirrors, broadcasts, row_share/row_xmask), DPP8 lane
+(quad_perm, row shifts and rotates, mirrors, broadcasts, row_newbcast, row_share/row_xmask), DPP8 lane
 selects, and GFX9 SDWA byte/word selects.  Every function works on int64 arrays of raw
 bits, one element per lane.
 """
@@ -112,6 +112,8 @@ def dpp16_sources(ctrl: int, L: int, gfx9: bool) -> tuple[np.ndarray, np.ndarray
         return row | (15 - pos), ok
     if ctrl == 0x141:
         return (lane & ~7) | (7 - (lane & 7)), ok
+    if gfx9 and 0x150 <= ctrl <= 0x15F:  # row_newbcast (GFX90A and later, the GFX9 generations the machine runs)
+        return row | n, ok
     if gfx9:
         moves = {0x130: (lane + 1, lane + 1 < L), 0x134: ((lane + 1) % L, ok), 0x138: (lane - 1, lane >= 1),
                  0x13C: ((lane - 1) % L, ok), 0x142: (row - 1, row >= 16), 0x143: (np.full(L, 31), lane >= 32)}

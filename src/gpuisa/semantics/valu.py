@@ -255,6 +255,8 @@ def _outputs(p: _Plan) -> None:
     prog, f, b = p.prog, p.f, p.b
     if "D0" in prog.widths:
         _d0(p)
+    if "S0" in prog.writes:
+        _source_writeback(p)
     if "VCC" in prog.writes:
         slot, count = _wave_mask_dest(p, "SDST" if "SDST" in f else None)
         p.post.append(_mask_writer(p, "VCC", slot, count))
@@ -263,6 +265,21 @@ def _outputs(p: _Plan) -> None:
     if "SCC" in prog.writes:
         p.writes.append("SCC")
         p.post.append(lambda ws, R, wmask, active: setattr(ws, "scc", int(np.asarray(R["SCC"]).ravel()[0]) & 1))
+
+
+def _source_writeback(p: _Plan) -> None:
+    """v_swap_b32/b16, v_permlane16_swap_b32, v_permlane32_swap_b32: the pseudocode also writes its source
+    register, a VGPR (its R["S0"] keeps the value read in lanes the instruction does not write)."""
+    code = _src_code(p, "S0")
+    if code is None or not 256 <= code < 512 or p.dpp_word is not None or p.sdwa is not None:
+        raise MachineError(f"{p.insn.name} writes its source operand, which the wave machine models for a VGPR only")
+    n = code - 256
+    fmt = p.prog.formats.get("S0")
+    lo16 = fmt is not None and fmt.width == 16
+    hi16 = lo16 and ("S0" in p.t16_hi or (p.insn.encoding.startswith("VOP3") and bool(p.f.get("OP_SEL", 0) & 1)))
+    store = writer_vgpr("v", n, 1, lo16, hi16, False)
+    p.writes.append(reg_text("v", n, 1))
+    p.post.append(lambda ws, R, wmask, active: store(ws, np.asarray(R["S0"]).astype(_I64), wmask))
 
 
 def _d0(p: _Plan) -> None:
