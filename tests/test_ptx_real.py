@@ -380,3 +380,4 @@ def test_measured_register_classes_are_checked():
         data = json.load(fh)
     assert data["generated_by"] == "python -m gpuisa.data.ptx.measure_classes"
     assert set(data["classes"]) <= operand_types.TYPED
+    assert set(data["tails"]) <= operand_types.TYPED

@@ -8,6 +8,8 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
   operand they come with, TMA ``.tile::gather4``/``.tile::scatter4`` and 64-bit/half types of
   ``cp.reduce.async.bulk`` with probe operands of the wrong shape, multimem's semantics/scope pairs and
   tcgen05.ld/st ``.pack::16b`` pairs that a third value caused;
+* ``cp.reduce.async.bulk.tensor``'s ``{.level::cache_hint}`` is the set ``.L2::cache_hint`` (the grammar left
+  it a literal);
 * ``cvt.pack``'s ``.u8``/``.s8`` with ``.b32`` were measured as rejected pairs (ptxas 13 takes them
   wherever cvt.pack is available);
 * pairwise measurements that a triple contradicts: ``mad.wide`` and ``mapa.u64`` were measured
@@ -24,7 +26,9 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
 * ``.L2::cache_hint`` needs sm_80 and PTX ISA 7.4 (ld, st, atom, red, ld.global.nc, cp.async);
 * ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
 * the register classes ptxas takes in each plain register operand, measured per form and opcode types
-  (``measured/register_classes.json``; ``reg_classes``, checked by ``operand_types.class_error``);
+  (``measured/register_classes.json``; ``reg_classes``, checked by ``operand_types.class_error``), and in
+  the optional trailing operands the examples lack (``tails``: cache-policy a 64-bit register, ctaMask and
+  byteMask 16-bit, tcgen05.mma.ws's zero-column-mask-desc 64-bit; ``reg_classes["@tail"]``);
 * ``mov.v2``/``mov.v4`` move a vector register (``mov.v4.u16 %v, {%h1, %h2, %h3, %h4}``);
 * operands that take one immediate value only (``IMMEDIATE_VALUES``): ``st.bulk``'s initval is 0, the
   size of ``fence.proxy.tensormap::generic.acquire`` and ``tensormap.cp_fenceproxy`` is 128 (ptxas:
@@ -34,7 +38,8 @@ Rules (``rule_error``, after a form has taken an instruction):
 
 * ``.L2::cache_hint`` comes with its cache-policy operand, and that operand only with it (the
   catalog had recorded the modifier as rejected: it was measured without the operand); except
-  that ptxas takes a fourth 32-bit operand without the hint in ``atom.{and,or,xor,exch}.b32``;
+  that ptxas takes a fourth 32-bit operand without the hint in ``atom.{and,or,xor,exch}.b32``; the
+  same for ``.multicast::cluster`` and its ctaMask, ``.cp_mask`` and its byteMask (``_modifier_operands``);
 * a ``.vN`` load or store moves a vector of N registers, and a vector needs ``.vN``;
 * ``mad.f32`` needs a rounding modifier on sm_20 and newer;
 * ``mov`` packing or unpacking a vector ``{a, b}`` takes a ``.bN`` type only;
@@ -81,6 +86,9 @@ def correct_forms(forms: list) -> list:
         if name == "set" and form["syntax"] in SET_BF16:
             _set_bf16(form)
         classes = _measured_classes().get(name, {}).get(form["syntax"])
+        tails = _TAILS.get(name, {}).get(form["syntax"])
+        if tails:  # (optional trailing operands: [required operands, [[modifier values, classes]...]])
+            classes = dict(classes or {}, **{"@tail": [sum(not o["optional"] for o in form["operands"]), tails]})
         if classes:
             form["reg_classes"] = classes
         for op in form["operands"]:
@@ -98,6 +106,7 @@ def correct_forms(forms: list) -> list:
 
 # a modifier measured as rejected because the probe lacked the operand it comes with
 OPERAND_MODIFIERS = {"cache-policy": ".level::cache_hint=", "ctaMask": ".multicast=", "byteMask": ".cp_mask="}
+VECTOR_OPTIONAL = {"im2colInfo"}  # optional operands that are vectors (before the modifier operands)
 # values measured as rejected with probe operands of the wrong shape or type (ptxas 13 accepts them as
 # CCCL's cuda::ptx wrappers write them, sm_100a, PTX ISA 8.8)
 DROP_VALUES = {"multimem.ld_reduce": {".scope=.cluster", ".scope=.sys"},  # measured without a memory order
@@ -121,6 +130,10 @@ HINT = ".level::cache_hint=.L2::cache_hint"
 
 
 def _drop_artifacts(name: str, form: dict) -> None:
+    hint_lit = {"opt": [{"lit": ".level::cache_hint"}]}
+    if hint_lit in form["opcode"]:  # (cp.reduce.async.bulk.tensor: the grammar leaves the set undefined)
+        form["opcode"] = [{"opt": [{"set": ".level::cache_hint"}]} if p == hint_lit else p for p in form["opcode"]]
+        form["value_sets"] = dict(form["value_sets"], **{".level::cache_hint": [".L2::cache_hint"]})
     drop = DROP_REJECTS.get(name, set()) | DROP_VALUES.get(name, set())
     if ".L2::cache_hint" in form["value_sets"].get(".level::cache_hint", ()) and HINT not in (
             form.get("value_requirements") or {}):  # (measured without its operand: no requirement recorded)
@@ -143,6 +156,7 @@ def _drop_artifacts(name: str, form: dict) -> None:
 
 
 _CLASSES: dict = {}
+_TAILS: dict = {}  # name -> syntax -> [[values of the modifier an optional trailing operand comes with, classes]]
 
 
 def _measured_classes() -> dict:
@@ -155,7 +169,9 @@ def _measured_classes() -> dict:
         path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "ptx", "measured", "register_classes.json")
         try:
             with open(path) as fh:
-                _CLASSES.update(json.load(fh)["classes"])
+                data = json.load(fh)
+            _CLASSES.update(data["classes"])
+            _TAILS.update(data.get("tails", {}))
         except OSError:
             _CLASSES["-"] = {}
     return _CLASSES
@@ -198,17 +214,42 @@ def exempt_pair(name: str, bind: dict) -> bool:
     return cvt_rules.exempt(bind)
 
 
+def _modifier_operands(name: str, ops: list, bind: dict, items: list) -> str | None:
+    """Optional trailing operands that come with a modifier (cache-policy with `.L2::cache_hint`, ctaMask
+    with `.multicast::cluster`, byteMask with `.cp_mask`): one for each such modifier present, none without
+    (measured); other optional operands before them may be left out."""
+    linked = [o["name"] for o in ops if o["optional"] and o["name"] in OPERAND_MODIFIERS]
+    present = [o for o in linked if OPERAND_MODIFIERS[o][:-1] in bind]
+    required = sum(1 for o in ops if not o["optional"])
+    low = required + len(present)
+    others = len(ops) - required - len(linked)  # optional operands before them, which may be left out
+    if any(o["name"] in VECTOR_OPTIONAL for o in ops) and len(items) > low and items[required]["kind"] != "vec":
+        others = 0  # (an im2colInfo is a vector: a plain register there is one operand too many)
+    if len(items) < low:
+        missing = present[max(0, len(items) - required)] if len(present) > 1 else present[0]
+        return f"{name}: `{_modifier_value(bind, missing)}` needs the {missing} operand"
+    quirk = name == "atom" and ".b32" in bind.values() and any(v in BITWISE for v in bind.values())
+    absent = next((o for o in linked if o not in present), None)
+    if absent and len(items) > low + others and not quirk:
+        return f"{name}: a {absent} operand needs `{_modifier_value(bind, absent, True)}`"
+    return None
+
+
+def _modifier_value(bind: dict, operand: str, absent: bool = False) -> str:
+    key = OPERAND_MODIFIERS[operand][:-1]
+    return MODIFIER_TEXT.get(key, key) if absent else bind.get(key, key)
+
+
+MODIFIER_TEXT = {".level::cache_hint": ".L2::cache_hint", ".multicast": ".multicast::cluster"}
+
+
 def rule_error(name: str, form: dict, bind: dict, items: list, target: str | None, version: str | None) -> str | None:
     """An error ptxas reports beyond the form, or None."""
     ops = form["operands"]
-    if ops and ops[-1]["name"] == "cache-policy" and ops[-1]["optional"]:
-        hinted = any(v == ".L2::cache_hint" for v in bind.values())
-        required = sum(1 for o in ops if not o["optional"])
-        if hinted and len(items) <= required:
-            return f"{name}: `.L2::cache_hint` needs the cache-policy operand"
-        quirk = name == "atom" and ".b32" in bind.values() and any(v in BITWISE for v in bind.values())
-        if not hinted and len(items) >= len(ops) and not quirk:
-            return f"{name}: a cache-policy operand needs `.L2::cache_hint`"
+    if ops and ops[-1]["optional"] and ops[-1]["name"] in OPERAND_MODIFIERS:
+        err = _modifier_operands(name, ops, bind, items)
+        if err:
+            return err
     if name in VALUE_OPERAND:
         err = _vector_mismatch(name, bind, items)
         if err:

@@ -53,6 +53,8 @@ TYPED |= {"activemask", "alloca", "bar.warp.sync", "bfe", "bfi", "bmsk", "brx.id
           "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4", "vmad", "vmax", "vmax2", "vmax4",
           "vmin", "vmin2", "vmin4", "vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4",
           "wgmma.mma_async", "wgmma.mma_async.sp"}
+TYPED |= {"cp.async.bulk.prefetch.tensor", "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor", "tcgen05.commit", "wmma.load",
+          "wmma.store"}  # (measured optional trailing operands: tails)
 SIZES = {".bf16": 16, ".f16x2": 32, ".bf16x2": 32}
 ROLES = {"d", "a", "b", "c"}
 MIXED = {"add", "sub", "fma"}  # add/sub/fma.f32.{f16,bf16}: .f32 d and c, 16-bit a (and b)
@@ -157,6 +159,10 @@ CLASS_WORDS = {"r": ".b32/.u32/.s32", "rd": ".b64/.u64/.s64", "h": ".b16/.u16/.s
 def class_error(name: str, opcode: str, classes: dict, ops: str, reg_type) -> str | None:
     """A plain register operand whose declared class ptxas refuses at that place (measured per form and
     opcode types: ``reg_classes``)."""
+    if "@tail" in classes:
+        err = _tail_error(name, opcode, classes["@tail"], ops, reg_type)
+        if err:
+            return err
     key = "".join("." + t for t in opcode.split(".")[1:] if "." + t in CLASS_TYPES)
     by_index = classes.get(key)
     if by_index is None and (".u" in key or ".s" in key):  # measured with .bN only: its classes (as lenient)
@@ -177,6 +183,30 @@ def class_error(name: str, opcode: str, classes: dict, ops: str, reg_type) -> st
     return None
 
 
+def _tail_error(name: str, opcode: str, tail: list, ops: str, reg_type) -> str | None:
+    """A register of a class ptxas refuses in an optional trailing operand (``tail``: the number of
+    required operands, then [values of the modifier the operand comes with ([]: none), classes] in order;
+    those present are the last operands given)."""
+    need, rows = tail
+    texts = split_operands(ops)
+    toks = opcode.split(".")
+    rows = [r for r in rows if not r[0] or any(v[1:] in toks for v in r[0])]
+    if len(texts) - need < len(rows) or (len(texts) - need > len(rows) and not all(r[0] for r in rows)):
+        return None  # (too many or too few: corrections.rule_error)
+    for i, (_, allowed) in enumerate(rows, start=len(texts) - len(rows)):
+        reg = texts[i].lstrip("!")
+        if reg[:1] != "%" or "." in reg or "|" in reg:
+            continue
+        declared = reg_type(reg)
+        cls = DECLARED_CLASS.get(declared or "")
+        if cls == "h" and declared in (".f16", ".bf16") and "f" not in allowed:
+            cls = "f"  # (an integer operand: a 16-bit floating-point register is refused too, measured)
+        if cls and cls not in allowed:
+            want = " or ".join(CLASS_WORDS[c] for c in allowed).replace("/.f16/.bf16", "")
+            return f"`{reg}` is a {declared} register; operand {i + 1} of {name} `{opcode}` takes a {want} register"
+    return None
+
+
 def split_operands(text: str) -> list[str]:
     """The top-level operands of an instruction's operand text (commas inside [] and {} kept)."""
     out, depth, start = [], 0, 0
@@ -193,6 +223,12 @@ def split_operands(text: str) -> list[str]:
 
 
 MEMORY = {"ld", "st", "ldu", "ld.global.nc", "atom", "red", "prefetch"}
+# the tensor memory addresses of the tcgen05 mma instructions take a .b32 register, not .u32/.s32; those of
+# tcgen05.ld/st a 32-bit register (.f32 too); wmma.load/store and tcgen05.alloc refuse a 16-bit address
+# (a warning elsewhere) (measured)
+TMEM_B32 = frozenset(("tcgen05.mma", "tcgen05.mma.sp", "tcgen05.mma.ws", "tcgen05.mma.ws.sp"))
+TMEM_32 = frozenset(("tcgen05.ld", "tcgen05.st"))
+NO_16BIT_ADDRESS = frozenset(("wmma.load", "wmma.store", "tcgen05.alloc"))
 ADDRESS64 = frozenset(MEMORY)  # a generic or .global address of these in a 32-bit register is fatal (measured)
 NOT_GENERIC = {".shared", ".local", ".const", ".param"}  # (.shared::cta, .param::entry: their first part)
 # every other instruction with a memory operand [a] (the catalog's, less the texture and surface ones whose
@@ -248,8 +284,14 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
             continue  # a tensor map with coordinates: ptxas takes a register of any type there (measured)
         inner = piece.split("]", 1)[0].split("+", 1)[0].strip()
         t = reg_type(inner) if inner[:1] == "%" else None
-        if t and (t == ".pred" or t[1] == "f" or t == ".b128"):
+        if t and (t == ".pred" or t[1] == "f" or t == ".b128") and not (t == ".f32" and name in TMEM_32):
             return f"`{inner}` is a {t} register: an address is an integer (.b, .u or .s) register of 64 bits or less"
+        if t and t != ".b32" and name in TMEM_B32:
+            return f"`{inner}` is a {t} register: a tensor memory address of {name} takes a .b32 register only"
+        if t and t[-2:] != "32" and name in TMEM_32:
+            return f"`{inner}` is a {t} register: a tensor memory address of {name} takes a 32-bit register"
+        if t and t[2:] == "16" and name in NO_16BIT_ADDRESS:
+            return f"`{inner}` is a {t} register: an address of {name} takes 32 or 64 bits"
         if t in (".b32", ".u32", ".s32") and name in ADDRESS64 and not any(
                 "." + x.split("::", 1)[0] in NOT_GENERIC for x in opcode.split(".")[1:]):
             return (f"`{inner}` is a {t} register: a generic or .global address needs 64 bits (ptxas 13 compiles "
