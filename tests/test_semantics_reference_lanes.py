@@ -156,3 +156,26 @@ def test_lds_unit_lane_exchanges(arch, wave):
         regs = {"V2": list(data), "V1": list(old), "EXEC": exec_mask}
         st = gpuisa.run(arch, f"ds_swizzle_b32 v1, v2 offset:{offset}", regs, wave=wave)
         assert v(st, "V1") == list(np.where(act, np.where(act[src], data[src], 0), old)), (arch, hex(offset))
+
+
+@pytest.mark.parametrize("arch,wave", [("rdna4", 32), ("rdna4", 64), ("cdna4", 64)])
+def test_compare_masks_exec_and_vcc_by_wave_size(arch, wave):
+    a = [int(x) for x in RNG.integers(0, 100, wave)]
+    want = sum(1 << i for i, x in enumerate(a) if x < 50)
+    pair = "s[4:5]" if wave == 64 else "s4"
+    st = gpuisa.run(arch, f"v_cmp_lt_u32_e64 {pair}, v0, 50", {"V0": a, "S5": 0x1234}, wave=wave)
+    assert st["S4"] == want & 0xFFFFFFFF and st["S5"] == (want >> 32 if wave == 64 else 0x1234)  # wave32: one SGPR
+    st = gpuisa.run(arch, "v_cmp_lt_u32 vcc, v0, 50" if wave == 64 else "v_cmp_lt_u32 vcc_lo, v0, 50", {"V0": a}, wave=wave)
+    assert st["VCC"] == want
+    cmpx = "v_cmpx_lt_u32 vcc, v0, 50" if arch == "cdna4" else "v_cmpx_lt_u32 v0, 50"  # GFX9: also writes VCC
+    st = gpuisa.run(arch, cmpx + "\nv_mov_b32 v1, 9", {"V0": a, "V1": [0] * wave}, wave=wave)
+    assert st["EXEC"] == want and v(st, "V1") == [9 if (want >> i) & 1 else 0 for i in range(wave)]
+    if arch == "cdna4":
+        assert st["VCC"] == want
+    sx = "s_and_saveexec_b64 s[4:5], s[6:7]" if wave == 64 else "s_and_saveexec_b32 s4, s6"
+    st = gpuisa.run(arch, sx, {"S6": want & 0xFFFFFFFF, "S7": want >> 32, "EXEC": (1 << wave) - 2}, wave=wave)
+    assert st["EXEC"] == want & ((1 << wave) - 2) and st["S4"] == ((1 << wave) - 2) & 0xFFFFFFFF
+    if wave == 64:  # EXEC_LO zero with lanes active above: not "exec zero"
+        st = gpuisa.run(arch, "s_mov_b32 exec_lo, 0\ns_cbranch_execz L\nv_mov_b32 v1, 9\nL:\ns_endpgm",
+                        {"V1": [0] * 64}, wave=64)
+        assert v(st, "V1") == [0] * 32 + [9] * 32
