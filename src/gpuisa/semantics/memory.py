@@ -28,7 +28,7 @@ _SIZES = {"b32": (4, False), "dword": (4, False), "b64": (8, False), "dwordx2": 
           "ubyte": (1, False), "i8": (1, True), "sbyte": (1, True), "u16": (2, False), "ushort": (2, False),
           "i16": (2, True), "sshort": (2, True), "b8": (1, False), "byte": (1, False), "b16": (2, False),
           "short": (2, False)}
-_PREFIX = re.compile(r"^(global|flat|scratch|buffer|s)_(load|store|buffer_load|atomic)_?(.*)$|^(ds)_([a-z]+?)(2)?_(.*)$")
+_PREFIX = re.compile(r"^(global|flat|scratch|buffer|s)_(load|store|buffer_load|atomic)_?(.*)$|^(ds)_([a-z]+?)(2)?(?:st64)?_(.*)$")
 _ATOMIC_OPS = {"add": lambda o, d, c: o + d, "sub": lambda o, d, c: o - d, "swap": lambda o, d, c: d,
                "wrxchg": lambda o, d, c: d, "and": lambda o, d, c: o & d, "or": lambda o, d, c: o | d,
                "xor": lambda o, d, c: o ^ d, "cmpswap": lambda o, d, c: d if o == c else o,
@@ -236,7 +236,7 @@ def _ds(b: Builder, insn: Insn, size: int, signed: bool, store: bool, op, two: b
     an = f.get("ADDR", 0)
     reads.append(reg_text("v", an, 1))
     o0, o1 = f.get("OFFSET0", 0), f.get("OFFSET1", 0)
-    scale = size * (64 if "st64" in insn.name else 1)
+    scale = size * (64 if "st64" in insn.name or "stride64" in insn.name else 1)  # GFX9 read2st64, GFX11+ stride64
     offsets = [o0 * scale, o1 * scale] if two else [o0 | (o1 << 8)]
     nwords = max(1, size // 4)
     d0 = _vreg(insn, "DATA0", b)
