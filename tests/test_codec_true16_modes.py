@@ -28,7 +28,8 @@ TRUE16 = [
     "v_cmpx_eq_u16 v1.h, v2.l", "v_add_nc_u16 v5.h, v1.l, v2.h", "v_max_i16 v5.l, v1.h, 4",
     "v_cvt_f16_i16 v5.h, v1.l", "v_ldexp_f16 v5.h, v1.l, v2", "v_cndmask_b16 v5.h, v1.l, v2.h, s3",
     "v_mad_u16 v5.h, v1.l, v2.h, v3.l", "v_sqrt_f16 v5.l, v1.h quad_perm:[1,0,3,2]",
-    "v_cmp_class_f16 vcc_lo, v1.h, v2",
+    "v_cmp_class_f16 vcc_lo, v1.h, v2", "v_add_f16 v5.l, v1.h, v2.l dpp8:[7,6,5,4,3,2,1,0]",
+    "v_cvt_f16_f32 v5.h, v1 dpp8:[7,6,5,4,3,2,1,0] fi:0", "v_cvt_i16_f16 v9.l, v3.h dpp8:[1,1,1,1,1,1,1,1] fi:1",
 ]
 # whole VGPRs: op_sel spelled out, the e32 forms' v0-v127 limit
 FAKE16 = [
@@ -37,16 +38,18 @@ FAKE16 = [
     "v_add_f16 v5, v1, v2 dpp8:[7,6,5,4,3,2,1,0]", "v_cvt_f32_f16 v5, v1", "v_mov_b16 v5, v1",
     "v_add_nc_u16 v5, v1, v2 op_sel:[0,1,1]", "v_cmp_class_f16 vcc_lo, v1, v2",
     "v_fma_f16_e64_dpp v5, v1, v2, v3 quad_perm:[0,1,2,3]", "v_cndmask_b16 v5, v1, v2, s3",
-    "v_pack_b32_f16 v5, v1, v2 op_sel:[1,0,0]", "v_add_f16 v5, v1, 0x1234",
+    "v_pack_b32_f16 v5, v1, v2 op_sel:[1,0,0]", "v_add_f16 v5, v1, 0x1234", "v_add_f16 v5, v1, v200",
+    "v_add_f16 v200, v1, v2", "v_sqrt_f16 v5, v200", "v_cmp_lt_f16 vcc_lo, v2, v200", "v_cvt_f32_f16 v5, v131",
+    "v_ceil_f16 v9, v3 dpp8:[0,0,0,0,0,0,0,0] fi:0", "v_add_f32 v200, v200, v200",
 ]
 CASES = [("rdna4", "true16", TRUE16), ("cdna5", "true16", TRUE16), ("rdna3", "fake16", FAKE16),
-         ("rdna3.5", "fake16", FAKE16)]
+         ("rdna3.5", "fake16", FAKE16), ("rdna3", None, TRUE16), ("rdna4", None, FAKE16)]  # (None: the default)
 MATTR = {"true16": "+real-true16", "fake16": "-real-true16"}
 
 
-def _disagreements(arch: str, mode: str, lines: list[str]) -> list[str]:
+def _disagreements(arch: str, mode: str | None, lines: list[str]) -> list[str]:
     target = archs.by_name(arch).llvm_target
-    with oracle.features(MATTR[mode]):
+    with oracle.features(*([MATTR[mode]] if mode else [])):
         ref = oracle.assemble(target, lines)
         words = [b for b, _ in ref if b]
         texts = [items[0].text if items else None for items in oracle.disassemble(target, words)]
@@ -66,7 +69,7 @@ def _disagreements(arch: str, mode: str, lines: list[str]) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("arch,mode,lines", CASES, ids=[f"{a}-{m}" for a, m, _ in CASES])
+@pytest.mark.parametrize("arch,mode,lines", CASES, ids=[f"{a}-{m or 'default'}" for a, m, _ in CASES])
 def test_non_default_16_bit_syntax_as_llvm_mc(llvm_mc, arch, mode, lines):
     assert not _disagreements(arch, mode, lines)
 

@@ -203,7 +203,15 @@ class _Form:
             v = asm_rules.scalar7(coder.arch, self.e.encoding, spec.field, v)  # (GFX12: src_scc is 0x7d)
         if v >= 1 << width:
             raise EncodeError(f"operand {k + 1} {tok!r} does not fit field {spec.field}")
+        if 384 <= v < 512 and spec.field == "SRC0" and self.e.encoding in _E32 and "Lo128" in self.src_note(k):
+            raise EncodeError(f"operand {k + 1} {tok!r}: this 32-bit form takes v0-v127 here (the VOP3 form takes all)")
         values[spec.field] = v
+
+    def src_note(self, k: int) -> str:
+        """The decoder's note on source ``k`` naming a VGPR >= 128 (``Decoder._src_note``): probed per source
+        where the named tables have it, else the plan's."""
+        notes = self.coder.named.src_note.get(f"{self.e.name}|{self.e.encoding}")
+        return notes[str(k)] if notes is not None and str(k) in notes else self.plan.lo128
 
     def nsa_address(self, k: int, tok: str, mods: list[str]) -> None:
         """A GFX10/GFX11 image address list (NSA): the first register in VADDR, the others in extra dwords."""
@@ -235,6 +243,8 @@ class _Form:
         values[spec.field] = r[1]
         if r[1] >= 1 << self.enc.field(spec.field).width:
             raise EncodeError(f"operand {k + 1} {tok!r} is out of range")
+        if r[1] >= 128 and _lo128(self.plan, e.encoding, spec):
+            raise EncodeError(f"operand {k + 1} {tok!r}: this 32-bit form takes v0-v127 here (the VOP3 form takes all)")
 
     def immediate(self, k: int, tok: str, spec: OperandPlan) -> None:
         f = self.enc.field(spec.field)
@@ -388,6 +398,18 @@ class _Form:
             if counted.regs[idx] != n:
                 raise EncodeError(f"operand {counted.operand + 1} needs {counted.regs[idx]} register(s) with these "
                                   f"modifiers, got {n}")
+
+
+_E32 = ("VOP1", "VOP2", "VOPC")
+
+
+def _lo128(plan: Plan, encoding: str, spec: OperandPlan) -> bool:
+    """A VGPR operand of a 32-bit VOP1/VOP2/VOPC form that LLVM limits to v0-v127 (16-bit operands in fake16 syntax:
+    the decoder's Lo128 register-class note, or a VDST whose v128 llvm-mc-22 refused when the plan was probed)."""
+    if encoding not in _E32:
+        return False
+    bad = plan.rejected.get(spec.field, ())
+    return "Lo128" in (spec.note or "") or (spec.field == "VDST" and not isinstance(bad, str) and 128 in bad)
 
 
 def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) -> Encoded:

@@ -154,19 +154,22 @@ class Encoder:
         ops, mods = split_operands(text)
         lanes = next((m for m in mods if m.startswith("dpp8:[")), "")
         fi = "fi:1" in mods
-        rest = [m for m in mods if m != lanes and m != "fi:1"]
+        rest = [m for m in mods if m not in (lanes, "fi:1", "fi:0")]
         try:
             sel = [int(x) for x in lanes[6:-1].split(",")]
         except ValueError:
             sel = []
-        r = opd.parse_reg(ops[1]) if len(ops) > 1 else None
-        if len(sel) != 8 or any(not 0 <= x < 8 for x in sel) or r is None or r[0] != "v" or r[2] != 1 or r[1] > 255:
+        src0 = ops[1] if len(ops) > 1 else ""
+        half = src0.endswith((".l", ".h"))  # a true16 half: bit 7 of the DPP8 dword's source picks .h
+        r = opd.parse_reg(src0[:-2] if half else src0)
+        if len(sel) != 8 or any(not 0 <= x < 8 for x in sel) or r is None or r[0] != "v" or r[2] != 1 or r[1] > 255 \
+                or (half and r[1] > 127):
             raise EncodeError(f"{text!r}: expected src0 a VGPR and dpp8:[eight lane numbers 0..7]")
         for key, mn in self.named.dpp8.items():
             if mn != mnemonic:
                 continue
             plan = self.plans[key]
-            e32 = " ".join([plan.mnemonic, ", ".join([ops[0], "v0", *ops[2:]])] + rest)
+            e32 = " ".join([plan.mnemonic, ", ".join([ops[0], "v0.l" if half else "v0", *ops[2:]])] + rest)
             try:
                 got = self.encode_line(e32)
             except EncodeError:
@@ -175,7 +178,7 @@ class Encoder:
                 continue
             f = self.tables.encodings[got.encoding].require_field("SRC0")
             word = f.insert(int.from_bytes(got.data, "little"), 0xEA if fi else 0xE9)
-            dpp = r[1]
+            dpp = r[1] | (128 if src0.endswith(".h") else 0)
             for i, lane in enumerate(sel):
                 dpp |= lane << (8 + 3 * i)
             return Encoded(word.to_bytes(4, "little") + dpp.to_bytes(4, "little"), got.encoding, got.name,

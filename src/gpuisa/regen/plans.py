@@ -397,6 +397,21 @@ def measured_default_syntax16(target: str) -> str:
     return "true16" if data is not None else "fake16"
 
 
+def _src0_lo128(target: str, name: str, plans: dict) -> None:
+    """The ``lo128`` note of 32-bit VOP1/VOP2/VOPC plans whose SRC0 llvm-mc-22 prints with a Lo128 register-class
+    note from v128 on (a 16-bit source in fake16 syntax; the default mode's named tables carry it per source)."""
+    from ..codec.oracle import disassemble
+
+    tables = load_arch_tables(name)
+    keys = [k for k, p in plans.items() if k.split("|")[1] in ("VOP1", "VOP2", "VOPC") and "lo128" not in p
+            and any(o.get("f") == "SRC0" and o.get("k") == "src" for o in p["ops"])]
+    words = [tables.encodings[k.split("|")[1]].require_field("SRC0").insert(plans[k]["w"], 256 + 200) for k in keys]
+    for k, items in zip(keys, disassemble(target, [w.to_bytes(4, "little") for w in words])):
+        text = items[0].text if items else None
+        if text and "Lo128" in text and "/*" in text:
+            plans[k]["lo128"] = text[text.index("/*"):text.index("*/") + 2]
+
+
 def _syntax16_overlay(name: str, items: dict) -> None:
     """``plans_<arch>_<mode>.json``: the plans that print differently in the 16-bit syntax mode that is not
     LLVM 22's default (probed with -mattr=+real-true16 or -real-true16), None for forms that mode lacks."""
@@ -409,6 +424,7 @@ def _syntax16_overlay(name: str, items: dict) -> None:
     mode = next(m for m in arch.features.syntax16 if m != default)
     with features("+real-true16" if mode == "true16" else "-real-true16"):
         doc = build_arch(name)
+        _src0_lo128(arch.mc_target, name, doc["plans"])
     # (compared as the files hold them: JSON keys are strings)
     over = wave64_overlay(json.loads(json.dumps(items)), json.loads(json.dumps(doc["plans"])))
     head = {**{k: v for k, v in doc.items() if k != "plans"}, "syntax16": mode, "default_syntax16": default}
