@@ -10,6 +10,7 @@ import random
 import pytest
 from mc_compare import encode_disagreements
 
+from gpuisa.codec.encoder import get_encoder
 from gpuisa.regen import differential
 
 _TENSOR = ["tensor_load_to_lds s[12:15], s[40:47]", "tensor_store_from_lds s[96:99], s[0:7]",
@@ -99,4 +100,31 @@ _SCALE_OFFSET = ["s_load_b32 s4, s[2:3], 0x10 scale_offset", "s_load_b64 s[4:5],
 def test_scale_offset_assembles_on_gfx1250_only(llvm_mc, arch):
     """scale_offset: decoded on gfx1200 and gfx1250, taken by the assembler on gfx1250 only."""
     bad = encode_disagreements(arch, _SCALE_OFFSET)
+    assert not bad, bad[:5]
+
+
+_VOP3P_DPP = ["v_fma_mix_f32 v1, v2, v3, v4 quad_perm:[1,0,3,2]", "v_fma_mixlo_f16 v1, v2, v3, s4 row_shl:3",
+              "v_fma_mixhi_f16 v1, -v2, |v3|, v4 op_sel:[1,0,0] row_ror:2 bank_mask:0x3",
+              "v_fma_mix_f32 v1, v2, s3, v4 row_mirror", "v_fma_mix_f32 v1, v2, v3, 1.0 row_mirror",
+              "v_fma_mix_f32 v1, v2, v3, v4 dpp8:[1,2,3,4,5,6,7,0]"]
+_VOP3P_DPP_GFX12 = ["v_dot4_f32_fp8_bf8 v1, v2, v3, v4 row_share:3", "v_dot4_f32_bf8_bf8 v1, v2, v3, v4 dpp8:[7,6,5,4,3,2,1,0]",
+                    "v_dot4_f32_fp8_fp8 v1, v2, s3, v4 row_share:3", "v_dot4_f32_bf8_fp8 v1, v2, v3, s4 row_shr:1"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
+def test_vop3p_dpp_vgpr_only_sources(llvm_mc, arch):
+    """VOP3P DPP forms whose src1 (v_fma_mix*) or src1/src2 (v_dot4_f32_fp8/bf8) read VGPRs only: assembled
+    from a bare name with DPP modifiers, SGPRs refused there; their words decode with LLVM's notes."""
+    lines = _VOP3P_DPP + (_VOP3P_DPP_GFX12 if arch == "rdna4" else [])
+    bad = encode_disagreements(arch, lines)
+    assert not bad, bad[:5]
+    enc = get_encoder(arch)
+    base = [enc.encode_line(line).data for line in lines[:1] + (_VOP3P_DPP_GFX12[:1] if arch == "rdna4" else [])]
+    words = []
+    for b in base:
+        for s1, s2 in ((0x02, 0x6A), (0xF2, 0x80), (0x7C, 0xFD), (0xC1, 0x103), (0x7E, 0x7F)):
+            w = int.from_bytes(b[:8], "little") & ~(0x3FFFF << 41) | s1 << 41 | s2 << 50
+            words.append(w.to_bytes(8, "little") + b[8:])
+    rows = differential.compare(arch, words)
+    bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
     assert not bad, bad[:5]

@@ -131,7 +131,7 @@ def fallback(dec, entry, spec: OperandPlan, fields: dict[str, int]) -> str | Non
             is_float = operand_type(entry.mnemonic)[1] or "bf16" in entry.mnemonic  # (bf16: float names, llvm-mc-22)
             note = vgpr_only_note(spec)
             if note is not None and v != opd.LITERAL:
-                return _not_a_vgpr(dec, v, note)
+                return not_a_vgpr(dec, v, note)
             return None if v == opd.LITERAL else opd.src_text(dec.gfx, v, 1, 16, is_float, 256)
         r = v - 256 if f.width == 9 else v
         return f"v{r & 127}.{'h' if r & 128 else 'l'}"
@@ -148,10 +148,11 @@ def vgpr_only_note(spec: OperandPlan) -> str | None:
     return None
 
 
-def _not_a_vgpr(dec, v: int, note: str) -> str | None:
+def not_a_vgpr(dec, v: int, note: str) -> str | None:
     """A value other than a VGPR in a VGPR-only source as llvm-mc-22 prints it (as on ``v_swap_b32``'s probed
-    512 values): an inline constant by its 32-bit name with an invalid-immediate note, a register of the scalar
-    file with the class's note, ``null`` and the ``src_*`` registers plain."""
+    512 values; VOP3P DPP sources too, ``vop3dpp.py``): an inline constant by its 32-bit name with an
+    invalid-immediate note, a register of the scalar file with the class's note, ``null`` and the ``src_*``
+    registers plain."""
     if 128 <= v <= 208 or 240 <= v <= 248:
         return f"{opd.inline_constant(v, 32)}/*Invalid immediate*/"
     t = opd.src_text(dec.gfx, v, 1, 32, False, 256)

@@ -54,6 +54,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     texts, mods = list(parts[0]), list(parts[1])
     if fake16:
         texts = [_HALF.sub(r"\1", t) for t in texts]
+    _vgpr_notes(dec, key, enc, plain, texts)
     # (an integer instruction ignores NEG in plain VOP3, and with DPP too: llvm-mc-22 prints no sext() there,
     # where LLVM 19 did; probed on 3,000 random words of gfx1100 and gfx1200)
     text = join(mn, texts, mods)
@@ -74,6 +75,22 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
 
 
 _HALF = re.compile(r"\b(v\d+)\.[lh]\b")
+
+
+def _vgpr_notes(dec, key: str, enc, plain: int, texts: list) -> None:
+    """Sources a DPP form reads from VGPRs only (learned: ``vop3dpp.vgpr``) holding something else get
+    llvm-mc-22's notes (``rdna.not_a_vgpr``)."""
+    from .rdna import not_a_vgpr
+
+    notes = dec.named.vop3dpp.get("vgpr", {})
+    for k, sp in enumerate(dec.plans[key].operands):
+        note = notes.get(f"{key}|{k}")
+        if note is None or k >= len(texts) or not sp.field:
+            continue
+        v = enc.field(sp.field).extract(plain)
+        t = not_a_vgpr(dec, v, note) if v < 256 else None
+        if t is not None:
+            texts[k] = t
 
 
 def _vgpr(tok: str) -> bool:
@@ -226,6 +243,11 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         k1 = idx.get("SRC1")
         if not encoder.features.dpp_src1_sgpr and k1 is not None and k1 < len(ops) and not _vgpr(e64_ops[k1]):
             errors.append(f"src1 {e64_ops[k1]!r} is not a VGPR ({encoder.arch} takes none else with DPP)")
+            continue
+        notes = table.get("vgpr", {})
+        bad = [tok for k, tok in enumerate(e64_ops) if f"{key}|{k}" in notes and not _vgpr(tok)]
+        if bad:
+            errors.append(f"{bad[0]!r} is not a VGPR (the DPP form reads VGPRs only there)")
             continue
         got = encoder.plain_form(" ".join([plan.mnemonic, ", ".join(e64_ops)] + rest), 8, key.split("|")[1], errors)
         if got is None:

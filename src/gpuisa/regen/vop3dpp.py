@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 from .. import archs
@@ -32,7 +33,7 @@ def probe_vop3dpp(arch_name: str) -> dict:
         words.append((w | f.place(0xFA)).to_bytes(8, "little") + DPP16_ID.to_bytes(4, "little"))
         words.append((w | f.place(0xE9)).to_bytes(8, "little") + DPP8_ID.to_bytes(4, "little"))
     got = oracle.disassemble(archs.by_name(arch_name).mc_target, words)
-    out: dict = {"dpp16": {}, "dpp8": {}}
+    out: dict = {"dpp16": {}, "dpp8": {}, "vgpr": {}}
     tails = {"dpp16": " quad_perm:[0,1,2,3] row_mask:0xf bank_mask:0xf", "dpp8": " dpp8:[0,1,2,3,4,5,6,7]"}
     for i, (key, want) in enumerate(zip(keys, wants)):
         for j, kind in enumerate(("dpp16", "dpp8")):
@@ -41,9 +42,22 @@ def probe_vop3dpp(arch_name: str) -> dict:
             if not text:
                 continue
             mn = text.split()[0]
-            if text == mn + want[len(want.split()[0]):] + tails[kind]:
+            if _NOTE.sub("", text) == mn + want[len(want.split()[0]):] + tails[kind]:
                 out[kind][key] = mn
+                out["vgpr"].update(_vgpr_only(key, text))
     return out
+
+
+_NOTE = re.compile(r"/\*Invalid register, operand has '[A-Za-z0-9_]+' register class\*/")
+
+
+def _vgpr_only(key: str, text: str) -> dict:
+    """``{"key|k": note}`` for each source the DPP form prints with a register-class note where the plain form
+    takes an SGPR (VOP3P DPP: src1/src2 of v_fma_mix* and v_dot4_f32_fp8*, VGPRs only)."""
+    from ..codec.syntax import split_operands
+
+    ops = split_operands(text)[0]
+    return {f"{key}|{k}": m.group(0) for k, tok in enumerate(ops) if (m := _NOTE.search(tok))}
 
 
 def main(argv: list[str] | None = None) -> int:
