@@ -128,3 +128,15 @@ def test_vop3p_dpp_vgpr_only_sources(llvm_mc, arch):
     rows = differential.compare(arch, words)
     bad = [f"{p.hex()} ours={m} llvm={t}" for p, m, t, ok in rows if not ok]
     assert not bad, bad[:5]
+
+
+_ABS = ["v_mul_f32_e64 v3, abs(v4), -v5", "v_mul_f32_e64 v3, -abs(s4), v5", "v_max_f32_e64 v3, abs( v4 ), abs(0.5)",
+        "v_mul_f32_e64 v3, abs(-v4), v5", "v_fma_mix_f32 v3, abs(v4), v5, -abs(v6)"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna3"])
+def test_abs_function_spelling(llvm_mc, arch):
+    """abs(x) is LLVM's other spelling of |x| (abs(-x) it refuses), DPP forms included."""
+    lines = _ABS + (["v_fma_mixlo_f16 v3, abs(v4), -v5, abs(v6) dpp8:[1,1,1,1,2,2,2,2]"] if arch != "cdna3" else [])
+    bad = encode_disagreements(arch, lines)
+    assert not bad, bad[:5]

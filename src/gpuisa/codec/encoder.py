@@ -79,6 +79,8 @@ class Encoder:
         text = _SWIZZLE_ARGS.sub(lambda m: "swizzle(" + "".join(m.group(1).split()) + ")", text)  # (ds_swizzle_b32)
         if "acc" in text:
             text = _ACC_NAME.sub("a", text)
+        if "abs(" in text:
+            text = _ABS.sub(r"|\1|", text)  # abs(x) is LLVM's other spelling of |x| (abs(-x) it refuses)
         if not text:
             raise EncodeError("empty instruction")
         mnemonic = text.split()[0].lower()
@@ -354,6 +356,7 @@ _DPP_CTRL = re.compile(r"\b(?:quad_perm|row_(?:shl|shr|ror|mirror|half_mirror|bc
 _SUFFIXES = ("_dpp", "_sdwa", "_e32", "_e64")
 _SWIZZLE_ARGS = re.compile(r"swizzle\(([^)]*)\)")
 _ACC_NAME = re.compile(r"\bacc(?=\d|\[)")  # acc0, acc[0:3]: LLVM's other spelling of the AGPRs a0, a[0:3]
+_ABS = re.compile(r"\babs\(\s*([^()\s|-][^()]*?)\s*\)")
 _DIM = re.compile(r"\bdim:(?!SQ_)([123]D\w*|CUBE\w*)")
 _MOD_LIST = re.compile(r"\b(\w+:)\[([^\]]*)\]")  # a modifier's list written with spaces: op_sel:[1, 0]
 def get_encoder(arch: str, wave64: bool = False, syntax16: str | None = None) -> Encoder:
