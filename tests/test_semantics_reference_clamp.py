@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from gpuisa.semantics import sources
@@ -137,3 +138,54 @@ def test_integer_clamp_with_carry_in(arch):
             c = (mask >> lane) & 1
             exact = x + y + c if op == "+" else x - y - c if op == "-" else y - x - c
             assert g == sat(exact, 32, False), (arch, text, lane, hex(x), hex(y), c, hex(g))
+
+
+def f16_bits(x: float) -> int:
+    return int(np.float16(x).view(np.uint16))
+
+
+def f32_bits(x: float) -> int:
+    return int(np.float32(x).view(np.uint32))
+
+
+def fclamp(x: float) -> float:
+    return 0.0 if not x > 0 else min(x, 1.0)  # NaN and -0 -> +0
+
+
+PACKED_FLOAT = {  # arch -> [(assembly, element width, elements, reference on (a halves, b halves, c halves))]
+    "rdna3.5": [("v_pk_add_f16 v1, v2, v3 clamp", 16, lambda a, b, c, i: a[i] + b[i]),
+                ("v_pk_mul_f16 v1, v2, v3 clamp", 16, lambda a, b, c, i: a[i] * b[i]),
+                ("v_pk_fma_f16 v1, v2, v3, v4 clamp", 16, lambda a, b, c, i: a[i] * b[i] + c[i]),
+                ("v_dot2_f32_f16 v1, v2, v3, v5 clamp", 32, None)],
+    "rdna4": [("v_pk_add_f16 v1, v2, v3 clamp", 16, lambda a, b, c, i: a[i] + b[i]),
+              ("v_dot2_f32_f16 v1, v2, v3, v5 clamp", 32, None)],
+    "cdna4": [("v_pk_add_f16 v1, v2, v3 clamp", 16, lambda a, b, c, i: a[i] + b[i]),
+              ("v_pk_fma_f16 v1, v2, v3, v4 clamp", 16, lambda a, b, c, i: a[i] * b[i] + c[i]),
+              ("v_dot2_f32_f16 v1, v2, v3, v5 clamp", 32, None),
+              ("v_pk_add_f32 v[6:7], v[8:9], v[10:11] clamp", 32, lambda a, b, c, i: a[i] + b[i])],
+}
+
+
+@pytest.mark.parametrize("arch", sorted(PACKED_FLOAT))
+def test_packed_float_clamp_each_element(arch):
+    """Values on a grid of eighths in [-2, 2] (every result exact, so the clamp is all that is checked), NaN."""
+    rng = random.Random(len(arch) * 3)
+    grid = [k / 8 for k in range(-16, 17)]
+    n = 32
+    a, b, c = ([[rng.choice(grid) for _ in range(2)] for _ in range(n)] for _ in range(3))
+    a[0][1] = float("nan")
+    s32 = [rng.choice(grid) for _ in range(n)]
+    regs = {"V2": [f16_bits(x[0]) | f16_bits(x[1]) << 16 for x in a], "V3": [f16_bits(x[0]) | f16_bits(x[1]) << 16 for x in b],
+            "V4": [f16_bits(x[0]) | f16_bits(x[1]) << 16 for x in c], "V5": [f32_bits(x) for x in s32],
+            **{f"V{8 + k}": [f32_bits(x[k]) for x in a] for k in range(2)},
+            **{f"V{10 + k}": [f32_bits(x[k]) for x in b] for k in range(2)}}
+    for text, w, ref in PACKED_FLOAT[arch]:
+        res = evaluate_encoded(arch, text, dict(regs, V1=[0] * n), lanes=n)["writes"]
+        got = res["V1"] if "V1" in res else res["V[6:7]"]
+        for lane in range(n):
+            if ref is None:  # dot2: a.lo*b.lo + a.hi*b.hi + S2 (f32)
+                want = f32_bits(fclamp(a[lane][0] * b[lane][0] + a[lane][1] * b[lane][1] + s32[lane]))
+            else:
+                bits = f16_bits if w == 16 else f32_bits
+                want = sum(bits(fclamp(ref(a[lane], b[lane], c[lane], i))) << (w * i) for i in range(2))
+            assert got[lane] == want, (arch, text, lane, a[lane], b[lane], hex(got[lane]), hex(want))

@@ -11,6 +11,8 @@ bits, one element per lane.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from . import floats
@@ -89,6 +91,33 @@ def omod_clamp(bits: np.ndarray, kind: str, width: int, omod: int, clamp: bool) 
         x = np.where(x > 0, np.minimum(x, np.array(1.0, dtype=x.dtype)), np.array(0.0, dtype=x.dtype))
     keep = ~np.int64((1 << width) - 1) if width < 64 else np.int64(0)
     return (bits & keep) | floats.to_bits(np.asarray(x, dtype=x.dtype), kind, width)
+
+
+_PACKED_FLOAT = re.compile(r"^v_pk_[a-z0-9_]+_(f16|bf16|f32)$")
+_SCALAR_FLOAT = re.compile(r"^v_dot2c?_(f32|f16|bf16)_(f16|bf16)$|^v_fma_mix_(f32)$")
+
+
+def packed_float_clamp(name: str):
+    """For a VOP3P instruction with a float result: fn(bits) clamping each element (both halves of a
+    v_pk_*_f16/bf16/f32 result, the single result of v_dot2*_f32/f16/bf16 and v_fma_mix_f32) to [0, 1]
+    (NaN -> +0); None for others."""
+    m = _PACKED_FLOAT.match(name)
+    m1 = None if m else _SCALAR_FLOAT.match(name)
+    if m is None and m1 is None:
+        return None
+    ty = m.group(1) if m else (m1.group(1) or m1.group(3))  # type: ignore[union-attr]
+    kind, width = ("bf", 16) if ty == "bf16" else ("f", int(ty[1:]))
+    count, mask = (2 if m else 1), (1 << width) - 1
+
+    def run(bits):
+        u = np.asarray(bits).astype(np.int64).view(np.uint64)
+        for k in range(count):
+            shift = np.uint64(width * k)
+            part = ((u >> shift) & np.uint64(mask)).astype(np.int64)
+            c = (omod_clamp(part, kind, width, 0, True) & mask).astype(np.uint64)
+            u = (u & ~(np.uint64(mask) << shift)) | (c << shift)
+        return u.view(np.int64)
+    return run
 
 
 # ------------------------------------------------------------------ DPP

@@ -359,6 +359,9 @@ def _output_modifiers(p: _Plan, fmt):
     sat = saturate(p.insn.name, f) if clamp and not omod else None
     if sat is not None and (fk is None or fk[0] != "f"):
         return sat  # integer add/sub/mad/dot/sad, packed 16-bit: the exact result saturated (intclamp)
+    packed = mods.packed_float_clamp(p.insn.name) if p.insn.encoding == "VOP3P" and not omod else None
+    if packed is not None:
+        return lambda x, R: packed(x)  # each float element of a VOP3P result clamped to [0, 1]
     if fk is None or fk[0] != "f" or p.insn.encoding == "VOP3P":
         what = "clamp" if clamp else "omod"
         raise MachineError(f"{p.insn.name}: {what} on a non-float (or packed) result is not modelled")
