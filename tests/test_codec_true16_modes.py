@@ -43,7 +43,9 @@ FAKE16 = [
     "v_ceil_f16 v9, v3 dpp8:[0,0,0,0,0,0,0,0] fi:0", "v_add_f32 v200, v200, v200",
 ]
 CASES = [("rdna4", "true16", TRUE16), ("cdna5", "true16", TRUE16), ("rdna3", "fake16", FAKE16),
-         ("rdna3.5", "fake16", FAKE16), ("rdna3", None, TRUE16), ("rdna4", None, FAKE16)]  # (None: the default)
+         ("rdna3.5", "fake16", FAKE16), ("rdna3", None, TRUE16), ("rdna4", None, FAKE16),  # (None: the default)
+         ("rdna4", "true16", ["v_mov_b16 v5.h, v1.l", "v_mov_b16 v200.l, v1.h", "v_swap_b16 v5.h, v1.l"])]
+# (v_mov_b16/v_swap_b16 on gfx1200: forms only the true16 syntax has, probed from entries without a syntax example)
 MATTR = {"true16": "+real-true16", "fake16": "-real-true16"}
 
 

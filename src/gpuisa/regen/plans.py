@@ -225,11 +225,11 @@ def _hex_above_64(target: str, tables, plans: dict) -> None:
             plans[key]["ops"][k]["hex"] = 64
 
 
-def build_arch(arch_name: str, wave64: bool = False) -> dict:
+def build_arch(arch_name: str, wave64: bool = False, every_entry: bool = False) -> dict:
     tables = load_arch_tables(arch_name)
     from .probe import probe_arch
 
-    probe = probe_arch(arch_name, wave64)
+    probe = probe_arch(arch_name, wave64, every_entry)
     plans = {}
     for key, rec in probe["entries"].items():
         name, enc_name = key.split("|")
@@ -423,7 +423,7 @@ def _syntax16_overlay(name: str, items: dict) -> None:
         raise SystemExit(f"{name}: llvm-mc-22 defaults to {default}; fix Features.true16 in archs.py")
     mode = next(m for m in arch.features.syntax16 if m != default)
     with features("+real-true16" if mode == "true16" else "-real-true16"):
-        doc = build_arch(name)
+        doc = build_arch(name, every_entry=True)
         _src0_lo128(arch.mc_target, name, doc["plans"])
     # (compared as the files hold them: JSON keys are strings)
     over = wave64_overlay(json.loads(json.dumps(items)), json.loads(json.dumps(doc["plans"])))

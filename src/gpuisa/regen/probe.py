@@ -36,6 +36,12 @@ def _fill(enc, variant: dict[str, int]) -> int:
     return word
 
 
+def _names(e) -> tuple[str, ...]:
+    """The mnemonics llvm-mc-22 may print for entry ``e``: its own; an entry without a syntax example (its bare
+    name) also as the _e32/_e64 form."""
+    return (e.mnemonic,) if e.syntax else (e.mnemonic, e.mnemonic + "_e32", e.mnemonic + "_e64")
+
+
 def probe_values(width: int) -> list[int]:
     """Every value of a small field; 1, 16 and the top bit of a wide one (and for a 9-bit source, v1: an odd
     first VGPR, which a register tuple that must be even-aligned rejects)."""
@@ -48,11 +54,13 @@ def word_bytes(word: int, width: int) -> bytes:
     return word.to_bytes(width // 8, "little") + b"\0\0\0\0"  # room for a literal (zero)
 
 
-def probe_arch(arch_name: str, wave64: bool = False) -> dict:
+def probe_arch(arch_name: str, wave64: bool = False, every_entry: bool = False) -> dict:
+    """``every_entry``: the entries without a syntax example too (a 16-bit syntax mode has forms the default
+    lacks: v_mov_b16 on gfx1200 with +real-true16); a word llvm-mc-22 prints as another mnemonic is dropped."""
     arch = archs.by_name(arch_name)
     target = arch.mc_target
     tables = load_arch_tables(arch_name)
-    entries = [e for e in tables.entries if e.syntax]
+    entries = [e for e in tables.entries if e.syntax or every_entry]
     base: dict[int, tuple[int, str, int]] = {}  # entry -> (word, text, size)
     for variant in FILL_VARIANTS:
         todo = [i for i, e in enumerate(entries) if i not in base or "/*" in base[i][1]]
@@ -65,7 +73,7 @@ def probe_arch(arch_name: str, wave64: bool = False) -> dict:
             words.append(e.identifier | _fill(enc, variant))
         res = oracle.disassemble(target, [word_bytes(w, entries[i].width) for i, w in zip(todo, words)], wave64)
         for i, w, items in zip(todo, words, res):
-            if items and items[0].offset == 0 and items[0].text and mnemonic_of(items[0].text) == entries[i].mnemonic:
+            if items and items[0].offset == 0 and items[0].text and mnemonic_of(items[0].text) in _names(entries[i]):
                 clean = "/*" not in items[0].text
                 if i not in base or (clean and "/*" in base[i][1]):
                     base[i] = (w, items[0].text, items[0].size)
@@ -100,7 +108,7 @@ def probe_fields(target: str, tables, base: dict, wave64: bool = False) -> dict[
             rec["fields"][fname] = {"invalid": True}
             continue
         text = items[0].text
-        if mnemonic_of(text) != e.mnemonic:
+        if mnemonic_of(text) not in _names(e):
             rec["fields"][fname] = {"other": mnemonic_of(text)}
             continue
         bops, bmods = split_operands(btext)
