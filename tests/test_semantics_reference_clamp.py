@@ -189,3 +189,32 @@ def test_packed_float_clamp_each_element(arch):
                 bits = f16_bits if w == 16 else f32_bits
                 want = sum(bits(fclamp(ref(a[lane], b[lane], c[lane], i))) << (w * i) for i in range(2))
             assert got[lane] == want, (arch, text, lane, a[lane], b[lane], hex(got[lane]), hex(want))
+
+
+@pytest.mark.parametrize("arch", ["rdna3.5", "cdna4"])
+def test_products_and_accumulators_saturate(arch):
+    """v_mul_u32_u24/i32_i24 and v_pk_mul_lo_u16 (products), v_mad_u64_u32/i64_i32 (65-bit sums), CDNA's
+    accumulating v_dot4c_i32_i8/v_dot2c_i32_i16 (the old destination is the addend)."""
+    rng = random.Random(len(arch) + 11)
+    n = 32
+    a, b, acc, c_lo, c_hi = ([rng.choice(EDGE) if rng.random() < 0.6 else rng.getrandbits(32) for _ in range(n)]
+                             for _ in range(5))
+    cases = [("v_mul_u32_u24_e64 v1, v2, v3 clamp", lambda x, y, z: sat(field(x, 0, 24, False) * field(y, 0, 24, False), 32, False)),
+             ("v_mul_i32_i24_e64 v1, v2, v3 clamp", lambda x, y, z: sat(field(x, 0, 24, True) * field(y, 0, 24, True), 32, True))]
+    if arch == "cdna4":
+        cases += [("v_pk_mul_lo_u16 v1, v2, v3 clamp",
+                   lambda x, y, z: sum(sat(field(x, lo, 16, False) * field(y, lo, 16, False), 16, False) << lo for lo in (0, 16))),
+                  ("v_dot4c_i32_i8_e64 v1, v2, v3 clamp", lambda x, y, z: dot(4, 8, True, True, True)(x, y, z)),
+                  ("v_dot2c_i32_i16_e64 v1, v2, v3 clamp", lambda x, y, z: dot(2, 16, True, True, True)(x, y, z))]
+    for text, ref in cases:
+        got = evaluate_encoded(arch, text, {"V1": acc, "V2": a, "V3": b}, lanes=n)["writes"]["V1"]
+        for x, y, z, g in zip(a, b, acc, got):
+            assert g == ref(x, y, z), (arch, text, hex(x), hex(y), hex(z), hex(g))
+    sdst = "s[4:5]" if arch == "cdna4" else "s4"
+    for kind in ("u", "i"):
+        text = f"v_mad_{kind}64_{kind}32 v[6:7], {sdst}, v2, v3, v[8:9] clamp"
+        got = evaluate_encoded(arch, text, {"V2": a, "V3": b, "V8": c_lo, "V9": c_hi}, lanes=n)["writes"]["V[6:7]"]
+        signed = kind == "i"
+        for x, y, lo, hi, g in zip(a, b, c_lo, c_hi, got):
+            exact = field(x, 0, 32, signed) * field(y, 0, 32, signed) + field(lo | hi << 32, 0, 64, signed)
+            assert g == sat(exact, 64, signed), (arch, text, hex(x), hex(y), hex(lo | hi << 32), hex(g))

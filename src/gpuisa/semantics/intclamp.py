@@ -8,9 +8,10 @@ to the destination type's range instead of the wrapped one.  ``saturate(name, fi
 fn(d, R) -> D0 for such an instruction: the result's bits of ``d`` (the unclamped D0) replaced by the
 saturated exact value of the sources R["S0"], R["S1"], R["S2"] as the instruction read them (op_sel
 and inline constants applied; ``fields``: the encoding's fields, NEG giving the signedness of
-v_dot*_iu* sources); the carry-in forms (v_add_co_ci_u32, v_addc_co_u32, ...) saturate a + b + carry-in
-(a - b - borrow-in); None where clamp on that integer instruction is not modelled (64-bit multiply-adds, the
-accumulating CDNA dot forms, quad SADs).
+v_dot*_iu* sources).  v_mul_u32_u24/i32_i24 and v_pk_mul_lo_u16 saturate the product,
+v_mad_u64_u32/i64_i32 the 65-bit sum, CDNA's v_dot*c forms the sum with their accumulator, the
+carry-in forms (v_add_co_ci_u32, v_addc_co_u32, ...) a + b + carry-in (a - b - borrow-in).  None where
+clamp on that integer instruction is not modelled (quad SADs).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ import numpy as np
 _ADD = re.compile(r"^v_(add|sub|subrev)(?:_nc|_co)?_([iu])(16|32)$")
 _MAD = {"v_mad_u32_u24": (24, False, 32), "v_mad_i32_i24": (24, True, 32), "v_mad_u32_u16": (16, False, 32),
         "v_mad_i32_i16": (16, True, 32), "v_mad_u16": (16, False, 16), "v_mad_i16": (16, True, 16),
-        "v_mad_legacy_u16": (16, False, 16), "v_mad_legacy_i16": (16, True, 16)}  # source width, signed, result
-_DOT = re.compile(r"^v_dot(2|4|8)_([iu])32_(iu|[iu])(4|8|16)$")
-_PACKED = re.compile(r"^v_pk_(add|sub|mad)_([iu])16$")
+        "v_mad_legacy_u16": (16, False, 16), "v_mad_legacy_i16": (16, True, 16),
+        "v_mul_u32_u24": (24, False, 32), "v_mul_i32_i24": (24, True, 32)}  # source width, signed, result (mul: no S2)
+_DOT = re.compile(r"^v_dot(2|4|8)(c?)_([iu])32_(iu|[iu])(4|8|16)$")
+_PACKED = re.compile(r"^v_pk_(add|sub|mad|mul_lo)_([iu])16$")
+_MAD64 = re.compile(r"^v_mad_([iu])64_[iu]32$")
 _CARRY = re.compile(r"^v_(?:(add|sub|subrev)_co_ci|(addc|subb|subbrev)_co)_u32$")
 _SAD = re.compile(r"^v_(sad_u8|sad_hi_u8|sad_u16|sad_u32|msad_u8)$")
 
@@ -70,17 +73,32 @@ def _carry(op: str):
 
 def _mad(sw: int, signed: bool, w: int):
     def run(d, R):  # |a * b| < 2**47, |c| < 2**32: exact in int64
-        a, b, c = _lanes(R["S0"], sw, signed), _lanes(R["S1"], sw, signed), _lanes(R["S2"], w, signed)
-        return _placed(d, a * b + c, w, signed)
+        a, b = _lanes(R["S0"], sw, signed), _lanes(R["S1"], sw, signed)
+        return _placed(d, a * b + (_lanes(R["S2"], w, signed) if "S2" in R else 0), w, signed)
     return run
 
 
-def _dot(n: int, ew: int, a_signed: bool, b_signed: bool, signed: bool):
+def _dot(n: int, ew: int, a_signed: bool, b_signed: bool, signed: bool, acc: bool):
+    """S2 + the n products (``acc``: the CDNA v_dot*c forms add to D0, recovered here from the wrapped result
+    ``d`` minus the products modulo 2**32)."""
     def run(d, R):  # n products below 2**32 each plus a 32-bit addend: exact in int64
-        total = _lanes(R["S2"], 32, signed)
+        total = np.zeros(np.shape(np.asarray(R["S0"])), dtype=np.int64)
         for i in range(n):
             total = total + _field(R["S0"], i * ew, ew, a_signed) * _field(R["S1"], i * ew, ew, b_signed)
-        return _placed(d, total, 32, signed)
+        addend = (np.asarray(d).astype(np.int64) - total) if acc else R["S2"]
+        return _placed(d, total + _lanes(addend, 32, signed), 32, signed)
+    return run
+
+
+def _mad64(signed: bool):
+    """S0 * S1 + S2 of v_mad_u64_u32 / v_mad_i64_i32 (Python integers: up to 65 bits) saturated to 64 bits."""
+    lo, hi = _bounds(64, signed)
+
+    def run(d, R):
+        a, b = _lanes(R["S0"], 32, signed).tolist(), _lanes(R["S1"], 32, signed).tolist()
+        c = [x if signed else x & ((1 << 64) - 1) for x in np.asarray(R["S2"]).astype(np.int64).tolist()]
+        out = [min(max(x * y + z, lo), hi) & ((1 << 64) - 1) for x, y, z in zip(a, b, c)]
+        return np.array([v - (1 << 64) if v >> 63 else v for v in out], dtype=np.int64)
     return run
 
 
@@ -89,7 +107,8 @@ def _packed(op: str, signed: bool):
         out = np.asarray(d).astype(np.int64) & ~0xFFFFFFFF
         for lo in (0, 16):
             a, b = _field(R["S0"], lo, 16, signed), _field(R["S1"], lo, 16, signed)
-            exact = a + b if op == "add" else a - b if op == "sub" else a * b + _field(R["S2"], lo, 16, signed)
+            exact = a + b if op == "add" else a - b if op == "sub" else a * b
+            exact = exact + _field(R["S2"], lo, 16, signed) if op == "mad" else exact
             out = out | (_placed(0, exact, 16, signed) << lo)
         return out
     return run
@@ -122,10 +141,13 @@ def saturate(name: str, fields: dict | None = None):
         return _carry({"addc": "add", "subb": "sub", "subbrev": "subrev"}.get(m.group(2), m.group(1) or ""))
     m = _DOT.match(name)
     if m is not None:
-        n, kind, src, ew = int(m.group(1)), m.group(2), m.group(3), int(m.group(4))
+        n, acc, kind, src, ew = int(m.group(1)), bool(m.group(2)), m.group(3), m.group(4), int(m.group(5))
         neg = int(fields.get("NEG", 0))
         a_signed, b_signed = (bool(neg & 1), bool(neg & 2)) if src == "iu" else (src == "i", src == "i")
-        return _dot(n, ew, a_signed, b_signed, kind == "i")
+        return _dot(n, ew, a_signed, b_signed, kind == "i", acc)
+    m = _MAD64.match(name)
+    if m is not None:
+        return _mad64(m.group(1) == "i")
     m = _PACKED.match(name)
     if m is not None:
         return _packed(m.group(1), m.group(2) == "i")
