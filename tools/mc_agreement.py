@@ -119,7 +119,7 @@ def parse_run(cmd: str, is_txt: bool) -> dict | None:
 
 
 def target_of(run: dict) -> tuple[str | None, bool, str]:
-    """(our architecture or None, wave64, report key)."""
+    """(our codec's architecture or processor or None, wave64, report key: the architecture's name)."""
     from gpuisa import archs
 
     try:
@@ -136,7 +136,7 @@ def target_of(run: dict) -> tuple[str | None, bool, str]:
         key += "-true16"
     if wave64 and 64 not in a.features.waves:
         key += "-w64"  # a wave size the target does not have: every line should be rejected
-    return a.name, wave64, key
+    return archs.codec_key(run["cpu"]), wave64, key  # (gfx1011's own codec: a processor with feature flags)
 
 
 def syntax16_of(run: dict) -> str | None:
@@ -304,6 +304,7 @@ def check(job: tuple[str, str, dict]) -> dict:
     path, kind, run = job
     from gpuisa.codec.decoder import get_decoder
     from gpuisa.codec.encoder import EncodeError, get_encoder
+    from gpuisa.codec.processor_codec import decoder_for, encoder_for
 
     arch, wave64, key = target_of(run)
     mode = syntax16_of(run)  # the RUN line's 16-bit syntax where it is not LLVM 22's default: the codec's mode
@@ -315,7 +316,7 @@ def check(job: tuple[str, str, dict]) -> dict:
     if run["mode"] == "asm":
         items = asm_inputs(text)
         ref = llvm_assemble(run, [t for _, t in items])
-        enc = get_encoder(arch, wave64, mode)
+        enc = encoder_for(arch, wave64) if mode is None else get_encoder(arch, wave64, mode)
         for (n, line), (rb, rtext) in zip(items, ref):
             if rb is None and rtext == "fixup":
                 res["fixup"] += 1
@@ -343,7 +344,7 @@ def check(job: tuple[str, str, dict]) -> dict:
     else:
         items = txt_inputs(text)
         ref = llvm_disassemble(run, [b for _, b in items])
-        dec = get_decoder(arch, wave64, mode)
+        dec = decoder_for(arch, wave64) if mode is None else get_decoder(arch, wave64, mode)
         for i, ((n, data), r) in enumerate(zip(items, ref)):
             if r is None:
                 res["llvm_crash"] += 1
@@ -429,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
             if arch is None:
                 skipped[key].append(p.name)
                 continue
-            k = (key, run["attrs"], run["mode"])  # gfx1030..gfx1036 in one file: one run for rdna2
+            k = (arch, key, run["attrs"], run["mode"])  # gfx1030..gfx1036 in one file: one run for rdna2
             if k in seen:
                 continue
             seen.add(k)

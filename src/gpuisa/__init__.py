@@ -27,13 +27,13 @@ def evaluate_ptx(text, inputs):
 
 def decode(arch, data, wave64=False):
     """Disassemble AMD machine code (see gpuisa.codec)."""
-    from .codec import decode as _decode
+    from .codec.processor_codec import decoder_for
 
-    return _decode(arch, data, wave64)
+    return decoder_for(arch, wave64).decode(bytes(data))
 
 
 def encode(arch, text, wave64=False):
     """Assemble AMD instructions in LLVM's syntax (see gpuisa.codec)."""
-    from .codec import encode as _encode
+    from .codec.processor_codec import encode as _encode
 
     return _encode(arch, text, wave64)

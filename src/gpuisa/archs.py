@@ -8,7 +8,7 @@ highest GFX generation; within a generation, the later release.
 from __future__ import annotations
 
 import difflib
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .model import Arch, Features
 
@@ -16,13 +16,14 @@ _GFX9 = Features(waves=(64,), encoding_family="GFX9", sdwa=True, accvgpr=True, m
 _GFX90A = replace(_GFX9, accvgpr_memory=True)
 _GFX940 = replace(_GFX90A, memory_syntax="gfx940")
 _GFX10 = Features(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True,
-                  memory_syntax="gfx10")
+                  memory_syntax="gfx10", constant_bus=2, constant_bus_shift64=1)
 _GFX11 = Features(waves=(32, 64), encoding_family="GFX11", true16=True, syntax16=("true16", "fake16"), dpp8=True,
-                  vopd=True, vop3_literal=True, memory_syntax="gfx10", src_vccz_execz=False)
+                  vopd=True, vop3_literal=True, memory_syntax="gfx10", src_vccz_execz=False, constant_bus=2,
+                  constant_bus_shift64=1)
 _GFX1150 = replace(_GFX11, dpp_src1_sgpr=True)  # (llvm-mc-22: gfx1100 refuses an SGPR or constant src1 with DPP)
 _GFX12 = replace(_GFX1150, encoding_family="GFX12", true16=False, memory_syntax="gfx12")
 # CDNA5 runs wave32 only (LLVM's assembler still accepts -mattr=+wavefrontsize64 for gfx1250)
-_GFX1250 = replace(_GFX12, waves=(32,), literal64=True)
+_GFX1250 = replace(_GFX12, waves=(32,), literal64=True, constant_bus_shift64=2)
 _GFX1200 = replace(_GFX12, nv_modifier=False)
 
 AMD_ARCHS: tuple[Arch, ...] = (
@@ -45,6 +46,22 @@ AMD_ARCHS: tuple[Arch, ...] = (
     Arch("cdna5", "CDNA5", "AMD", "amdgpu", "native", "CDNA", 50, ("gfx1250", "gfx1251"), "gfx1250", None, "GFX12.5",
          _GFX1250),
 )
+
+
+@dataclass(frozen=True)
+class Processor:
+    """One LLVM processor: its generation (architecture) and the feature flags that set it apart from the
+    generation's default target.  What each flag adds or removes is measured with llvm-mc-22
+    (``python -m gpuisa.regen.processors`` writes ``codec/data/processors.json``); the codec reads those facts
+    for a processor that has flags, and the generation's own tables for one that has none."""
+
+    target: str  # gfx1011
+    arch: str  # rdna1
+    features: frozenset[str] = frozenset()  # dot: the dot-product instructions; bvh: image_bvh*_intersect_ray
+
+
+_DOT = frozenset({"dot"})
+PROCESSOR_FEATURES: dict[str, frozenset[str]] = {"gfx1011": _DOT, "gfx1012": _DOT, "gfx1013": frozenset({"bvh"})}
 
 # Architectures that exist only once imported from AMD's XML (none left: CDNA5 is swept from LLVM 22).
 IMPORT_ONLY_ARCHS: tuple[Arch, ...] = ()
@@ -89,6 +106,26 @@ def resolve_amd(text: str) -> Arch:
     if a.vendor != "AMD":
         raise UnknownArch(f"{text!r} is not an AMD architecture (allowed: {', '.join(arch_names())})")
     return a
+
+
+def processor(text: str) -> Processor:
+    """The processor a name stands for: a gfx target, or an architecture name (its default target)."""
+    a = resolve_arch(text)
+    key = text.strip().lower()
+    target = key if key in a.targets else (a.llvm_target or key)
+    return Processor(target, a.name, PROCESSOR_FEATURES.get(target, frozenset()))
+
+
+def codec_key(text: str) -> str:
+    """What the codec is built for: the processor's gfx target where its feature flags set it apart from its
+    generation (gfx1011), else the architecture's name (gfx1010 -> rdna1)."""
+    p = processor(text)
+    return p.target if p.features else p.arch
+
+
+def processors_with(arch: str, feature: str) -> list[str]:
+    """The gfx targets of ``arch`` that have ``feature`` (``dot`` on rdna1: gfx1011, gfx1012)."""
+    return [t for t in _BY_KEY[arch].targets if feature in PROCESSOR_FEATURES.get(t, frozenset())]
 
 
 def by_name(name: str) -> Arch:

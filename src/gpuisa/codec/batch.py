@@ -55,8 +55,8 @@ def walk_steps(dec, data: bytes, emit) -> int:
     text indices, sizes, entry ids, scalar results, word table)`` per step (the texts are the word table's
     ``texts`` at the indices); returns the byte offset where the scalar tail loop begins."""
     n4 = len(data) // 4
-    if n4 < 2 or dec.syntax16 is not None:  # (a 16-bit syntax the tables do not model: all on the scalar path)
-        return 0
+    if n4 < 2 or dec.syntax16 is not None or getattr(dec, "scalar_only", False):
+        return 0  # (a 16-bit syntax or a processor variant the tables do not model: all on the scalar path)
     if n4 > STEP:
         _prime_allocator()
     dws = np.frombuffer(data, dtype="<u4", count=n4)

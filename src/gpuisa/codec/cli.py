@@ -31,6 +31,7 @@ def register(sub) -> None:
     _mode_options(s)
     s.set_defaults(func=cmd_encode)
 
+
 def _mode_options(s) -> None:
     s.add_argument("--mattr", "-mattr", metavar="FEATURES",
                    help="LLVM's -mattr features: +real-true16 (v1.l/v1.h halves, GFX11's default) or -real-true16 "
@@ -63,9 +64,19 @@ def _arch(name: str) -> str:
     from .. import archs
 
     try:
-        return archs.resolve_arch(name).name
+        return archs.codec_key(name)  # (the gfx target of a processor that differs from its generation: gfx1011)
     except archs.UnknownArch as exc:
         raise UserError(str(exc)) from None
+
+
+def _variant(name: str) -> bool:
+    """Whether ``name`` is a processor whose feature flags set it apart from its generation (its own codec)."""
+    from .. import archs
+
+    try:
+        return bool(archs.processor(name).features)
+    except archs.UnknownArch:
+        return False
 
 
 def parse_hex(tokens: list[str]) -> bytes:
@@ -131,7 +142,7 @@ def cmd_decode(args) -> int:
         args.wave64, syntax16 = _modes(args, _arch(args.arch))
         if syntax16 is not None:
             return _decode_syntax16(args, syntax16)
-    fast = not args.json and not args.fields  # (the C loop where it is built: ``accel.py``)
+    fast = not args.fields and not _variant(args.arch)  # (the C loop where built: ``accel.py``; --json too)
     if fast:
         from .accel import cached_arch
 
@@ -150,13 +161,13 @@ def cmd_decode(args) -> int:
     if fast:  # (else, or where the extension is not built, the numpy path below)
         from .accel import write_listing
 
-        if write_listing(out, args.arch, arch, args.wave64, data, secs, args.file):
+        if write_listing(out, args.arch, arch, args.wave64, data, secs, args.file, args.json):
             out.flush()
             return 0
-    from .decoder import get_decoder
     from .listing import write_elf, write_raw
+    from .processor_codec import decoder_for
 
-    dec = get_decoder(arch, args.wave64)
+    dec = decoder_for(arch, args.wave64)
     if secs is None:
         write_raw(out, dec, data, args.json)
     else:
@@ -209,9 +220,9 @@ def _read_source(args) -> tuple[str, list[tuple[int, str]]]:
 def assemble_lines(arch: str, lines: list[tuple[int, str]], wave64: bool = False):
     """(offset, text, Encoded) per instruction and every error (``asmfile.AsmError``)."""
     from .asmfile import assemble
-    from .encoder import get_encoder
+    from .processor_codec import encoder_for
 
-    return assemble(get_encoder(arch, wave64), lines)
+    return assemble(encoder_for(arch, wave64), lines)
 
 
 def cmd_encode(args) -> int:

@@ -18,6 +18,7 @@ STEPS: dict[str, tuple[str, bool, str]] = {
     "literals": ("gpuisa.regen.literals", True, "llvm"),
     "aliases": ("gpuisa.regen.aliases", True, "llvm"),
     "accepts": ("gpuisa.regen.accepts", True, "llvm"),
+    "processors": ("gpuisa.regen.processors", True, "llvm"),  # (what gfx1011, gfx1013 ... add to their generation)
     "batch": ("gpuisa.regen.batch", True, "llvm"),
     "accel": ("gpuisa.regen.accel", True, "llvm"),  # (the C accelerator's base tables, from the batch tables)
     "examples": ("gpuisa.data.amd.examples.generate", True, "all"),

@@ -84,6 +84,12 @@ def native_arch(text) -> str:
     return a.name
 
 
+def codec_key(text: str) -> str:
+    """The codec a valid ``arch`` (``native_arch``) runs: a processor's own where its feature flags set it apart
+    from its generation (gfx1011's dot instructions), else the generation's."""
+    return archs.codec_key(text)
+
+
 def parse_hex(text) -> bytes:
     """The bytes of ``gpuisa decode HEX``: the CLI's own parser (bytes '05 00 39 d6', little-endian dwords
     '0xd6390005', one hex string), so the playground and the command line read an input alike."""
@@ -157,12 +163,12 @@ def decode(arch, hex_text, wave64=False) -> dict:
     import io
     import json
 
-    from ..codec.decoder import get_decoder
     from ..codec.listing import write_raw
+    from ..codec.processor_codec import decoder_for
 
     buf = io.BytesIO()
     try:
-        write_raw(buf, get_decoder(a, w64), data, True)
+        write_raw(buf, decoder_for(codec_key(arch), w64), data, True)
     except _feature_errors("decode") as exc:
         raise BadInput(f"cannot decode these bytes for {archs.by_name(a).title}: {exc}") from None
     lines = [json.loads(x) for x in buf.getvalue().decode().splitlines() if x.strip()]
@@ -190,7 +196,7 @@ def encode(arch, text, wave64=False) -> dict:
 
     lines = list(enumerate(text.split("\n"), 1))
     try:
-        results, errors = assemble_lines(a, lines, w64)
+        results, errors = assemble_lines(codec_key(arch), lines, w64)
     except _feature_errors("encode") as exc:
         raise BadInput(f"cannot encode this text for {archs.by_name(a).title}: {exc}") from None
     if errors:
