@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import asm_rules, image, rdna, special
+from . import asm_rules, constant_bus, image, rdna, special
 from . import operands as opd
 from .decoded import operand_type, split_immediate_fields
 from .encoded import (
@@ -452,6 +452,7 @@ def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) ->
     if form.ret_bit and plan.returning is not None:  # a returning atomic whose th: token was read as a value
         values[plan.returning.field] |= form.ret_bit  # without the return bit (GFX12)
     form.check_counts()
+    constant_bus.check(coder.features, e.name, e.encoding, specs, values)  # (GFX10+: two scalar values)
     got = coder._finish(e, form.enc, values, form.lit, specs)
     if form.nsa_tail:
         got.data += form.nsa_tail
