@@ -179,3 +179,25 @@ def test_compare_masks_exec_and_vcc_by_wave_size(arch, wave):
         st = gpuisa.run(arch, "s_mov_b32 exec_lo, 0\ns_cbranch_execz L\nv_mov_b32 v1, 9\nL:\ns_endpgm",
                         {"V1": [0] * 64}, wave=64)
         assert v(st, "V1") == [0] * 32 + [9] * 32
+
+
+@pytest.mark.parametrize("arch,wave", [("gfx942", 64), ("cdna2", 64), ("rdna3", 32), ("rdna2", 32), ("gfx1250", 32)])
+def test_generations_without_own_pseudocode_run_sequences(arch, wave):
+    """The wave machine runs every generation (semantics carried from the nearest one with pseudocode): an f32
+    add, a clamped integer add and a backward permute, against Python values."""
+    a, b = vals(wave), vals(wave)
+    fa = [float(np.float32(x)) for x in RNG.uniform(-8, 8, wave)]
+    add_u = "v_add_u32_e64" if arch in ("gfx942", "cdna2") else "v_add_nc_u32"
+    text = f"v_add_f32 v1, v2, v3\n{add_u} v4, v5, v6 clamp\nds_bpermute_b32 v7, v8, v5"
+    st = gpuisa.run(arch, text, {"V2": [int(np.float32(x).view(np.uint32)) for x in fa], "V3": [0x3F800000] * wave,
+                                 "V5": a, "V6": b, "V8": [4 * ((i + 3) % wave) for i in range(wave)]}, wave=wave)
+    assert v(st, "V1") == [int(np.float32(x + 1.0).view(np.uint32)) for x in fa]
+    assert v(st, "V4") == [min(x + y, 0xFFFFFFFF) for x, y in zip(a, b)]
+    assert v(st, "V7") == [a[(i + 3) % wave] for i in range(wave)]
+
+
+def test_wave_size_of_a_generation_is_checked():
+    with pytest.raises(gpuisa.semantics.machine.MachineError, match="allowed: 32"):
+        gpuisa.run("gfx1250", "v_add_f32 v1, v2, v3", wave=64)
+    with pytest.raises(gpuisa.semantics.machine.MachineError, match="allowed: 64"):
+        gpuisa.run("gfx942", "v_add_f32 v1, v2, v3", wave=32)

@@ -11,8 +11,8 @@ They go through the LDS hardware but touch no LDS memory; each moves one dword p
   lane ((i & and) | or) ^ xor, masks in offset[4:0], [9:5], [14:10]); an inactive source lane gives 0.  Its
   rotate and FFT modes (offset >= 0xC000) are not modelled.
 
-Inactive lanes keep their destination.  RDNA3.5 in wave64 is not modelled (its permutes select lanes modulo
-32: the lane halves' exchange is not described).
+Inactive lanes keep their destination.  RDNA1-3.5 in wave64 are not modelled (their permutes select lanes
+modulo 32: the lane halves' exchange is not described).
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def _offset(insn: Insn) -> int:
 
 
 def build(b: Builder, insn: Insn) -> Step:
-    if b.arch == "rdna3.5" and b.wave == 64:
-        raise MachineError(f"{insn.name} in wave64 on RDNA3.5 is not modelled (lanes are selected modulo 32)")
+    if b.wave == 64 and not b.gfx9 and b.arch != "rdna4":
+        raise MachineError(f"{insn.name} in wave64 before RDNA4 is not modelled (lanes are selected modulo 32)")
     name, L = insn.name, b.L
     off = _offset(insn)
     dst = _vgpr(insn, "VDST", b)

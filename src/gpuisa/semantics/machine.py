@@ -33,7 +33,8 @@ class MachineError(ValueError):
 
 
 def is_gfx9(arch: str) -> bool:
-    return archs.by_name(arch).family == "CDNA"
+    """GFX9 encodings (CDNA1-4; CDNA5 is encoded as GFX12)."""
+    return archs.by_name(arch).features.encoding_family == "GFX9"
 
 
 class Memory:

@@ -245,7 +245,7 @@ def resolve(arch: str) -> str:
         key = archs.resolve_arch(arch).name
     except archs.UnknownArch as exc:
         raise MachineError(str(exc)) from None
-    have = sources.default_source().archs()
+    have = sources.generations()  # the source's own and those that carry a donor's semantics
     if key not in have:
         raise MachineError(f"no executable pseudocode for {archs.by_name(key).title} "
                            f"(available: {', '.join(archs.by_name(a).title for a in have)})")
@@ -253,10 +253,10 @@ def resolve(arch: str) -> str:
 
 
 def wave_size(arch: str, wave: int | None) -> int:
-    cdna = archs.by_name(arch).family == "CDNA"
-    wave = wave or (64 if cdna else 32)
-    if wave not in (32, 64) or (cdna and wave == 32):
-        raise MachineError(f"wave size {wave} (allowed: {'64' if cdna else '32, 64'})")
+    allowed = archs.by_name(arch).features.waves or (32, 64)  # CDNA1-4 wave64 only, CDNA5 wave32 only
+    wave = wave or allowed[0]
+    if wave not in allowed:
+        raise MachineError(f"wave size {wave} (allowed: {', '.join(map(str, allowed))})")
     return wave
 
 

@@ -16,8 +16,9 @@ def register_run(sub) -> None:
     r.add_argument("registers", nargs="*", metavar="REG=VALUE",
                    help="V1=1.5 V[2:3]=0x10 S0=7 EXEC=0xf VCC=0 SCC=1 M0=0 MEM:0x1000=1,2 LDS:0=5; a comma list "
                         "gives one value per lane (VGPRs) or consecutive words (memory)")
-    r.add_argument("--arch", required=True, help="rdna3.5, rdna4, cdna4 or a gfx target")
-    r.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA, 64 on CDNA)")
+    r.add_argument("--arch", required=True, help="any AMD generation or gfx target (those without pseudocode of "
+                   "their own carry semantics from the nearest that has them)")
+    r.add_argument("--wave", type=int, choices=[32, 64], help="wave size (default: 32 on RDNA and CDNA5, 64 on CDNA1-4)")
     r.add_argument("--hex", action="store_true", help="the file holds machine code as hex text")
     r.add_argument("--lanes", type=int, help="lanes shown for VGPRs (default: every lane of EXEC at the start)")
     r.add_argument("--max-steps", type=int, default=1_000_000, help="stop with an error after this many instructions")
@@ -95,7 +96,7 @@ def cmd_eval_encoded(args, registers: dict) -> int:
     from .program import resolve
 
     if not args.arch:
-        raise UserError("an encoded instruction needs --arch (rdna3.5, rdna4, cdna4 or a gfx target)")
+        raise UserError("an encoded instruction needs --arch (an AMD generation or a gfx target)")
     try:
         resolve(args.arch)
         res = evaluate_encoded(args.arch, args.name, registers, wave=args.wave, lanes=args.lanes, hex_input=args.hex)
