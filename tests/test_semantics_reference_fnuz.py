@@ -148,3 +148,17 @@ def test_cdna4_sdwa_select_of_ocp_decodes():
                 for half, code in ((g & 0xFFFFFFFF, (w >> 16 * sel) & 0xFF), (g >> 32, (w >> (16 * sel + 8)) & 0xFF)):
                     want = ocp_decode(code, fmt)
                     assert (math.isnan(want) and (half >> 23) & 0xFF == 0xFF) or half == f32(want), (fmt, sel, hex(g))
+
+
+def test_fnuz_on_assembled_gfx942_code():
+    """gfx942 machine code through the wave machine: SDWA byte select, op_sel word/byte of the destination."""
+    words = [0x80087F01, 0x4C3C0880]
+    got = evaluate_encoded("gfx942", "v_cvt_f32_fp8_sdwa v1, v2 src0_sel:BYTE_2", {"V2": words}, lanes=2)["writes"]["V1"]
+    assert got[0] == f32_bits(value(0x08, "fp8")) and got[1] == f32_bits(value(0x3C, "fp8"))
+    got = evaluate_encoded("gfx942", "v_cvt_pk_bf8_f32 v1, v2, v3 op_sel:[0,0,1]",
+                           {"V1": [0x1234] * 2, "V2": [f32(1.0), f32(-3.0)], "V3": [f32(1e9), f32(2.0 ** -17)]},
+                           lanes=2)["writes"]["V1"]
+    assert got == [(0x80 << 24) | (encode(1.0, "bf8") << 16) | 0x1234, (0x01 << 24) | (encode(-3.0, "bf8") << 16) | 0x1234]
+    got = evaluate_encoded("gfx942", "v_cvt_sr_fp8_f32 v1, v2, v3 op_sel:[0,0,1,1]",
+                           {"V1": [0x11223344], "V2": [f32(-240.0)], "V3": [0]}, lanes=1)["writes"]["V1"]
+    assert got == [0xFF223344]
