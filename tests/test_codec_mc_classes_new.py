@@ -140,3 +140,17 @@ def test_abs_function_spelling(llvm_mc, arch):
     lines = _ABS + (["v_fma_mixlo_f16 v3, abs(v4), -v5, abs(v6) dpp8:[1,1,1,1,2,2,2,2]"] if arch != "cdna3" else [])
     bad = encode_disagreements(arch, lines)
     assert not bad, bad[:5]
+
+
+_DEFAULT_FIELDS = ["s_waitcnt_depctr depctr_va_vdst(15)", "s_waitcnt_depctr depctr_sa_sdst(1)",
+                   "s_waitcnt_depctr depctr_vm_vsrc(7) depctr_va_vcc(1)", "s_waitcnt_depctr depctr_va_vdst(16)",
+                   "s_waitcnt_depctr depctr_va_vdst(15) & depctr_va_sdst(3)", "s_waitcnt vmcnt(63)",
+                   "s_waitcnt expcnt(7) lgkmcnt(63)", "s_waitcnt lgkmcnt(64)"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4"])
+def test_named_fields_at_their_default(llvm_mc, arch):
+    """A named SIMM16 field written at its default (LLVM leaves such fields out, and prints every field when all
+    are at their default): the default value; out of range still refused."""
+    bad = encode_disagreements(arch, _DEFAULT_FIELDS)
+    assert not bad, bad[:5]

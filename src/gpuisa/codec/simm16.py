@@ -212,13 +212,19 @@ def _compose(table: dict[tuple[str, ...], int], tokens: tuple[str, ...], derived
         elif t.split("(")[0] not in names:
             return None
     shown = shown_by_value.get(v)
-    return v if shown is not None and set(shown) <= set(tokens) else None
+    if shown is not None and set(shown) <= set(tokens):
+        return v
+    # every field given at its default (``s_waitcnt_depctr depctr_hold_cnt(1)``): LLVM's value is the default,
+    # which it prints with all the fields
+    at_default = set(shown_by_value.get(default, ()))
+    return v if v == default and all(t in at_default for t in tokens) else None
 
 
 def _derive(table: dict[tuple[str, ...], int]):
-    """What ``_compose`` reads of a table beyond its keys: the one-token entries, the default value (each bit as
-    most of them have it), the field names, and the tokens of each value (the first entry printing it)."""
-    singles = {t[0]: v for t, v in table.items() if len(t) == 1}
+    """What ``_compose`` reads of a table beyond its keys: the one-field entries (values printed as a number, as
+    invalid ones are, left out), the default value (each bit as most of them have it), the field names, and the
+    tokens of each value (the first entry printing it)."""
+    singles = {t[0]: v for t, v in table.items() if len(t) == 1 and "(" in t[0]}  # (fields, not numbers)
     bits = max((v.bit_length() for v in singles.values()), default=0)
     counts = [0] * bits
     for v in singles.values():
