@@ -49,13 +49,13 @@ CASES = [("rdna4", "true16", TRUE16), ("cdna5", "true16", TRUE16), ("rdna3", "fa
 MATTR = {"true16": "+real-true16", "fake16": "-real-true16"}
 
 
-def _disagreements(arch: str, mode: str | None, lines: list[str]) -> list[str]:
+def _disagreements(arch: str, mode: str | None, lines: list[str], wave64: bool = False) -> list[str]:
     target = archs.by_name(arch).llvm_target
     with oracle.features(*([MATTR[mode]] if mode else [])):
-        ref = oracle.assemble(target, lines)
+        ref = oracle.assemble(target, lines, wave64)
         words = [b for b, _ in ref if b]
-        texts = [items[0].text if items else None for items in oracle.disassemble(target, words)]
-    enc, dec = get_encoder(arch, False, mode), get_decoder(arch, False, mode)
+        texts = [items[0].text if items else None for items in oracle.disassemble(target, words, wave64)]
+    enc, dec = get_encoder(arch, wave64, mode), get_decoder(arch, wave64, mode)
     bad = []
     for line, (want, msg) in zip(lines, ref):
         try:
@@ -74,6 +74,16 @@ def _disagreements(arch: str, mode: str | None, lines: list[str]) -> list[str]:
 @pytest.mark.parametrize("arch,mode,lines", CASES, ids=[f"{a}-{m or 'default'}" for a, m, _ in CASES])
 def test_non_default_16_bit_syntax_as_llvm_mc(llvm_mc, arch, mode, lines):
     assert not _disagreements(arch, mode, lines)
+
+
+@pytest.mark.parametrize("arch,mode", [("rdna4", "true16"), ("rdna3", "fake16")])
+def test_wave64_in_the_non_default_syntax(llvm_mc, arch, mode):
+    """Compares in wave64 (vcc, SGPR pairs; vcc_lo refused) with 16-bit operands in the non-default syntax."""
+    half = ".h" if mode == "true16" else ""
+    lines = [f"v_cmp_class_f16 vcc, v1{half}, v2", f"v_cmp_class_f16 vcc_lo, v1{half}, v2",
+             f"v_cmp_lt_f16 s[4:5], v1{half}, v200", f"v_cmp_lt_f16 vcc, v1, v2{half}", "v_cmp_lt_f32 vcc, v1, v2",
+             f"v_cndmask_b16 v5{half}, v1, v2, s[6:7]", f"v_add_f16 v5{half}, v1, v2"]
+    assert not _disagreements(arch, mode, lines, wave64=True)
 
 
 def test_default_syntax_is_llvm_mcs(llvm_mc):

@@ -55,11 +55,11 @@ def load_plans(arch_name: str, wave64: bool = False, syntax16: str | None = None
     wave sizes, the wave32 plans overlaid with those that print differently in wave64
     (``plans_<arch>_wave64.json``: carry and condition masks as SGPR pairs, ``vcc``), less the forms LLVM
     rejects in wave64 (VOPD).  ``syntax16`` (true16 or fake16: the 16-bit register syntax LLVM 22 does not
-    default to, ``archs.syntax16_mode``) overlays ``plans_<arch>_<syntax16>.json`` on those (probed in wave32:
-    a 16-bit form that prints differently in wave64 too takes the 16-bit mode's plan)."""
+    default to, ``archs.syntax16_mode``) overlays ``plans_<arch>_<syntax16>.json`` on those (in wave64
+    ``plans_<arch>_<syntax16>_wave64.json``, made against the wave64 plans)."""
     if syntax16 is not None:
         plans = dict(load_plans(arch_name, wave64))
-        extra = DATA_DIR / f"plans_{arch_name}_{syntax16}.json"
+        extra = DATA_DIR / f"plans_{arch_name}_{syntax16}{'_wave64' if wave64 else ''}.json"
         for key, plan in (_read_plans(extra) if extra.exists() else {}).items():
             if plan is None:
                 plans.pop(key, None)

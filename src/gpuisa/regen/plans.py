@@ -431,6 +431,17 @@ def _syntax16_overlay(name: str, items: dict) -> None:
     head["generated_by"] = "python -m gpuisa.regen.plans (--syntax16)"
     (DATA_DIR / f"plans_{name}_{mode}.json").write_text(dumps_one_per_line(head, "plans", over))
     print(f"{name}: {len(over)} plans differ in {mode}", file=sys.stderr)
+    if set(arch.features.waves) == {32, 64}:  # wave64 in that mode: against the default's wave64 plans
+        base = dict(json.loads(json.dumps(items)))
+        for k, v in json.loads((DATA_DIR / f"plans_{name}_wave64.json").read_text())["plans"].items():
+            base.pop(k, None) if v is None else base.__setitem__(k, v)
+        with features("+real-true16" if mode == "true16" else "-real-true16"):
+            doc64 = build_arch(name, wave64=True, every_entry=True)
+            _src0_lo128(arch.mc_target, name, doc64["plans"])
+        over = wave64_overlay(base, json.loads(json.dumps(doc64["plans"])))
+        (DATA_DIR / f"plans_{name}_{mode}_wave64.json").write_text(dumps_one_per_line({**head, "wave64": True},
+                                                                                      "plans", over))
+        print(f"{name}: {len(over)} plans differ in {mode} wave64", file=sys.stderr)
 
 
 if __name__ == "__main__":
