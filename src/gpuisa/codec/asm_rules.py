@@ -375,3 +375,15 @@ def scalar7(arch: str, encoding: str, field: str, v: int) -> int:
     if v == 253 and (field != "SADDR" or encoding == "VSCRATCH") or v in (230, 231) and arch == "cdna5":
         return v & 0x7F
     return v
+
+
+_MSAA_DIMS = ("dim:SQ_RSRC_IMG_2D_MSAA", "dim:SQ_RSRC_IMG_2D_MSAA_ARRAY")
+
+
+def msaa_dim_error(name: str, mods: list[str]) -> None:
+    """``image_msaa_load`` reads multisampled images only: a ``dim:`` of another kind is refused (llvm-mc-22 on
+    gfx1013, gfx1030, gfx1100 and gfx1200: "invalid dim; must be MSAA type")."""
+    if name == "image_msaa_load":
+        bad = [m for m in mods if m.startswith("dim:") and m not in _MSAA_DIMS]
+        if bad:
+            raise EncodeError(f"modifier {bad[0]}: image_msaa_load takes a multisampled dim (2D_MSAA, 2D_MSAA_ARRAY)")

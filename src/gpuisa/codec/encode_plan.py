@@ -93,6 +93,7 @@ class _Form:
         self.t16_forms: set = set()
         self.count_given: list = []
         self.nsa_tail = b""
+        self.nsa_counted = False  # an address list whose length is checked as a register count (GFX10 bvh)
         self.lit: int | None = None
         self.tsize, self.is_float = operand_type(e.mnemonic)
 
@@ -222,6 +223,9 @@ class _Form:
         regs = [r for r in parsed if r is not None]  # all of them (checked above)
         if grouped:
             self.bvh_widths(k, [r[2] for r in regs], mods)
+        elif image.bvh_slots(self.e.name, 0) is not None:  # GFX10 ray tracing: one address per register, the
+            self.nsa_counted = True  # contiguous form's count (llvm-mc-22: "image address size does not match a16")
+            self.count_vreg(k, ("v", regs[0][1], len(regs)), self.specs[k])
         extra = (len(regs) + 2) // 4
         self.values["VADDR"] = regs[0][1]
         self.values["NSA"] = extra if self.enc.field("NSA").width > 1 else 1
@@ -234,11 +238,8 @@ class _Form:
         if r is not None and r[0] == "a" and spec.acc is not None:
             values[spec.acc[0]] = values.get(spec.acc[0], 0) | spec.acc[1]
             r = ("v", r[1], r[2])
-        counted = next((c for c in self.coder.named.counts.get(f"{e.name}|{e.encoding}", ())
-                        if c.operand == k), None) or image.address_counts(self.coder.named, e, spec, k)
-        if counted and r is not None and r[0] == spec.reg_class:
-            self.count_given.append((counted, r[2]))  # checked once the fields it depends on are known
-        elif r is None or r[0] != spec.reg_class or r[2] != spec.count:
+        counted = self.count_vreg(k, r, spec)
+        if r is None or (not counted and (r[0] != spec.reg_class or r[2] != spec.count)):
             raise EncodeError(f"operand {k + 1} {tok!r} is not a {self.coder._kind_text(spec)}")
         values[spec.field] = r[1]
         if r[1] >= 1 << self.enc.field(spec.field).width:
@@ -386,10 +387,21 @@ class _Form:
                 self.values[fname] = n & ((1 << f.width) - 1)
                 set_mods.add(g)
 
+    def count_vreg(self, k: int, r, spec: OperandPlan) -> bool:
+        """Remember a register count that depends on modifiers (checked once the fields it depends on are known);
+        False where operand ``k`` has none."""
+        e = self.e
+        counted = next((c for c in self.coder.named.counts.get(f"{e.name}|{e.encoding}", ())
+                        if c.operand == k), None) or image.address_counts(self.coder.named, e, spec, k)
+        if counted and r is not None and r[0] == spec.reg_class:
+            self.count_given.append((counted, r[2]))
+            return True
+        return False
+
     def check_counts(self) -> None:
         """Register counts that depend on modifiers (image data and addresses)."""
         for counted, n in self.count_given:
-            if self.specs[counted.operand].field == "VADDR" and self.values.get("NSA"):
+            if self.specs[counted.operand].field == "VADDR" and self.values.get("NSA") and not self.nsa_counted:
                 continue
             idx = shift = 0
             for d, wd in zip(counted.deps, counted.widths, strict=False):
@@ -420,6 +432,7 @@ def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) ->
     swizzle, mods = asm_rules.swizzle_offset(e.name, mods)  # ds_swizzle_b32 offset:swizzle(...)
     asm_rules.check_operands(coder, e, plan, ops, mods)  # alignment, AGPR/VGPR mixing, lds_direct
     asm_rules.flat_offset_error(coder, e, mods)
+    asm_rules.msaa_dim_error(e.name, mods)
     ops = asm_rules.lds_form_ops(coder, e, plan, ops, mods)
     ops = form.returned(ops)
     asm_rules.atomic_return_policy(plan, form.ret_bit, mods, form.returns)  # th:TH_ATOMIC_RETURN, glc, sc0 written
