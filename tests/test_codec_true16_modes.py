@@ -30,6 +30,7 @@ TRUE16 = [
     "v_mad_u16 v5.h, v1.l, v2.h, v3.l", "v_sqrt_f16 v5.l, v1.h quad_perm:[1,0,3,2]",
     "v_cmp_class_f16 vcc_lo, v1.h, v2", "v_add_f16 v5.l, v1.h, v2.l dpp8:[7,6,5,4,3,2,1,0]",
     "v_cvt_f16_f32 v5.h, v1 dpp8:[7,6,5,4,3,2,1,0] fi:0", "v_cvt_i16_f16 v9.l, v3.h dpp8:[1,1,1,1,1,1,1,1] fi:1",
+    "v_ceil_f16 v5, v199 quad_perm:[3,2,1,0]", "v_cvt_f32_f16 v5, v150.h dpp8:[7,6,5,4,3,2,1,0]",
 ]
 # whole VGPRs: op_sel spelled out, the e32 forms' v0-v127 limit
 FAKE16 = [
@@ -41,6 +42,8 @@ FAKE16 = [
     "v_pack_b32_f16 v5, v1, v2 op_sel:[1,0,0]", "v_add_f16 v5, v1, 0x1234", "v_add_f16 v5, v1, v200",
     "v_add_f16 v200, v1, v2", "v_sqrt_f16 v5, v200", "v_cmp_lt_f16 vcc_lo, v2, v200", "v_cvt_f32_f16 v5, v131",
     "v_ceil_f16 v9, v3 dpp8:[0,0,0,0,0,0,0,0] fi:0", "v_add_f32 v200, v200, v200",
+    "v_add_f16 v5, v200, v2 row_shl:1", "v_cvt_f32_f16 v5, v150 dpp8:[7,6,5,4,3,2,1,0]",
+    "v_ceil_f32 v5, v199 quad_perm:[3,2,1,0]",
 ]
 CASES = [("rdna4", "true16", TRUE16), ("cdna5", "true16", TRUE16), ("rdna3", "fake16", FAKE16),
          ("rdna3.5", "fake16", FAKE16), ("rdna3", None, TRUE16), ("rdna4", None, FAKE16),  # (None: the default)

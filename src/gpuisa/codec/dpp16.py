@@ -27,6 +27,16 @@ def _forms(encoder, mnemonic: str) -> list[tuple[str, list[str | None]]]:
             and k in named.dpp16.get("mods", {})]
 
 
+def src0_lo128(encoder, key: str, plan, i0: int) -> bool:
+    """Whether the 32-bit form ``key``'s source ``i0`` (SRC0) names only v0-v127: a 16-bit operand, as a true16
+    half (bit 7 picks .h) or in fake16 syntax (the decoder's Lo128 register-class note)."""
+    spec = plan.operands[i0]
+    if any(str(x).endswith((".l", ".h")) for t in spec.tables.values() for x in t.values()):
+        return True
+    notes = encoder.named.src_note.get(key)
+    return "Lo128" in (notes[str(i0)] if notes is not None and str(i0) in notes else plan.lo128)
+
+
 def _source(tok: str) -> tuple[str, int, int]:
     """(bare operand text, neg, abs) of a DPP source written with LLVM's modifiers (``-|v1|``)."""
     t = tok.strip()
@@ -85,6 +95,9 @@ def _try(encoder, key, table, ops, rest, ctrl_tok, masks, bound, fi, errors):
     n = plan.operands[i0].count
     if r is None or r[0] != "v" or r[2] != n or r[1] + half > 255 or (half and r[1] > 127):
         errors.append(f"src0 {ops[i0]!r} must be {n} VGPR(s)")
+        return None
+    if r[1] > 127 and src0_lo128(encoder, key, plan, i0):
+        errors.append(f"src0 {ops[i0]!r}: the 32-bit DPP form takes v0-v127 here")
         return None
     if n > 1 and not (encoder.tables.gfx == "GFX9" and encoder.features.accvgpr_memory
                       and ctrl_tok.startswith("row_newbcast:")):  # (llvm-mc-22: gfx90a, gfx942, gfx950 only)

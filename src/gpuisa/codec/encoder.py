@@ -171,6 +171,8 @@ class Encoder:
             if mn != mnemonic:
                 continue
             plan = self.plans[key]
+            if r[1] > 127 and dpp16.src0_lo128(self, key, plan, 1):  # (a 16-bit source: the VOP3 DPP8 form)
+                continue
             e32 = " ".join([plan.mnemonic, ", ".join([ops[0], "v0.l" if half else "v0", *ops[2:]])] + rest)
             try:
                 got = self.encode_line(e32)
@@ -217,7 +219,7 @@ class Encoder:
 
     def _encode_vopd(self, text: str) -> Encoded:
         enc = self.tables.encodings["VOPD"]
-        got = special.vopd_fields(enc, self.gfx, self.named, text)
+        got = special.vopd_fields(enc, self.gfx, self.named, text, self.tables.gfx == "GFX12.5")
         if got is None:
             raise EncodeError(f"{text!r} does not assemble for {self.arch}: no dual-issue (VOPD) pair matches")
         values, lit = got
