@@ -274,20 +274,28 @@ def validate(folder: Path) -> list[str]:
     errors = []
     pytypes: dict[str, type | tuple[type, ...]] = {
         "string": str, "integer": int, "number": (int, float), "boolean": bool, "null": type(None)}
+    exact: dict[str, set[type]] = {"string": {str}, "integer": {int}, "number": {int, float}, "boolean": {bool},
+                                   "null": {type(None)}}
     for table, info in manifest["tables"].items():
         sch = json.loads((folder / info["schema"]).read_text())
         rows = read_table(folder, table, manifest["format"])
         if len(rows) != info["rows"]:
             errors.append(f"{table}: {len(rows)} rows, manifest says {info['rows']}")
+        required = set(sch["required"])
+        # per column: its types, the plain Python types that are surely one of them (a subclass is checked below)
+        columns: list[tuple[str, dict, list[str], set[type]]] = [
+            (col, spec, allowed, set[type]().union(*(exact[t] for t in allowed)))
+            for col, spec in sch["properties"].items()
+            for allowed in [spec["type"] if isinstance(spec["type"], list) else [spec["type"]]]]
         for i, row in enumerate(rows):
-            if set(row) != set(sch["required"]):
-                errors.append(f"{table} row {i}: columns {sorted(set(row) ^ set(sch['required']))} differ")
+            if set(row) != required:
+                errors.append(f"{table} row {i}: columns {sorted(set(row) ^ required)} differ")
                 continue
-            for col, spec in sch["properties"].items():
-                allowed = spec["type"] if isinstance(spec["type"], list) else [spec["type"]]
+            for col, spec, allowed, plain in columns:
                 v = row[col]
-                ok = any(isinstance(v, pytypes[t]) and not (t in ("integer", "number") and isinstance(v, bool))
-                         for t in allowed)
+                ok = type(v) in plain or any(
+                    isinstance(v, pytypes[t]) and not (t in ("integer", "number") and isinstance(v, bool))
+                    for t in allowed)
                 if ok and spec.get("contentMediaType") == "application/json" and v is not None:
                     try:
                         json.loads(v)
