@@ -201,3 +201,20 @@ def test_wave_size_of_a_generation_is_checked():
         gpuisa.run("gfx1250", "v_add_f32 v1, v2, v3", wave=64)
     with pytest.raises(gpuisa.semantics.machine.MachineError, match="allowed: 64"):
         gpuisa.run("gfx942", "v_add_f32 v1, v2, v3", wave=32)
+
+
+@pytest.mark.parametrize("arch,wave", [("rdna3.5", 32), ("rdna4", 64)])
+def test_permlane_source_lanes_outside_exec(arch, wave):
+    """A select naming a lane outside EXEC: its value with FI (op_sel[0]); else 0 with BOUND_CTRL (op_sel[1]) or the
+    destination kept (the DPP rule the instructions' fi/bound_ctrl operands select)."""
+    lane = np.arange(wave)
+    src, old, lo, hi = np.array(vals(wave)), np.array(vals(wave)), *vals(2)
+    mask = int(RNG.integers(0, 1 << 62)) & ((1 << wave) - 1) | 1
+    act = (mask >> lane) & 1 == 1
+    for name, row in (("v_permlane16_b32", lane & ~15), ("v_permlanex16_b32", (lane & ~15) ^ 16)):
+        from_lane = row | nibbles(lo, hi)[lane & 15]
+        for fi, bc in ((0, 0), (1, 0), (0, 1)):
+            st = gpuisa.run(arch, f"{name} v1, v2, s4, s5 op_sel:[{fi},{bc}]",
+                            {"V2": list(src), "V1": list(old), "S4": lo, "S5": hi, "EXEC": mask}, wave=wave)
+            got = np.where(act[from_lane] | bool(fi), src[from_lane], 0 if bc else old)
+            assert v(st, "V1") == list(np.where(act, got, old)), (arch, name, fi, bc)

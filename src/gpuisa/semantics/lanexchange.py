@@ -17,12 +17,41 @@ modulo 32: the lane halves' exchange is not described).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .execute import Builder, Insn, Step, operand_register, reg_text
 from .machine import M32, MachineError
 
 NAMES = ("ds_permute_b32", "ds_bpermute_b32", "ds_swizzle_b32")
+_PERMLANE = re.compile(r"^v_permlane(x?)16(_var)?_b32$")
+
+
+def permlane_inactive(name: str, fields: dict):
+    """v_permlane16/x16(_var)_b32 read a lane by its select as DPP does: a source lane outside EXEC gives its
+    value only with FI (op_sel[0]); else the lane gets 0 with BOUND_CTRL (op_sel[1]) or keeps its destination
+    (the pseudocode reads every lane).  A step fn(ws, R, wmask, active) fixing R["D0"] before it is stored;
+    None for other instructions."""
+    m = _PERMLANE.match(name)
+    if m is None or fields.get("OP_SEL", 0) & 1:
+        return None
+    cross, var, bc, dst = bool(m.group(1)), bool(m.group(2)), bool(fields.get("OP_SEL", 0) & 2), fields["VDST"]
+
+    def fix(ws, R, wmask, own):
+        active = np.asarray(own) != 0  # (each active lane's own EXEC bit, 0 elsewhere)
+        lane = np.arange(len(active))
+        if var:
+            sel = np.asarray(R["S1"]).astype(np.int64) & 15
+        else:
+            both = (int(np.asarray(R["S1"]).ravel()[0]) & M32) | (int(np.asarray(R["S2"]).ravel()[0]) & M32) << 32
+            sel = np.array([(both >> (4 * (i & 15))) & 15 for i in range(len(active))], dtype=np.int64)
+        src = ((lane & ~15) ^ (16 if cross else 0)) | sel
+        dead = active & ~active[np.minimum(src, len(active) - 1)]
+        if dead.any():
+            keep = np.zeros(len(active), dtype=np.int64) if bc else ws.v[dst].astype(np.int64)
+            R["D0"] = np.where(dead, keep, np.asarray(R["D0"]).astype(np.int64))
+    return fix
 
 
 def _vgpr(insn: Insn, fld: str, b: Builder) -> int:

@@ -15,8 +15,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import lanexchange, seqfast
 from . import modifiers as mods
-from . import seqfast
 from .execute import (
     SCALAR,
     VECTOR,
@@ -255,6 +255,9 @@ def _outputs(p: _Plan) -> None:
     prog, f, b = p.prog, p.f, p.b
     if "D0" in prog.widths:
         _d0(p)
+        fix = lanexchange.permlane_inactive(p.insn.name, f)
+        if fix is not None:
+            p.post.insert(0, fix)
     if "S0" in prog.writes:
         _source_writeback(p)
     if "VCC" in prog.writes:
