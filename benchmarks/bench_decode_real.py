@@ -1,11 +1,12 @@
 """``gpuisa decode`` on real compiler output against ``llvm-objdump-22 -d``, whole processes.
 
-    .venv/bin/python benchmarks/bench_decode_real.py [--arch rdna3,rdna4,cdna3,cdna2,cdna5] [--repeat 5] [--steps 300]
+    .venv/bin/python benchmarks/bench_decode_real.py [--arch rdna3,rdna4,cdna3,cdna2,cdna5] [--repeat 5] [--steps 300] [--wave64]
 
 The input is made at run time: the IR this benchmark carries (``benchmarks/real_ir.py``: our own kernels --
 loops, LDS reductions with ds_swizzle/DPP, atomics, global/buffer/flat/scratch memory, packed f16/bf16, a call,
 MFMA/WMMA, an unrolled body of ``--steps`` steps: thousands of instructions) compiled by
-``llc-22 -march=amdgcn -mcpu=gfxNNNN -filetype=obj`` (``k.o``); the same module as assembly
+``llc-22 -march=amdgcn -mcpu=gfxNNNN -filetype=obj`` (``k.o``; ``--wave64``: with ``-mattr=+wavefrontsize64``,
+decoded with ``--wave64``, without the matrix kernel); the same module as assembly
 (``llc-22 -filetype=asm``) assembled by ``llvm-mc-22 -filetype=obj`` (``k_mc.o``) is checked for equality too.
 
 Per architecture, each run a fresh process, the tools interleaved so that all see the same load, outputs to
@@ -79,26 +80,32 @@ def _timed(cmd: list[str], env: dict | None = None) -> tuple[float, float]:
     return time.perf_counter() - t0, _cpu() - c0
 
 
-def make_objects(llc: str, mc: str, target: str, steps: int, tmp: str) -> dict:
+def _mattr(wave64: bool) -> list[str]:
+    return ["-mattr=+wavefrontsize64"] if wave64 else []
+
+
+def make_objects(llc: str, mc: str, target: str, steps: int, tmp: str, wave64: bool = False) -> dict:
     """``k.o`` (llc-22) and ``k_mc.o`` (llc-22's assembly through llvm-mc-22) of the carried IR for ``target``."""
     ir = os.path.join(tmp, "k.ll")
-    Path(ir).write_text(real_ir.module(target, steps))
+    Path(ir).write_text(real_ir.module(target, steps, wave64))
     out = {"k.o": os.path.join(tmp, "k.o"), "k_mc.o": os.path.join(tmp, "k_mc.o")}
-    base = [llc, "-march=amdgcn", f"-mcpu={target}", ir]
+    base = [llc, "-march=amdgcn", f"-mcpu={target}", *_mattr(wave64), ir]
     subprocess.run(base + ["-filetype=obj", "-o", out["k.o"]], check=True, capture_output=True)
     subprocess.run(base + ["-filetype=asm", "-o", os.path.join(tmp, "k.s")], check=True, capture_output=True)
-    subprocess.run([mc, "-arch=amdgcn", f"-mcpu={target}", "-filetype=obj", "-o", out["k_mc.o"], os.path.join(tmp, "k.s")],
-                   check=True, capture_output=True)
+    subprocess.run([mc, "-arch=amdgcn", f"-mcpu={target}", *_mattr(wave64), "-filetype=obj", "-o", out["k_mc.o"],
+                    os.path.join(tmp, "k.s")], check=True, capture_output=True)
     return out
 
 
-def agreement(objdump: str, arch, obj: str, env: dict) -> tuple[int, int, bool]:
+def agreement(objdump: str, arch, obj: str, env: dict, wave64: bool = False) -> tuple[int, int, bool]:
     """(lines of llvm-objdump's listing that ``gpuisa decode``'s has in the same order (a longest common
     subsequence: a line split in two does not shift the rest), llvm-objdump's lines, whether the two listings are
     byte-equal)."""
-    ours = subprocess.run(_gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj], capture_output=True,
+    flag = ["--wave64"] if wave64 else []
+    ours = subprocess.run(_gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj, *flag], capture_output=True,
                           env=env, check=False).stdout
-    theirs = subprocess.run([objdump, "-d", f"--mcpu={arch.llvm_target}", obj], capture_output=True, check=False).stdout
+    theirs = subprocess.run([objdump, "-d", f"--mcpu={arch.llvm_target}", *_mattr(wave64), obj], capture_output=True,
+                            check=False).stdout
     import difflib
 
     a, b = ours.splitlines(), theirs.splitlines()
@@ -108,7 +115,7 @@ def agreement(objdump: str, arch, obj: str, env: dict) -> tuple[int, int, bool]:
 
 def _left(home: str, arch: str) -> str:
     cache = Path(home) / "cache"
-    names = {p.name for p in cache.iterdir()} if cache.is_dir() else set()
+    names = {p.name.replace("-wave64", "") for p in cache.iterdir()} if cache.is_dir() else set()
     parts = [f"decode cache made (numpy, batch decoder): {'yes' if f'decode-{arch}.marshal' in names else 'no'}",
              f"scalar answers beside the base: {'yes' if f'decode-{arch}.marshal.add' in names else 'no'}",
              f"store opened: {'yes' if 'default.sqlite' in names else 'no'}"]
@@ -130,11 +137,11 @@ def _ratio(theirs: list, ours: list) -> str:
 def run_one(tools: dict, arch, args) -> None:
     target = arch.llvm_target
     with tempfile.TemporaryDirectory(prefix="bench-decode-real-") as tmp:
-        objs = make_objects(tools["llc"], tools["mc"], target, args.steps, tmp)
+        objs = make_objects(tools["llc"], tools["mc"], target, args.steps, tmp, args.wave64)
         pycache = os.path.join(tmp, "pycache")
         obj = objs["k.o"]
-        cmd = _gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj]
-        dump = [tools["objdump"], "-d", f"--mcpu={target}", obj]
+        cmd = _gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj] + (["--wave64"] if args.wave64 else [])
+        dump = [tools["objdump"], "-d", f"--mcpu={target}", *_mattr(args.wave64), obj]
         warm_home = os.path.join(tmp, "warm")
         subprocess.run(cmd, stdout=subprocess.DEVNULL, env=_env(pycache, warm_home), check=False)  # (bytecode, warm)
         runs: dict[str, list] = {"objdump": [], "first": [], "store": [], "warm": []}
@@ -149,9 +156,11 @@ def run_one(tools: dict, arch, args) -> None:
             runs["store"].append(_timed(cmd, _env(pycache, store_home)))
             runs["warm"].append(_timed(cmd, _env(pycache, warm_home)))
         insts = subprocess.run(dump, capture_output=True, text=True, check=False).stdout.count("// ")
-        print(f"{arch.name} ({target}): k.o from llc-22, {insts} instructions, {os.path.getsize(obj):,} bytes")
+        print(f"{arch.name} ({target}{', wave64' if args.wave64 else ''}): k.o from llc-22, {insts} instructions, "
+              f"{os.path.getsize(obj):,} bytes")
         for name in ("k.o", "k_mc.o"):
-            same, total, equal = agreement(tools["objdump"], arch, objs[name], _env(pycache, os.path.join(tmp, f"eq-{name}")))
+            same, total, equal = agreement(tools["objdump"], arch, objs[name], _env(pycache, os.path.join(tmp, f"eq-{name}")),
+                                           args.wave64)
             print(f"  listing vs llvm-objdump-{_MAJOR} -d ({name}): {same}/{total} lines equal"
                   f"{' (byte-equal)' if equal else ''}")
         print(f"  first run left: {_left(first_home, arch.name)}")
@@ -169,6 +178,7 @@ def main() -> int:
     ap.add_argument("--arch", default="rdna3,rdna4,cdna3,cdna2,cdna5")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--steps", type=int, default=300, help="steps of the unrolled kernel")
+    ap.add_argument("--wave64", action="store_true", help="wave64 code (RDNA: -mattr=+wavefrontsize64, decode --wave64)")
     args = ap.parse_args()
     tools = {"llc": _tool("llc"), "mc": _tool("llvm-mc"), "objdump": _tool("llvm-objdump")}
     if None in tools.values():

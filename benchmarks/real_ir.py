@@ -198,6 +198,7 @@ def unrolled(steps: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def module(target: str, steps: int = 300) -> str:
-    """The IR module compiled for ``target`` (an ``-mcpu`` name)."""
-    return _COMMON + _MATRIX.get(target, "") + unrolled(steps)
+def module(target: str, steps: int = 300, wave64: bool = False) -> str:
+    """The IR module compiled for ``target`` (an ``-mcpu`` name; ``wave64``: for ``-mattr=+wavefrontsize64``, without
+    the matrix kernel, whose WMMA form is wave32's)."""
+    return _COMMON + ("" if wave64 else _MATRIX.get(target, "")) + unrolled(steps)

@@ -17,23 +17,27 @@ from gpuisa import archs
 from gpuisa.codec import accel, accel_base
 
 ARCHS = [a.name for a in archs.AMD_ARCHS if a.llvm_target]
+# (and wave64 where the architecture has wave64 print plans: RDNA)
+TARGETS = [(a, w) for a in ARCHS for w in (False, True)
+           if not w or os.path.exists(os.path.join(accel_base.DATA, f"plans_{a}_wave64.json"))]
 _REGEN = "python -m gpuisa.regen --steps accel"
 needs_accel = pytest.mark.skipif(accel.extension() is None and not IN_CI,
                                  reason="the C extension is not built (python setup.py build_ext --inplace)")
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-def test_committed_base_tables_are_current(arch):
-    path = accel_base.base_path(arch, False)
+@pytest.mark.parametrize("arch,wave64", TARGETS)
+def test_committed_base_tables_are_current(arch, wave64):
+    path = accel_base.base_path(arch, wave64)
     payload = accel_base.read_payload(path)
     assert payload is not None, f"{path} missing or damaged: run {_REGEN}"
-    version, got_arch, wave64, batch_fp, code_fp, spec, answers = payload
-    assert (version, got_arch, wave64) == (accel_base.VERSION, arch, False), f"{path}: run {_REGEN}"
+    version, got_arch, got_wave64, batch_fp, code_fp, spec, answers = payload
+    assert (version, got_arch, got_wave64) == (accel_base.VERSION, arch, wave64), f"{path}: run {_REGEN}"
     assert code_fp == accel_base.code_fingerprint(), f"{path} made by other code: run {_REGEN}"
-    assert batch_fp == accel_base.batch_fingerprint(arch), f"{path} made from another batch file: run {_REGEN}"
+    assert batch_fp == accel_base.base_fingerprint(arch, wave64), f"{path} made from another batch file: run {_REGEN}"
+    assert batch_fp.startswith(accel_base.batch_fingerprint(arch))
     with open(path, "rb") as fh:
-        assert fh.readline() == accel_base.header(arch, False)
-    assert accel_base.load_base(arch, False) is not None
+        assert fh.readline() == accel_base.header(arch, wave64)
+    assert accel_base.load_base(arch, wave64) is not None
 
 
 def test_base_tables_are_a_regeneration(monkeypatch, tmp_path):
@@ -50,7 +54,7 @@ def ref_home(tmp_path_factory) -> str:
     return str(tmp_path_factory.mktemp("ref-home"))
 
 
-def _input(arch: str) -> bytes:
+def _input(arch: str, wave64: bool = False) -> bytes:
     """Code of known kinds: the example word of every (instruction, encoding) the scalar decoder takes, twice with
     other vector registers (as ``benchmarks/bench_decode.py`` makes its input)."""
     from gpuisa.codec.decoder import get_decoder
@@ -58,7 +62,7 @@ def _input(arch: str) -> bytes:
     from gpuisa.codec.tables import load_arch_tables
     from gpuisa.regen.examples import variant_words
 
-    t, plans, dec = load_arch_tables(arch), load_plans(arch), get_decoder(arch)
+    t, plans, dec = load_arch_tables(arch), load_plans(arch, wave64), get_decoder(arch, wave64)
     out = []
     for n, e in enumerate(t.entries):
         for _, data in variant_words(arch, e.name, e.encoding)[:1]:
@@ -85,11 +89,11 @@ def _run(args: list[str], home: str, accel_on: bool = True) -> tuple[str, set]:
 
 
 @needs_accel
-@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna3"])
-def test_first_run_in_an_empty_data_folder_needs_nothing_but_the_base(tmp_path, ref_home, arch):
+@pytest.mark.parametrize("arch,wave64", [("rdna3", False), ("rdna4", False), ("cdna3", False), ("rdna3", True)])
+def test_first_run_in_an_empty_data_folder_needs_nothing_but_the_base(tmp_path, ref_home, arch, wave64):
     path = tmp_path / "k.bin"
-    path.write_bytes(_input(arch))
-    args = ["--arch", arch, "--file", str(path)]
+    path.write_bytes(_input(arch, wave64))
+    args = ["--arch", arch, "--file", str(path)] + (["--wave64"] if wave64 else [])
     ref = run_cli(["decode", *args], dict(os.environ, GPUISA_HOME=ref_home, GPUISA_NO_ACCEL="1"))
     assert ref.returncode == 0 and len(ref.stdout.splitlines()) > 1000
     out, heavy = _run(args, str(tmp_path / "home"))
@@ -123,7 +127,18 @@ def test_answers_beyond_the_base_are_kept_beside_it(tmp_path, ref_home, monkeypa
 def test_a_base_not_current_is_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("GPUISA_HOME", str(tmp_path))
     assert accel_base.load_base("rdna3", False) is not None
-    assert accel_base.load_base("rdna3", True) is None  # (wave64: none committed)
+    assert accel_base.load_base("rdna3", True) is not None
+    data = tmp_path / "data"  # (wave64: the print plans it was made with changed)
+    data.mkdir()
+    for name in ("batch_rdna3.json", "accel_rdna3-wave64.bin", "plans_rdna3_wave64.json"):
+        with open(os.path.join(accel_base.DATA, name), "rb") as fh:
+            (data / name).write_bytes(fh.read())
+    monkeypatch.setattr(accel_base, "DATA", str(data))
+    assert accel_base.load_base("rdna3", True) is not None
+    (data / "plans_rdna3_wave64.json").write_bytes((data / "plans_rdna3_wave64.json").read_bytes() + b" ")
+    assert accel_base.load_base("rdna3", True) is None
+    monkeypatch.undo()
+    monkeypatch.setenv("GPUISA_HOME", str(tmp_path))
     assert accel_base.load_base("../rdna3", False) is None and accel_base.load_base("nosuch", False) is None
     imports = tmp_path / "imports" / "amd"  # the user's own facts: the store holds other instructions
     imports.mkdir(parents=True)

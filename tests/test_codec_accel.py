@@ -281,3 +281,25 @@ def test_last_instruction_from_the_tables_is_the_scalar_decoders(tmp_path, monke
         total += 1
         off += size
     assert served > total // 2, (served, total)
+
+
+@needs_accel
+@pytest.mark.parametrize("target", ["gfx1100", "gfx942"])
+def test_json_through_the_c_loop_is_the_numpy_paths(cli_env, llvm_mc, tmp_path, target):
+    """``--json`` from the committed base tables and from the cache (``accel_json.py``) writes the numpy path's
+    objects: symbols (one inside an instruction), data between kernels (no instruction: their error), branch
+    targets, bytes short of a dword; and random words as raw bytes; the object's run from the base imports no numpy."""
+    obj = tmp_path / "k.o"
+    subprocess.run([llvm_mc, "-arch=amdgcn", f"-mcpu={target}", "-filetype=obj", "-o", str(obj)], input=_KERNELS,
+                   text=True, check=True)
+    raw = tmp_path / "x.bin"
+    raw.write_bytes(_words("rdna3" if target == "gfx1100" else "cdna3", 5)[:6000])
+    for path in (obj, raw):
+        args = ["--arch", target, "--file", str(path), "--json"]
+        ref = _decode(args, cli_env, accel=False)
+        env = dict(cli_env, GPUISA_HOME=str(tmp_path / f"home-{path.name}"))
+        first, heavy = _heavy_imports(args, env)
+        assert first == ref and (path == raw or "numpy" not in heavy), heavy  # (random words: a new kind of code)
+        assert _decode(args, env, accel=True) == ref
+    objs = _decode(["--arch", target, "--file", str(obj), "--json"], cli_env, accel=False)
+    assert '"label": "kern2"' in objs and '"target": ' in objs and '"error": ' in objs

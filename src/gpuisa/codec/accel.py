@@ -283,6 +283,8 @@ class Warm:
     def __init__(self, arch: str, wave64: bool, answers: dict):
         self.arch, self.wave64, self.answers = arch, wave64, answers
         self.new: dict = {}  # (the answers made in this run)
+        self.invalid: set = set()  # (the offsets whose answer is no instruction: ``--json``'s valid false)
+        self.total = 0  # (bytes of the code those offsets are in)
         self.spec: dict | None = None  # (the tables' spec, for words alone at the end: ``tail_answer``)
         self.tables = None
         self.dec: Decoder | None = None
@@ -328,15 +330,22 @@ class Warm:
         elif got is None:
             got = self.tail_answer(data, off)
         if got is None:
-            dec = self.dec
-            if dec is None:
-                from .decoder import get_decoder
-
-                dec = self.dec = get_decoder(self.arch, self.wave64)
+            dec = self.decoder()
             got = self.answers[key] = self.new[key] = scalar_answer(dec, data, off, tail)
             if not tail:
                 self.new.update(learn_export(dec, self.answers, data, off, got))
+        if not got[3] and self.total:  # (``--json``: at the offset in the whole code; a stream started again at a
+            # symbol is its tail)
+            self.invalid.add(off + self.total - len(data))
         return got
+
+    def decoder(self) -> Decoder:
+        """The scalar decoder, made on first need."""
+        if self.dec is None:
+            from .decoder import get_decoder
+
+            self.dec = get_decoder(self.arch, self.wave64)
+        return self.dec
 
 
     def tail_answer(self, data: bytes, off: int) -> tuple | None:
@@ -477,8 +486,20 @@ def _labels(sec) -> tuple[list, list]:
     return sorted((o, n.encode()) for o, n in labels.items()), sorted((o, n.encode()) for o, n in sec.plain.items())
 
 
-def _run(tables, data: bytes, secs, path: str | None, resolver, out) -> None:
-    """The listing of raw bytes (``secs`` None) or of an ELF file's code sections, written to ``out``."""
+def _run(tables, data: bytes, secs, path: str | None, resolver, out, as_json: bool = False) -> None:
+    """The listing of raw bytes (``secs`` None) or of an ELF file's code sections, written to ``out`` (``as_json``:
+    as ``--json``'s objects, ``accel_json.py``; ``resolver`` a ``Warm``)."""
+    if as_json:
+        from .accel_json import json_lines
+
+        for sec in [None] if secs is None else secs:
+            code, address = (data, 0) if sec is None else (sec.data, sec.address)
+            labels = None if sec is None else _labels(sec)[0]  # (no plain symbols: branches print their offsets)
+            resolver.invalid, resolver.total = set(), len(code)
+            text = tables.listing(code, address, labels, None, resolver, None)
+            out.write(json_lines(text, code, address, None if sec is None else sec.name, {} if sec is None else sec.labels,
+                                 resolver.invalid, lambda off, code=code: resolver.decoder().decode_at(code, off).error))
+        return
     if secs is None:
         tables.listing(data, 0, None, None, resolver, out.write)
         return
@@ -520,9 +541,11 @@ def cached_arch(name: str, wave64: bool) -> str | None:
     return None if snap is None else snap[0]
 
 
-def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, path: str | None) -> bool:
+def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, path: str | None,
+                  as_json: bool = False) -> bool:
     """``gpuisa decode --arch NAME``'s plain listing (``arch``: the architecture NAME names) through the C loop;
-    False where the extension is not there."""
+    False where the extension is not there (or, ``as_json``: ``--json``'s objects, where there is no cache or base
+    tables to start from: the numpy path makes them)."""
     ext = extension()
     if ext is None:
         return False
@@ -533,7 +556,7 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
         _, spec, answers, events, added, tie = snap
         tables, resolver = ext.Tables(spec), Warm(arch, wave64, answers)
         resolver.spec = spec
-        _run(tables, data, secs, path, resolver, out)
+        _run(tables, data, secs, path, resolver, out, as_json)
         if not resolver.new:
             return True
         out.flush()
@@ -547,6 +570,8 @@ def write_listing(out, name: str, arch: str, wave64: bool, data: bytes, secs, pa
         elif not save_added(name, wave64, added, tie):  # (few: the scalar answers kept beside the cache, which stays)
             save_snapshot(name, arch, wave64, spec, resolver.answers, events)
         return True
+    if as_json:
+        return False
     tables, full = _full(ext, arch, wave64, {}, [])
     _run(tables, data, secs, path, full, out)
     out.flush()

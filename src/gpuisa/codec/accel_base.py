@@ -15,7 +15,9 @@ batch file's fingerprint, ``code_fingerprint()``, the tables, the answers).
 
 Staleness: the file is used while its format version is this module's and the fingerprint it carries is the
 one the architecture's batch file carries now (read from the file's first bytes: no parsing of it); the
-batch file carries what the scalar decoder depends on (``batch_data.fingerprint``).  That the code which
+batch file carries what the scalar decoder depends on (``batch_data.fingerprint``).  A wave64 file
+(``accel_<arch>-wave64.bin``: made from the wave64 decoder's tables, made at regeneration as the batch files are,
+none committed) carries the CRC of the wave64 print plans with it (``base_fingerprint``).  That the code which
 exports the tables (``code_fingerprint``) is the one present and that the bytes are what a regeneration
 writes is checked by ``tests/test_accel_base.py`` and ``regen --check``, not by every run (as
 ``data/ptx/forms.marshal``).  Not used where the user imported facts for the architecture (the store then
@@ -60,6 +62,22 @@ def batch_fingerprint(arch: str) -> str | None:
     return head[at:end].decode("ascii", "replace") if end > 0 else None
 
 
+def base_fingerprint(arch: str, wave64: bool) -> str | None:
+    """What a current file of ``arch`` carries: its batch file's fingerprint; for wave64 (made from the wave64
+    decoder's tables, which no batch file holds) with the CRC of the wave64 print plans (``plans_<arch>_wave64.json``,
+    all the wave64 decoder reads beyond what that fingerprint covers)."""
+    fp = batch_fingerprint(arch)
+    if fp is None or not wave64:
+        return fp
+    import zlib
+
+    try:
+        with open(os.path.join(DATA, f"plans_{arch}_wave64.json"), "rb") as fh:
+            return f"{fp}+{zlib.crc32(fh.read()):08x}"
+    except OSError:
+        return None
+
+
 def _imported(arch: str) -> bool:
     """Whether the user imported facts for ``arch`` (``gpuisa import-amd``: the store holds them instead)."""
     from ..cachefile import data_home
@@ -95,14 +113,14 @@ def load_base(arch: str, wave64: bool) -> tuple | None:
         return None
     version, got_arch, got_wave64, batch_fp, code_fp, spec, answers = payload
     if version != VERSION or got_arch != arch or got_wave64 != wave64 or not isinstance(spec, dict) \
-            or not isinstance(answers, dict) or batch_fp != batch_fingerprint(arch):
+            or not isinstance(answers, dict) or batch_fp != base_fingerprint(arch, wave64):
         return None
     return spec, answers, ("base", batch_fp, code_fp)
 
 
 def code_fingerprint() -> str:
     """A digest of what the code that makes the file does: the export (``accel.py``, ``accel_export.py``), this module, the generator
-    (``regen/accel.py``), as syntax without docstrings and comments, and the C loop's reading of the tables
+    (``regen/accel.py``, ``regen/accel_seeds.py``), as syntax without docstrings and comments, and the C loop's reading of the tables
     (``fastdecode_tables.c``, ``fastdecode.h``, as bytes)."""
     import ast
     import hashlib
@@ -111,7 +129,8 @@ def code_fingerprint() -> str:
 
     h = hashlib.sha256()
     for path in (os.path.join(_HERE, "accel.py"), os.path.join(_HERE, "accel_export.py"), os.path.join(_HERE, "accel_base.py"),
-                 os.path.join(os.path.dirname(_HERE), "regen", "accel.py")):
+                 os.path.join(os.path.dirname(_HERE), "regen", "accel.py"),
+                 os.path.join(os.path.dirname(_HERE), "regen", "accel_seeds.py")):
         with open(path, encoding="utf-8") as fh:
             h.update(os.path.basename(path).encode() + b"\0" + normalised(ast.parse(fh.read())).encode() + b"\0")
     for name in ("fastdecode_tables.c", "fastdecode.h"):

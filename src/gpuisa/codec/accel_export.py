@@ -43,6 +43,7 @@ def _export_templates(ab) -> dict:
 
     keys = sorted(ab.tpl_ids.items(), key=lambda kv: (kv[1] == 0, kv[1]))  # (templates in id order, then failures)
     fmts = [ab.tpl_fmt[tid].encode() if tid else b"" for _, tid in keys]
+    free = getattr(ab, "tpl_free", {})
     bases = np.zeros((len(keys), MAXC), np.int64)
     for i, (_, tid) in enumerate(keys):
         if tid:
@@ -52,7 +53,9 @@ def _export_templates(ab) -> dict:
             "tpl_key3": np.array([k[2] for k, _ in keys], "<u4").tobytes(),
             "tpl_len": np.array([len(f) if tid else -1 for f, (_, tid) in zip(fmts, keys)], "<i4").tobytes(),
             "tpl_nph": np.array([ab.tpl_nph[tid] for _, tid in keys], np.int8).tobytes(),
-            "tpl_bases": bases.astype("<i8").tobytes(), "tpl_text": b"".join(fmts)}
+            "tpl_bases": bases.astype("<i8").tobytes(), "tpl_text": b"".join(fmts),
+            # (the columns a template's own texts print where the entry's do not: ``regen/accel_seeds.py``'s)
+            "tpl_free": np.array([free.get(tid, 0) for _, tid in keys], np.uint8).tobytes()}
 
 
 def _export_pool(ab) -> dict:

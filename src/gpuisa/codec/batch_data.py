@@ -216,6 +216,13 @@ def seed(ab) -> None:
     ab.precomputed = "loaded"
 
 
+def load_doc(ab, doc: dict) -> None:
+    """Fill a new ``ArchBatch`` from tables made in this process (``regen/batch.generate``: the wave64 decoder's,
+    which no file holds, for the accelerator's base tables)."""
+    _load(ab, doc)
+    ab.precomputed = "loaded"
+
+
 def read_tables(path: Path) -> dict:
     """The precomputed file, parsed, its arrays unpacked.  Read from the package itself each time (JSON and
     base64: about 2 ms for the largest architecture), not from a parsed copy in the user's data folder: a

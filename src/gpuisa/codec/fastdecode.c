@@ -251,7 +251,8 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
     uint64_t w64 = ((uint64_t)dword_at(r, 4 * i) | (uint64_t)dword_at(r, 4 * i + 4) << 32) & rw.wm;
     uint32_t w3 = rw.w3m ? dword_at(r, 4 * (i + 2 < n4 ? i + 2 : n4 - 1)) & rw.w3m : 0;
     uint64_t vals[MAXC];
-    int all_ascii = 1, litc = -1; /* (litc: the column holding the literal marker, its text the next dword in hex) */
+    int all_ascii = 1, litc = -1, own = 0; /* (litc: the column holding the literal marker, its text the next dword
+    * in hex; own: the columns the entry's own texts do not print, which only a template's own may) */
     int64_t *lc = !t->lits.n || rw.dw > 2 ? NULL : rw.dw == 1 ? map_find(&t->lits, (uint64_t)eid, 0)
                 : map_find(&t->lits, w64 & rw.rlo, 1ULL << 32 | (uint64_t)eid);
     Py_ssize_t lat = 4 * (i + rw.dw); /* (the literal: the dword after the word) */
@@ -266,10 +267,18 @@ static int word_text(Run *r, int64_t eid, Py_ssize_t i, Py_ssize_t n4, int *asci
             continue;
         }
         int st = pool_ok(r, (int64_t)(pk >> 16) + (int64_t)vals[j]);
-        if (st != 1 && st != 3) return st < 0 ? -1 : 1;
+        if (st < 0) return -1;
+        if (st != 1 && st != 3) own |= 1 << j;
     }
-    int64_t tid = template_of(r, (uint32_t)eid, w64 & rw.rlo, w3 & rw.rhi, w64, w3, 4 * i);
-    if (tid <= 0) return tid < 0 ? -1 : 1;
+    int64_t tid;
+    if (own) { /* (only a template the tables hold, made for such values: ``tpl_free``) */
+        int64_t *got = map_find(&t->tpls, w64 & rw.rlo, (uint64_t)eid << 32 | (w3 & rw.rhi));
+        if (!got || *got <= 0 || (own & ~t->tpl[*got].free)) return 1;
+        tid = *got;
+    } else {
+        tid = template_of(r, (uint32_t)eid, w64 & rw.rlo, w3 & rw.rhi, w64, w3, 4 * i);
+        if (tid <= 0) return tid < 0 ? -1 : 1;
+    }
     if (t->tpl[tid].nph > rw.cnt || t->tpl[tid].bad) return 1;
     int64_t ix[MAXC];
     char lit_text[16];

@@ -63,7 +63,8 @@ static inline Py_ssize_t utf8_chars(const char *s, Py_ssize_t n) {
 /* -- the tables ------------------------------------------------------------------------------------ */
 typedef struct { int32_t dw; uint32_t w3m, rhi; uint8_t vopd, cnt; uint64_t wm, rlo, cols[MAXC]; } Row;
 /* a template: its text with %% made % and the %s taken out (cut[j]: where operand j goes), pool bases */
-typedef struct { int64_t off; int32_t len, nph, ascii, bad; int32_t cut[MAXC]; int64_t bases[MAXC]; } Tpl;
+/* (free: columns whose value the entry's own texts do not print and this template's do: ``tpl_free``) */
+typedef struct { int64_t off; int32_t len, nph, ascii, bad, free; int32_t cut[MAXC]; int64_t bases[MAXC]; } Tpl;
 
 typedef struct {
     PyObject_HEAD

@@ -106,6 +106,7 @@ Py_ssize_t tpl_add(Tables *t, uint32_t eid, uint64_t key, uint32_t key3, const c
     Py_ssize_t tid = t->ntpl++;
     Tpl *tp = &t->tpl[tid];
     tp->off = (int64_t)t->tpl_text.n; tp->nph = nph; tp->ascii = utf8_chars(fmt, n) == n; tp->bad = nph > MAXC;
+    tp->free = 0;
     memset(tp->bases, 0, sizeof(tp->bases));
     memset(tp->cut, 0, sizeof(tp->cut));
     for (int j = 0; j < nph && j < MAXC; j++) tp->bases[j] = bases[j];
@@ -166,9 +167,11 @@ static int load_pairs(Map *m, PyObject *spec, const char *kkey, const char *bkey
     return rc;
 }
 
-/* templates: eid, key, key3 (arrays), their formats (one blob, lengths), placeholders and pool bases */
+/* templates: eid, key, key3 (arrays), their formats (one blob, lengths), placeholders and pool bases, and
+ * (optional: the base tables') the columns each may print where the entry's own texts do not */
 static int load_templates(Tables *t, PyObject *spec) {
-    Py_ssize_t n, k, nb, nf;
+    Py_ssize_t n, k, nb, nf, nfree = 0;
+    uint8_t *fr = PyDict_GetItemString(spec, "tpl_free") ? copy_array(spec, "tpl_free", 1, &nfree) : NULL;
     int32_t *eid = copy_array(spec, "tpl_eid", 4, &n);
     uint64_t *key = copy_array(spec, "tpl_key", 8, &k);
     uint32_t *key3 = copy_array(spec, "tpl_key3", 4, &k);
@@ -186,13 +189,15 @@ static int load_templates(Tables *t, PyObject *spec) {
                 continue;
             }
             if (at + len[i] > nf) { PyErr_SetString(PyExc_ValueError, "templates: text too short"); rc = -1; break; }
-            rc = tpl_add(t, (uint32_t)eid[i], key[i], key3[i], fmt + at, len[i], bases + i * MAXC, nph[i]) < 0 ? -1 : 0;
+            Py_ssize_t tid = tpl_add(t, (uint32_t)eid[i], key[i], key3[i], fmt + at, len[i], bases + i * MAXC, nph[i]);
+            rc = tid < 0 ? -1 : 0;
+            if (tid > 0 && fr && i < nfree) t->tpl[tid].free = fr[i];
             at += len[i];
         }
     } else if (!PyErr_Occurred()) {
         PyErr_SetString(PyExc_ValueError, "templates: inconsistent lengths");
     }
-    free(eid); free(key); free(key3); free(len); free(nph); free(bases); free(fmt);
+    free(eid); free(key); free(key3); free(len); free(nph); free(bases); free(fmt); free(fr);
     return rc;
 }
 

@@ -1,5 +1,6 @@
 """The C accelerator's committed base tables (what the file holds and how it is read: ``codec/accel_base.py``),
-one per architecture, made from its batch tables (which must be current: ``--steps batch`` first).
+one per architecture, made from its batch tables (which must be current: ``--steps batch`` first), and one per RDNA
+architecture for wave64 (``accel_<arch>-wave64.bin``), made from the wave64 decoder's batch tables made here.
 
     python -m gpuisa.regen.accel [--check] [ARCH ...]      (or: python -m gpuisa.regen --steps accel)
 """
@@ -12,6 +13,7 @@ import zlib
 
 from ..codec import accel, accel_export
 from ..codec.accel_base import VERSION, base_path, code_fingerprint, header
+from .accel_seeds import seed_modifiers, seed_scaled_saddr, seed_smem_offsets
 from .batch import seed_template
 
 _FIELDS_AT_MOST = 16  # export shapes enumerated where their named fields have at most this many bits
@@ -334,20 +336,32 @@ def seed_kernarg_loads(dec, ab) -> None:
                 ab.template_id(eid, word & int(rows[3][eid]), key3, word, data, 0)
 
 
-def build(arch: str) -> bytes:
-    """The file's bytes for ``arch`` (wave32)."""
+def _batch(arch: str, wave64: bool):
+    """(scalar decoder, its batch decoder filled from the batch tables, their fingerprint as the file carries it):
+    wave32's from the committed batch file (which must be current), wave64's made here (``regen/batch.generate``)."""
+    from ..codec.accel_base import base_fingerprint
     from ..codec.batch_arch import ArchBatch
-    from ..codec.batch_data import seed
+    from ..codec.batch_data import data_path, fingerprint, load_doc, read_tables, seed
     from ..codec.decoder import Decoder
 
-    dec = Decoder(arch)
+    dec = Decoder(arch, wave64)
     ab = ArchBatch(dec)
-    seed(ab)
+    if not wave64:
+        seed(ab)
+    elif read_tables(data_path(arch))["fingerprint"] == fingerprint(dec):
+        from .batch import generate
+
+        load_doc(ab, generate(arch, wave64=True))
+    else:
+        ab.precomputed = f"{data_path(arch).name} is stale"
     if ab.precomputed != "loaded":
         raise StaleBatch(f"{arch}: {ab.precomputed}")
-    from ..codec.batch_data import data_path, read_tables
+    return dec, ab, base_fingerprint(arch, wave64)
 
-    batch_fp = read_tables(data_path(arch))["fingerprint"]
+
+def build(arch: str, wave64: bool = False) -> bytes:
+    """The file's bytes for ``arch`` (``wave64``: of the wave64 decoder)."""
+    dec, ab, batch_fp = _batch(arch, wave64)
     seeded = len(ab.entries)
     answers = export_formats(dec)
     answers.update(number_segments(dec, ab))  # (before the seeds below make segments of their own)
@@ -355,11 +369,25 @@ def build(arch: str) -> bytes:
     seed_special(dec, ab)
     seed_saddr(dec, ab)
     seed_kernarg_loads(dec, ab)
+    seed_modifiers(dec, ab, seeded)
+    seed_smem_offsets(dec, ab, seeded)
+    seed_scaled_saddr(dec, ab, seeded)
     answers.update(number_formats(dec, ab))
     spec = accel_export.export(ab, {})
     spec.update(literal_columns(dec, ab, seeded))
-    payload = (VERSION, arch, False, batch_fp, code_fingerprint(), spec, answers)
-    return header(arch, False) + zlib.compress(marshal.dumps(payload, 2), 9)
+    payload = (VERSION, arch, wave64, batch_fp, code_fingerprint(), spec, answers)
+    return header(arch, wave64) + zlib.compress(marshal.dumps(payload, 2), 9)
+
+
+def targets(names: list[str]) -> list[tuple[str, bool]]:
+    """(architecture, wave64) of each file to make: wave32 for each of ``names``, wave64 where it has wave64 print
+    plans (RDNA)."""
+    import os
+
+    from ..codec.accel_base import DATA
+
+    return [(n, w) for n in names for w in (False, True)
+            if not w or os.path.exists(os.path.join(DATA, f"plans_{n}_wave64.json"))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -369,11 +397,11 @@ def main(argv: list[str] | None = None) -> int:
     check = "--check" in argv
     names = [a for a in argv if a != "--check"] or [a.name for a in archs.AMD_ARCHS if a.llvm_target]
     bad = 0
-    for name in names:
-        path = base_path(name, False)
+    for name, wave64 in targets(names):
+        path = base_path(name, wave64)
         assert path is not None
         try:
-            data = build(name)
+            data = build(name, wave64)
         except StaleBatch as exc:
             print(f"regen accel: {exc}", file=sys.stderr)
             return 2

@@ -24,12 +24,14 @@ def pack(a) -> str:
     return f"{a.dtype.str}:{binascii.b2a_base64(np.ascontiguousarray(a).tobytes(), newline=False).decode()}"
 
 
-def generate(arch: str) -> dict:
+def generate(arch: str, wave64: bool = False) -> dict:
+    """The file's content for ``arch`` (``wave64``: of the wave64 decoder, which no file holds: the accelerator's
+    wave64 base tables are made from it, ``regen/accel.py``)."""
     from ..codec.batch_arch import ArchBatch
     from ..codec.decoder import Decoder
     from .examples import variant_words
 
-    dec = Decoder(arch)
+    dec = Decoder(arch, wave64)
     ab = ArchBatch(dec, cut_reserved=True)
     for p in range(512):  # every selector of every dense bucket through the scalar class chooser
         base = int(ab.cls_base[p])
