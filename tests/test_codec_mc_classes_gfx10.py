@@ -51,3 +51,29 @@ def _disagreements(cpu: str, lines: list[str]) -> list[str]:
 def test_image_address_lists_and_msaa_dims(llvm_mc, cpu):
     bad = _disagreements(cpu, _IMAGE)
     assert not bad, bad[:5]
+
+
+# GFX10 FLAT offsets: flat_* 0..2047, global_*/scratch_* -2048..2047; exec is no scalar address of a global access
+_FLAT = [
+    "global_load_dword v7, v[8:9], off offset:2047", "global_load_dword v7, v[8:9], off offset:2048",
+    "global_load_dword v7, v[8:9], off offset:-2048", "global_load_dword v7, v[8:9], off offset:-2049",
+    "global_store_dword v8, v7, s[4:5] offset:3000", "global_store_dword v8, v7, s[4:5] offset:-100",
+    "scratch_load_dword v7, v8, off offset:2047", "scratch_load_dword v7, v8, off offset:2049",
+    "scratch_store_dword off, v7, s5 offset:-2049", "scratch_store_dword off, v7, s5 offset:-2048",
+    "flat_load_dword v7, v[8:9] offset:2047", "flat_load_dword v7, v[8:9] offset:2048",
+    "flat_store_dword v[8:9], v7 offset:3000", "flat_load_dword v7, v[8:9] offset:-2",
+    "global_load_dword v7, v8, exec", "global_store_dword v8, v7, exec offset:8", "global_atomic_or v8, v7, exec",
+    "global_load_dword v7, v8, vcc", "global_load_dword v7, v8, ttmp[4:5]", "global_load_dword v7, v8, s[10:11]",
+]
+
+
+@pytest.mark.parametrize("cpu", ["gfx1010", "gfx1030"])
+def test_flat_offsets_and_global_scalar_address(llvm_mc, cpu):
+    bad = _disagreements(cpu, _FLAT)
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("cpu", ["gfx908", "gfx90a", "gfx942", "gfx1100"])
+def test_global_scalar_address_not_exec(llvm_mc, cpu):
+    bad = _disagreements(cpu, _FLAT[14:])
+    assert not bad, bad[:5]

@@ -96,17 +96,32 @@ def check_text(coder, text: str) -> None:
         raise EncodeError(f"scale_offset is not supported on {coder.arch} or not by this instruction")
 
 
+# (lowest, highest, llvm-mc-22's words) of the offsets it takes: GFX9 FLAT 0..4095 (the decoder reads all 13 bits);
+# GFX10 FLAT 0..2047, GLOBAL and SCRATCH -2048..2047 (the 12-bit field's top bit is the sign there)
+_FLAT_OFFSETS = {("GFX9", "FLAT"): (0, 4095, "12-bit unsigned"), ("GFX10", "FLAT"): (0, 2047, "11-bit unsigned"),
+                 ("GFX10", "GLOBAL"): (-2048, 2047, "12-bit signed"), ("GFX10", "SCRATCH"): (-2048, 2047, "12-bit signed")}
+
+
 def flat_offset_error(coder, e, mods: list[str]) -> None:
-    """GFX9 FLAT: llvm-mc-22 takes offsets 0..4095 only (the decoder reads all 13 bits)."""
-    if coder.tables.gfx == "GFX9" and e.encoding == "FLAT":
-        for m in mods:
-            if m.startswith("offset:"):
-                try:
-                    n = int(m.split(":", 1)[1], 0)
-                except ValueError:
-                    return
-                if not 0 <= n < 4096:
-                    raise EncodeError("expected a 12-bit unsigned offset")
+    """The offsets llvm-mc-22 takes on GFX9 FLAT and GFX10 FLAT/GLOBAL/SCRATCH (``_FLAT_OFFSETS``)."""
+    span = _FLAT_OFFSETS.get((coder.tables.gfx.split(".")[0], e.encoding))
+    if span is None:
+        return
+    for m in mods:
+        if m.startswith("offset:"):
+            try:
+                n = int(m.split(":", 1)[1], 0)
+            except ValueError:
+                return
+            if not span[0] <= n <= span[1]:
+                raise EncodeError(f"expected a {span[2]} offset")
+
+
+def saddr_error(encoding: str, values: dict[str, int]) -> None:
+    """A global access's scalar address is an SGPR pair, vcc or ttmp pair, never exec (llvm-mc-22: gfx90a, gfx942,
+    gfx1010, gfx1030, gfx1100, gfx1200)."""
+    if encoding in ("GLOBAL", "VGLOBAL") and values.get("SADDR") == 126:
+        raise EncodeError("the scalar address of a global access cannot be exec")
 
 
 # GFX12/GFX12.5 cache policy: names of the zero TH and SCOPE values that llvm-mc-22 accepts on every load, store,

@@ -466,6 +466,7 @@ def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) ->
         values[plan.returning.field] |= form.ret_bit  # without the return bit (GFX12)
     form.check_counts()
     constant_bus.check(coder.features, e.name, e.encoding, specs, values)  # (GFX10+: two scalar values)
+    asm_rules.saddr_error(e.encoding, values)
     got = coder._finish(e, form.enc, values, form.lit, specs)
     if form.nsa_tail:
         got.data += form.nsa_tail
