@@ -154,3 +154,29 @@ def test_named_fields_at_their_default(llvm_mc, arch):
     are at their default): the default value; out of range still refused."""
     bad = encode_disagreements(arch, _DEFAULT_FIELDS)
     assert not bad, bad[:5]
+
+
+def _vopd_lines() -> list[str]:
+    lines = ["v_dual_add_f32 v10, s1, v2 :: v_dual_mul_f32 v11, s2, v3", "v_dual_add_f32 v10, s1, v2 :: v_dual_cndmask_b32 v11, s2, v3",
+             "v_dual_add_f32 v10, vcc_lo, v2 :: v_dual_cndmask_b32 v11, v1, v3",
+             "v_dual_add_f32 v10, vcc_hi, v2 :: v_dual_cndmask_b32 v11, s1, v3",
+             "v_dual_add_f32 v10, 0x1234, v2 :: v_dual_cndmask_b32 v11, s2, v3",
+             "v_dual_add_f32 v10, null, v2 :: v_dual_cndmask_b32 v11, s1, v3",
+             "v_dual_fmamk_f32 v10, s1, 0x1234, v2 :: v_dual_mov_b32 v11, s2",
+             "v_dual_fmamk_f32 v10, v1, 0x1234, v6 :: v_dual_fmamk_f32 v11, v2, 4660, v7",
+             "v_dual_fmamk_f32 v10, v1, 0x1234, v6 :: v_dual_fmamk_f32 v11, v2, 0x1235, v7",
+             "v_dual_add_f32 v10, v1, v5 :: v_dual_mul_f32 v11, v1, v5"]
+    for a, b in ((0, 0), (1, 5), (2, 7), (3, 13), (6, 6)):
+        lines += [f"v_dual_add_f32 v10, v{a}, v{16 + a} :: v_dual_mul_f32 v11, v{b + 8}, v{24 + b}",
+                  f"v_dual_fmamk_f32 v10, v{a}, 0x1234, v{16 + a} :: v_dual_fmac_f32 v{41 + 2 * b}, v{b + 1}, v{24 + b}",
+                  f"v_dual_dot2acc_f32_f16 v{40 + 2 * a}, v{a}, v{16 + a} :: v_dual_fmamk_f32 v11, v{b + 2}, 0x1234, v{24 + b}",
+                  f"v_dual_mov_b32 v10, v{a} :: v_dual_fmaak_f32 v11, v{b + 1}, v{24 + b}, 0x1234"]
+    return lines
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
+def test_vopd_pairing_rules(llvm_mc, arch):
+    """Dual issue: at most two scalar values (cndmask's VCC one of them), src0/src1 VGPR banks mod 4, src2 mod 2
+    (gfx1250: one register in both halves passes), a constant K written in two spellings."""
+    bad = encode_disagreements(arch, _vopd_lines())
+    assert not bad, bad[:5]

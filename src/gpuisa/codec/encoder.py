@@ -240,6 +240,11 @@ class Encoder:
         for suf in ("_e32", "_e64", "_sdwa", "_dpp"):
             if base.endswith(suf):
                 base = base[: -len(suf)]
+        from .processors import only_on
+
+        procs = only_on(self.arch, base)
+        if procs:  # (a processor of this generation has it: gfx1011's dot instructions)
+            return f"{base} is not on {self.arch}'s default target; {', '.join(procs)} only (--arch {procs[0]})"
         have = st.instruction_archs(base)
         if have:
             return (f"{base} is not in {self.arch}; it exists in "

@@ -278,12 +278,15 @@ def _vopd_patterns(named: NamedTables) -> list[tuple[re.Pattern, int, int]]:
         rx = re.escape(tp)
         for slot in ("VDSTX", "VDSTY", "SRCX0", "VSRCX1", "SRCY0", "VSRCY1", "LIT"):
             rx = rx.replace(re.escape("{%s}" % slot), f"(?P<{slot}>[^,: ]+)", 1)
+        rx = rx.replace(re.escape("{LIT}"), "(?P<LIT2>[^,: ]+)")  # (both halves' constant K: one literal, twice)
         pats.append((re.compile("^" + rx + "$"), opx, opy))
     return pats
 
 
-def vopd_fields(enc, gfx: str, named: NamedTables, text: str) -> tuple[dict[str, int], int | None] | None:
-    """(field values, literal) of a VOPD text (inverse of ``vopd_text``); None if no template matches."""
+def vopd_fields(enc, gfx: str, named: NamedTables, text: str,
+                same_ok: bool = False) -> tuple[dict[str, int], int | None] | None:
+    """(field values, literal) of a VOPD text (inverse of ``vopd_text``); None if no template matches or the
+    halves may not pair (``_vopd_pairable``; ``same_ok``: gfx1250, where one VGPR may feed both halves)."""
     from . import operands as opd
 
     for rx, opx, opy in _vopd_patterns(named):
@@ -292,6 +295,7 @@ def vopd_fields(enc, gfx: str, named: NamedTables, text: str) -> tuple[dict[str,
             continue
         g = m.groupdict()
         regs = {}
+        given = {k for k in ("VSRCX1", "VSRCY1") if g.get(k) is not None}
         for k in ("VDSTX", "VDSTY", "VSRCX1", "VSRCY1"):
             if g.get(k) is None and k.startswith("VSRC"):  # a half without a second source: the field stays zero
                 g[k] = "v0"
@@ -307,6 +311,8 @@ def vopd_fields(enc, gfx: str, named: NamedTables, text: str) -> tuple[dict[str,
         if g.get("LIT") is not None:
             try:
                 lit = int(g["LIT"], 0) & 0xFFFFFFFF
+                if g.get("LIT2") is not None and int(g["LIT2"], 0) & 0xFFFFFFFF != lit:
+                    return None
             except ValueError:
                 return None
         for k in ("SRCX0", "SRCY0"):
@@ -318,8 +324,39 @@ def vopd_fields(enc, gfx: str, named: NamedTables, text: str) -> tuple[dict[str,
                 if lit is not None and lit != lv:
                     return None
                 lit = lv
+        if not _vopd_pairable(text, vals, regs, given, lit, same_ok):
+            return None
         return vals, lit
     return None
+
+
+def _vopd_pairable(text: str, vals: dict[str, int], regs: dict[str, int], given: set[str], lit: int | None,
+                   same_ok: bool) -> bool:
+    """llvm-mc-22's pairing rules beyond one literal and the even/odd destinations (probed on gfx1100, gfx1200,
+    gfx1250): at most two scalar values (SGPR-file registers but null, the literal, and the VCC v_dual_cndmask_b32
+    reads, which is not vcc_lo), and the halves' VGPR sources in different banks: src0 and src1 by register
+    number mod 4, src2 (the destination of fmac/dot2acc, the VGPR operand of fmamk) mod 2 -- on gfx1250
+    (``same_ok``) one register in both halves' slot passes."""
+    names = [h.split()[0] for h in text.split("::")]
+    scalars: set = {v for v in (vals["SRCX0"], vals["SRCY0"]) if v < 128 and v != 124}
+    scalars |= {"literal"} if lit is not None else set()
+    scalars |= {"vcc"} if "v_dual_cndmask_b32" in names else set()
+    if len(scalars) > 2:
+        return False
+    def clash(regs2: list[int], banks: int) -> bool:
+        return len(regs2) == 2 and regs2[0] % banks == regs2[1] % banks and not (same_ok and regs2[0] == regs2[1])
+
+    if clash([v - 256 for v in (vals["SRCX0"], vals["SRCY0"]) if v >= 256], 4):
+        return False
+    src1, src2 = [], []
+    for name, dst, vsrc in zip(names, ("VDSTX", "VDSTY"), ("VSRCX1", "VSRCY1")):
+        if "fmac" in name or "dot2acc" in name:
+            src2.append(regs[dst])
+        if "fmamk" in name and vsrc in given:
+            src2.append(regs[vsrc])
+        elif vsrc in given:
+            src1.append(regs[vsrc])
+    return not (clash(src1, 4) or clash(src2, 2))
 
 
 def smem_offset(dec, fields: dict[str, int], width: int) -> tuple[str | None, str | None]:
