@@ -65,6 +65,7 @@ def test_processor_cli_encodes_decodes_and_refuses(llvm_mc, cli_env):
     assert dec.returncode == 0 and "v_dot2_f32_f16 v4, v7, v9, v11" in dec.stdout, dec.stdout + dec.stderr
     bad = run_cli(["encode", "--arch", "gfx1010", _DOT[0]], cli_env)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    assert "gfx1011, gfx1012 only" in bad.stderr
 
 
 def test_registry_flags_match_the_measured_facts():
