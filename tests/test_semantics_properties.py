@@ -586,7 +586,9 @@ def reference_tested():
     """Instructions the reference test modules compare with independent values (fidelity.REFERENCE_FAMILIES)."""
     import test_semantics_reference_float as tf
     import test_semantics_reference_int as ti
+    import test_semantics_reference_lanes as tl
     import test_semantics_reference_scalar as ts
+    import test_semantics_reference_scale as tsc
 
     return (set(ti.INT3) | set(ti.SHIFT64) | set(ti.CARRY) | set(ti.DOTC) | set(tf.CVT) | set(tf.PK) | set(tf.THREE)
             | set(ts.SALU) | {f"{p}_{k}_f{w}" for p in "vs" for k in ("trunc", "floor", "ceil") for w in (16, 32, 64)}
@@ -598,7 +600,7 @@ def reference_tested():
                "s_minimum_f32", "s_maximum_f32", "s_minimum_f16", "s_maximum_f16", "v_min_f16", "v_max_f16",
                "v_min_f64", "v_max_f64", "v_cubeid_f32", "v_cubesc_f32", "v_cubetc_f32", "v_cubema_f32",
                "v_mul_legacy_f32", "v_mul_dx9_zero_f32", "v_pk_add_f32", "v_pk_mul_f32", "v_pk_fma_f32",
-               "v_fma_mix_f32", "v_div_fixup_f16", "v_trig_preop_f64"})
+               "v_fma_mix_f32", "v_div_fixup_f16", "v_trig_preop_f64"} | set(tl.CHECKED) | set(tsc.CHECKED))
 
 
 def test_fidelity_claims_only_what_is_tested():

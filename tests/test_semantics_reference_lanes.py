@@ -218,3 +218,8 @@ def test_permlane_source_lanes_outside_exec(arch, wave):
                             {"V2": list(src), "V1": list(old), "S4": lo, "S5": hi, "EXEC": mask}, wave=wave)
             got = np.where(act[from_lane] | bool(fi), src[from_lane], 0 if bc else old)
             assert v(st, "V1") == list(np.where(act, got, old)), (arch, name, fi, bc)
+
+
+# checked above against the lane model, all lanes' sources active (fidelity.REFERENCE_FAMILIES)
+CHECKED = ("v_readlane_b32", "v_writelane_b32", "v_readfirstlane_b32", "v_swap_b32", "v_swap_b16",
+           "v_permlane16_swap_b32", "v_permlane32_swap_b32")

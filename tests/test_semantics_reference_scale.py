@@ -113,3 +113,8 @@ def test_scaled_encode_rounds_and_saturates(fmt):
         for x, y, g in zip(xs, ys, res):
             want = (0x5A5A5A5A & keep) | encode(x, fmt, e) | (encode(y, fmt, e) << width)
             assert g == want, (fmt, e, x, y, hex(g), hex(want))
+
+
+CHECKED = ("v_cvt_scalef32_f32_fp8", "v_cvt_scalef32_f32_bf8", "v_cvt_scalef32_pk_f32_fp8", "v_cvt_scalef32_pk_f32_bf8",
+           "v_cvt_scalef32_pk_f32_fp4", "v_cvt_scalef32_pk_fp8_f32", "v_cvt_scalef32_pk_bf8_f32",
+           "v_cvt_scalef32_pk_fp4_f32")  # checked above (fidelity.REFERENCE_FAMILIES)

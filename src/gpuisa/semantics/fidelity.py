@@ -59,7 +59,7 @@ TESTED_FAMILIES: dict[str, tuple[str, ...]] = {
 }
 
 
-# families checked by tests/test_semantics_reference_{int,float,scalar,fp8}.py and test_semantics_llvm_fold.py
+# families checked by tests/test_semantics_reference_{int,float,scalar,fp8,scale,lanes}.py and test_semantics_llvm_fold.py
 REFERENCE_FAMILIES: dict[str, tuple[str, ...]] = {
     "integer three-operand, 16-bit, packing and byte": tuple("""
         v_add3_u32 v_add_i16 v_add_i32 v_add_lshl_u32 v_add_nc_i16 v_add_nc_i32 v_add_nc_u16 v_add_u16
@@ -125,6 +125,14 @@ REFERENCE_FAMILIES: dict[str, tuple[str, ...]] = {
         s_or_b64 s_or_not1_b32 s_or_not1_b64 s_orn2_b32 s_pack_hh_b32_b16 s_pack_hl_b32_b16
         s_pack_lh_b32_b16 s_pack_ll_b32_b16 s_quadmask_b32 s_quadmask_b64 s_sext_i32_i16 s_sext_i32_i8
         s_sub_co_ci_u32 s_sub_co_i32 s_sub_co_u32 s_sub_nc_u64 s_wqm_b32 s_wqm_b64 s_xnor_b64 s_xor_b64
+    """.split()),
+    "block-scaled FP8/BF8/FP4 conversions (test_semantics_reference_scale.py)": tuple("""
+        v_cvt_scalef32_f32_fp8 v_cvt_scalef32_f32_bf8 v_cvt_scalef32_pk_f32_fp8 v_cvt_scalef32_pk_f32_bf8
+        v_cvt_scalef32_pk_f32_fp4 v_cvt_scalef32_pk_fp8_f32 v_cvt_scalef32_pk_bf8_f32 v_cvt_scalef32_pk_fp4_f32
+    """.split()),
+    "lane reads, writes and swaps (test_semantics_reference_lanes.py)": tuple("""
+        v_readlane_b32 v_writelane_b32 v_readfirstlane_b32 v_swap_b32 v_swap_b16 v_permlane16_swap_b32
+        v_permlane32_swap_b32
     """.split()),
 }
 TESTED_FAMILIES.update(REFERENCE_FAMILIES)
