@@ -316,8 +316,9 @@ def memory_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
 
 def _goes_with(a: str, b: str) -> bool:
     """Whether vector elements typed ``a`` and ``b`` may stand next to each other (ptxas 13, measured on
-    ld/st/mov/tex vectors: otherwise "Vector with elements of different types"): equal types, one size
-    with a ``.bN`` among them, ``.uN`` with ``.sN``, and a ``.pred`` next to a ``.b32`` only
+    ld/st/mov/tex, ldu/ld.global.nc/st.async/red/atom/tld4/suld/sust vectors: otherwise "Vector with
+    elements of different types"): equal types, one size with a ``.bN`` among them, ``.uN`` with ``.sN``,
+    and a ``.pred`` next to a ``.b32`` only
     (``{%f1, %r1, %p1}`` with ``.f32``/``.b32`` registers is taken, ``{%f1, %p1, %r1}`` is not)."""
     if a == b:
         return True
@@ -354,13 +355,52 @@ def vector_fits(t: str, vec: str) -> bool:
     return _size(vec) >= _size(t)
 
 
-STRICT_VECTORS = {"ld", "st", "mov", "tex"}  # where the element types were measured (_goes_with)
+# where the element types were measured (_goes_with): ld/st/mov/tex, then ldu, red, atom, tld4, suld, sust
+STRICT_VECTORS = {"ld", "st", "mov", "tex", "ldu", "red", "atom", "tld4", "suld", "sust"}
+# instructions whose vectors move values of the opcode's type (vector_fits, measured): the data vectors of
+# red/atom/suld/sust/st.async (the last type), the result and coordinates of tex/tld4 (first and second type)
+VALUE_VECTORS = {"red", "atom", "suld", "sust", "st", "tex", "tld4"}
+
+
+def _value_vector_error(name: str, opcode: str, ops: str, reg_type) -> str | None:
+    """A vector whose registers (vector_type) do not fit the type the instruction moves there."""
+    types = [x for x in opcode.split(".")[1:] if "." + x in VALUE_TYPE]
+    if not types or (name == "st" and not opcode.startswith("st.async")):
+        return None
+    depth, start, groups = 0, 0, []  # (each {…}: its text, whether it is inside [ ])
+    for k, c in enumerate(ops):
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+        elif c == "{":
+            start = k + 1
+        elif c == "}":
+            groups.append((ops[start:k], depth > 0))
+    for inner, bracketed in groups:
+        if name in ("tex", "tld4"):
+            t = "." + (types[1] if bracketed and len(types) > 1 else types[0])
+        elif bracketed:
+            continue  # (a surface's coordinates)
+        else:
+            t = "." + types[-1]
+        regs = [x.strip() for x in inner.split(",")]
+        vec = vector_type(regs, reg_type)
+        if not vec or t not in VALUE_TYPE:
+            continue
+        if vec[1] == "u" and {reg_type(r)[1] for r in regs} == {"u", "s"}:
+            vec = ".b" + vec[2:]  # (.uN and .sN elements together move bits: taken for packed halves, measured)
+        exact = name in ("red", "atom", "st") or bracketed  # (no wider elements; packed halves in .bN registers)
+        if not vector_fits(t, vec) or (exact and (_size(vec) != _size(t) or (t in SIZES and vec[1] != "b"))):
+            return f"`{{{inner.strip()}}}` moves a {vec} vector; {name} `{opcode}` moves {t} values there"
+    return None
 
 
 def vector_error(ops: str, reg_type, opcode: str = "") -> str | None:
     """A `d|p` whose p is not a predicate (pair_error); the registers of a vector operand `{a, b, …}` must
-    go together, each with the next (``_goes_with``; elsewhere than ld/st/mov/tex: one size, predicates only
-    with predicates); a ``mov`` that packs or unpacks a ``.bN`` value takes elements of N bits in all."""
+    go together, each with the next (``_goes_with``; elsewhere than STRICT_VECTORS: one size, predicates only
+    with predicates); a ``mov`` that packs or unpacks a ``.bN`` value takes elements of N bits in all; the
+    vectors of VALUE_VECTORS fit the type the instruction moves there (``_value_vector_error``)."""
     name = opcode.split(".", 1)[0]
     if "|" in ops:
         err = pair_error(ops, reg_type)
@@ -382,6 +422,8 @@ def vector_error(ops: str, reg_type, opcode: str = "") -> str | None:
             vec = vector_type(regs, reg_type)
             if t in TYPE_TOKEN and t != ".pred" and vec and (vec == ".pred" or _size(vec) * len(regs) != _size(t)):
                 return f"the registers of `{{{inner.strip()}}}` do not make a {t} value ({len(regs)} x {vec})"
+    if name in VALUE_VECTORS:
+        return _value_vector_error(name, opcode, ops, reg_type)
     return None
 
 
