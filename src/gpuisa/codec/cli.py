@@ -142,13 +142,14 @@ def cmd_decode(args) -> int:
         args.wave64, syntax16 = _modes(args, _arch(args.arch))
         if syntax16 is not None:
             return _decode_syntax16(args, syntax16)
-    fast = not args.fields and not _variant(args.arch)  # (the C loop where built: ``accel.py``; --json too)
-    if fast:
+    fast = not args.fields  # (the C loop where built: ``accel.py``; --json too)
+    cached = None
+    if fast:  # (a name with a current decode cache or base tables is a generation's: no registry import, ~50 ms)
         from .accel import cached_arch
 
-        arch = cached_arch(args.arch, args.wave64) or _arch(args.arch)
-    else:
-        arch = _arch(args.arch)
+        cached = cached_arch(args.arch, args.wave64)
+        fast = cached is not None or not _variant(args.arch)
+    arch = cached or _arch(args.arch)
     data = _read_input(args)
     secs = _code_sections(data) if data[:4] == b"\x7fELF" else None  # (``elf.is_elf``, not imported for raw bytes)
     if args.fields:
