@@ -115,6 +115,30 @@ def test_scaled_encode_rounds_and_saturates(fmt):
             assert g == want, (fmt, e, x, y, hex(g), hex(want))
 
 
+
+def test_nan_keeps_its_sign_and_the_e8m0_nan_scale_gives_nan():
+    """A NaN converts to the format's NaN with the NaN's sign (E4M3 S.1111.111, E5M2 S.11111.10; FP4 has no NaN:
+    S.111) and back to a NaN of that sign; the E8M0 scale 0xFF is NaN, so every element becomes NaN."""
+    pos, neg = 0x7FC00000, 0xFFC00000
+    for arch in ("rdna4", "cdna4"):
+        for fmt, code in (("fp8", 0x7F), ("bf8", 0x7E)):
+            got = evaluate_encoded(arch, f"v_cvt_pk_{fmt}_f32 v1, v2, v3", {"V1": [0, 0], "V2": [pos, neg], "V3": [neg, pos]},
+                                   lanes=2)["writes"]["V1"]
+            assert got == [code | (code | 0x80) << 8, (code | 0x80) | code << 8], (arch, fmt, [hex(g) for g in got])
+            got = evaluate_encoded(arch, f"v_cvt_f32_{fmt} v1, v2", {"V2": [code, code | 0x80]}, lanes=2)["writes"]["V1"]
+            assert got == [pos, neg], (arch, fmt, [hex(g) for g in got])
+    nan_scale = [0x7F800000, 0x7F800000]
+    got = evaluate_encoded("cdna4", "v_cvt_scalef32_f32_fp8 v1, v2, v3", {"V2": [0x38, 0xB8], "V3": nan_scale},
+                           lanes=2)["writes"]["V1"]
+    assert got == [pos, neg]
+    for fmt, code, width in (("fp8", 0x7F, 8), ("bf8", 0x7E, 8), ("fp4", 0x7, 4)):
+        got = evaluate_encoded("cdna4", f"v_cvt_scalef32_pk_{fmt}_f32 v1, v2, v3, v4",
+                               {"V1": [0, 0], "V2": [f32(1.0), f32(-1.0)], "V3": [f32(2.0), f32(0.0)], "V4": nan_scale},
+                               lanes=2)["writes"]["V1"]
+        sign = 1 << (width - 1)
+        assert got == [code | code << width, (code | sign) | code << width], (fmt, [hex(g) for g in got])
+
+
 CHECKED = ("v_cvt_scalef32_f32_fp8", "v_cvt_scalef32_f32_bf8", "v_cvt_scalef32_pk_f32_fp8", "v_cvt_scalef32_pk_f32_bf8",
            "v_cvt_scalef32_pk_f32_fp4", "v_cvt_scalef32_pk_fp8_f32", "v_cvt_scalef32_pk_bf8_f32",
            "v_cvt_scalef32_pk_fp4_f32")  # checked above (fidelity.REFERENCE_FAMILIES)

@@ -293,10 +293,10 @@ class MiniFloat:
         exp = (code >> self.m) & ((1 << self.e) - 1)
         man = code & ((1 << self.m) - 1)
         emax = (1 << self.e) - 1
-        if self.nan == "ieee" and exp == emax:
-            return sign * np.inf if man == 0 else np.nan
+        if self.nan == "ieee" and exp == emax:  # (NaN codes keep their sign: -NaN decodes to a negative NaN)
+            return sign * np.inf if man == 0 else float(np.copysign(np.nan, sign))
         if self.nan == "fn" and exp == emax and man == (1 << self.m) - 1:
-            return np.nan
+            return float(np.copysign(np.nan, sign))
         if exp == 0:
             return sign * man * 2.0 ** (1 - self.bias - self.m)
         return sign * (1 + man / (1 << self.m)) * 2.0 ** (exp - self.bias)
@@ -335,7 +335,7 @@ class MiniFloat:
                 nan_code = (1 << (self.e + self.m)) - 1
             else:
                 nan_code = self.pos_codes[len(self.pos_vals) - 1]
-            code = np.where(nan, nan_code | sign_bit, code)
+            code = np.where(nan, nan_code | (np.signbit(x).astype(np.int64) * sign_bit), code)  # the NaN's sign kept
         return np.array(code, dtype=np.int64)  # (an array also for one value, as np.where gives)
 
     def _tables(self) -> dict:

@@ -570,12 +570,18 @@ def cvt_sr(x, rand, ty: Ty, dst: Ty):
 
 
 def mini_scale_decode(x, kind: str, scale, dst: Ty):
-    f = floats.MINI[kind].decode(x).astype(np.float64) * np.exp2(np.asarray(scale).astype(np.int64) - 127.0)
+    """An OCP small-float code times the E8M0 scale 2**(scale - 127); scale 0xFF (E8M0's NaN) gives NaN."""
+    s = np.asarray(scale).astype(np.int64)
+    f = floats.MINI[kind].decode(x).astype(np.float64) * np.exp2(s - 127.0)
+    f = np.where(s & 0xFF == 0xFF, np.copysign(np.nan, f), f)
     return floats.convert(f, ("f", 64), (dst.kind, dst.width))
 
 
 def mini_scale_encode(x, ty: Ty, kind: str, scale, rand=None):
-    f = np.asarray(x).astype(np.float64) / np.exp2(np.asarray(scale).astype(np.int64) - 127.0)
+    """x divided by the E8M0 scale, encoded saturating; scale 0xFF (E8M0's NaN) gives the format's NaN."""
+    s = np.asarray(scale).astype(np.int64)
+    f = np.asarray(x).astype(np.float64) / np.exp2(s - 127.0)
+    f = np.where(s & 0xFF == 0xFF, np.copysign(np.nan, np.asarray(x).astype(np.float64)), f)
     return floats.MINI[kind].encode(f, saturate=True, rand=rand)
 
 
