@@ -180,3 +180,28 @@ def test_vopd_pairing_rules(llvm_mc, arch):
     (gfx1250: one register in both halves passes), a constant K written in two spellings."""
     bad = encode_disagreements(arch, _vopd_lines())
     assert not bad, bad[:5]
+
+
+_CACHE_POLICY = ["global_load_b32 v1, v2, s[0:1] th:TH_LOAD_LU scope:SCOPE_SYS",
+                 "global_load_b32 v1, v2, s[0:1] th:TH_LOAD_BYPASS scope:SCOPE_DEV",
+                 "global_load_b32 v1, v2, s[0:1] th:TH_LOAD_BYPASS scope:SCOPE_SYS",
+                 "global_load_b32 v1, v2, s[0:1] th:TH_LOAD_BYPASS scope:3", "global_load_b32 v1, v2, s[0:1] scope:2",
+                 "global_load_b32 v1, v2, s[0:1] th:2 scope:SCOPE_DEV",
+                 "global_load_b32 v1, v2, s[0:1] th:TH_LOAD_HT th:TH_LOAD_HT",
+                 "global_store_b32 v2, v1, s[0:1] th:TH_STORE_WB scope:SCOPE_SYS",
+                 "global_store_b32 v2, v1, s[0:1] th:TH_STORE_WB scope:SCOPE_SE",
+                 "global_atomic_add_u32 v1, v2, s[0:1] th:TH_ATOMIC_CASCADE_NT scope:SCOPE_SE",
+                 "buffer_load_b32 v1, off, s[4:7], s0 scope:SCOPE_SE scope:SCOPE_SE"]
+_SMEM_OFFSETS = ["s_load_b32 s1, s[2:3], 0x7fffff", "s_load_b32 s1, s[2:3], 0x800000", "s_load_b32 s1, s[2:3], -0x800000",
+                 "s_load_b32 s1, s[2:3], s4 offset:0xfffffe", "s_buffer_load_b32 s1, s[4:7], 0x7fffff",
+                 "s_buffer_load_b32 s1, s[4:7], 0x800000", "s_buffer_load_b32 s1, s[4:7], -2",
+                 "s_load_b64 s[2:3], s[4:5], 0x100000", "s_load_b64 s[2:3], s[4:5], 0xfffff", "s_load_b64 s[2:3], s[4:5], -0x100000",
+                 "s_buffer_load_b64 s[2:3], s[4:7], 0xfffff", "s_buffer_load_b64 s[2:3], s[4:7], 0x100000"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
+def test_cache_policy_and_scalar_offsets(llvm_mc, arch):
+    """GFX12 th:/scope: (th by name, scope by name or number, once each, BYPASS at system scope only) and
+    GFX11/GFX12 scalar-memory offsets (signed; s_buffer_* unsigned below half the field), as llvm-mc-22 reads them."""
+    bad = encode_disagreements(arch, (_CACHE_POLICY if arch != "rdna3" else []) + _SMEM_OFFSETS)
+    assert not bad, bad[:5]

@@ -402,3 +402,39 @@ def msaa_dim_error(name: str, mods: list[str]) -> None:
         bad = [m for m in mods if m.startswith("dim:") and m not in _MSAA_DIMS]
         if bad:
             raise EncodeError(f"modifier {bad[0]}: image_msaa_load takes a multisampled dim (2D_MSAA, 2D_MSAA_ARRAY)")
+
+
+def cache_policy(coder, mods: list[str]) -> list[str]:
+    """GFX12/GFX12.5 ``th:``/``scope:`` as llvm-mc-22 reads them (probed on gfx1200 and gfx1250): ``th`` by name
+    only, ``scope`` by name or number (``scope:3`` is ``SCOPE_SYS``: ``mods`` returned with the name), each given
+    at most once, ``TH_*_BYPASS`` at ``SCOPE_SYS`` only and the other names of TH 3 (``TH_LOAD_LU``,
+    ``TH_STORE_WB``) never there."""
+    if coder.features.memory_syntax != "gfx12":
+        return mods
+    mods = [f"scope:{_SCOPES[int(m[6:])]}" if m[6:] in ("1", "2", "3") and m.startswith("scope:") else m
+            for m in mods]
+    th = [m[3:] for m in mods if m.startswith("th:")]
+    scope = [m[6:] for m in mods if m.startswith("scope:")]
+    if len(th) > 1 or len(scope) > 1:
+        raise EncodeError("th: and scope: may each be given once")
+    if th and not th[0].startswith("TH_"):
+        raise EncodeError(f"th:{th[0]}: expected a TH_* name")
+    at_sys = bool(scope) and scope[0] in ("SCOPE_SYS", "3")
+    if th and (th[0].endswith("_BYPASS") != at_sys) and (th[0].endswith("_BYPASS") or th[0] in _TH3_NAMES):
+        raise EncodeError("scope and th combination is not valid")
+    return mods
+
+
+_TH3_NAMES = frozenset({"TH_LOAD_LU", "TH_STORE_WB"})
+_SCOPES = ("SCOPE_CU", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS")
+
+
+def smem_offset_error(coder, e, field: str, n: int, width: int) -> None:
+    """GFX11/GFX12 scalar-memory offsets (field OFFSET or IOFFSET, ``width`` bits) as llvm-mc-22 takes them: signed
+    (-2^(w-1) .. 2^(w-1)-1), or for ``s_buffer_*`` unsigned below 2^(w-1); probed on gfx1100, gfx1200."""
+    if field not in ("OFFSET", "IOFFSET") or e.encoding != "SMEM" or coder.tables.gfx[:5] not in ("GFX11", "GFX12"):
+        return
+    top = (1 << (width - 1)) - 1
+    lo = 0 if e.name.startswith("s_buffer_") else -(top + 1)
+    if not lo <= n <= top:
+        raise EncodeError(f"offset {n:#x} is out of range ({lo:#x}..{top:#x}) for {e.name}")

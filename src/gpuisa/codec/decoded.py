@@ -124,8 +124,11 @@ def split_immediate_fields(plan: Plan, token: str) -> list[tuple[str, int]] | No
         return None
     out, covered = [], 0
     for fname, mod in plan.modifiers.items():
-        parts = {int(v): int(add[0].split(":", 1)[1], 0) for v, (add, _) in (mod.tokens or {}).items()
-                 if len(add) == 1 and add[0].startswith(name + ":")}
+        try:
+            parts = {int(v): int(add[0].split(":", 1)[1], 0) for v, (add, _) in (mod.tokens or {}).items()
+                     if len(add) == 1 and add[0].startswith(name + ":")}
+        except ValueError:  # a modifier printed by name (scope:SCOPE_SE): not one of these
+            continue
         if not parts:
             continue
         mask = 0

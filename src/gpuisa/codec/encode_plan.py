@@ -257,6 +257,7 @@ class _Form:
         lo = -(1 << (f.width - 1)) if spec.signed or f.name == "SIMM16" else 0
         if not lo <= n < (1 << f.width):
             raise EncodeError(f"operand {k + 1} {tok} is out of range for the {f.width}-bit field {f.name}")
+        asm_rules.smem_offset_error(self.coder, self.e, f.name, n, f.width)
         self.values[spec.field] = n & ((1 << f.width) - 1)
 
     def literal(self, k: int, tok: str) -> None:
@@ -384,6 +385,7 @@ class _Form:
                 lo = -(1 << (f.width - 1)) if m.signed else 0
                 if not lo <= n < (1 << f.width):
                     raise EncodeError(f"modifier {g} is out of range for the {f.width}-bit field {fname}")
+                asm_rules.smem_offset_error(self.coder, self.e, fname, n, f.width)
                 self.values[fname] = n & ((1 << f.width) - 1)
                 set_mods.add(g)
 
@@ -433,6 +435,7 @@ def encode_form(coder, e: Entry, plan: Plan, ops: list[str], mods: list[str]) ->
     asm_rules.check_operands(coder, e, plan, ops, mods)  # alignment, AGPR/VGPR mixing, lds_direct
     asm_rules.flat_offset_error(coder, e, mods)
     asm_rules.msaa_dim_error(e.name, mods)
+    mods = asm_rules.cache_policy(coder, mods)  # GFX12 th:/scope: (th by name, once each, BYPASS at SCOPE_SYS)
     ops = asm_rules.lds_form_ops(coder, e, plan, ops, mods)
     ops = form.returned(ops)
     asm_rules.atomic_return_policy(plan, form.ret_bit, mods, form.returns)  # th:TH_ATOMIC_RETURN, glc, sc0 written
