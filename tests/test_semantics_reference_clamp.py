@@ -218,3 +218,32 @@ def test_products_and_accumulators_saturate(arch):
         for x, y, lo, hi, g in zip(a, b, c_lo, c_hi, got):
             exact = field(x, 0, 32, signed) * field(y, 0, 32, signed) + field(lo | hi << 32, 0, 64, signed)
             assert g == sat(exact, 64, signed), (arch, text, hex(x), hex(y), hex(lo | hi << 32), hex(g))
+
+
+@pytest.mark.parametrize("arch", ["rdna3.5", "cdna4"])
+def test_quad_sads_saturate_each_field(arch):
+    """Four SADs of S1 against the 32-bit windows of the 64-bit S0 at bytes 0..3 (mqsad: S1 bytes of 0 left
+    out), each added to its 16-bit (32-bit: v_mqsad_u32_u8) field of S2 and saturated to that field."""
+    rng = random.Random(len(arch) + 5)
+    n = 32
+    a = [rng.getrandbits(64) for _ in range(n)]
+    b = [rng.getrandbits(32) & rng.choice([0xFFFFFFFF, 0xFF00FF00, 0x00FFFF00]) for _ in range(n)]
+    forms = (("v_qsad_pk_u16_u8 v[2:3], v[4:5], v1, v[6:7] clamp", 16, False, "V[2:3]"),
+             ("v_mqsad_pk_u16_u8 v[2:3], v[4:5], v1, v[6:7] clamp", 16, True, "V[2:3]"),
+             ("v_mqsad_u32_u8 v[12:15], v[4:5], v1, v[8:11] clamp", 32, True, "V[12:15]"))
+    for text, field, masked, out in forms:
+        fmask = (1 << field) - 1
+        c = [sum((fmask - rng.randrange(0, 1200) if rng.random() < 0.6 else rng.getrandbits(field)) << (field * k)
+                 for k in range(4)) for _ in range(n)]
+        regs = {"V1": b, "V4": [x & 0xFFFFFFFF for x in a], "V5": [x >> 32 for x in a]}
+        base = 6 if field == 16 else 8
+        regs.update({f"V{base + j}": [(z >> (32 * j)) & 0xFFFFFFFF for z in c] for j in range(field // 8)})
+        got = evaluate_encoded(arch, text, regs, lanes=n)["writes"][out]
+        for x, y, z, g in zip(a, b, c, got):
+            want = 0
+            for k in range(4):
+                win = (x >> (8 * k)) & 0xFFFFFFFF
+                diffs = [abs(((win >> 8 * i) & 255) - ((y >> 8 * i) & 255)) for i in range(4)
+                         if not (masked and (y >> 8 * i) & 255 == 0)]
+                want |= min(((z >> (field * k)) & fmask) + sum(diffs), fmask) << (field * k)
+            assert g == want, (arch, text, hex(x), hex(y), hex(z), hex(g), hex(want))

@@ -10,8 +10,9 @@ saturated exact value of the sources R["S0"], R["S1"], R["S2"] as the instructio
 and inline constants applied; ``fields``: the encoding's fields, NEG giving the signedness of
 v_dot*_iu* sources).  v_mul_u32_u24/i32_i24 and v_pk_mul_lo_u16 saturate the product,
 v_mad_u64_u32/i64_i32 the 65-bit sum, CDNA's v_dot*c forms the sum with their accumulator, the
-carry-in forms (v_add_co_ci_u32, v_addc_co_u32, ...) a + b + carry-in (a - b - borrow-in).  None where
-clamp on that integer instruction is not modelled (quad SADs).
+carry-in forms (v_add_co_ci_u32, v_addc_co_u32, ...) a + b + carry-in (a - b - borrow-in), the quad SADs
+(v_qsad_pk_u16_u8, v_mqsad_*) each 16- or 32-bit field.  None where clamp on an integer instruction is not
+modelled.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ _MAD = {"v_mad_u32_u24": (24, False, 32), "v_mad_i32_i24": (24, True, 32), "v_ma
 _DOT = re.compile(r"^v_dot(2|4|8)(c?)_([iu])32_(iu|[iu])(4|8|16)$")
 _PACKED = re.compile(r"^v_pk_(add|sub|mad|mul_lo)_([iu])16$")
 _MAD64 = re.compile(r"^v_mad_([iu])64_[iu]32$")
+_QSAD = re.compile(r"^v_(m?)qsad_(pk_u16|u32)_u8$")
 _CARRY = re.compile(r"^v_(?:(add|sub|subrev)_co_ci|(addc|subb|subbrev)_co)_u32$")
 _SAD = re.compile(r"^v_(sad_u8|sad_hi_u8|sad_u16|sad_u32|msad_u8)$")
 
@@ -129,6 +131,31 @@ def _sad(kind: str):
     return run
 
 
+def _qsad(masked: bool, field: int):
+    """v_qsad_pk_u16_u8 / v_mqsad_pk_u16_u8 / v_mqsad_u32_u8: four SADs of S1 against the 32-bit windows of the
+    64-bit S0 at bytes 0..3 (masked: S1 bytes of 0 left out), each added to its field of S2 and saturated to it."""
+    fmask = (1 << field) - 1
+
+    def one(x: int, y: int, z: int) -> int:
+        out = 0
+        for k in range(4):
+            win, total = (x >> (8 * k)) & 0xFFFFFFFF, (z >> (field * k)) & fmask
+            for i in range(4):
+                a, b = (win >> (8 * i)) & 0xFF, (y >> (8 * i)) & 0xFF
+                total += 0 if masked and b == 0 else abs(a - b)
+            out |= min(total, fmask) << (field * k)
+        return out
+
+    def run(d, R):
+        def ints(v, bits):
+            return [int(x) & ((1 << bits) - 1) for x in np.asarray(v).ravel()]
+        out = [one(x, y, z) for x, y, z in zip(ints(R["S0"], 64), ints(R["S1"], 32), ints(R["S2"], 4 * field))]
+        if field == 32:  # 128-bit result: Python integers
+            return np.array(out, dtype=object)
+        return np.array([v - (1 << 64) if v >> 63 else v for v in out], dtype=np.int64)
+    return run
+
+
 def saturate(name: str, fields: dict | None = None):
     fields = fields or {}
     m = _ADD.match(name)
@@ -148,6 +175,9 @@ def saturate(name: str, fields: dict | None = None):
     m = _MAD64.match(name)
     if m is not None:
         return _mad64(m.group(1) == "i")
+    m = _QSAD.match(name)
+    if m is not None:
+        return _qsad(bool(m.group(1)), 32 if m.group(2) == "u32" else 16)
     m = _PACKED.match(name)
     if m is not None:
         return _packed(m.group(1), m.group(2) == "i")
