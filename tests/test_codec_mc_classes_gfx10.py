@@ -77,3 +77,22 @@ def test_flat_offsets_and_global_scalar_address(llvm_mc, cpu):
 def test_global_scalar_address_not_exec(llvm_mc, cpu):
     bad = _disagreements(cpu, _FLAT[14:])
     assert not bad, bad[:5]
+
+
+# CDNA: sext() of a plain register on v_pk_fmac_f16's SDWA sources is taken and encodes nothing; around |x| or -x
+# it is refused (found on gfx9_asm_vop2_features.s)
+_PK_SDWA = [
+    "v_pk_fmac_f16_sdwa v5, sext(v1), v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+    "v_pk_fmac_f16_sdwa v7, v1, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:BYTE_1",
+    "v_pk_fmac_f16_sdwa v5, sext(|v1|), v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+    "v_pk_fmac_f16_sdwa v5, v1, sext(-v2) dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+    "v_pk_fmac_f16_sdwa v5, sext(s1), v2 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+    "v_add_f32_sdwa v5, v1, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+    "v_add_u32_sdwa v5, v1, sext(v2) dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:DWORD src1_sel:DWORD",
+]
+
+
+@pytest.mark.parametrize("cpu", ["gfx908", "gfx90a", "gfx942", "gfx950"])
+def test_packed_sdwa_sext(llvm_mc, cpu):
+    bad = _disagreements(cpu, _PK_SDWA)
+    assert not bad, bad[:5]

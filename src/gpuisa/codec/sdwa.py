@@ -217,6 +217,8 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
     if not keys:
         raise EncodeError(f"{text!r}: {mnemonic} has no SDWA form on {encoder.arch}")
     ops, mods = split_operands(text)
+    if mnemonic.startswith("v_pk_"):  # (llvm-mc-22 takes sext(vN) on v_pk_fmac_f16's sources and sets no bit for it)
+        ops = [o[5:-1] if o.startswith("sext(") and o.endswith(")") and o[5:6] not in "-|an" else o for o in ops]
     dword, values = _sdwa_modifiers(text, mods)
     errors = []
     for key in keys:
