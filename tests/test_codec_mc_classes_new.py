@@ -205,3 +205,19 @@ def test_cache_policy_and_scalar_offsets(llvm_mc, arch):
     GFX11/GFX12 scalar-memory offsets (signed; s_buffer_* unsigned below half the field), as llvm-mc-22 reads them."""
     bad = encode_disagreements(arch, (_CACHE_POLICY if arch != "rdna3" else []) + _SMEM_OFFSETS)
     assert not bad, bad[:5]
+
+
+_SCALAR_SOURCES = ["s_movrels_b32 s0, 1", "s_movrels_b32 s0, 0x41", "s_movrels_b32 s0, m0", "s_movrels_b64 s[0:1], 1.0",
+                   "s_movrels_b32 s0, src_shared_base", "s_movreld_b32 s0, 0x41", "s_fmamk_f32 s0, 0x41, 0x41, s0",
+                   "s_fmamk_f32 s0, 0x41, 0x42, s0", "s_fmaak_f32 s0, 0x41, s1, 0x41", "v_fmamk_f32 v0, 0x41, 0x41, v1",
+                   "v_fmamk_f32 v0, 0x41, 0x42, v1", "v_fmaak_f32 v0, 1.0, v1, 0x3f800000"]
+_BARRIERS = ["s_barrier_signal -16", "s_barrier_signal 64", "s_barrier_signal 65", "s_barrier_signal m0",
+             "s_barrier_join 0x41", "s_get_barrier_state s0, 3", "s_get_barrier_state s0, 0x41", "s_barrier_init -1"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
+def test_scalar_sources_and_shared_literals(llvm_mc, arch):
+    """s_movrels_* read registers only, the named-barrier instructions no literal (GFX11+); a literal source beside
+    a constant K must be the same value (then one literal dword)."""
+    bad = encode_disagreements(arch, _SCALAR_SOURCES + (_BARRIERS if arch != "rdna3" else []))
+    assert not bad, bad[:5]

@@ -438,3 +438,19 @@ def smem_offset_error(coder, e, field: str, n: int, width: int) -> None:
     lo = 0 if e.name.startswith("s_buffer_") else -(top + 1)
     if not lo <= n <= top:
         raise EncodeError(f"offset {n:#x} is out of range ({lo:#x}..{top:#x}) for {e.name}")
+
+
+# GFX11+ scalar sources llvm-mc-22 narrows (probed on gfx1100/gfx1200/gfx1250 with a literal and an inline constant
+# in every SOP1/SOP2/SOPC source): registers only, or no literal
+_REGISTER_ONLY = frozenset({"s_movrels_b32", "s_movrels_b64"})
+_NO_LITERAL = frozenset({"s_barrier_init", "s_barrier_join", "s_barrier_signal", "s_barrier_signal_isfirst",
+                         "s_get_barrier_state", "s_wakeup_barrier"})
+
+
+def scalar_source_error(coder, name: str, k: int, v: int, literal: int | None) -> None:
+    """Refuse a constant where llvm-mc-22 takes a register only (``s_movrels_*``) and a literal where it takes
+    registers and inline constants only (the named-barrier instructions), GFX11 and later."""
+    if coder.tables.gfx[:5] not in ("GFX11", "GFX12") or name not in _REGISTER_ONLY | _NO_LITERAL:
+        return
+    if literal is not None or v == 255 or name in _REGISTER_ONLY and v >= 128:
+        raise EncodeError(f"operand {k + 1}: {name} takes no {'constant' if name in _REGISTER_ONLY else 'literal'} here")

@@ -189,6 +189,7 @@ class _Form:
             raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {coder._kind_text(spec)}")
         v, litv = got
         coder._check_source_kind(self.e, k, tok, v, agpr)
+        asm_rules.scalar_source_error(coder, self.e.name, k, v, litv)  # (GFX11+: s_movrels_*, s_barrier_*)
         if litv is not None:
             if scale != 1:
                 raise EncodeError(f"operand {k + 1} {tok!r}: a literal is not allowed here")
@@ -268,6 +269,8 @@ class _Form:
             if b is None:
                 raise EncodeError(f"operand {k + 1} {tok!r} is not a constant") from None
             n = b
+        if self.lit is not None and self.lit != n & 0xFFFFFFFF:  # (a literal source beside another K: llvm-mc-22)
+            raise EncodeError("only one unique literal operand is allowed")
         self.lit = n & 0xFFFFFFFF
 
     def address(self, k: int, tok: str, spec: OperandPlan, mods: list[str]) -> None:

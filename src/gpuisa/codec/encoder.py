@@ -305,6 +305,9 @@ class Encoder:
             return
         kind = "l" if v in (opd.LITERAL, opd.LITERAL64) else "v" if v >= 256 else \
             "i" if 128 <= v <= 208 or 240 <= v <= 248 else "s"  # (src_shared_base and its kin are no constants)
+        plan = self.plans.get(f"{e.name}|{e.encoding}")
+        if kind == "l" and plan is not None and any(s.kind == "lit" for s in plan.operands):
+            return  # (beside a constant K: the same value, one literal -- ``encode_plan``'s literal check, llvm-mc-22)
         if kind in rej:
             what = {"s": "SGPR", "v": "VGPR", "i": "inline constant", "l": "literal"}[kind]
             raise EncodeError(f"operand {k + 1} {tok!r}: {e.mnemonic} takes no {what} there")
