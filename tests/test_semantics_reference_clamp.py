@@ -247,3 +247,30 @@ def test_quad_sads_saturate_each_field(arch):
                          if not (masked and (y >> 8 * i) & 255 == 0)]
                 want |= min(((z >> (field * k)) & fmask) + sum(diffs), fmask) << (field * k)
             assert g == want, (arch, text, hex(x), hex(y), hex(z), hex(g), hex(want))
+
+
+@pytest.mark.parametrize("arch", ["rdna4", "cdna4"])
+def test_clamp_leaves_in_range_results_and_64_bit_mad_co(arch):
+    """Float -> integer conversions already saturate (NaN -> 0) and min/max stay in range: clamp changes nothing;
+    RDNA4's v_mad_co_u64_u32 / v_mad_co_i64_i32 saturate like the older names."""
+    xs = [1.5, -1.5, 3e9, -3e9, 5e9, float("nan"), float("inf"), -0.0]
+    bits = [f32_bits(x) for x in xs]
+    for text, lo, hi in (("v_cvt_i32_f32_e64 v1, v2 clamp", -(1 << 31), (1 << 31) - 1),
+                         ("v_cvt_u32_f32_e64 v1, v2 clamp", 0, (1 << 32) - 1)):
+        got = evaluate_encoded(arch, text, {"V2": bits}, lanes=len(xs))["writes"]["V1"]
+        want = [0 if x != x else max(lo, min(hi, int(x) if abs(x) != float("inf") else (hi if x > 0 else lo))) & 0xFFFFFFFF
+                for x in xs]
+        assert got == want, (arch, text, [hex(g) for g in got])
+    a, b = [0x7FFF8000, 0x00010002, 0xFFFF7FFF], [0x80007FFF, 0xFFFF0001, 0x00008000]
+    got = evaluate_encoded(arch, "v_pk_max_i16 v1, v2, v3 clamp", {"V2": a, "V3": b}, lanes=3)["writes"]["V1"]
+    assert got == [sum(max(field(x, lo, 16, True), field(y, lo, 16, True)) % 65536 << lo for lo in (0, 16))
+                   for x, y in zip(a, b)]
+    if arch == "rdna4":
+        for kind in ("u", "i"):
+            got = evaluate_encoded(arch, f"v_mad_co_{kind}64_{kind}32 v[6:7], s4, v2, v3, v[8:9] clamp",
+                                   {"V2": [0xFFFFFFFF, 0x7FFFFFFF], "V3": [0xFFFFFFFF, 0x7FFFFFFF],
+                                    "V8": [0xFFFFFFFF, 0xFFFFFFFF], "V9": [0xFFFFFFFF, 0x7FFFFFFF]}, lanes=2)["writes"]["V[6:7]"]
+            signed = kind == "i"
+            want = [sat(field(x, 0, 32, signed) * field(x, 0, 32, signed) + field(c, 0, 64, signed), 64, signed)
+                    for x, c in ((0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF), (0x7FFFFFFF, 0x7FFFFFFFFFFFFFFF))]
+            assert got == want, (kind, [hex(g) for g in got])

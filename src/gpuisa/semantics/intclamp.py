@@ -11,8 +11,8 @@ and inline constants applied; ``fields``: the encoding's fields, NEG giving the 
 v_dot*_iu* sources).  v_mul_u32_u24/i32_i24 and v_pk_mul_lo_u16 saturate the product,
 v_mad_u64_u32/i64_i32 the 65-bit sum, CDNA's v_dot*c forms the sum with their accumulator, the
 carry-in forms (v_add_co_ci_u32, v_addc_co_u32, ...) a + b + carry-in (a - b - borrow-in), the quad SADs
-(v_qsad_pk_u16_u8, v_mqsad_*) each 16- or 32-bit field.  None where clamp on an integer instruction is not
-modelled.
+(v_qsad_pk_u16_u8, v_mqsad_*) each 16- or 32-bit field; min/max and float -> integer conversions are in
+range already.  None where clamp on an integer instruction is not modelled.
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ _MAD = {"v_mad_u32_u24": (24, False, 32), "v_mad_i32_i24": (24, True, 32), "v_ma
         "v_mul_u32_u24": (24, False, 32), "v_mul_i32_i24": (24, True, 32)}  # source width, signed, result (mul: no S2)
 _DOT = re.compile(r"^v_dot(2|4|8)(c?)_([iu])32_(iu|[iu])(4|8|16)$")
 _PACKED = re.compile(r"^v_pk_(add|sub|mad|mul_lo)_([iu])16$")
-_MAD64 = re.compile(r"^v_mad_([iu])64_[iu]32$")
+_MAD64 = re.compile(r"^v_mad_(?:co_)?([iu])64_[iu]32$")
+# results that cannot leave the destination's range: min/max (packed too) and float -> integer conversions,
+# which already saturate (NaN -> 0); clamp leaves them as they are
+_IN_RANGE = re.compile(r"^v_pk_(max|min)_[iu]16$|^v_cvt_(flr_|rpi_|floor_|nearest_)?[iu]32_f(32|64)$")
 _QSAD = re.compile(r"^v_(m?)qsad_(pk_u16|u32)_u8$")
 _CARRY = re.compile(r"^v_(?:(add|sub|subrev)_co_ci|(addc|subb|subbrev)_co)_u32$")
 _SAD = re.compile(r"^v_(sad_u8|sad_hi_u8|sad_u16|sad_u32|msad_u8)$")
@@ -178,6 +181,8 @@ def saturate(name: str, fields: dict | None = None):
     m = _QSAD.match(name)
     if m is not None:
         return _qsad(bool(m.group(1)), 32 if m.group(2) == "u32" else 16)
+    if _IN_RANGE.match(name):
+        return lambda d, R: d
     m = _PACKED.match(name)
     if m is not None:
         return _packed(m.group(1), m.group(2) == "i")
