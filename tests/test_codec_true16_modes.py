@@ -117,3 +117,16 @@ def test_modes_and_their_errors(cli_env):
     for args in (["--arch", "gfx1010", "--true16"], ["--arch", "gfx1200", "--mattr=+xnack"]):
         got = run_cli(["decode", *args, "00000000"], cli_env)
         assert got.returncode == 2 and len(got.stderr.strip().splitlines()) == 1 and "Traceback" not in got.stderr
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "rdna2"])
+def test_operands_without_commas_as_llvm_mc(llvm_mc, arch):
+    """llvm-mc-22 takes register operands separated by spaces only (``v1 v2 v3``, ``v1 -|v2|``) and refuses
+    ``v1 -v2`` (an expression); ``a16`` stays a modifier."""
+    from mc_compare import encode_disagreements
+
+    lines = ["v_add_f32 v1 v2 v3", "v_fma_f32 v1 |v2| -|v3| v4", "v_mov_b32 v1 -v2", "v_mov_b32 v1 s2",
+             "v_add_f32 v1, v2 v3", "v_add_f32 v1 v2, v3 clamp", "v_max_f32 v5 v1 v2 quad_perm:[1,0,3,2]"]
+    if arch != "rdna2":
+        lines += ["v_cvt_f16_f32 v200 v1 dpp8:[7,6,5,4,3,2,1,0]", "global_load_b32 v1 v[2:3] off"]
+    assert not encode_disagreements(arch, lines)

@@ -7,6 +7,8 @@ modifiers follow the last operand separated by single spaces.
 
 from __future__ import annotations
 
+import re
+
 
 def mnemonic_of(text: str) -> str:
     return text.split(None, 1)[0] if text.strip() else ""
@@ -43,9 +45,23 @@ def split_operands(text: str) -> tuple[list[str], list[str]]:
     ops = _split_top(rest, ",")
     if not ops:
         return [], []
+    for i in range(len(ops) - 2, -1, -1):  # (``v1 v2, v3``: operands without a comma before the last comma)
+        words = _split_top(ops[i], " ")
+        if len(words) > 1 and all(_BARE_OPERAND.match(w) for w in words):  # (not ``exp pos4 v4``)
+            ops[i:i + 1] = words
     last = _split_top(ops[-1], " ")
     ops[-1] = last[0]
-    return ops, last[1:]
+    mods = last[1:]
+    while mods and _BARE_OPERAND.match(mods[0]):  # (LLVM's assembler takes operands without commas: v_add_f32 v1 v2 v3)
+        ops.append(mods.pop(0))
+    return ops, mods
+
+
+# A register operand written after another without a comma (llvm-mc-22 reads ``v1 v2`` and ``v1 -|v2|`` as two
+# operands; ``v1 -v2`` is an expression it refuses, so a bare ``-`` is not taken; ``a16`` is a modifier, so a
+# single AGPR is not taken either)
+_BARE_OPERAND = re.compile(r"^(?:-?\|)?(?:[vs]\d+(?:\.[lh])?|[vsa]\[\d+:\d+\]|ttmp\d+|ttmp\[\d+:\d+\]|vcc(?:_lo|_hi)?"
+                           r"|exec(?:_lo|_hi)?|m0|null|off)\|?$")
 
 
 def join(mnemonic: str, ops: list[str], mods: list[str]) -> str:
