@@ -145,7 +145,8 @@ def test_abs_function_spelling(llvm_mc, arch):
 _DEFAULT_FIELDS = ["s_waitcnt_depctr depctr_va_vdst(15)", "s_waitcnt_depctr depctr_sa_sdst(1)",
                    "s_waitcnt_depctr depctr_vm_vsrc(7) depctr_va_vcc(1)", "s_waitcnt_depctr depctr_va_vdst(16)",
                    "s_waitcnt_depctr depctr_va_vdst(15) & depctr_va_sdst(3)", "s_waitcnt vmcnt(63)",
-                   "s_waitcnt expcnt(7) lgkmcnt(63)", "s_waitcnt lgkmcnt(64)"]
+                   "s_waitcnt expcnt(7) lgkmcnt(63)", "s_waitcnt lgkmcnt(64)", "s_waitcnt", "s_delay_alu",
+                   "s_waitcnt_depctr", "s_sendmsg"]
 
 
 @pytest.mark.parametrize("arch", ["rdna3", "rdna4"])

@@ -248,6 +248,8 @@ def encode(encoder, entry, plan: Plan, text: str):
 
     parts = text.split(None, 1)
     operand = parts[1] if len(parts) > 1 else ""
+    if not operand.strip():  # (llvm-mc-22: "too few operands", every target)
+        raise EncodeError(f"{entry.name} takes an operand (a number or its named fields)")
     key = f"{entry.name}|{entry.encoding}"
     enc = encoder.tables.encodings[entry.encoding]
     f = enc.field("SIMM16")
