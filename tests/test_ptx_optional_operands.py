@@ -6,7 +6,8 @@ zero-column-mask-desc operand; user-broken compiler output (a retyped .reg line)
 taking a 64-bit ctaMask, a 64-bit byteMask and a .u32 tensor memory address that ptxas refuses.
 Each template below is compiled with a register of every declared type in its slot, in one file,
 and each line's verdict is ptxas's own (errors are reported per line); the operand counts (a
-modifier without its operand, an operand without its modifier) likewise.
+modifier without its operand, an operand without its modifier) likewise; and registers of instructions whose
+classes were measured with the other signedness (.s32 for .u32).
 """
 
 from __future__ import annotations
@@ -45,6 +46,10 @@ TEMPLATES = [
     "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [{}], %r2, %p1;",
     "tcgen05.ld.sync.aligned.32x32b.x1.b32 {{%r1}}, [{}];",
     "tcgen05.st.sync.aligned.32x32b.x1.b32 [{}], {{%r1}};",
+    # classes measured with one signedness stand for the other (a one-edit mutant: sad.s32 into a .f64), and
+    # getctarank/mapa take .s32 as .u32
+    "sad.s32 {}, %r1, %r2, %r3;", "sad.s64 %rd1, %rd2, {}, %rd3;",
+    "getctarank.s32 {}, %r1;", "mapa.shared::cluster.s32 %r1, {}, %r2;",
 ]
 LOWERED = [  # ptxas refuses these as it lowers them ("Arguments mismatch for instruction 'mov'"): one file a line
     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{}], 32;",

@@ -25,6 +25,7 @@ Catalog corrections (``correct_forms``, applied to a head's forms when the valid
 * ``.aligned`` is optional in tcgen05.ld/st and the wgmma instructions (``ALIGNED_OPTIONAL``);
 * ``.L2::cache_hint`` needs sm_80 and PTX ISA 7.4 (ld, st, atom, red, ld.global.nc, cp.async);
 * ``set.CmpOp.bf16.bf16`` (the grammar's source types lack ``.bf16``);
+* ``getctarank`` and ``mapa`` take ``.s32``/``.s64`` as they take ``.u32``/``.u64`` (``SIGNED_TOO``);
 * the register classes ptxas takes in each plain register operand, measured per form and opcode types
   (``measured/register_classes.json``; ``reg_classes``, checked by ``operand_types.class_error``), and in
   the optional trailing operands the examples lack (``tails``: cache-policy a 64-bit register, ctaMask and
@@ -68,6 +69,7 @@ IMMEDIATE_VALUES = {("st.bulk", "initval"): ["0"], ("membar", "size"): ["128"], 
 ALIGNED_OPTIONAL = {"tcgen05.ld", "tcgen05.st", "wgmma.mma_async", "wgmma.mma_async.sp", "wgmma.fence",
                     "wgmma.commit_group", "wgmma.wait_group"}
 DROP_REJECTS = {"mad": {".mode=.wide"}, "mapa": {".type=.u64"}}
+SIGNED_TOO = {"getctarank", "mapa"}  # ptxas 13 takes .s32/.s64 where the grammar lists .u32/.u64
 BITWISE = {".and", ".or", ".xor", ".exch"}  # atom .b32 ops ptxas lets take a 4th operand without a hint
 
 
@@ -85,6 +87,10 @@ def correct_forms(forms: list) -> list:
             form["order_free"] = True
         if name == "set" and form["syntax"] in SET_BF16:
             _set_bf16(form)
+        if name in SIGNED_TOO and ".type" in form["value_sets"]:  # (.s32/.s64 as .u32/.u64: measured)
+            vals = form["value_sets"][".type"]
+            form["value_sets"] = dict(form["value_sets"], **{".type": vals + [
+                ".s" + v[2:] for v in vals if v[:2] == ".u" and ".s" + v[2:] not in vals]})
         classes = _measured_classes().get(name, {}).get(form["syntax"])
         tails = _TAILS.get(name, {}).get(form["syntax"])
         if tails:  # (optional trailing operands: [required operands, [[modifier values, classes]...]])

@@ -165,8 +165,10 @@ def class_error(name: str, opcode: str, classes: dict, ops: str, reg_type) -> st
             return err
     key = "".join("." + t for t in opcode.split(".")[1:] if "." + t in CLASS_TYPES)
     by_index = classes.get(key)
-    if by_index is None and (".u" in key or ".s" in key):  # measured with .bN only: its classes (as lenient)
-        by_index = classes.get(key.replace(".u", ".b").replace(".s", ".b"))
+    if by_index is None and (".u" in key or ".s" in key):  # measured with the other signedness (sad.u32 for
+        # sad.s32: the classes are the same, measured) or with .bN only: its classes (as lenient)
+        by_index = (classes.get(key.replace(".s", ".u")) or classes.get(key.replace(".u", ".s"))
+                    or classes.get(key.replace(".u", ".b").replace(".s", ".b")))
     if not by_index:
         return None
     texts = split_operands(ops) if "{" in ops or "[" in ops else [x.strip() for x in ops.split(",")]
