@@ -84,6 +84,10 @@ def _mattr(wave64: bool) -> list[str]:
     return ["-mattr=+wavefrontsize64"] if wave64 else []
 
 
+def _dump_mattr(wave64: bool) -> list[str]:
+    return ["--mattr=+wavefrontsize64"] if wave64 else []
+
+
 def make_objects(llc: str, mc: str, target: str, steps: int, tmp: str, wave64: bool = False) -> dict:
     """``k.o`` (llc-22) and ``k_mc.o`` (llc-22's assembly through llvm-mc-22) of the carried IR for ``target``."""
     ir = os.path.join(tmp, "k.ll")
@@ -104,7 +108,7 @@ def agreement(objdump: str, arch, obj: str, env: dict, wave64: bool = False) -> 
     flag = ["--wave64"] if wave64 else []
     ours = subprocess.run(_gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj, *flag], capture_output=True,
                           env=env, check=False).stdout
-    theirs = subprocess.run([objdump, "-d", f"--mcpu={arch.llvm_target}", *_mattr(wave64), obj], capture_output=True,
+    theirs = subprocess.run([objdump, "-d", f"--mcpu={arch.llvm_target}", *_dump_mattr(wave64), obj], capture_output=True,
                             check=False).stdout
     import difflib
 
@@ -141,7 +145,7 @@ def run_one(tools: dict, arch, args) -> None:
         pycache = os.path.join(tmp, "pycache")
         obj = objs["k.o"]
         cmd = _gpuisa_cmd() + ["decode", "--arch", arch.name, "--file", obj] + (["--wave64"] if args.wave64 else [])
-        dump = [tools["objdump"], "-d", f"--mcpu={target}", *_mattr(args.wave64), obj]
+        dump = [tools["objdump"], "-d", f"--mcpu={target}", *_dump_mattr(args.wave64), obj]
         warm_home = os.path.join(tmp, "warm")
         subprocess.run(cmd, stdout=subprocess.DEVNULL, env=_env(pycache, warm_home), check=False)  # (bytecode, warm)
         runs: dict[str, list] = {"objdump": [], "first": [], "store": [], "warm": []}

@@ -5,7 +5,7 @@ immediates at their common values: ``s_waitcnt``, ``s_delay_alu``, ``s_wait_alu`
 numbers: branches, ``s_nop``, ``s_wait_*cnt``; global/scratch memory with SADDR ``off`` or a low SGPR pair; the
 constants of the forms that always read one, ``v_fmamk_f32``; a literal source of a one-dword form, written by the
 C loop: ``v_xor_b32_e32 v1, 0x3ff, v2``; GFX10+ ``s_load`` at kernel-argument offsets with SOFFSET ``null``; NEG and
-one-bit memory modifiers: ``v_fma_f32 v6, -v4, v3, v2``, ``buffer_inv sc0 sc1``)
+one-bit memory modifiers, OP_SEL_HI: ``v_fma_f32 v6, -v4, v3, v2``, ``buffer_inv sc0 sc1``, ``v_pk_mul_f16 v1, v2, s3``)
 needs neither numpy, the batch decoder, the scalar decoder nor the store (``regen/accel.py``)."""
 
 from __future__ import annotations
@@ -80,7 +80,8 @@ _COMMON = {
               "v_cmp_class_f32_e64 vcc_lo, v2, 0x260", "v_and_b32_e64 v5, s3, 0xffff0",
               "s_load_b128 s[8:11], s[4:5], 0x24", "s_load_b32 s4, s[0:1], null", "s_load_b64 s[0:1], s[4:5], 0x3c",
               "s_load_b32 s4, s[0:1], s5 offset:0x24", "s_load_b32 s4, s[0:1], s7", "v_fma_f32 v6, -v4, v3, v2",
-              "v_fma_f32 v6, v4, -v3, -v2", "s_endpgm"],
+              "v_fma_f32 v6, v4, -v3, -v2", "v_pk_mul_f16 v1, v2, s3", "v_pk_fma_f16 v1, v2, v3, v4 op_sel_hi:[0,1,1]",
+              "s_endpgm"],
     "rdna4": ["s_wait_kmcnt 0x0", "s_wait_loadcnt 0x3", "s_wait_alu depctr_va_vcc(0)", "s_wait_alu depctr_sa_sdst(0)",
               "s_delay_alu instid0(VALU_DEP_2) | instskip(NEXT) | instid1(VALU_DEP_1)", "global_load_b32 v2, v[2:3], off",
               "global_load_b32 v1, v0, s[2:3]", "global_store_b32 v[4:5], v7, off", "s_nop 3", "s_cbranch_vccnz k",
@@ -93,7 +94,8 @@ _COMMON = {
               "v_xor_b32_e32 v1, 0x3ff, v2",
               "v_add_u32_e32 v3, 0x1234, v4", "s_mov_b32 s1, 0xf800000", "v_lshl_add_u64 v[2:3], s[10:11], 0, v[0:1]",
               "v_lshl_add_u64 v[12:13], v[6:7], 3, v[40:41]", "v_lshlrev_b64 v[4:5], 2, v[10:11]",
-              "v_fma_f32 v7, -v5, v3, v2", "buffer_inv sc0 sc1", "buffer_wbl2 sc0 sc1", "s_endpgm"],
+              "v_fma_f32 v7, -v5, v3, v2", "buffer_inv sc0 sc1", "buffer_wbl2 sc0 sc1", "v_accvgpr_write_b32 a0, s4",
+              "v_pk_fma_f16 v1, v1, s2, v1", "s_endpgm"],
 }
 
 

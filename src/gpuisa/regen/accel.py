@@ -366,6 +366,7 @@ def build(arch: str, wave64: bool = False) -> bytes:
     answers = export_formats(dec)
     answers.update(number_segments(dec, ab))  # (before the seeds below make segments of their own)
     answers.update(literal_formats(dec, ab))
+    failed = {k for k, tid in ab.tpl_ids.items() if not tid}
     seed_special(dec, ab)
     seed_saddr(dec, ab)
     seed_kernarg_loads(dec, ab)
@@ -373,6 +374,8 @@ def build(arch: str, wave64: bool = False) -> bytes:
     seed_smem_offsets(dec, ab, seeded)
     seed_scaled_saddr(dec, ab, seeded)
     answers.update(number_formats(dec, ab))
+    for k in [k for k, tid in ab.tpl_ids.items() if not tid and k not in failed]:
+        del ab.tpl_ids[k]  # (a seed that gave no template: the C loop asks, as for any word it has not met)
     spec = accel_export.export(ab, {})
     spec.update(literal_columns(dec, ab, seeded))
     payload = (VERSION, arch, wave64, batch_fp, code_fingerprint(), spec, answers)

@@ -3,10 +3,11 @@
 The batch tables hold the template of each form's plan word (its modifiers at their defaults) and of the
 encoder's example words; a word whose template key (the bits no placeholder cuts: modifiers, cache bits, ...)
 differs from those goes to the scalar decoder on a first run.  Seeded here, on the plan word: every value of a
-vector form's NEG field (``v_fma_f32 v6, -v4, v3, v2``), and of the other forms' one-bit fields of the key alone and
-in pairs (``glc``, ``offen``, ``sc0 sc1``, ``glc dlc``).  Not multiplied with the SADDR values a memory word's key
-also holds, nor other vector modifiers (ABS, OMOD, OP_SEL): the file would double in size.  Each
-template is the batch decoder's, made from one scalar render and checked as every template is
+vector form's NEG and OP_SEL_HI fields (``v_fma_f32 v6, -v4, v3, v2``; packed math and ``v_accvgpr_write_b32 a0, s4``
+with OP_SEL_HI at all ones, the default compilers write, with each NEG value too), and of the other forms' one-bit
+fields of the key alone and in pairs (``glc``, ``offen``, ``sc0 sc1``, ``glc dlc``).  Not multiplied with the
+SADDR values a memory word's key also holds, nor other vector modifiers (ABS, OMOD, OP_SEL): the file would double
+in size.  Each template is the batch decoder's, made from one scalar render and checked as every template is
 (``batch_arch._template``); values that render otherwise give none.
 """
 
@@ -17,19 +18,20 @@ import itertools
 _SMALL = 3  # bits of a modifier field whose every value is seeded
 _PAIR_BITS = 4  # two fields whose widths sum to at most this many bits: every pair of values is seeded
 _SADDR_SEEDS = (*range(0, 32, 2), 0x7C, 0x7D, 0x7E, 0x7F)  # (as ``regen/accel.seed_saddr``)
+_VECTOR = ("NEG", "OP_SEL_HI")  # (the vector forms' modifier fields seeded)
 
 
 def _small_fields(dec, ab, eid: int, key_mask: int) -> list:
-    """The fields of entry ``eid``'s encoding in its template key of at most ``_SMALL`` bits (named fields, one
-    range), by name."""
+    """The fields of entry ``eid``'s encoding in its template key of at most ``_SMALL`` bits that are seeded (a vector
+    form's ``_VECTOR``, the others' one-bit ones), by name."""
     entry = ab.entries[eid]
     enc = dec.tables.encodings.get(entry.encoding)
     if enc is None:
         return []
     out = []
     for f in sorted(enc.fields, key=lambda f: f.name):
-        wanted = f.name == "NEG" if entry.encoding.startswith("VOP") else f.width == 1
-        if wanted and f.value is None and len(f.ranges) == 1 and f.width <= _SMALL \
+        wanted = f.name in _VECTOR if entry.encoding.startswith("VOP") else f.width == 1 and len(f.ranges) == 1
+        if wanted and f.value is None and f.width <= _SMALL \
                 and f.insert(0, (1 << f.width) - 1) & key_mask:
             out.append(f)
     return out
@@ -63,7 +65,11 @@ def seed_modifiers(dec, ab, seeded: int) -> None:
         if not fields:
             continue
         size = entry.width // 8
-        for word in _variants(plan.word, fields):
+        hi = next((f for f in fields if f.name == "OP_SEL_HI"), None)
+        words = _variants(plan.word, fields)
+        if hi is not None:  # (and NEG's values where OP_SEL_HI is at all ones: the default compilers write)
+            words += _variants(hi.insert(plan.word, (1 << hi.width) - 1), [f for f in fields if f is not hi])
+        for word in sorted(set(words)):
             seed_template(ab, rows, eid, word.to_bytes(size, "little"))
 
 
