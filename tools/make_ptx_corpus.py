@@ -77,6 +77,7 @@ EXTRA: dict[str, list] = {
     "ir_misc.ll": [("sm_90", "78", ()), ("sm_100a", "88", ("-O0",))],
     "ir_intrinsics.ll": [("sm_100a", "88", ()), ("sm_103a", "90", ())],
     "ir_intrinsics2.ll": [("sm_100a", "88", ())],
+    "vec_memory.cu": [("sm_90", ())],
 }
 FLAG_TAGS = {"-G": "G", "-lineinfo": "lineinfo", "--use_fast_math": "fastmath", "-rdc=true": "rdc", "-O0": "O0"}
 
