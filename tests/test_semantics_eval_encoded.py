@@ -10,8 +10,8 @@ import json
 
 import numpy as np
 import pytest
-
 from conftest import run_cli
+
 from gpuisa.semantics.encoded import evaluate_encoded
 from gpuisa.semantics.machine import MachineError
 

@@ -19,6 +19,7 @@ from conftest import need
 
 from gpuisa.semantics import compiler, fastpaths, sources, wave
 
+
 @pytest.fixture(autouse=True)
 def _pseudocode_source():
     """Skips without the tinygrad wheel outside CI; in CI (where it is a dependency) its absence fails."""

@@ -13,13 +13,30 @@ import random
 import struct
 
 import pytest
+from test_semantics_properties import (
+    CMP,
+    CVT,
+    EDGE32,
+    EDGE_F32,
+    EDGES,
+    FLOAT2,
+    FMA,
+    INT3,
+    M32,
+    MINMAX,
+    PK,
+    SALU,
+    f16,
+    f32,
+    f64,
+    fclass,
+    fma_ref,
+    same_float,
+)
 
 from gpuisa import archs
 from gpuisa.semantics import evaluate, fidelity, sources
 from gpuisa.semantics.wave import EvalError
-
-from test_semantics_properties import (CMP, CVT, EDGE32, EDGE_F32, EDGES, FLOAT2, FMA, INT3, MINMAX, PK, SALU, M32,
-                                       f16, f32, f64, fclass, fma_ref, same_float)
 
 pytestmark = pytest.mark.skipif(not sources.available(), reason="pseudocode source (tinygrad wheel) not installed")
 

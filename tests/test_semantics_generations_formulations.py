@@ -11,8 +11,8 @@ import struct
 from fractions import Fraction
 
 import pytest
-
 from conftest import run_cli
+
 from gpuisa import archs
 from gpuisa.semantics import evaluate, fidelity, sources
 from gpuisa.semantics.wave import EvalError

@@ -409,7 +409,7 @@ def test_div_fixup_against_ieee_rules(w):
 def test_div_fixup_cases_by_hand():
     nan32 = 0x7FC00000
     for arch in ARCHS:
-        def fix(x, d, n, name="v_div_fixup_f32"):
+        def fix(x, d, n, name="v_div_fixup_f32", arch=arch):
             return evaluate(arch, name, S0=x, S1=d, S2=n)["outputs"]["D0"][0] & 0xFFFFFFFF
         assert fix(nan32, f32(2.0 ** -20), f32(-2.0 ** 127)) == 0xFF800000  # LLVM's overflowed quotient
         assert fix(f32(1.5), f32(-2.0), f32(3.0)) == f32(-1.5)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from conftest import run_cli
+
 from gpuisa.semantics import evaluate
 from gpuisa.semantics.wave import EvalError
 

@@ -13,6 +13,7 @@ from conftest import need
 from gpuisa.errors import UserError
 from gpuisa.semantics import sources
 
+
 @pytest.fixture(autouse=True)
 def _pseudocode_source():
     """Skips without the tinygrad wheel outside CI; in CI (where it is a dependency) its absence fails."""

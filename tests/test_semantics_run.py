@@ -12,9 +12,9 @@ import subprocess
 
 import numpy as np
 import pytest
+from conftest import run_cli
 
 import gpuisa
-from conftest import run_cli
 from gpuisa.semantics import compiler, seqfast, wave
 from gpuisa.semantics.machine import MachineError
 from gpuisa.semantics.program import parse
