@@ -222,3 +222,17 @@ def test_scalar_sources_and_shared_literals(llvm_mc, arch):
     a constant K must be the same value (then one literal dword)."""
     bad = encode_disagreements(arch, _SCALAR_SOURCES + (_BARRIERS if arch != "rdna3" else []))
     assert not bad, bad[:5]
+
+
+_TWICE = ["buffer_load_b32 v1, off, s[4:7], s0 offset:4 offset:8", "v_add_f32_e64 v1, v2, v3 clamp clamp",
+          "v_add_f32_e64 v1, v2, v3 mul:2 mul:2", "v_pk_add_f16 v1, v2, v3 op_sel:[0,0] op_sel:[0,0]",
+          "s_waitcnt vmcnt(0) & expcnt(0) & lgkmcnt(0)", "v_add_f64_e64 v[2:3], 0x123456789, v[4:5]",
+          "v_add_f64 v[2:3], 0x123456789, v[4:5]", "v_fma_f64 v[0:1], 0x3ff8000000000001, v[2:3], v[4:5]",
+          "v_fma_f64 v[0:1], 0x3ff8000000000000, v[2:3], v[4:5]"]
+
+
+@pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
+def test_modifier_twice_and_wide_literals(llvm_mc, arch):
+    """A modifier given twice is refused (every target); gfx1250's 64-bit literal follows 32-bit encodings only."""
+    bad = encode_disagreements(arch, _TWICE)
+    assert not bad, bad[:5]

@@ -87,13 +87,20 @@ _SCALE_OFFSET = re.compile(r"\bscale_offset\b")
 
 
 def check_text(coder, text: str) -> None:
-    """Rules on the whole line, whatever form encodes it (SDWA and DPP included): gfx90a+ lds_direct; GFX12's
+    """Rules on the whole line, whatever form encodes it (SDWA and DPP included): a modifier given twice;
+    gfx90a+ lds_direct; GFX12's
     ``scale_offset``, which llvm-mc-22 decodes on gfx1200 (scalar memory) but assembles on gfx1250 only, and there
     not on ``s_buffer_*`` loads."""
     if coder.tables.gfx == "GFX9" and coder.features.accvgpr_memory and _LDS_DIRECT.search(text):
         raise EncodeError(f"lds_direct is not supported on {coder.arch}")
     if _SCALE_OFFSET.search(text) and (coder.tables.gfx == "GFX12" or text.startswith("s_buffer_")):
         raise EncodeError(f"scale_offset is not supported on {coder.arch} or not by this instruction")
+    if " :: " not in text:
+        from .syntax import split_operands
+
+        names = [n for m in split_operands(text)[1] if (n := m.split(":")[0]).isidentifier()]
+        if len(names) != len(set(names)):  # (llvm-mc-22, every target: offset:4 offset:4, clamp clamp, nv nv)
+            raise EncodeError(f"modifier {next(n for n in names if names.count(n) > 1)!r} given twice")
 
 
 # (lowest, highest, llvm-mc-22's words) of the offsets it takes: GFX9 FLAT 0..4095 (the decoder reads all 13 bits);

@@ -188,6 +188,8 @@ class _Form:
         if got is None:
             raise EncodeError(f"operand {k + 1} {tok!r} is not a valid {coder._kind_text(spec)}")
         v, litv = got
+        if v == opd.LITERAL64 and self.enc.width > 32:  # (gfx1250: a 64-bit literal follows 32-bit encodings only)
+            raise EncodeError(f"operand {k + 1} {tok!r}: no 64-bit literal in a {self.enc.width}-bit encoding")
         coder._check_source_kind(self.e, k, tok, v, agpr)
         asm_rules.scalar_source_error(coder, self.e.name, k, v, litv)  # (GFX11+: s_movrels_*, s_barrier_*)
         if litv is not None:
