@@ -19,6 +19,8 @@ from .. import archs
 _LEGACY_MUL = re.compile(r"^v_(mad|mac|mul|fma|fmac)_legacy_f32$|^v_(mul|fma|fmac)_dx9_zero_f32$")
 _UNFUSED = re.compile(r"^v_(mad|mac)_(f32|f16|legacy_f32)$|^v_mad(ak|mk)_f32$")
 _CARRY = re.compile(r"^v_(add|sub|subrev)_(co_ci|co|c_co|b_co)_u32$|^v_(addc|subb|subbrev)_co_u32$|^v_cndmask_b32$")
+_PERMLANE = re.compile(r"^v_permlane(x?)16(_var)?_b32$")
+_LDS_LANES = re.compile(r"^ds_(permute|bpermute|swizzle)_b32$")
 
 
 def generation_notes(arch: str, name: str) -> list[str]:
@@ -48,6 +50,26 @@ def generation_notes(arch: str, name: str) -> list[str]:
     elif _CARRY.match(name) and fam == "GFX9":
         notes.append("carry on GFX9 (wave64): the VOP2 form reads and writes the 64-bit VCC, the VOP3 form an "
                      "SGPR pair")
+    notes += _machine_notes(name)
+    return notes
+
+
+def _machine_notes(name: str) -> list[str]:
+    """Where the hardware differs from the pseudocode run literally and the wave machine (``gpuisa run``,
+    ``eval --hex``) follows the hardware."""
+    from .intclamp import saturate
+
+    notes = []
+    if _PERMLANE.match(name):
+        notes.append("a select naming a lane outside EXEC reads that lane only with FI (op_sel[0]); otherwise the "
+                     "lane gets 0 with BOUND_CTRL (op_sel[1]) or keeps its destination, as DPP does (the pseudocode "
+                     "reads every lane; the wave machine applies the rule)")
+    if _LDS_LANES.match(name):
+        notes.append("a lane exchange through the LDS unit (no LDS memory): the wave machine runs it; lanes are "
+                     "chosen by (address + offset) / 4 modulo the wave size, an inactive source lane gives 0")
+    if saturate(name) is not None:
+        notes.append("clamp: the exact result saturated to the destination's range (the pseudocode does not read "
+                     "CLAMP; the wave machine applies it)")
     return notes
 
 
