@@ -19,7 +19,7 @@ TYPED = {"add", "sub", "min", "max", "and", "or", "xor", "not", "neg", "abs", "m
          "mov", "copysign", "brev", "cnot", "sqrt", "rcp", "rsqrt", "sin", "cos", "lg2", "ex2", "setp", "selp", "cvt",
          "shl", "shr", "atom", "red", "cvta", "add.cc", "addc", "sub.cc", "subc",
          "mad.cc", "madc"}
-PRED_ROLES = {"setp": {"p", "q"}, "selp": {"c"}, "vote.sync": {"a"}}  # predicate operands
+PRED_ROLES = {"setp": {"p", "q", "c"}, "selp": {"c"}, "vote.sync": {"a"}}  # predicate operands (setp's BoolOp c)
 FIXED = {("popc", "d"): ".u32", ("clz", "d"): ".u32", ("bfind", "d"): ".u32",  # operands of a fixed type
          ("shfl.sync", "membermask"): ".b32", ("vote.sync", "membermask"): ".b32"}
 TYPED |= {"popc", "clz", "bfind", "shfl.sync", "shf", "redux.sync", "prmt", "vote.sync"}
