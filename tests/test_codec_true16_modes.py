@@ -130,3 +130,21 @@ def test_operands_without_commas_as_llvm_mc(llvm_mc, arch):
     if arch != "rdna2":
         lines += ["v_cvt_f16_f32 v200 v1 dpp8:[7,6,5,4,3,2,1,0]", "global_load_b32 v1 v[2:3] off"]
     assert not encode_disagreements(arch, lines)
+
+
+@pytest.mark.parametrize("arch", ["rdna4", "cdna5"])
+def test_op_sel_bits_of_missing_operands_print_fake16(llvm_mc, arch):
+    """An op_sel bit of an operand the true16 form lacks (src2 of a two-source op, the SGPR result of a compare)
+    makes llvm-mc-22 -mattr=+real-true16 print the word in fake16 syntax; the decoder does the same."""
+    enc = get_encoder(arch, False, "true16")
+    words = []
+    for line, bits in (("v_add_f16_e64 v5.l, v1.h, v2.l", (4,)), ("v_ceil_f16_e64 v5.h, v1.l", (2, 4, 6)),
+                       ("v_cmp_lt_f16_e64 s4, v1.h, v2.l", (8,)), ("v_fma_f16 v5.l, v1.l, v2.h, v3.l", (0, 8))):
+        got = enc.encode_line(line)
+        op_sel = enc.tables.encodings[got.encoding].require_field("OP_SEL")
+        word = int.from_bytes(got.data[:8], "little")
+        words += [op_sel.insert(word, op_sel.extract(word) | b).to_bytes(8, "little") for b in bits]
+    with oracle.features("+real-true16"):
+        texts = [items[0].text if items else None for items in oracle.disassemble(archs.by_name(arch).llvm_target, words)]
+    dec = get_decoder(arch, False, "true16")
+    assert [dec.decode(w)[0].text for w in words] == texts

@@ -248,7 +248,23 @@ class Decoder:
 
     def _render(self, entry: Entry, word: int, buf: bytes, off: int, parts: list | None = None) -> Decoded:
         """``entry``'s text of ``word`` (``decode_render.py``: one handler per encoding and operand kind)."""
+        mask = self.syntax16 == "true16" and self.opsel_fake16.get(f"{entry.name}|{entry.encoding}")
+        if mask and self.tables.encodings[entry.encoding].require_field("OP_SEL").extract(word) & mask:
+            return get_decoder(self.arch, self.wave64)._render(entry, word, buf, off, parts)  # (the fake16 default)
         return render(self, entry, word, buf, off, parts)
+
+    @functools.cached_property
+    def opsel_fake16(self) -> dict[str, int]:
+        """In the true16 syntax where fake16 is LLVM 22's default: per VOP3 form, the OP_SEL bits with which
+        llvm-mc-22 prints the word in fake16 syntax (``opsel16_<arch>.json``, measured by ``regen.plans``)."""
+        if self.syntax16 != "true16":
+            return {}
+        import json
+
+        from .plans import DATA_DIR
+
+        path = DATA_DIR / f"opsel16_{self.arch}.json"
+        return dict(json.loads(path.read_text())["masks"]) if path.exists() else {}
 
     # -- a stream --------------------------------------------------------
     def decode(self, data: bytes, base_offset: int = 0) -> list[Decoded]:

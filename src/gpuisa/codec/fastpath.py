@@ -161,7 +161,8 @@ class FastPath:
             if id(entry) in self.compiled:
                 cp = self.compiled[id(entry)]
             else:
-                cp = self.compiled[id(entry)] = compile_plan(self.dec, entry)
+                cp = self.compiled[id(entry)] = None if f"{entry.name}|{entry.encoding}" in self.dec.opsel_fake16 \
+                    else compile_plan(self.dec, entry)  # (a form whose op_sel bits may switch its syntax: rendered)
             if cp is not None:
                 res = self._templated(cp, entry, word, buf, off)
                 if res is not None:

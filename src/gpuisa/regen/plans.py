@@ -412,6 +412,41 @@ def _src0_lo128(target: str, name: str, plans: dict) -> None:
             plans[k]["lo128"] = text[text.index("/*"):text.index("*/") + 2]
 
 
+def _opsel_fake16(name: str, mode: str) -> None:
+    """``opsel16_<arch>.json`` where true16 is not LLVM 22's default: per VOP3 plan with 16-bit halves, the OP_SEL
+    bits that make llvm-mc-22 print the word in fake16 syntax (an op_sel bit of an operand the true16 form
+    lacks), measured one bit at a time with VGPR sources against the -real-true16 text of the same word."""
+    from ..codec.oracle import disassemble, features
+
+    if mode != "true16":
+        return
+    tables, rows = load_arch_tables(name), []
+    for key, plan in sorted(load_plans(name, False, mode).items()):
+        enc = tables.encodings[key.split("|")[1]]
+        f = enc.field("OP_SEL")
+        if f is None or enc.width != 64 or not any(x.endswith((".l", ".h")) for o in plan.operands
+                                                    for t in o.tables.values() for x in map(str, t.values())):
+            continue
+        w = plan.word
+        for i, src in enumerate(("SRC0", "SRC1", "SRC2")):
+            if any(src in (o.field, *o.tables) for o in plan.operands):
+                w = enc.require_field(src).insert(w, 257 + i)
+        rows += [(key, bit, f.insert(w, 1 << bit)) for bit in range(f.width)]
+    target, words = archs.by_name(name).mc_target, [w.to_bytes(8, "little") for *_, w in rows]
+    texts = {}
+    for attr in ("+real-true16", "-real-true16"):
+        with features(attr):
+            texts[attr] = [items[0].text if items else None for items in disassemble(target, words)]
+    masks: dict[str, int] = {}
+    for (key, bit, _), t16, f16 in zip(rows, texts["+real-true16"], texts["-real-true16"]):
+        if t16 is not None and t16 == f16:
+            masks[key] = masks.get(key, 0) | 1 << bit
+    doc = {"arch": name, "generated_by": "python -m gpuisa.regen.plans (--syntax16)", "masks": masks}
+    (DATA_DIR / f"opsel16_{name}.json").write_text(dumps_one_per_line({k: v for k, v in doc.items() if k != "masks"},
+                                                                      "masks", masks))
+    print(f"{name}: {len(masks)} true16 forms print in fake16 for some op_sel bits", file=sys.stderr)
+
+
 def _syntax16_overlay(name: str, items: dict) -> None:
     """``plans_<arch>_<mode>.json``: the plans that print differently in the 16-bit syntax mode that is not
     LLVM 22's default (probed with -mattr=+real-true16 or -real-true16), None for forms that mode lacks."""
@@ -442,6 +477,7 @@ def _syntax16_overlay(name: str, items: dict) -> None:
         (DATA_DIR / f"plans_{name}_{mode}_wave64.json").write_text(dumps_one_per_line({**head, "wave64": True},
                                                                                       "plans", over))
         print(f"{name}: {len(over)} plans differ in {mode} wave64", file=sys.stderr)
+    _opsel_fake16(name, mode)
 
 
 if __name__ == "__main__":
