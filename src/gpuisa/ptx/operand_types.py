@@ -190,9 +190,11 @@ def _tail_error(name: str, opcode: str, tail: list, ops: str, reg_type) -> str |
     required operands, then [values of the modifier the operand comes with ([]: none), classes] in order;
     those present are the last operands given)."""
     need, rows = tail
-    texts = split_operands(ops)
     toks = opcode.split(".")
     rows = [r for r in rows if not r[0] or any(v[1:] in toks for v in r[0])]
+    if not rows:
+        return None
+    texts = split_operands(ops) if "{" in ops or "[" in ops else [x.strip() for x in ops.split(",")]
     if len(texts) - need < len(rows) or (len(texts) - need > len(rows) and not all(r[0] for r in rows)):
         return None  # (too many or too few: corrections.rule_error)
     for i, (_, allowed) in enumerate(rows, start=len(texts) - len(rows)):
