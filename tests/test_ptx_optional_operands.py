@@ -50,6 +50,7 @@ TEMPLATES = [
     # getctarank/mapa take .s32 as .u32
     "sad.s32 {}, %r1, %r2, %r3;", "sad.s64 %rd1, %rd2, {}, %rd3;",
     "getctarank.s32 {}, %r1;", "mapa.shared::cluster.s32 %r1, {}, %r2;",
+    "getctarank.u64 %r1, {};", "mapa.shared::cluster.u64 {}, %rd1, %r1;", "mapa.s64 %rd1, {}, %r1;",  # (EXTRA_EXAMPLES)
     # setp's BoolOp operand c is a predicate (the checker had asked for a register of the type)
     "setp.eq.and.u32 %p1, %r1, %r2, {};", "setp.ne.xor.b16 %p1|%p2, %rs1, %rs2, !{};", "setp.gt.or.s64 %p1, %rd1, %rd2, {};",
 ]

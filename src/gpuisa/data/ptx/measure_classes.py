@@ -2,7 +2,7 @@
 
     made by: python -m gpuisa.data.ptx.measure_classes      (needs ptxas; about a minute)
 
-For every example of every form (instances ptxas accepted when the catalog was generated) and every
+For every example of every form (instances ptxas accepted when the catalog was generated, and EXTRA_EXAMPLES) and every
 operand that is one plain register or an integer, the operand is replaced by one of each other class the probe
 kernel declares (``r`` .b32, ``rd`` .b64, ``h`` .b16, ``f`` .f32, ``fd`` .f64, ``p`` .pred, ``q`` .b128)
 and ptxas 13 judges each variant on a target the form is available on (PTX ISA 9.0).  Written to
@@ -38,6 +38,18 @@ CLASSES = {"r": "r9", "rd": "rd9", "h": "h9", "f": "f9", "fd": "fd7", "p": "p7",
 REG = re.compile(r"^(rd|fd|r|h|f|p|q)\d+$")
 
 
+# examples of types the catalog's examples lack (taken by ptxas 13 as written): measured like the others, in
+# the forms whose opcode they match
+EXTRA_EXAMPLES = {"mapa": ["mapa.u64 rd1, rd2, r1;", "mapa.shared::cluster.u64 rd1, rd2, r1;"],
+                  "getctarank": ["getctarank.u64 r1, rd1;", "getctarank.shared::cluster.u64 r1, rd1;"]}
+
+
+def examples(name: str, form: dict) -> list[str]:
+    """The form's examples and those of EXTRA_EXAMPLES its opcode takes."""
+    extra = [e for e in EXTRA_EXAMPLES.get(name, ()) if match_opcode(form, dot_tokens(e.split(" ", 1)[0]))[0] is not None]
+    return list(form.get("examples") or ()) + extra
+
+
 def type_key(opcode: str) -> str:
     """The opcode's type tokens, joined (the key the classes are stored under)."""
     return "".join("." + t for t in opcode.split(".")[1:] if "." + t in CLASS_TYPES)
@@ -53,7 +65,7 @@ def probes() -> list[tuple[str, str, str, int, str, str, str]]:
                 if not targets or not form.get("examples"):
                     continue
                 target = "sm_100a" if "sm_100a" in targets else targets[-1]
-                for ex in form["examples"]:
+                for ex in examples(ins["name"], form):
                     opcode, _, rest = ex.rstrip(";").partition(" ")
                     ops = split_operands(rest)
                     for i, op in enumerate(ops):
