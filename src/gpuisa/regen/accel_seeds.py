@@ -19,6 +19,8 @@ _SMALL = 3  # bits of a modifier field whose every value is seeded
 _PAIR_BITS = 4  # two fields whose widths sum to at most this many bits: every pair of values is seeded
 _SADDR_SEEDS = (*range(0, 32, 2), 0x7C, 0x7D, 0x7E, 0x7F)  # (as ``regen/accel.seed_saddr``)
 _VECTOR = ("NEG", "OP_SEL_HI")  # (the vector forms' modifier fields seeded)
+_NOT_SEEDED = ("MIMG", "IMAGE", "VSAMPLE")  # (image forms: their one-bit fields' pairs were 60 % of the seeds, for
+# words compute kernels seldom hold; every template costs a first run's load of the file)
 
 
 def _small_fields(dec, ab, eid: int, key_mask: int) -> list:
@@ -58,7 +60,8 @@ def seed_modifiers(dec, ab, seeded: int) -> None:
         entry = ab.entries[eid]
         plan = dec.plans.get(f"{entry.name}|{entry.encoding}")
         nd = int(rows[0][eid])
-        if plan is None or entry.encoding == "VOPD" or nd * 32 != entry.width or ab.tpl_fails.get(eid) != -1:
+        if plan is None or entry.encoding == "VOPD" or nd * 32 != entry.width or ab.tpl_fails.get(eid) != -1 \
+                or any(k in entry.encoding for k in _NOT_SEEDED):
             continue
         key_mask = int(rows[3][eid]) | int(rows[4][eid]) << 64
         fields = _small_fields(dec, ab, eid, key_mask)
