@@ -157,10 +157,15 @@ def returning(plan: Plan, fields: dict[str, int]) -> bool:
 
 
 def is_immediate(spec: OperandPlan, fields: dict[str, int]) -> bool:
-    """A 9-bit source field selecting an inline constant or the literal (not a register)."""
-    if spec.kind != "src" or spec.field not in fields:
+    """A 9-bit source field selecting an inline constant or the literal (not a register); a true16 source
+    (its text from a table of its SRCn field, no kind) too."""
+    name = spec.field if spec.kind == "src" else None
+    if spec.kind is None and len(spec.tables) == 1:
+        name = next(iter(spec.tables))
+        name = name if name in ("SRC0", "SRC1", "SRC2") else None
+    if name is None or name not in fields:
         return False
-    v = fields[spec.field]
+    v = fields[name]
     return 128 <= v <= 208 or 240 <= v <= 248 or v == opd.LITERAL
 
 

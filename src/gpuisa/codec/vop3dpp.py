@@ -40,6 +40,8 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
 
     fake16 = _fake16(dec, key, enc, plain)
     if fake16:
+        if _fake16_refused(dec, key, enc, plain):
+            return None, 8
         plain &= ~enc.field("OP_SEL").mask
     parts: list = []
     d = render(plain, parts)
@@ -54,7 +56,10 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     texts, mods = list(parts[0]), list(parts[1])
     if fake16:
         texts = [_HALF.sub(r"\1", t) for t in texts]
+    if entry.name.startswith("v_cmp"):  # (llvm-mc-22: a compare's DPP form lists op_sel of its two sources only)
+        mods = [m[:-3] + "]" if m.startswith("op_sel:[") and m.count(",") == 2 else m for m in mods]
     _vgpr_notes(dec, key, enc, plain, texts)
+    _mac_constant(dec, key, enc, plain, texts)
     # (an integer instruction ignores NEG in plain VOP3, and with DPP too: llvm-mc-22 prints no sext() there,
     # where LLVM 19 did; probed on 3,000 random words of gfx1100 and gfx1200)
     text = join(mn, texts, mods)
@@ -63,7 +68,7 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         if s0 == 0xEA:
             text += " fi:1"
         return text, 12 + len(tail)
-    ctrl = dec.named.dpp16.get("ctrl", [None] * 512)[(dpp >> 8) & 0x1FF]
+    ctrl = dec.named.dpp16.get("ctrl", [None] * 512)[_ctrl_index(key, dpp)]
     if ctrl is None:
         return None, 8
     text += f" {ctrl} row_mask:0x{dpp >> 28:x} bank_mask:0x{(dpp >> 24) & 15:x}"
@@ -89,8 +94,52 @@ def _vgpr_notes(dec, key: str, enc, plain: int, texts: list) -> None:
             continue
         v = enc.field(sp.field).extract(plain)
         t = not_a_vgpr(dec, v, note) if v < 256 else None
-        if t is not None:
-            texts[k] = t
+        if t is not None:  # (with the source's neg/abs around it, as llvm-mc-22 prints them)
+            pre, post = _modifiers(texts[k])
+            texts[k] = pre + t + post
+
+
+# (probed with llvm-mc-22 on every learned VOP3 DPP form of gfx1100, gfx1200 and gfx1250, dpp_ctrl 0x80 / 0xC1:
+# the forms that keep part of their destination read a dpp_ctrl of 0x80-0xFF as LLVM 22's disassembler reads
+# a source field there: an inline integer 0..64 (0x80-0xC0) is the quad_perm of ctrl - 0x80, a negative or float
+# inline constant or the literal (0xC1-0xD0, 0xF0-0xF8, 0xFF) no valid value, the others the value itself)
+_CTRL_AS_SOURCE = ("v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_fma_mixlo_bf16", "v_fma_mixhi_bf16", "v_cvt_pk_fp8_f32",
+                   "v_cvt_pk_bf8_f32")
+
+
+def _ctrl_index(key: str, dpp: int) -> int:
+    """The learned dpp_ctrl entry LLVM prints for the DPP dword ``dpp`` of form ``key`` (0x100: an invalid one)."""
+    c = (dpp >> 8) & 0x1FF
+    if 0x80 <= c <= 0xFF and key.split("|")[0] in _CTRL_AS_SOURCE:
+        if c <= 0xC0:
+            return c - 0x80
+        return 0x100 if c <= 0xD0 or 0xF0 <= c <= 0xF8 or c == 0xFF else c
+    return c
+
+
+# (probed with llvm-mc-22 on every learned VOP3 DPP form of gfx1100, gfx1200 and gfx1250, src1 = 0x81 / 0xF2:
+# only these print an inline constant there as its field value in hex, 0x81 for 1, neg(0xf2) for -1.0)
+_MAC_HEX = ("v_fmac_f16", "v_fmac_f32")
+
+
+def _mac_constant(dec, key: str, enc, plain: int, texts: list) -> None:
+    """v_fmac_f16/f32 with DPP: an inline-constant src1 prints as ``0x<field value>`` (inside its neg/abs)."""
+    if key.split("|")[0] not in _MAC_HEX:
+        return
+    v = enc.field("SRC1").extract(plain)
+    k = next((k for k, sp in enumerate(dec.plans[key].operands) if sp.field == "SRC1" or "SRC1" in sp.tables), None)
+    if k is not None and k < len(texts) and (128 <= v <= 208 or 240 <= v <= 248):
+        pre, post = _modifiers(texts[k])
+        texts[k] = f"{pre}0x{v:x}{post}"
+
+
+def _modifiers(tok: str) -> tuple[str, str]:
+    """The neg/abs text around a source token: ``-|``/``|`` and ``|``, ``neg(`` and ``)``, ``-`` before a register."""
+    if tok.startswith("neg(") and tok.endswith(")"):
+        return "neg(", ")"
+    if tok.startswith(("|", "-|")) and tok.endswith("|"):
+        return tok[:tok.index("|") + 1], "|"
+    return ("-", "") if tok.startswith("-") and not tok[1:2].isdigit() else ("", "")
 
 
 def _vgpr(tok: str) -> bool:
@@ -110,14 +159,24 @@ def _fake16(dec, key: str, enc, word: int) -> bool:
     op = enc.field("OP_SEL")
     if dec.gfx != "GFX11" or op is None or enc.name == "VOP3P" or not op.extract(word):
         return False
-    ops = dec.plans[key].operands
+    plan = dec.plans[key]
+    # (a source without neg/abs where others have them, v_cndmask_b16's mask, has no op_sel bit either)
+    moded = {k for t in plan.templates.values() for v in t.values() for k, _ in v}
     present = 0
     for i, name in enumerate(_OP_SEL_FIELDS):
-        for sp in ops:
-            if sp.field == name or name in sp.tables:
+        for k, sp in enumerate(plan.operands):
+            if name in sp.tables or (sp.field == name and (name == "VDST" or not moded or k in moded)):
                 if name != "VDST" or str(sp.text).startswith("v"):
                     present |= 1 << i
     return bool(op.extract(word) & ~present & 15)
+
+
+def _fake16_refused(dec, key: str, enc, word: int) -> bool:
+    """GFX11 (llvm-mc-22, probed): in the fake16 form an instruction without neg/abs (an integer one, which
+    ignores the bits otherwise) is refused where the word sets a NEG or ABS bit."""
+    if dec.plans[key].templates:
+        return False
+    return any(f is not None and f.extract(word) for f in (enc.field("NEG"), enc.field("ABS")))
 
 
 def _byte_sel(dec, entry, enc, plain: int) -> bool:
@@ -249,7 +308,10 @@ def encode_vop3dpp(encoder, text: str, mnemonic: str):
         if bad:
             errors.append(f"{bad[0]!r} is not a VGPR (the DPP form reads VGPRs only there)")
             continue
-        got = encoder.plain_form(" ".join([plan.mnemonic, ", ".join(e64_ops)] + rest), 8, key.split("|")[1], errors)
+        e64_mods = [m[:-1] + ",0]" if plan.mnemonic.startswith("v_cmp_") and m.startswith("op_sel:[")
+                    and m.count(",") == 1 else m for m in rest]  # (the decoder's two-entry op_sel of a compare)
+        got = encoder.plain_form(" ".join([plan.mnemonic, ", ".join(e64_ops)] + e64_mods), 8, key.split("|")[1],
+                                 errors)
         if got is None:
             continue
         word = int.from_bytes(got.data, "little")
