@@ -72,12 +72,11 @@ def test_swap_and_lane_reads_and_writes(arch, wave):
     assert v(st, "V1") == [y if e else x for x, y, e in zip(a, b, act)]
     assert v(st, "V2") == [x if e else y for x, y, e in zip(a, b, act)]
     for idx in (3, wave - 1, wave + 5, 100):
-        # (v_writelane_b32 on CDNA4: the assembler refuses its SGPR operands at present, llvm-mc-22 takes them)
-        text = "v_readlane_b32 s4, v2, s6" + ("\nv_writelane_b32 v1, s7, s6" if arch != "cdna4" else "")
-        st = gpuisa.run(arch, text, {"V2": a, "V1": b, "S6": idx, "S7": 0xC0FFEE}, wave=wave)
+        # (GFX9 reads one SGPR per instruction: the lane select of CDNA4's v_writelane_b32 is M0 beside S7)
+        text = "v_readlane_b32 s4, v2, s6\nv_writelane_b32 v1, s7, " + ("m0" if arch == "cdna4" else "s6")
+        st = gpuisa.run(arch, text, {"V2": a, "V1": b, "S6": idx, "M0": idx, "S7": 0xC0FFEE}, wave=wave)
         assert st["S4"] == a[idx % wave], (arch, idx)
-        if arch != "cdna4":
-            assert v(st, "V1") == [0xC0FFEE if i == idx % wave else x for i, x in enumerate(b)], (arch, idx)
+        assert v(st, "V1") == [0xC0FFEE if i == idx % wave else x for i, x in enumerate(b)], (arch, idx)
     some = (exec_mask & ~0b111) | (1 << 9)  # lanes 0-2 off: the first active lane is 3 or above
     st = gpuisa.run(arch, "v_readfirstlane_b32 s4, v2", {"V2": a, "EXEC": some}, wave=wave)
     assert st["S4"] == a[(some & -some).bit_length() - 1]

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 
 from .model import Arch, Features
 
-_GFX9 = Features(waves=(64,), encoding_family="GFX9", sdwa=True, accvgpr=True, memory_syntax="gfx9")
+_GFX9 = Features(waves=(64,), encoding_family="GFX9", sdwa=True, accvgpr=True, memory_syntax="gfx9", constant_bus=1,
+                 constant_bus_shift64=1)
 _GFX90A = replace(_GFX9, accvgpr_memory=True)
 _GFX940 = replace(_GFX90A, memory_syntax="gfx940")
 _GFX10 = Features(waves=(32, 64), encoding_family="GFX10", sdwa=True, dpp8=True, vop3_literal=True,

@@ -206,8 +206,8 @@ class Features:
     dpp_src1_sgpr: bool = False  # a VOP3 DPP form's src1 may be an SGPR or a constant (gfx1150 and later; gfx1100: a VGPR)
     src_vccz_execz: bool = True  # src_vccz / src_execz (vccz, execz) are source operands (not on GFX11 and later)
     # scalar values (distinct SGPRs, literals; the implicit VCC of v_div_fmas) one VOP3/VOP3P instruction may read
-    # (llvm-mc-22: "violates constant bus restrictions"): 2 from GFX10, and for the 64-bit shifts
-    # (v_lshlrev_b64, v_lshrrev_b64, v_ashrrev_i64) 1 until gfx1250; 0: not modelled here (GFX9's learned rules)
+    # (llvm-mc-22: "violates constant bus restrictions"): 1 on GFX9, 2 from GFX10, and for the 64-bit shifts
+    # (v_lshlrev_b64, v_lshrrev_b64, v_ashrrev_i64) 1 until gfx1250; 0: not modelled
     constant_bus: int = 0
     constant_bus_shift64: int = 0
     memory_syntax: str = ""  # cache-policy modifiers: gfx9 (glc slc), gfx940 (sc0 sc1 nt), gfx10 (glc slc dlc), gfx12 (th scope)

@@ -461,3 +461,18 @@ def scalar_source_error(coder, name: str, k: int, v: int, literal: int | None) -
         return
     if literal is not None or v == 255 or name in _REGISTER_ONLY and v >= 128:
         raise EncodeError(f"operand {k + 1}: {name} takes no {'constant' if name in _REGISTER_ONLY else 'literal'} here")
+
+
+_NO_M0_DEST = ("v_readlane_b32", "v_readfirstlane_b32")
+
+
+def scalar_destination_error(gfx: str, name: str, k: int, field: str, v: int) -> None:
+    """Refuse what llvm-mc-22 refuses as a scalar destination on every generation: a constant, a literal or another
+    source-only value (``v_cmp_eq_u32_e64 0, v1, v2``), and M0 as the SGPR v_readlane_b32/v_readfirstlane_b32
+    write ("invalid operand for instruction")."""
+    if field not in ("VDST", "SDST"):
+        return
+    if v >= 128:
+        raise EncodeError(f"operand {k + 1}: a destination takes no constant or literal")
+    if name.removesuffix("_e64") in _NO_M0_DEST and v == (124 if gfx.startswith(("GFX9", "GFX10")) else 125):
+        raise EncodeError(f"operand {k + 1}: {name} writes no M0")

@@ -1,13 +1,14 @@
-"""The constant bus limit of GFX10 and later (``Features.constant_bus``), as llvm-mc-22 enforces it.
+"""The constant bus limit of GFX9 and later (``Features.constant_bus``), as llvm-mc-22 enforces it.
 
-Probed with llvm-mc-22 (gfx1010, gfx1030, gfx1100, gfx1200, gfx1250) on lines of our own; the checks are in
-``tests/test_codec_constant_bus.py``:
+Probed with llvm-mc-22 (gfx908, gfx942, gfx950, gfx1010, gfx1030, gfx1100, gfx1200, gfx1250) on lines of our own;
+the checks are in ``tests/test_codec_constant_bus.py`` and ``tests/test_codec_mc_classes_lanes.py``:
 
 * a VOP3 or VOP3P instruction reads at most ``constant_bus`` (2) scalar values through its sources: each distinct
   SGPR or special scalar register counts once (``null`` not at all) (``s3, s3`` is one value; ``s2`` and ``s[2:3]`` are two), inline
   constants and VGPRs do not count, a literal counts once per operand size it is read at (a 32-bit and a 64-bit
   operand with the same literal are two values);
 * ``v_div_fmas_*`` reads VCC besides its sources: one value more, whatever the sources name (``vcc_lo`` too);
+* GFX9 (one value): M0 as the lane select of ``v_writelane_b32`` does not count (``v_writelane_b32 v1, s7, m0``);
 * the 64-bit shifts (``v_lshlrev_b64``, ``v_lshrrev_b64``, ``v_ashrrev_i64``) read at most
   ``constant_bus_shift64`` values (1 before gfx1250).
 
@@ -42,11 +43,14 @@ def check(features, name: str, encoding: str, specs: Sequence[OperandPlan], valu
     base = name.removesuffix("_e64")
     limit = features.constant_bus_shift64 if base in _SHIFT64 else features.constant_bus
     used: set[tuple] = {("vcc",)} if base in _IMPLICIT_VCC else set()
-    null = 125 if features.encoding_family == "GFX10" else 124  # (null reads nothing: 0x7d on GFX10, 0x7c later)
+    # (null reads nothing: 0x7d on GFX10, 0x7c later; GFX9 has none, 0x7c is M0 there)
+    null = {"GFX9": -1, "GFX10": 125}.get(features.encoding_family, 124)
     for spec in specs:
         if spec.kind != "src" or not spec.field or spec.field not in values:
             continue
         v = values[spec.field]
+        if limit == 1 and base == "v_writelane_b32" and spec.field == "SRC1" and v == 124:
+            continue  # (GFX9: an M0 lane select is no constant-bus read)
         if v == _LITERAL:
             used.add(("lit", spec.count))
         elif _scalar(v, null):

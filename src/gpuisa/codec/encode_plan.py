@@ -192,6 +192,8 @@ class _Form:
             raise EncodeError(f"operand {k + 1} {tok!r}: no 64-bit literal in a {self.enc.width}-bit encoding")
         coder._check_source_kind(self.e, k, tok, v, agpr)
         asm_rules.scalar_source_error(coder, self.e.name, k, v, litv)  # (GFX11+: s_movrels_*, s_barrier_*)
+        if kind == "ssrc":
+            asm_rules.scalar_destination_error(coder.tables.gfx, self.e.name, k, spec.field, v)
         if litv is not None:
             if scale != 1:
                 raise EncodeError(f"operand {k + 1} {tok!r}: a literal is not allowed here")

@@ -12,6 +12,7 @@ and the encoder refuses them with a one-line reason.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .. import archs
@@ -22,6 +23,7 @@ from .plans import SREG
 
 if TYPE_CHECKING:
     from ..codec.plans import Plan
+    from ..model import Arch
 
 KINDS = ("s", "v", "i", "l")  # SGPR, VGPR, inline constant, literal
 
@@ -40,28 +42,53 @@ def _text(plan: Plan, ops: list[str]) -> str:
     return " ".join([plan.mnemonic, ", ".join(ops)] + list(plan.base_mods))
 
 
-def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
-    arch = archs.by_name(arch_name)
-    plans = load_plans(arch_name)
+def _sources(plan: Plan) -> list[tuple[int, int]]:
+    return [(k, sp.count) for k, sp in enumerate(plan.operands)
+            if sp.kind == "src" and sp.field.startswith("SRC") and sp.scale == 1]
+
+
+def _bases(plan: Plan, srcs: list[tuple[int, int]]) -> list[list[str]]:
+    """Texts to vary one source of: VGPRs in the other sources first (one SGPR more must not break the constant-bus
+    limit), then VGPRs for every SGPR, then the plan's own text with its source SGPRs where the probe's SGPR is (an
+    SGPR read twice is one constant-bus read: v_writelane_b32 v1, s40, s40 on GFX9)."""
+    toks = [sp.text.split("/*")[0] for sp in plan.operands]
+    vsrc = list(toks)
+    for k, n in srcs:
+        vsrc[k] = "v0" if n == 1 else f"v[0:{n - 1}]"
+    same = list(toks)
+    for k, n in srcs:
+        if SREG.fullmatch(toks[k]):
+            same[k] = _value("s", n)
+    return [vsrc, [SREG.sub(lambda m: "v" + m.group(1), t) for t in toks], same]
+
+
+def _mixed(plan: Plan, srcs: list[tuple[int, int]]) -> list[list[str]]:
+    """Every choice of VGPR or SGPR per source, for the forms none of ``_bases`` assembles (v_readlane_b32 s0, v64,
+    s40: a VGPR source beside an SGPR lane select)."""
+    toks = [sp.text.split("/*")[0] for sp in plan.operands]
+    out = []
+    for mask in range(1, (1 << len(srcs)) - 1):
+        base = list(toks)
+        for j, (k, n) in enumerate(srcs):
+            base[k] = _value("s" if mask >> j & 1 else "v", n)
+        out.append(base)
+    return out
+
+
+def _run(arch: Arch, plans: dict[str, Plan], bases: Callable[[Plan, list[tuple[int, int]]], list[list[str]]],
+         keys: list[str], out: dict[str, dict[str, list[str]]]) -> set[str]:
+    """Probe ``keys`` on the texts ``bases`` gives; record the refused kinds of the first base that assembles;
+    return the keys with such a base."""
     jobs = []  # (key, position or -1 for the baseline, kind, text)
-    for key, plan in sorted(plans.items()):
-        srcs = [(k, sp.count) for k, sp in enumerate(plan.operands)
-                if sp.kind == "src" and sp.field.startswith("SRC") and sp.scale == 1]
-        if not srcs:
-            continue
-        toks = [sp.text for sp in plan.operands]
-        # VGPRs in the other sources first (one SGPR more must not break the constant-bus limit), then VGPRs for
-        # every SGPR, then the plan's own text
-        vsrc = list(toks)
-        for k, n in srcs:
-            vsrc[k] = "v0" if n == 1 else f"v[0:{n - 1}]"
-        for base in (vsrc, [SREG.sub(lambda m: "v" + m.group(1), t) for t in toks], toks):
+    for key in keys:
+        plan = plans[key]
+        srcs = _sources(plan)
+        for base in bases(plan, srcs):
             jobs.append((key, -1, "", _text(plan, base)))
             for k, n in srcs:
                 for kind in KINDS:
                     jobs.append((key, k, kind, _text(plan, base[:k] + [_value(kind, n)] + base[k + 1:])))
     got = oracle.assemble(arch.mc_target, [j[3] for j in jobs])
-    out: dict[str, dict[str, list[str]]] = {}
     done: set[str] = set()
     ok_base = False
     for (key, k, kind, _), (data, _) in zip(jobs, got):
@@ -74,6 +101,16 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
             lst = out.setdefault(key, {}).setdefault(str(k), [])
             if kind not in lst:
                 lst.append(kind)
+    return done
+
+
+def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
+    arch = archs.by_name(arch_name)
+    plans = load_plans(arch_name)
+    keys = [key for key, plan in sorted(plans.items()) if _sources(plan)]
+    out: dict[str, dict[str, list[str]]] = {}
+    done = _run(arch, plans, _bases, keys, out)
+    _run(arch, plans, _mixed, [k for k in keys if k not in done and len(_sources(plans[k])) > 1], out)
     return {k: v for k, v in sorted(out.items()) if any(v.values())}
 
 
