@@ -5,9 +5,8 @@ huge query strings, too many or too large headers: each answered 4xx with a one-
 (gpuisa.web.offload): results, the time budget (a late answer -> 504, the worker replaced), overload -> 503.
 A real `gpuisa serve` (uvicorn + httptools, 127.0.0.1 on a free port, stopped by `timeout` whatever happens):
 an oversized header sent from a raw socket is refused (431 or closed) with the server's memory flat, and a short
-mixed load (20 httpx clients, 3 s: ~1,000 requests, ~200 of them playground evaluations; pages + search +
-playground at once) has no 5xx and pages at p99 <= 50 ms.  The 60 s, 50-client measurement is
-benchmarks/bench_web_mix.py.
+mixed load (20 httpx clients, 10 s, pages + search + playground evaluations at once) has no 5xx and pages at
+p99 <= 50 ms.  The 60 s, 50-client measurement is benchmarks/bench_web_mix.py.
 """
 
 from __future__ import annotations
@@ -207,20 +206,18 @@ def test_real_server_bodies_and_playground(server):
 
 
 def test_real_server_mixed_load_keeps_pages_fast(server, store):
-    """20 httpx clients for 3 s (a short pause between requests, as people click): pages, search and
-    playground evaluations over every architecture at once; no 5xx, pages at p99 <= 50 ms, memory flat.
-    (3 s give some 600 page requests, so the p99 is the slowest six or so: the same property as the 10 s run
-    this replaced gave (~2,000 pages), at a third of the CPU; the 60 s run is the benchmark's.)"""
+    """20 httpx clients for 10 s (a short pause between requests, as people click): pages, search and
+    playground evaluations over every architecture at once; no 5xx, pages at p99 <= 50 ms, memory flat."""
     bench, srv = server
     work = bench.workload(pages=100, wide=400, store=store)
     asyncio.run(bench.warm(srv.base, {k: v[:100] for k, v in work.items()}))
     rss0 = bench.rss_mb(srv.pid)
     t = time.monotonic()
-    result = bench.summary(asyncio.run(bench.run_mix(srv.base, work, 3.0, 20, think=0.02)))
+    result = bench.summary(asyncio.run(bench.run_mix(srv.base, work, 10.0, 20, think=0.02)))
     rss1 = bench.rss_mb(srv.pid)
     print(json.dumps(result), f"RSS {rss0:.0f} -> {rss1:.0f} MiB in {time.monotonic() - t:.1f} s")
     assert all(s < 500 for k in result.values() for s in k["status"]), result
-    assert result["play"]["status"].get(200, 0) > 30, result  # (~200 at rest in 3 s: evaluations were served)
+    assert result["play"]["status"].get(200, 0) > 50, result
     assert result["page"]["p99_ms"] <= 50, result
     assert rss1 - rss0 < 150, (rss0, rss1)
 
