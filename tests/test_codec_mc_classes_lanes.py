@@ -31,6 +31,23 @@ _READLANE = [
     "v_permlanex16_b32 v1, v2, v3, s7", "v_permlanex16_b32 v1, v2, 0x1234, s7", "v_permlanex16_b32 v1, v2, s6, v4",
 ]
 
+# scalar destinations: no constant, no M0 for v_readlane/v_readfirstlane; null (none on GFX9); GFX9's one
+# constant-bus read per VOP3 instruction (an SGPR carry-in or mask is one)
+_SCALAR = [
+    "v_readlane_b32 m0, v2, s6", "v_readlane_b32 0, v2, s6", "v_readlane_b32 s105, v2, s6",
+    "v_readlane_b32 ttmp3, v2, 3", "v_readfirstlane_b32 m0, v2", "v_readfirstlane_b32 -1, v2",
+    "v_readfirstlane_b32 exec_hi, v2", "v_cmp_eq_u32_e64 0, v1, v2", "v_cmp_lt_f32_e64 s[4:5], s1, v2",
+    "v_cmp_class_f32_e64 1.0, v1, v2", "v_mov_b32 v1, null", "v_mov_b32_e64 v1, null", "v_readlane_b32 s4, v2, null",
+    "s_getreg_b32 null, hwreg(1)", "v_cndmask_b32 v1, v2, v3, null",
+    "v_cndmask_b32_e64 v1, s6, v3, s[4:5]", "v_cndmask_b32_e64 v1, s6, v3, s[6:7]",
+    "v_cndmask_b32_e64 v1, 1, v3, s[4:5]", "v_cndmask_b32_e64 v1, v2, m0, vcc",
+    "v_addc_co_u32_e64 v1, s[4:5], s6, v3, s[6:7]", "v_add_co_ci_u32_e64 v1, s4, s6, v3, s7",
+    "v_fma_f32 v0, s1, s1, s2", "v_fma_f32 v0, s1, s1, v2", "v_add_f32_e64 v0, s1, s1",
+    "v_div_fmas_f32 v0, s1, v2, v3", "v_lshlrev_b64 v[0:1], s1, s[2:3]", "v_lshrrev_b64 v[4:5], s4, s[2:3]",
+    "v_ashrrev_i64 v[4:5], s4, s[2:3]",
+    "v_mad_u64_u32 v[0:1], s[2:3], s1, v2, v[4:5]", "v_div_scale_f32 v1, s[4:5], s6, v3, s6",
+]
+
 
 def _disagreements(cpu: str, lines: list[str]) -> list[str]:
     ref = oracle.assemble(cpu, lines)
@@ -55,4 +72,10 @@ def test_writelane_scalar_sources(llvm_mc, cpu):
 @pytest.mark.parametrize("cpu", CPUS)
 def test_readlane_and_permlane_sources(llvm_mc, cpu):
     bad = _disagreements(cpu, _READLANE)
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("cpu", CPUS)
+def test_scalar_destinations_null_and_constant_bus(llvm_mc, cpu):
+    bad = _disagreements(cpu, _SCALAR)
     assert not bad, bad[:5]

@@ -10,7 +10,7 @@ the checks are in ``tests/test_codec_constant_bus.py`` and ``tests/test_codec_mc
 * ``v_div_fmas_*`` reads VCC besides its sources: one value more, whatever the sources name (``vcc_lo`` too);
 * GFX9 (one value): M0 as the lane select of ``v_writelane_b32`` does not count (``v_writelane_b32 v1, s7, m0``);
 * the 64-bit shifts (``v_lshlrev_b64``, ``v_lshrrev_b64``, ``v_ashrrev_i64``) read at most
-  ``constant_bus_shift64`` values (1 before gfx1250).
+  ``constant_bus_shift64`` values (1 before gfx1250), ``v_lshlrev_b64`` one on gfx1250 too.
 
 Written destinations (the SGPR carry out of ``v_mad_u64_u32``) do not count.
 """
@@ -41,7 +41,8 @@ def check(features, name: str, encoding: str, specs: Sequence[OperandPlan], valu
     if not features.constant_bus or not encoding.startswith("VOP3") or "DPP" in encoding:
         return
     base = name.removesuffix("_e64")
-    limit = features.constant_bus_shift64 if base in _SHIFT64 else features.constant_bus
+    # (gfx1250: v_lshlrev_b64 still reads one, v_lshrrev_b64/v_ashrrev_i64 two)
+    limit = 1 if base == "v_lshlrev_b64" else features.constant_bus_shift64 if base in _SHIFT64 else features.constant_bus
     used: set[tuple] = {("vcc",)} if base in _IMPLICIT_VCC else set()
     # (null reads nothing: 0x7d on GFX10, 0x7c later; GFX9 has none, 0x7c is M0 there)
     null = {"GFX9": -1, "GFX10": 125}.get(features.encoding_family, 124)
