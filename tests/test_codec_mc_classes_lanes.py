@@ -47,6 +47,14 @@ _SCALAR = [
     "v_ashrrev_i64 v[4:5], s4, s[2:3]",
     "v_mad_u64_u32 v[0:1], s[2:3], s1, v2, v[4:5]", "v_div_scale_f32 v1, s[4:5], s6, v3, s6",
 ]
+# hardware-register names of other generations the assembler takes (GFX12: HW_REG_MODE is HW_REG_WAVE_MODE)
+_HWREG = [
+    "s_getreg_b32 s4, hwreg(HW_REG_MODE)", "s_setreg_b32 hwreg(HW_REG_STATUS, 0, 8), s6",
+    "s_getreg_b32 s4, hwreg(HW_REG_HW_ID)", "s_getreg_b32 s4, hwreg(HW_REG_HW_ID1)",
+    "s_getreg_b32 s4, hwreg(HW_REG_GPR_ALLOC)", "s_getreg_b32 s4, hwreg(HW_REG_LDS_ALLOC, 2, 4)",
+    "s_setreg_imm32_b32 hwreg(HW_REG_MODE), 0x1234", "s_getreg_b32 s4, hwreg(HW_REG_WAVE_MODE)",
+    "s_getreg_b32 s4, hwreg(HW_REG_NO_SUCH)",
+]
 
 
 def _disagreements(cpu: str, lines: list[str]) -> list[str]:
@@ -78,4 +86,10 @@ def test_readlane_and_permlane_sources(llvm_mc, cpu):
 @pytest.mark.parametrize("cpu", CPUS)
 def test_scalar_destinations_null_and_constant_bus(llvm_mc, cpu):
     bad = _disagreements(cpu, _SCALAR)
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("cpu", CPUS)
+def test_hardware_register_names_of_other_generations(llvm_mc, cpu):
+    bad = _disagreements(cpu, _HWREG)
     assert not bad, bad[:5]

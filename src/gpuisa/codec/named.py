@@ -109,6 +109,7 @@ class NamedTables(JsonRecord):
     format: Mapping[str, str] = EMPTY_TABLE  # buffer FORMAT value -> token
     gpr_idx: Sequence[str] = ()  # s_set_gpr_idx_on mode value -> token
     hwreg: Mapping[str, str] = EMPTY_TABLE  # hardware register id -> name
+    hwreg_aliases: Mapping[str, str] = EMPTY_TABLE  # other name LLVM's assembler accepts (HW_REG_MODE on GFX12) -> id
     image_forms: Mapping[str, Any] = EMPTY_TABLE  # {plans: key -> [gather, table], tables}
     imm_hex_above_64: Mapping[str, Sequence[int]] = EMPTY_TABLE  # key -> operand positions printed in hex above 64
     interp_param: Mapping[str, str] = EMPTY_TABLE  # VSRC value -> p10/p20/p0

@@ -131,7 +131,7 @@ def parse_special(named: NamedTables, spec: OperandPlan, tok: str, fields: dict[
             return {"SSRC0": hit}
     m = _HWREG_TEXT.match(tok)
     if t.startswith("hwreg(") and m and "SIMM16" in fields and named.hwreg:
-        names = {v: int(k) for k, v in named.hwreg.items()}
+        names = {**{k: int(v) for k, v in named.hwreg_aliases.items()}, **{v: int(k) for k, v in named.hwreg.items()}}
         ident = names.get(m.group(1))
         if ident is None:
             if not m.group(1).isdigit():

@@ -1,13 +1,14 @@
 """Which kinds of value LLVM 22's assembler accepts in each source operand (generation time).
 
-    python -m gpuisa.regen.accepts [arch ...]   # adds "src_rejects" to codec/data/named_<arch>.json
+    python -m gpuisa.regen.accepts [arch ...]   # adds "src_rejects" and "hwreg_aliases" to codec/data/named_<arch>.json
 
 A source field can encode SGPRs, VGPRs, inline constants and the literal, but an instruction may take only
 some of them (WMMA's A and B are VGPRs, GFX12's WMMA takes no SGPR, a VOP3 DPP src1 no SGPR...).  For each
 instruction form, the plan's own text (or, where LLVM refuses it, the text with VGPRs for SGPRs) is
 assembled with each source replaced in turn by an SGPR, a VGPR, an inline integer and a literal of the
 operand's size; the kinds LLVM refuses where the baseline assembles are recorded per operand position,
-and the encoder refuses them with a one-line reason.
+and the encoder refuses them with a one-line reason.  The hardware-register names of other generations are
+assembled too: those LLVM takes (GFX12's HW_REG_MODE for HW_REG_WAVE_MODE) go to "hwreg_aliases".
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from .. import archs
 from ..codec import oracle
+from ..codec.named import load_named
 from ..codec.plans import load_plans
 from .named_key import add_key
 from .plans import SREG
@@ -114,8 +116,23 @@ def probe(arch_name: str) -> dict[str, dict[str, list[str]]]:
     return {k: v for k, v in sorted(out.items()) if any(v.values())}
 
 
+def probe_hwreg(arch_name: str) -> dict[str, str]:
+    """The hardware-register names of other generations LLVM's assembler takes for this one (``hwreg(HW_REG_MODE)``
+    on GFX12, printed HW_REG_WAVE_MODE) -> the id it encodes."""
+    own = load_named(arch_name).hwreg
+    names = sorted({n for a in archs.AMD_ARCHS if a.llvm_target for n in load_named(a.name).hwreg.values()
+                    if not n.isdigit()} - set(own.values()))
+    got = oracle.assemble(archs.by_name(arch_name).mc_target, [f"s_getreg_b32 s0, hwreg({n})" for n in names])
+    out = {}
+    for n, (data, _) in zip(names, got):
+        if data is not None:
+            out[n] = str(int.from_bytes(data[:4], "little") & 0x3F)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    return add_key("src_rejects", probe, lambda name, t: f"{name}: {len(t)} forms refuse some kind of source value", argv)
+    add_key("src_rejects", probe, lambda name, t: f"{name}: {len(t)} forms refuse some kind of source value", argv)
+    return add_key("hwreg_aliases", probe_hwreg, lambda name, t: f"{name}: {len(t)} other hardware-register names", argv)
 
 
 if __name__ == "__main__":
