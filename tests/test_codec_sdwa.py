@@ -77,8 +77,7 @@ def test_hand_decoded_sdwa_words_match_llvm(llvm_mc, arch, word, want):
 from gpuisa.codec import vop3dpp  # noqa: E402
 
 DPP_TARGETS = ["rdna3", "rdna3.5", "rdna4", "cdna5"]
-# measured with llvm-mc-22 on this sample (600 words, seed 4): 100.0 (rdna3, rdna3.5, cdna5), 99.83 (rdna4: a float
-# inline constant of v_mad_i32_i16's 16-bit source LLVM prints 4.0, plain VOP3 too); 4,000 words (seed 9): 99.92
+# measured with llvm-mc-22 on this sample (600 words, seed 4): 100.0 on all four; 4,000 words (seed 9): 99.92
 # (rdna3, rdna3.5: v_pack_b32_f16 and some integer forms LLVM refuses in fake16), 99.95 (rdna4), 99.8 (cdna5:
 # also byte_sel before clamp, v_cvt_sr_*8_f32 with byte_sel, src_lds_direct, an SGPR-destination constant)
 # (a literal source is read from the dword after the DPP one, as LLVM 22's disassembler reads it)

@@ -17,6 +17,7 @@ from .decoded import (
     MOD_RANK_BY_ENCODING,
     Decoded,
     fmt_imm,
+    inline_size,
     is_acc,
     is_immediate,
     literal_type,
@@ -268,6 +269,7 @@ class _Operands:
 
     def source_register(self, spec: OperandPlan, kind: str, v: int, cnt: int, osize: int) -> str | None:
         dec = self.dec
+        osize = inline_size(self.entry.name, spec.field, osize)
         t = opd.src_text(dec.gfx, v, cnt, osize, self.is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
             t = None  # a register tuple past the last VGPR

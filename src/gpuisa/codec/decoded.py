@@ -87,6 +87,21 @@ def operand_type(mnemonic: str) -> tuple[int, bool]:
     return int(bits), kind == "f" or kind == "bf"
 
 
+# (probed with llvm-mc-22 on every VOP3/VOP3P source of the 16-bit integer instructions, float inline constant
+# 1.0, gfx1030/gfx1100/gfx1200/gfx1250: these sources print it by name, as a 32-bit source does, where the others
+# print its 16-bit pattern in hex)
+_NAMED_FLOAT16 = {"v_sad_u16": ("SRC0", "SRC1", "SRC2"), "v_sat_pk_u8_i16": ("SRC0",), "v_mad_i32_i16": ("SRC2",),
+                  "v_mad_u32_u16": ("SRC2",)}
+
+
+def inline_size(name: str, field: str, osize: int) -> int:
+    """The size whose inline-constant text source ``field`` of instruction ``name`` prints (``osize`` but 32 for
+    the 16-bit integer sources above and those of the ``pk16`` conversions and permutes)."""
+    if osize == 16 and (field in _NAMED_FLOAT16.get(name, ()) or "_pk16_" in name):
+        return 32
+    return osize
+
+
 def literal_type(name: str, osize: int, is_float: bool) -> str:
     """How a literal read by a source of instruction ``name`` prints by default (``operands.literal_token``);
     the types LLVM gives some sources differ and are learned (``regen/literals.py``, named ``literal_types``)."""

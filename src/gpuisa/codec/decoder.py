@@ -25,6 +25,7 @@ from .decoded import (  # noqa: F401
     Decoded,
     default_literal_type,
     fmt_imm,
+    inline_size,
     literal_type,
     operand_type,
     quick_decoded,
@@ -144,7 +145,7 @@ class Decoder:
         tab = self._src_table(entry, k) if kind in ("src", "ssrc") else None
         if tab is not None:
             return False if tab[v] is None or "{}" in tab[v] else tab[v]
-        osize = 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32)
+        osize = inline_size(entry.name, spec.field, 64 if cnt == 2 and tsize != 16 else (16 if tsize == 16 else 32))
         t: str | None = opd.src_text(self.gfx, v, cnt, osize, is_float, 256 if kind == "src" else None)
         if kind == "src" and v - 256 + cnt > 256:
             return False

@@ -88,9 +88,9 @@ def compile_plan(dec, entry) -> CompiledPlan | None:
         sig: tuple = (repr(dataclasses.replace(spec, text="", field="")), fld.width,
                       entry.mnemonic if spec.kind in ("src", "ssrc") else None, plan.lo128)
         if spec.kind in ("src", "ssrc"):
-            from .decoded import operand_type
+            from .decoded import inline_size, operand_type
 
-            sig = sig[:2] + (operand_type(entry.mnemonic), dec._src_note(entry, plan, k))
+            sig = sig[:2] + (operand_type(entry.mnemonic), dec._src_note(entry, plan, k), inline_size(entry.name, f, 16))
         if k in counted:
             sig = ("counted", spec.reg_class)
         memo = dec.fast.memos.setdefault(sig, {}) if hasattr(dec, "fast") else {}
