@@ -56,6 +56,16 @@ _HWREG = [
     "s_getreg_b32 s4, hwreg(HW_REG_NO_SUCH)",
 ]
 
+# SDWA: GFX9 reads one scalar value (the VCC of v_cndmask_b32/v_addc_co_u32 counts); GFX10 two
+_SEL = " dst_sel:DWORD src0_sel:DWORD src1_sel:DWORD"
+_SDWA = [line + _SEL for line in (
+    "v_add_f32_sdwa v0, s1, s2", "v_add_f32_sdwa v0, s1, s1", "v_add_f32_sdwa v0, s1, v2",
+    "v_add_f32_sdwa v0, -s1, |s2|", "v_add_u32_sdwa v0, sext(s1), s2", "v_add_f32_sdwa v0, m0, exec_lo",
+    "v_cndmask_b32_sdwa v0, s1, v2, vcc", "v_cndmask_b32_sdwa v0, 1, v2, vcc", "v_addc_co_u32_sdwa v1, vcc, s1, v2, vcc",
+    "v_addc_co_u32_sdwa v1, vcc, v1, v2, vcc")] + [
+    "v_cmp_eq_u32_sdwa s[4:5], s1, s2 src0_sel:DWORD src1_sel:DWORD",
+    "v_cmp_eq_u32_sdwa s[4:5], s1, s1 src0_sel:DWORD src1_sel:DWORD", "v_mov_b32_sdwa v1, s2 dst_sel:DWORD src0_sel:DWORD"]
+
 
 def _disagreements(cpu: str, lines: list[str]) -> list[str]:
     ref = oracle.assemble(cpu, lines)
@@ -92,4 +102,10 @@ def test_scalar_destinations_null_and_constant_bus(llvm_mc, cpu):
 @pytest.mark.parametrize("cpu", CPUS)
 def test_hardware_register_names_of_other_generations(llvm_mc, cpu):
     bad = _disagreements(cpu, _HWREG)
+    assert not bad, bad[:5]
+
+
+@pytest.mark.parametrize("cpu", ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030"])
+def test_sdwa_scalar_sources(llvm_mc, cpu):
+    bad = _disagreements(cpu, _SDWA)
     assert not bad, bad[:5]

@@ -6,8 +6,8 @@ For each generation (one CPU each) the lines are made here from templates: every
 v_readlane/v_writelane/v_readfirstlane, v_permlane*, v_mov_b32, s_getreg/s_setreg, v_cndmask (SGPR masks, wave32
 and wave64), v_div_scale/v_add_co (SGPR carry-outs) and v_cmp (SGPR destinations) gets each kind of value in turn
 (SGPRs low and top, m0, vcc_lo/hi, exec_lo/hi, ttmp, null, inline constants, literals, VGPRs), the other slots
-keeping their default.  llvm-mc-22 is the truth: a line agrees when both refuse it or both give the same bytes.
-Lines llvm-mc-22 and we both refuse are counted too (the sweep reports accepted/refused apart).
+keeping their default; SDWA sources beside an SGPR or VCC.  llvm-mc-22 is the truth: a line agrees when both
+refuse it or both give the same bytes (the sweep reports the lines llvm-mc-22 accepts and refuses apart).
 """
 
 from __future__ import annotations
@@ -53,6 +53,9 @@ TEMPLATES: list[tuple[str, list[str]]] = [
     ("v_cmp_eq_u32_e64 {}, v1, v2", SDST64 + SDST), ("v_cmp_eq_u32_e64 s[4:5], {}, v2", S32),
     ("v_cmp_lt_f32_e64 {}, v1, v2", SDST64 + SDST), ("v_cmpx_eq_u32_e64 {}, v1, v2", SDST64 + SDST + ["v1, v2"]),
     ("v_cmp_class_f32_e64 {}, v1, v2", SDST64 + SDST),
+    ("v_add_f32_sdwa v0, {}, s2 dst_sel:DWORD src0_sel:DWORD src1_sel:DWORD", S32),
+    ("v_cndmask_b32_sdwa v0, {}, v2, vcc dst_sel:DWORD src0_sel:DWORD src1_sel:DWORD", S32),
+    ("v_cmp_eq_u32_sdwa s[4:5], {}, s1 src0_sel:DWORD src1_sel:DWORD", S32),
 ]
 
 

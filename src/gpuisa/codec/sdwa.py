@@ -232,6 +232,7 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
             errors.append("operand count")
             continue
         e32_ops, d, bad = _sdwa_sources(encoder.gfx, ops, i0, i1, dword)
+        bad = bad or _gfx9_bus_error(encoder.gfx, plan, ops, (i0, i1))
         if bad:
             errors.append(bad)
             continue
@@ -264,3 +265,25 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
         fields = dict(got.fields, SRC0=0xF9, **({"VSRC1": d >> 32} if d >> 32 else {}))
         return Encoded(data, got.encoding, got.name, fields, None)
     raise EncodeError(f"{text!r} does not assemble for {encoder.arch}: " + "; ".join(errors[:2]))
+
+
+def _gfx9_bus_error(gfx: str, plan, ops: list[str], slots: tuple[int | None, ...]) -> str:
+    """GFX9 reads one scalar value per SDWA instruction (llvm-mc-22: "violates constant bus restrictions"): distinct
+    SGPRs among the two sources, and the VCC v_cndmask_b32/v_addc_co_u32 read after them."""
+    from . import operands as opd
+
+    if gfx not in ("GFX9", "GFX940"):
+        return ""
+    used: set[tuple[int, int]] = set()
+    for k in slots:
+        if k is None:
+            continue
+        tok = ops[k].strip().lstrip("-").strip("|")
+        tok = tok[5:-1] if tok.startswith("sext(") and tok.endswith(")") else tok
+        got = opd.parse_src(gfx, tok, plan.operands[k].count)
+        if got is not None and got[0] < 128:
+            used.add((got[0], plan.operands[k].count))
+    first = min(k for k in slots if k is not None)
+    if any(sp.text == "vcc" and not sp.field and k > first for k, sp in enumerate(plan.operands)):
+        used.add((106, 2))
+    return "more than one scalar value (GFX9's constant bus carries one)" if len(used) > 1 else ""
