@@ -239,12 +239,13 @@ def encode_sdwa(encoder, text: str, mnemonic: str):
         if vopc:
             dst = ops[0]
             if dst not in ("vcc", "vcc_lo") and i0 != 0:
-                got = opd.parse_src(encoder.gfx, dst, 1 if encoder.gfx.startswith("GFX1") else 2)
+                wave32 = encoder.gfx.startswith("GFX1") and not encoder.wave64  # (GFX10 wave64: an SGPR pair)
+                got = opd.parse_src(encoder.gfx, dst, 1 if wave32 else 2)
                 if got is None or got[0] >= 128:
                     errors.append(f"destination {dst!r}")
                     continue
                 d |= 1 << 15 | got[0] << 8
-                e32_ops[0] = "vcc_lo" if encoder.gfx.startswith("GFX1") else "vcc"
+                e32_ops[0] = "vcc_lo" if wave32 else "vcc"
         else:
             d |= values["dst_sel"] << 8 | values["dst_unused"] << 11
         d |= values["src0_sel"] << 16 | (0 if key.endswith("|VOP1") else values["src1_sel"] << 24)
@@ -281,7 +282,7 @@ def _gfx9_bus_error(gfx: str, plan, ops: list[str], slots: tuple[int | None, ...
         tok = ops[k].strip().lstrip("-").strip("|")
         tok = tok[5:-1] if tok.startswith("sext(") and tok.endswith(")") else tok
         got = opd.parse_src(gfx, tok, plan.operands[k].count)
-        if got is not None and got[0] < 128:
+        if got is not None and (got[0] < 128 or 235 <= got[0] <= 239 or 251 <= got[0] <= 253):  # (src_scc too)
             used.add((got[0], plan.operands[k].count))
     first = min(k for k in slots if k is not None)
     if any(sp.text == "vcc" and not sp.field and k > first for k, sp in enumerate(plan.operands)):
