@@ -54,4 +54,5 @@ def arch_coverage(store, arch: str) -> dict:
 
 
 def semantics_coverage(store, arch_keys: list[str] | None = None) -> dict:
-    return {arch: arch_coverage(store, arch) for arch in arch_keys or list(sources.generations())}
+    with fidelity.saved_once():
+        return {arch: arch_coverage(store, arch) for arch in arch_keys or list(sources.generations())}

@@ -9,6 +9,7 @@ more than the tests do.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -166,11 +167,33 @@ def check(arch: str, name: str) -> str | None:
         return known[name]
     reason = _check(arch, name)
     known[name] = reason
-    cache.save(key, known)
+    if _batching:
+        _dirty.add(key)
+    else:
+        cache.save(key, known)
     return reason
 
 
 _disk: dict = {}
+_dirty: set[str] = set()
+_batching = 0
+
+
+@contextlib.contextmanager
+def saved_once():
+    """Checks inside write the on-disk cache once, at the end (not the whole file after each instruction)."""
+    global _batching
+    _batching += 1
+    try:
+        yield
+    finally:
+        _batching -= 1
+        if not _batching:
+            from . import cache
+
+            for key in sorted(_dirty):
+                cache.save(key, _disk[key])
+            _dirty.clear()
 
 
 def _check(arch: str, name: str) -> str | None:
@@ -266,6 +289,12 @@ def build_table() -> dict:
     rows: list[list[str]] = []
     index: dict[tuple[str, str], int] = {}
     archs: dict[str, dict[str, int]] = {}
+    with saved_once():
+        _rows_by_arch(src, rows, index, archs)
+    return {"source": _source_tag(), "rows": rows, "archs": archs}
+
+
+def _rows_by_arch(src, rows: list[list[str]], index: dict, archs: dict[str, dict[str, int]]) -> None:
     for a in sources.generations():
         archs[a] = {}
         names = set(src.entries(a)) | set(sources.inherited_entries(a))
@@ -274,7 +303,6 @@ def build_table() -> dict:
             archs[a][n] = index.setdefault(row, len(rows))
             if archs[a][n] == len(rows):
                 rows.append(list(row))
-    return {"source": _source_tag(), "rows": rows, "archs": archs}
 
 
 if __name__ == "__main__":
