@@ -75,17 +75,21 @@ def test_negated_inline_constant_prints_neg(llvm_mc, arch):
 
 def test_fake16_cndmask_and_integer_modifiers(llvm_mc):
     """GFX11: v_cndmask_b16's mask (no neg/abs) has no op_sel bit: bit 2 gives the fake16 text; an integer
-    instruction in fake16 is refused with a NEG or ABS bit set."""
+    instruction in fake16 is refused with a NEG or ABS bit set, and some (v_sub_nc_u16, v_pack_b32_f16,
+    v_mov_b16...) in fake16 at all."""
     words = [_word("rdna3", name, OP_SEL=o, NEG=n, ABS=a) for name in ("v_cndmask_b16", "v_min_u16", "v_not_b16",
-                                                                      "v_cvt_u32_u16", "v_ldexp_f16")
+                                                                      "v_cvt_u32_u16", "v_ldexp_f16", "v_sub_nc_u16",
+                                                                      "v_pack_b32_f16", "v_mov_b16")
              for o in (0, 1, 4, 8, 12) for n, a in ((0, 0), (1, 0), (0, 2), (4, 0))]
     assert not _disagreements("rdna3", words)[:5]
 
 
 @pytest.mark.parametrize("arch", ["rdna3", "rdna4", "cdna5"])
 def test_invalid_register_note_keeps_modifiers(llvm_mc, arch):
-    """A VGPR-only DPP source holding an SGPR prints llvm-mc-22's note inside its neg/abs: ``-|s0/*...*/|``."""
-    words = [_word(arch, "v_fma_mix_f32", encoding="VOP3P", SRC1=s, NEG=n, NEG_HI=a) for s in (0, 42, 124)
+    """A VGPR-only DPP source holding an SGPR (or src_lds_direct) prints llvm-mc-22's note inside its neg/abs:
+    ``-|s0/*...*/|``."""
+    lds = (254,) if arch != "cdna5" else ()  # (gfx1250: 254 is the 64-bit literal)
+    words = [_word(arch, "v_fma_mix_f32", encoding="VOP3P", SRC1=s, NEG=n, NEG_HI=a) for s in (0, 42, 124, *lds)
              for n, a in ((0, 0), (2, 0), (0, 2), (2, 2), (4, 6))]
     assert not _disagreements(arch, words)[:5]
 
@@ -133,3 +137,19 @@ def test_float_constant_of_wide_integer_sources_prints_its_name(llvm_mc, arch):
     if arch in ("rdna3",):
         lines = [x.replace("v2, v3", "v2.l, v3.l") for x in lines]
     assert not encode_disagreements(arch, lines)
+
+
+def test_byte_sel_prints_before_clamp(llvm_mc):
+    """gfx1250: ``byte_sel:N clamp`` (v_cvt_f32_fp8, v_cvt_sr_fp8_f32), plain and with DPP."""
+    words = [_word("cdna5", name, dpp=d, OP_SEL=o, CLAMP=1) for name in ("v_cvt_f32_fp8", "v_cvt_sr_fp8_f32")
+             for d in (False, True) for o in (0b0010, 0b0100, 0b1000, 0b1100)]
+    assert not _disagreements("cdna5", words)[:5]
+    assert not encode_disagreements("cdna5", ["v_cvt_f32_fp8_e64 v0, v2 byte_sel:2 clamp",
+                                              "v_cvt_sr_fp8_f32 v0, v2, s0 byte_sel:3 clamp"])
+
+
+def test_gfx1250_dpp_source_254_is_refused(llvm_mc):
+    """gfx1250: a VOP3 DPP source field of 254 (its 64-bit literal, src_lds_direct elsewhere) is refused."""
+    words = [_word("cdna5", name, **{f: 254}) for name in ("v_add3_u32", "v_add_f32", "v_max3_num_f16")
+             for f in ("SRC1", "SRC2") if f == "SRC1" or name != "v_add_f32"]
+    assert not _disagreements("cdna5", words)[:5]

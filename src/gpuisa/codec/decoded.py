@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 _TYPE = re.compile(r"_([fiubp]k?)(8|16|32|64|128)(?=_|$)")
 MOD_ORDER = ["format", "idxen", "offen", "addr64", "offset", "offset0", "offset1", "scale_offset", "dmask", "dim",
              "unorm", "glc", "sc0", "slc", "nt", "sc1", "dlc", "scc", "th", "scope", "r128", "a16", "tfe", "lds",
-             "lwe", "da", "d16", "gds", "nv", "bitop3", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "clamp", "mul", "div",
-             "byte_sel", "wait_exp", "wait_va_vdst", "wait_vdst", "wait_vm_vsrc", "cbsz", "abid", "blgp"]
+             "lwe", "da", "d16", "gds", "nv", "bitop3", "op_sel", "op_sel_hi", "neg_lo", "neg_hi", "byte_sel", "clamp", "mul",
+             "div", "wait_exp", "wait_va_vdst", "wait_vdst", "wait_vm_vsrc", "cbsz", "abid", "blgp"]
 MOD_RANK = {m: i for i, m in enumerate(MOD_ORDER)}
 _PACKED16 = re.compile(r"^v_(dot2(c|acc)?_|pk_)")
 # VINTERP prints clamp before op_sel; VSAMPLE and VIMAGE print nv right after scope, before r128 (probed with

@@ -31,6 +31,9 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
     # a literal source (SRC1/SRC2 = 255): LLVM 22 reads it from the dword after the DPP one (its assembler
     # takes no literal with DPP, its disassembler does; the listing follows the disassembler)
     lit = any(g is not None and g.extract(plain) == 255 for g in (enc.field("SRC1"), enc.field("SRC2")))
+    if dec.features.literal64 and any(g is not None and g.extract(plain) == 254
+                                      for g in (enc.field("SRC1"), enc.field("SRC2"))):
+        return None, 8  # (gfx1250: the 64-bit literal's value; llvm-mc-22 refuses nearly every such DPP word)
     if lit and len(buf) - off < 16:
         return None, 8
     tail = bytes(buf[off + 12:off + 16]) if lit else b""
@@ -45,10 +48,11 @@ def vop3dpp_text(dec, entry, word: int, buf, off: int) -> tuple[str | None, int]
         plain &= ~enc.field("OP_SEL").mask
     parts: list = []
     d = render(plain, parts)
-    if not d.valid and _byte_sel(dec, entry, enc, plain):
-        # (the DPP forms of the byte_sel instructions: LLVM 22 ignores the op_sel bits above byte_sel,
+    ignored = _byte_sel(dec, entry, enc, plain) if not d.valid else 0
+    if ignored:
+        # (the DPP forms of the byte_sel instructions: LLVM 22 ignores the op_sel bits beside byte_sel,
         # where the plain VOP3 form calls them reserved)
-        plain &= ~enc.field("OP_SEL").place(0b1100)
+        plain &= ~enc.field("OP_SEL").place(ignored)
         parts = []
         d = render(plain, parts)
     if not d.valid or len(d.data) != 8 + len(tail) or not parts:
@@ -94,6 +98,8 @@ def _vgpr_notes(dec, key: str, enc, plain: int, texts: list) -> None:
             continue
         v = enc.field(sp.field).extract(plain)
         t = not_a_vgpr(dec, v, note) if v < 256 else None
+        if t == "src_lds_direct":
+            t += note  # (llvm-mc-22, gfx1100/gfx1200: noted here, where v_swap_b32 prints it plain)
         if t is not None:  # (with the source's neg/abs around it, as llvm-mc-22 prints them)
             pre, post = _modifiers(texts[k])
             texts[k] = pre + t + post
@@ -171,22 +177,35 @@ def _fake16(dec, key: str, enc, word: int) -> bool:
     return bool(op.extract(word) & ~present & 15)
 
 
+# (GFX11, probed with llvm-mc-22 on every learned VOP3 DPP16 form with an OP_SEL bit of a missing operand: these
+# print no fake16 form, the word is refused)
+_NO_FAKE16 = ("v_add_nc_i16", "v_add_nc_u16", "v_sub_nc_i16", "v_sub_nc_u16", "v_cvt_pk_norm_i16_f16",
+              "v_cvt_pk_norm_u16_f16", "v_mov_b16", "v_pack_b32_f16")
+
+
 def _fake16_refused(dec, key: str, enc, word: int) -> bool:
-    """GFX11 (llvm-mc-22, probed): in the fake16 form an instruction without neg/abs (an integer one, which
-    ignores the bits otherwise) is refused where the word sets a NEG or ABS bit."""
+    """GFX11 (llvm-mc-22, probed): the fake16 form of the instructions above is refused, and that of an
+    instruction without neg/abs (an integer one, which ignores the bits otherwise) where the word sets a NEG
+    or ABS bit."""
+    if key.split("|")[0] in _NO_FAKE16:
+        return True
     if dec.plans[key].templates:
         return False
     return any(f is not None and f.extract(word) for f in (enc.field("NEG"), enc.field("ABS")))
 
 
-def _byte_sel(dec, entry, enc, plain: int) -> bool:
-    """Whether the instruction prints its OP_SEL field as ``byte_sel`` (and the word sets bits above it)."""
+def _byte_sel(dec, entry, enc, plain: int) -> int:
+    """The OP_SEL bits beside ``byte_sel`` the word sets, where the instruction prints OP_SEL bits 0-1
+    (v_cvt_f32_fp8...) or 2-3 (v_cvt_sr_fp8_f32...) as ``byte_sel``; 0 otherwise."""
     op = enc.field("OP_SEL")
-    if op is None or op.width < 3 or not op.extract(plain) >> 2:
-        return False
-    probe = op.insert(plain, 0b10)
-    text = dec._render(entry, probe, probe.to_bytes(8, "little") + b"\0" * 8, 0).text or ""
-    return "byte_sel:" in text
+    if op is None or op.width < 3:
+        return 0
+    for sel, other in ((0b10, 0b1100), (0b1000, 0b0011)):
+        probe = op.insert(plain, sel)
+        text = dec._render(entry, probe, probe.to_bytes(8, "little") + b"\0" * 8, 0).text or ""
+        if "byte_sel:" in text:
+            return op.extract(plain) & other
+    return 0
 
 
 def random_vop3dpp_words(arch_name: str, n: int, seed: int = 1) -> list[bytes]:
