@@ -226,14 +226,16 @@ async def _one(client, method: str, path: str, body) -> tuple[int, float]:
 
 
 async def run_mix(base: str, work: dict, duration: float, clients: int, seed: int = 1, think: float = 0.0,
-                  raw: bool = False) -> dict:
+                  raw: bool = False, settle: float = 0.0) -> dict:
     """``clients`` keep-alive clients for ``duration`` s: {kind: {"status": Counter, "lat": [s]}}.  ``raw``: the
-    RawClient instead of httpx."""
+    RawClient instead of httpx.  ``settle``: requests started in the first ``settle`` s (clients connecting, the
+    server's first use of each worker) are made but not counted."""
     import httpx
 
     out: dict = defaultdict(lambda: {"status": Counter(), "lat": []})
     kinds, weights = zip(*MIX)
     end = time.monotonic() + duration
+    counted = time.monotonic() + settle
 
     async def client_loop(i: int):
         rng = random.Random(seed * 1000 + i)
@@ -243,9 +245,11 @@ async def run_mix(base: str, work: dict, duration: float, clients: int, seed: in
                                                                   headers={"accept-encoding": "gzip"})) as client:
             while time.monotonic() < end:
                 kind = rng.choices(kinds, weights)[0]
+                started = time.monotonic()
                 status, lat = await _one(client, *rng.choice(work[kind]))
-                out[kind]["status"][status] += 1
-                out[kind]["lat"].append(lat)
+                if started >= counted:
+                    out[kind]["status"][status] += 1
+                    out[kind]["lat"].append(lat)
                 if think:
                     await asyncio.sleep(rng.uniform(0, 2 * think))
 

@@ -206,18 +206,19 @@ def test_real_server_bodies_and_playground(server):
 
 
 def test_real_server_mixed_load_keeps_pages_fast(server, store):
-    """20 httpx clients for 10 s (a short pause between requests, as people click): pages, search and
-    playground evaluations over every architecture at once; no 5xx, pages at p99 <= 50 ms, memory flat."""
+    """20 httpx clients for 5 s (a short pause between requests, as people click; the first second -- clients
+    connecting, each worker's first use -- made but not counted): pages, search and playground evaluations over
+    every architecture at once; no 5xx, pages at p99 <= 50 ms, memory flat."""
     bench, srv = server
     work = bench.workload(pages=100, wide=400, store=store)
     asyncio.run(bench.warm(srv.base, {k: v[:100] for k, v in work.items()}))
     rss0 = bench.rss_mb(srv.pid)
     t = time.monotonic()
-    result = bench.summary(asyncio.run(bench.run_mix(srv.base, work, 10.0, 20, think=0.02)))
+    result = bench.summary(asyncio.run(bench.run_mix(srv.base, work, 5.0, 20, think=0.02, settle=1.0)))
     rss1 = bench.rss_mb(srv.pid)
     print(json.dumps(result), f"RSS {rss0:.0f} -> {rss1:.0f} MiB in {time.monotonic() - t:.1f} s")
     assert all(s < 500 for k in result.values() for s in k["status"]), result
-    assert result["play"]["status"].get(200, 0) > 50, result
+    assert result["play"]["status"].get(200, 0) > 20, result
     assert result["page"]["p99_ms"] <= 50, result
     assert rss1 - rss0 < 150, (rss0, rss1)
 
