@@ -4,7 +4,6 @@ for bit-casting -- never by the evaluator under test.  Shared by the AMD semanti
 
 from __future__ import annotations
 
-import math
 import struct
 from fractions import Fraction
 
@@ -28,15 +27,15 @@ def encode(value, w: int, negative: bool = False) -> int:
     if a == 0:
         return sign
     bias = (1 << (ebits - 1)) - 1
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
+    p, d = a.numerator, a.denominator  # a = p / d, exactly
+    e = p.bit_length() - d.bit_length()  # floor(log2(a)) is e or e - 1
+    if (p << -e if e < 0 else p) < (d << e if e > 0 else d):
         e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
     e = max(e, 1 - bias)  # denormals share the smallest normal exponent
-    q = a / Fraction(2) ** (e - mbits)
-    n = math.floor(q)
-    if q - n > Fraction(1, 2) or (q - n == Fraction(1, 2) and n % 2):
+    s = mbits - e  # q = a * 2**s, split into n + r / den
+    n, r = divmod(p << s if s >= 0 else p, d if s >= 0 else d << -s)
+    den = d if s >= 0 else d << -s
+    if 2 * r > den or (2 * r == den and n % 2):
         n += 1
     if n == 1 << (mbits + 1):
         n, e = n >> 1, e + 1

@@ -61,7 +61,8 @@ def finite(w: int, n: int, seed: int) -> list[int]:
     rng = random.Random(seed)
     mbits, ebits, _, _ = FMT[w]
     out = list(edges(w))
-    while len(out) < len(edges(w)) + n:
+    want = len(out) + n
+    while len(out) < want:
         b = rng.getrandbits(w)
         if (b >> mbits) & ((1 << ebits) - 1) != (1 << ebits) - 1:
             out.append(b)
