@@ -6,11 +6,7 @@ assembles and refuse the lines it rejects, in wave32 and wave64."""
 from __future__ import annotations
 
 import pytest
-
-from gpuisa import archs
-from gpuisa.codec import oracle
-from gpuisa.codec.encoded import EncodeError
-from gpuisa.codec.encoder import get_encoder
+from mc_compare import encode_disagreements
 
 _LINES = [
     'v_div_fmas_f32 v5, s3, s3, s2',
@@ -147,17 +143,7 @@ _WAVE64 = ["v_cndmask_b32_e64 v1, s1, s2, s[4:5]", "v_cndmask_b32_e64 v1, s1, v2
 
 
 def _disagreements(arch: str, lines: list[str], wave64: bool) -> list[str]:
-    ref = oracle.assemble(archs.by_name(arch).llvm_target, lines, wave64)
-    enc = get_encoder(arch, wave64)
-    bad = []
-    for line, (want, msg) in zip(lines, ref):
-        try:
-            got: bytes | None = enc.encode_line(line).data
-        except EncodeError:
-            got = None
-        if got != want:
-            bad.append(f"{arch}: {line!r}: llvm {want.hex() if want else msg!r}, ours {got.hex() if got else None}")
-    return bad
+    return encode_disagreements(arch, lines, wave64)
 
 
 @pytest.mark.parametrize("arch", ["rdna1", "rdna2", "rdna3", "rdna3.5", "rdna4", "cdna5"])

@@ -5,9 +5,8 @@ refuse the lines it rejects."""
 from __future__ import annotations
 
 import pytest
+from mc_compare import lines_disagreeing
 
-from gpuisa.codec import oracle
-from gpuisa.codec.encoded import EncodeError
 from gpuisa.codec.processor_codec import encoder_for
 
 # GFX10 ray tracing with an address list (NSA): as many addresses as the contiguous form has registers, 11/12
@@ -34,17 +33,7 @@ _IMAGE = [
 
 
 def _disagreements(cpu: str, lines: list[str]) -> list[str]:
-    ref = oracle.assemble(cpu, lines)
-    enc = encoder_for(cpu)
-    bad = []
-    for line, (want, msg) in zip(lines, ref):
-        try:
-            got: bytes | None = enc.encode_line(line).data
-        except EncodeError:
-            got = None
-        if got != want:
-            bad.append(f"{cpu}: {line!r}: llvm {want.hex() if want else msg!r}, ours {got.hex() if got else None}")
-    return bad
+    return lines_disagreeing(cpu, encoder_for(cpu), lines)
 
 
 @pytest.mark.parametrize("cpu", ["gfx1013", "gfx1030", "gfx1200"])

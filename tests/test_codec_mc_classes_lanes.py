@@ -5,9 +5,8 @@ and refuse the lines it rejects, on every generation."""
 from __future__ import annotations
 
 import pytest
+from mc_compare import lines_disagreeing
 
-from gpuisa.codec import oracle
-from gpuisa.codec.encoded import EncodeError
 from gpuisa.codec.processor_codec import encoder_for
 
 CPUS = ["gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010", "gfx1030", "gfx1100", "gfx1200", "gfx1250"]
@@ -70,17 +69,7 @@ _SDWA = [line + _SEL for line in (
 
 
 def _disagreements(cpu: str, lines: list[str], wave64: bool = False) -> list[str]:
-    ref = oracle.assemble(cpu, lines, wave64=wave64)
-    enc = encoder_for(cpu, wave64=wave64)
-    bad = []
-    for line, (want, msg) in zip(lines, ref):
-        try:
-            got: bytes | None = enc.encode_line(line).data
-        except EncodeError:
-            got = None
-        if got != want:
-            bad.append(f"{cpu}: {line!r}: llvm {want.hex() if want else msg!r}, ours {got.hex() if got else None}")
-    return bad
+    return lines_disagreeing(cpu, encoder_for(cpu, wave64=wave64), lines, wave64)
 
 
 @pytest.mark.parametrize("cpu", CPUS)

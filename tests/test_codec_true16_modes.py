@@ -9,11 +9,11 @@ import json
 
 import pytest
 from conftest import run_cli
+from mc_compare import lines_disagreeing
 
 from gpuisa import archs
 from gpuisa.codec import oracle
 from gpuisa.codec.decoder import get_decoder
-from gpuisa.codec.encoded import EncodeError
 from gpuisa.codec.encoder import get_encoder
 
 # 16-bit operands as halves: VOP2/VOP1/VOPC e32 (v0-v127, bit 7 the half), VOP3 (op_sel from .h), promotion
@@ -54,19 +54,11 @@ MATTR = {"true16": "+real-true16", "fake16": "-real-true16"}
 
 def _disagreements(arch: str, mode: str | None, lines: list[str], wave64: bool = False) -> list[str]:
     target = archs.by_name(arch).llvm_target
-    with oracle.features(*([MATTR[mode]] if mode else [])):
-        ref = oracle.assemble(target, lines, wave64)
-        words = [b for b, _ in ref if b]
-        texts = [items[0].text if items else None for items in oracle.disassemble(target, words, wave64)]
     enc, dec = get_encoder(arch, wave64, mode), get_decoder(arch, wave64, mode)
-    bad = []
-    for line, (want, msg) in zip(lines, ref):
-        try:
-            got: bytes | None = enc.encode_line(line).data
-        except EncodeError:
-            got = None
-        if got != want:
-            bad.append(f"encode {line!r}: llvm {want.hex() if want else msg}, ours {got.hex() if got else None}")
+    with oracle.features(*([MATTR[mode]] if mode else [])):
+        bad = lines_disagreeing(target, enc, lines, wave64, "encode")
+        words = [b for b, _ in oracle.assemble(target, lines, wave64) if b]
+        texts = [items[0].text if items else None for items in oracle.disassemble(target, words, wave64)]
     for data, text in zip(words, texts):
         mine = dec.decode(data + b"\0" * 8)[0].text
         if mine != text:

@@ -399,7 +399,12 @@ def _alias(aliases: Mapping[str, str], mnemonic: str) -> str | None:
 
 def encode(arch: str, text: str, wave64: bool = False, syntax16: str | None = None) -> bytes:
     """Assemble one or more instructions (one per line; ``;``/``//`` comments) into bytes."""
-    enc = get_encoder(arch, wave64, syntax16)
+    return encode_lines(get_encoder(arch, wave64, syntax16), text)
+
+
+def encode_lines(enc, text: str) -> bytes:
+    """``text``'s instructions (one per line; comments and labels skipped) through the encoder ``enc``; an error
+    names the line."""
     out = bytearray()
     for lineno, line in enumerate(text.splitlines(), 1):
         line = strip_comment(line)

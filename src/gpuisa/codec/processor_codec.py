@@ -104,16 +104,6 @@ def decoder_for(arch: str, wave64: bool = False) -> Decoder:
 
 def encode(arch: str, text: str, wave64: bool = False) -> bytes:
     """Assemble one or more instructions (one per line; ``;``/``//`` comments) for ``arch`` or a processor."""
-    from .encoder import strip_comment
+    from .encoder import encode_lines
 
-    enc = encoder_for(arch, wave64)
-    out = bytearray()
-    for lineno, line in enumerate(text.splitlines(), 1):
-        line = strip_comment(line)
-        if not line or line.endswith(":"):
-            continue
-        try:
-            out += enc.encode_line(line).data
-        except EncodeError as exc:
-            raise EncodeError(f"line {lineno}: {exc}") from None
-    return bytes(out)
+    return encode_lines(encoder_for(arch, wave64), text)
