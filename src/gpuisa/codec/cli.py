@@ -165,10 +165,15 @@ def cmd_decode(args) -> int:
         if write_listing(out, args.arch, arch, args.wave64, data, secs, args.file, args.json):
             out.flush()
             return 0
-    from .listing import write_elf, write_raw
     from .processor_codec import decoder_for
 
-    dec = decoder_for(arch, args.wave64)
+    return _write_listing(out, decoder_for(arch, args.wave64), args, data, secs)
+
+
+def _write_listing(out, dec, args, data: bytes, secs) -> int:
+    """The scalar decoder's listing (raw bytes, or an ELF's code sections) to ``out``."""
+    from .listing import write_elf, write_raw
+
     if secs is None:
         write_raw(out, dec, data, args.json)
     else:
@@ -181,7 +186,6 @@ def _decode_syntax16(args, syntax16: str) -> int:
     """``decode`` in the 16-bit syntax LLVM 22 does not default to: the scalar decoder (the C and batch tables
     model the default)."""
     from .decoder import get_decoder
-    from .listing import write_elf, write_raw
 
     arch = _arch(args.arch)
     data = _read_input(args)
@@ -193,13 +197,7 @@ def _decode_syntax16(args, syntax16: str) -> int:
         return 0
     sys.stdout.flush()
     out = getattr(sys.stdout, "buffer", None) or _TextOut(sys.stdout)
-    dec = get_decoder(arch, args.wave64, syntax16)
-    if secs is None:
-        write_raw(out, dec, data, args.json)
-    else:
-        write_elf(out, dec, args.file, secs, args.json)
-    out.flush()
-    return 0
+    return _write_listing(out, get_decoder(arch, args.wave64, syntax16), args, data, secs)
 
 
 def _read_source(args) -> tuple[str, list[tuple[int, str]]]:
