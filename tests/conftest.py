@@ -166,3 +166,14 @@ def _code_digest_once_per_state():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(batch_data, "code_digest", stamped)
         yield
+
+
+def pytest_collection_finish(session):
+    """The collected modules (tables, catalogs, test data) stay alive for the whole run: moved out of the
+    cyclic collector's sight, and its young generation made larger, the collector stops re-scanning them
+    (about 7% of an in-process test run's CPU)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(100_000, 50, 100)
