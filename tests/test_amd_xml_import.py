@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import threading
 import xml.etree.ElementTree as ET
@@ -13,7 +12,6 @@ from http.server import HTTPServer, SimpleHTTPRequestHandler
 from pathlib import Path
 
 import pytest
-
 from conftest import run_cli
 
 RDNA35 = "amdgpu_isa_rdna3_5.excerpt.xml"

@@ -12,7 +12,6 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import ROOT, need, run_cli
 
 LINE = re.compile(r"^\t(.*?) *// ([0-9A-F]{12}): ((?:[0-9A-F]{8})(?: [0-9A-F]{8})*|[0-9A-F]{2}(?: [0-9A-F]{2})*)"
@@ -80,8 +79,8 @@ def test_symbols_inside_instructions_and_a_cut_tail_as_llvm_objdump(cli_env, llv
 def _stream(arch: str) -> bytes:
     """Every 6th (instruction, encoding) of the architecture, its plan's own word; an invalid dword; a cut tail."""
     from gpuisa.codec.decoder import get_decoder
-    from gpuisa.regen.examples import variant_words
     from gpuisa.codec.tables import load_arch_tables
+    from gpuisa.regen.examples import variant_words
 
     dec = get_decoder(arch)
     out = []

@@ -49,7 +49,7 @@ def test_round_trip_where_llvm_agrees(llvm_mc, arch):
     dec = get_decoder(arch)
     checked = ok = 0
     failures, refused = [], []
-    for p, mine, theirs, same in rows:
+    for p, mine, _theirs, same in rows:
         if not same or not mine or mine[0][1] is None or "/*" in mine[0][1]:
             continue
         d = dec.decode_at(p + b"\0" * 16, 0)

@@ -12,10 +12,10 @@ import random
 
 import pytest
 
-from gpuisa.regen import differential
 from gpuisa.codec.decoder import get_decoder
 from gpuisa.codec.plans import load_plans
 from gpuisa.codec.tables import load_arch_tables
+from gpuisa.regen import differential
 
 
 def _agreement(arch: str, probes: list[bytes]) -> tuple[float, list[str]]:
@@ -200,6 +200,8 @@ def test_gfx1250_returned_tuples_and_64_bit_constants(llvm_mc):
     words = [bytes.fromhex(h) for h in ("4e6590ee7dbeb0ae", "bdde10ec33d81d60", "fefcfd490000000000c05e40",
                                          "fe04fc490000000000c05e40", "febece5932783105", "fe32828b060080bf070080bf",
                                          "04fe82a978563412efcdab10")]
+    pct, bad = _agreement("cdna5", words)
+    assert not bad, bad
 
 
 def test_bvh_nsa_with_a16(llvm_mc):

@@ -7,6 +7,7 @@ import io
 import json
 
 from conftest import run_cli
+
 from gpuisa.crossmap.relations import relations
 
 

@@ -8,8 +8,17 @@ import time
 
 import pytest
 
-from gpuisa.cachefile import (LOCK_NAME, LockTimeout, atomic_path, atomic_write, clean_legacy, clean_stale, is_temp_name,
-                              locked, temp_name)
+from gpuisa.cachefile import (
+    LOCK_NAME,
+    LockTimeout,
+    atomic_path,
+    atomic_write,
+    clean_legacy,
+    clean_stale,
+    is_temp_name,
+    locked,
+    temp_name,
+)
 from gpuisa.errors import UserError, echo, one_line
 
 

@@ -6,7 +6,6 @@ import importlib.util
 import json
 
 import pytest
-
 from conftest import run_cli
 
 from gpuisa import exportdata, timing

@@ -19,10 +19,9 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from conftest import ROOT, need
 from lsprotocol import types as t
 from pytest_lsp import ClientServerConfig, LanguageClient
-
-from conftest import ROOT, need
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

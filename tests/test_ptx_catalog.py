@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-
 from conftest import need, run_cli
 
 from gpuisa.ptx import catalog, grammar, ptxas

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, need, run_cli
+
 from gpuisa.ptx import ptxas
 from gpuisa.ptx.check import check_instruction
 from gpuisa.ptx.frontend import check_file, errors

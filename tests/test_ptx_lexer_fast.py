@@ -126,6 +126,7 @@ def test_names_of_guarded_functions_agree_with_ptxas(tmp_path, guard, operand):
     import subprocess
 
     from conftest import need
+
     from gpuisa.ptx import ptxas
     from gpuisa.ptx.frontend import errors
 

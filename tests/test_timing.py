@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import need, run_cli
 
 sys.path.insert(0, str(Path(__file__).parent))

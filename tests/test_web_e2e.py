@@ -12,10 +12,8 @@ import socket
 import subprocess
 import threading
 import time
-from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, need
 
 ARTIFACTS = ROOT / "artifacts" / "web"

@@ -7,7 +7,6 @@ import re
 import shutil
 
 import pytest
-
 from conftest import ROOT, need
 
 WORD = re.compile(r"[\w.]+")
