@@ -8,6 +8,8 @@ and ``tests/test_codec_rdna_classes.py`` hold examples):
   the ``anote`` llvm-mc prints on such a word) must start on an even register, the returned value of an
   atomic and the index-and-offset address pair of a buffer access included; ``ds_gws_*`` data too
   ("vgpr must be even aligned");
+* every generation: an SGPR or ttmp tuple starts on an even register (two registers) or on a multiple of four
+  (three or more; ``s_load_dwordx8 s[4:11]`` is taken, ``s[2:5]`` is not: "invalid register alignment");
 * one ACC bit selects AGPRs for all data operands of a memory instruction: a mix of AGPRs and VGPRs is
   rejected;
 * gfx90a and later have no ``lds_direct`` source (``check_text``: SDWA and DPP forms too);
@@ -51,8 +53,19 @@ def _check_tuple(tok: str, aligned: bool, what: str) -> None:
         raise EncodeError(f"{what} {tok!r}: this register tuple must start on an even register")
 
 
+def _check_scalar_tuple(tok: str, what: str) -> None:
+    """An SGPR or trap-temporary tuple starts on an even register (two registers) or on a multiple of four (three
+    or more), on every generation (llvm-mc-22: "invalid register alignment"; probed on gfx942, gfx1010, gfx1200)."""
+    r = _reg(tok)
+    if r is not None and r[0] in ("s", "ttmp") and r[2] >= 2 and r[1] % (2 if r[2] == 2 else 4):
+        raise EncodeError(f"{what} {tok!r}: a {r[2]}-register scalar tuple must start on a multiple of "
+                          f"{2 if r[2] == 2 else 4}")
+
+
 def check_operands(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> None:
     """Raise EncodeError where llvm-mc-22's assembler rejects these operand registers (see the module)."""
+    for k, tok in enumerate(ops):
+        _check_scalar_tuple(tok, f"operand {k + 1}")
     specs = plan.operands
     ret = plan.returning
     returned = ret is not None and len(ops) == len(specs) + 1
