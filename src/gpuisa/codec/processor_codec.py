@@ -38,8 +38,9 @@ class ProcessorEncoder(Encoder):
 
 
 class ProcessorDecoder(Decoder):
-    """Decodes on the scalar path (the batch tables are the generation's): each position as the generation's
-    decoder reads it, else as the donor's where the donor's instruction is one the processor adds."""
+    """Decodes on the scalar path (the batch tables are the generation's; ``scalar_only`` sends the base class's
+    stream methods to ``decode_at`` at each start): each position as the generation's decoder reads it, else as
+    the donor's where the donor's instruction is one the processor adds."""
 
     scalar_only = True
 
@@ -60,46 +61,24 @@ class ProcessorDecoder(Decoder):
                 return other
         return d
 
-    def decode(self, data: bytes, base_offset: int = 0) -> list[Decoded]:
-        data = bytes(data)
-        out, off = [], 0
-        while off < len(data):
-            d = self.decode_at(data, off)
-            size = len(d.data) if d.valid else min(4, len(data) - off)
-            if base_offset:
-                d = Decoded(d.offset + base_offset, d.data, d.text, d.valid, d.encoding, d.name, d.fields,
-                            d.meanings, d.error, d.target)
-            out.append(d)
-            off += max(size, 1)
-        return out
-
-    def decode_listing(self, data: bytes, base_offset: int = 0) -> list[tuple[int, str | None, int]]:
-        return [(d.offset, d.text if d.valid else None, len(d.data)) for d in self.decode(data, base_offset)]
-
-    def decode_text(self, data: bytes) -> str:
-        from .decoded import invalid_line
-
-        return "".join(((d.text or "") if d.valid else invalid_line(d.data)) + "\n" for d in self.decode(data))
-
 
 def encoder_for(arch: str, wave64: bool = False) -> Encoder:
-    key = archs.codec_key(arch)
-    v = variant(key)
-    if v is None:
-        return get_encoder(key, wave64)
-    if (key, wave64) not in _ENC:
-        _ENC[key, wave64] = ProcessorEncoder(v, wave64)
-    return _ENC[key, wave64]
+    return _codec_for(arch, wave64, _ENC, ProcessorEncoder, get_encoder)
 
 
 def decoder_for(arch: str, wave64: bool = False) -> Decoder:
+    return _codec_for(arch, wave64, _DEC, ProcessorDecoder, get_decoder)
+
+
+def _codec_for(arch: str, wave64: bool, made: dict, cls, shared):
+    """The processor's own codec (one per process) where it has feature flags, else the generation's shared one."""
     key = archs.codec_key(arch)
     v = variant(key)
     if v is None:
-        return get_decoder(key, wave64)
-    if (key, wave64) not in _DEC:
-        _DEC[key, wave64] = ProcessorDecoder(v, wave64)
-    return _DEC[key, wave64]
+        return shared(key, wave64)
+    if (key, wave64) not in made:
+        made[key, wave64] = cls(v, wave64)
+    return made[key, wave64]
 
 
 def encode(arch: str, text: str, wave64: bool = False) -> bytes:
