@@ -65,7 +65,8 @@ def _check_scalar_tuple(tok: str, what: str) -> None:
 def check_operands(coder, e, plan: Plan, ops: list[str], mods: list[str]) -> None:
     """Raise EncodeError where llvm-mc-22's assembler rejects these operand registers (see the module)."""
     for k, tok in enumerate(ops):
-        _check_scalar_tuple(tok, f"operand {k + 1}")
+        if "[" in tok:  # (tuples only: s[2:3], ttmp[4:7])
+            _check_scalar_tuple(tok, f"operand {k + 1}")
     specs = plan.operands
     ret = plan.returning
     returned = ret is not None and len(ops) == len(specs) + 1
