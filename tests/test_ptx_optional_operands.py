@@ -12,11 +12,11 @@ classes were measured with the other signedness (.s32 for .u32).
 
 from __future__ import annotations
 
-import re
 import subprocess
 
 import pytest
 from conftest import need
+from ptx_lines import lines_disagreeing
 
 from gpuisa.ptx import ptxas
 from gpuisa.ptx.frontend import errors
@@ -76,19 +76,7 @@ COUNTS = [  # operands that come with a modifier: missing, or without it
 
 
 def _compare(tmp_path, lines: list[str]) -> list:
-    tool = ptxas.find_ptxas()
-    need(tool is not None, "ptxas not installed")
-    text = HEAD + "\n".join(lines) + "\nret;\n}\n"
-    first = HEAD.count("\n") + 1
-    path = tmp_path / "o.ptx"
-    path.write_text(text)
-    proc = subprocess.run([tool, "-arch=sm_100a", str(path), "-o", str(tmp_path / "o.cubin")], capture_output=True,
-                          text=True)
-    theirs = {int(m.group(1)) for m in re.finditer(r"line (\d+); error", proc.stdout + proc.stderr)}
-    assert theirs, proc.stderr[-300:]  # (some lines are always refused: the file is judged)
-    ours = {r["line"] for r in errors(text)[1]}
-    return [(lines[i], "ptxas refuses" if first + i in theirs else "ptxas takes")
-            for i in range(len(lines)) if (first + i in theirs) != (first + i in ours)]
+    return [(lines[i], verdict) for i, verdict in lines_disagreeing(tmp_path, HEAD, lines)]
 
 
 @pytest.mark.parametrize("template", TEMPLATES)

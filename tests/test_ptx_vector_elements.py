@@ -10,14 +10,8 @@ ptxas's own (errors are reported per line).
 
 from __future__ import annotations
 
-import re
-import subprocess
-
 import pytest
-from conftest import need
-
-from gpuisa.ptx import ptxas
-from gpuisa.ptx.frontend import errors
+from ptx_lines import lines_disagreeing
 
 TYPES = [".pred", ".b16", ".u16", ".f16", ".b32", ".u32", ".s32", ".f32", ".b64", ".u64", ".f64"]
 NAMES = {t: "%" + "abcdeghijkl"[i] + "z" for i, t in enumerate(TYPES)}
@@ -45,21 +39,9 @@ INSTRUCTIONS = [
 
 @pytest.mark.parametrize("template", INSTRUCTIONS)
 def test_vector_element_types_as_ptxas(tmp_path, template):
-    tool = ptxas.find_ptxas()
-    need(tool is not None, "ptxas not installed")
     pairs = [(a, b) for a in TYPES for b in TYPES]
     lines = [template.format(NAMES[a] + "1", NAMES[b] + "2") for a, b in pairs]
-    text = HEAD + "\n".join(lines) + "\nret;\n}\n"
-    first = HEAD.count("\n") + 1
-    path = tmp_path / "v.ptx"
-    path.write_text(text)
-    proc = subprocess.run([tool, "-arch=sm_100a", str(path), "-o", str(tmp_path / "v.cubin")], capture_output=True,
-                          text=True)
-    theirs = {int(m.group(1)) for m in re.finditer(r"line (\d+); error", proc.stdout + proc.stderr)}
-    assert theirs, proc.stderr[-300:]  # (some pairs are always refused: the file is judged)
-    ours = {r["line"] for r in errors(text)[1]}
-    wrong = [(pairs[i], "ptxas refuses" if first + i in theirs else "ptxas takes")
-             for i in range(len(pairs)) if (first + i in theirs) != (first + i in ours)]
+    wrong = [(pairs[i], verdict) for i, verdict in lines_disagreeing(tmp_path, HEAD, lines)]
     assert not wrong, wrong
 
 
@@ -70,16 +52,5 @@ PAIRS = ["shfl.sync.up.b32 %r1|{}, %r2, 2, 0, -1;", "setp.eq.s32 %az1|{}, %r1, %
 @pytest.mark.parametrize("template", PAIRS)
 def test_register_after_bar_as_ptxas(tmp_path, template):
     """`d|p`: the register after `|` of each declared type (a one-edit mutant renamed it to a .b32 one)."""
-    tool = ptxas.find_ptxas()
-    need(tool is not None, "ptxas not installed")
     lines = [template.format(NAMES[t] + "1") for t in TYPES]
-    text = HEAD.replace("sm_100a", "sm_90") + "\n".join(lines) + "\nret;\n}\n"
-    first = HEAD.count("\n") + 1
-    path = tmp_path / "p.ptx"
-    path.write_text(text)
-    proc = subprocess.run([tool, "-arch=sm_90", str(path), "-o", str(tmp_path / "p.cubin")], capture_output=True,
-                          text=True)
-    theirs = {int(m.group(1)) for m in re.finditer(r"line (\d+); error", proc.stdout + proc.stderr)}
-    ours = {r["line"] for r in errors(text)[1]}
-    assert theirs, proc.stderr[-300:]
-    assert [first + i in theirs for i in range(len(TYPES))] == [first + i in ours for i in range(len(TYPES))]
+    assert not lines_disagreeing(tmp_path, HEAD.replace("sm_100a", "sm_90"), lines, "sm_90")
